@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "wake",
+    products: [
+        .executable(name: "wake", targets: ["wake"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; apt names the Debian package that provides them.
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // Pure core: parsing, time zones, scheduling, the alarm state machine. No clock, file or device.
+        .target(name: "WakeCore"),
+
+        // Thin wrappers over kernel and library facilities.
+        .target(
+            name: "WakeSystem",
+            dependencies: [
+                "WakeCore", "CALSA", "CSndFile", "CSystemd",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+
+        .executableTarget(
+            name: "wake",
+            dependencies: [
+                "WakeCore", "WakeSystem",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: []
+        ),
+
+        .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),
+        .testTarget(name: "WakeTests", dependencies: ["WakeCore", "WakeSystem"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

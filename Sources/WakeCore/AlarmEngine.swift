@@ -1,0 +1,209 @@
+/// Both kernel clocks read at one moment. Wall-clock deadlines are compared with `realtime`,
+/// spans (`+25m`, snooze, ring limit) with `boottime`, which counts suspend and ignores steps.
+public struct ClockReading: Hashable, Sendable {
+    public var realtime: Instant
+    public var boottime: Instant
+    public init(realtime: Instant, boottime: Instant) { self.realtime = realtime; self.boottime = boottime }
+
+    public func reading(_ clock: DeadlineClock) -> Instant { clock == .wall ? realtime : boottime }
+}
+
+/// A moment to wait for, on the clock that measures it.
+public struct Wait: Hashable, Sendable {
+    public var instant: Instant
+    public var clock: DeadlineClock
+    public init(instant: Instant, clock: DeadlineClock) { self.instant = instant; self.clock = clock }
+
+    /// What the wall clock will read then, as seen from `now`.
+    public func wallInstant(from now: ClockReading) -> Instant {
+        clock == .wall ? instant : now.realtime + (instant - now.boottime)
+    }
+    public func remaining(from now: ClockReading) -> Duration { instant - now.reading(clock) }
+}
+
+/// The signals that steer an alarm, named for what they mean here (the core knows no Glibc).
+public enum ControlSignal: String, Hashable, Sendable {
+    case interrupt = "SIGINT", terminate = "SIGTERM", hangup = "SIGHUP", snooze = "SIGUSR1"
+
+    /// 128 + the signal number, as shells report a death by that signal.
+    var cancelExitCode: Int32 {
+        switch self {
+        case .interrupt: return 130
+        case .terminate: return 143
+        case .hangup: return 129
+        case .snooze: return 138
+        }
+    }
+}
+
+public enum StopCause: Hashable, Sendable {
+    case key(String)
+    case signal(ControlSignal)
+}
+
+/// How an alarm ended; the exit code a script sees follows from it.
+public enum Outcome: Hashable, Sendable {
+    case stopped(StopCause)
+    case missed(late: Duration)
+    case timedOut
+    case cancelled(StopCause)
+    case failed(String)
+
+    public var exitCode: Int32 {
+        switch self {
+        case .stopped: return 0
+        case .failed: return 1
+        case .missed: return 3
+        case .timedOut: return 4
+        case .cancelled(.key): return 130  // `q` counts as Ctrl-C
+        case .cancelled(.signal(let s)): return s.cancelExitCode
+        }
+    }
+}
+
+/// The alarm's state machine. Pure: events in, actions out; the runner does every effect.
+///
+/// armed -> ringing <-> snoozed -> stopped | timed-out;  armed -> missed | cancelled;  any -> failed
+public struct AlarmEngine: Sendable {
+    public struct Settings: Hashable, Sendable {
+        public var lateLimit: Duration
+        public var snooze: Duration
+        /// Zero means ring until stopped.
+        public var ringFor: Duration
+        public init(lateLimit: Duration = .seconds(30 * 60), snooze: Duration = .seconds(9 * 60), ringFor: Duration = .seconds(10 * 60)) {
+            self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor
+        }
+    }
+
+    public enum State: Hashable, Sendable {
+        case armed(Wait)
+        case ringing(since: Instant)  // boottime
+        case snoozed(Wait)
+        case finished(Outcome)
+    }
+
+    public enum Event: Hashable, Sendable {
+        /// The deadline timer fired, or may have: the engine checks the clock itself.
+        case timerFired(ClockReading)
+        /// The wall clock was stepped or the machine resumed (`ECANCELED` on the timer).
+        case clockChanged(ClockReading)
+        case key(Character, ClockReading)
+        case signal(ControlSignal, ClockReading)
+        /// The `--ring-for` limit passed.
+        case ringLimitReached(ClockReading)
+        /// Sound could not be made by any means.
+        case soundFailed(String)
+    }
+
+    public enum Action: Hashable, Sendable {
+        /// Wait for this moment (replaces any earlier wait).
+        case armTimer(Wait)
+        case disarmTimer
+        /// Start the sound; `late` is how far past its deadline the alarm is.
+        case startRinging(late: Duration)
+        case stopRinging
+        case armRingLimit(Wait)
+        case disarmRingLimit
+        case reportClockChange(ClockReading)
+        case reportSnoozed(until: Wait)
+        case reportIgnoredKey(Character)
+        case finish(Outcome)
+    }
+
+    public let settings: Settings
+    public private(set) var state: State
+    /// The wait that led to the current ringing: what `missed` and `late` are measured against.
+    public private(set) var deadline: Wait
+
+    public init(deadline: Wait, settings: Settings) {
+        self.settings = settings
+        self.deadline = deadline
+        self.state = .armed(deadline)
+    }
+
+    public var isFinished: Bool { if case .finished = state { return true } else { return false } }
+
+    public mutating func handle(_ event: Event) -> [Action] {
+        switch (state, event) {
+        case (.finished, _):
+            return []
+
+        case (_, .soundFailed(let reason)):
+            return finish(.failed(reason), ringing: isRinging)
+
+        case (.armed(let wait), .timerFired(let now)), (.snoozed(let wait), .timerFired(let now)):
+            return checkDeadline(wait, now: now, firstRing: isArmed)
+        case (.armed(let wait), .clockChanged(let now)), (.snoozed(let wait), .clockChanged(let now)):
+            return [.reportClockChange(now)] + checkDeadline(wait, now: now, firstRing: isArmed)
+        case (.ringing, .clockChanged(let now)):
+            return [.reportClockChange(now)]
+        case (.ringing, .timerFired):
+            return []
+
+        case (.armed, .key(let k, _)):
+            return k == "q" || k == "Q" ? finish(.cancelled(.key(String(k))), ringing: false) : [.reportIgnoredKey(k)]
+        case (.armed, .signal(let s, _)):
+            return s == .snooze ? [] : finish(.cancelled(.signal(s)), ringing: false)
+
+        case (.ringing, .key(let k, let now)):
+            return Self.isSnoozeKey(k) ? snooze(now) : finish(.stopped(.key(Self.keyName(k))), ringing: true)
+        case (.ringing, .signal(let s, let now)):
+            return s == .snooze ? snooze(now) : finish(.stopped(.signal(s)), ringing: true)
+        case (.ringing, .ringLimitReached):
+            return finish(.timedOut, ringing: true)
+
+        case (.snoozed, .key(let k, _)):
+            return Self.isSnoozeKey(k) ? [.reportIgnoredKey(k)] : finish(.stopped(.key(Self.keyName(k))), ringing: false)
+        case (.snoozed, .signal(let s, _)):
+            return s == .snooze ? [] : finish(.stopped(.signal(s)), ringing: false)
+
+        case (.armed, .ringLimitReached), (.snoozed, .ringLimitReached):
+            return []
+        }
+    }
+
+    public static func isSnoozeKey(_ k: Character) -> Bool { k == "s" || k == "S" || k == "z" || k == "Z" || k == " " }
+
+    static func keyName(_ k: Character) -> String {
+        switch k {
+        case " ": return "space"
+        case "\n", "\r": return "enter"
+        case "\u{1B}": return "escape"
+        default:
+            if let a = k.asciiValue, a < 0x20 || a == 0x7F { return "ctrl-\(Character(UnicodeScalar(a ^ 0x40)))" }
+            return String(k)
+        }
+    }
+
+    private var isArmed: Bool { if case .armed = state { return true } else { return false } }
+    private var isRinging: Bool { if case .ringing = state { return true } else { return false } }
+
+    private mutating func checkDeadline(_ wait: Wait, now: ClockReading, firstRing: Bool) -> [Action] {
+        let late = now.reading(wait.clock) - wait.instant
+        guard late >= .zero else { return [.armTimer(wait)] }  // early wake-up or clock stepped back: wait on
+        if firstRing && late > settings.lateLimit {
+            return finish(.missed(late: late), ringing: false)
+        }
+        deadline = wait
+        state = .ringing(since: now.boottime)
+        var actions: [Action] = [.disarmTimer, .startRinging(late: late)]
+        if settings.ringFor > .zero {
+            actions.append(.armRingLimit(Wait(instant: now.boottime + settings.ringFor, clock: .elapsed)))
+        }
+        return actions
+    }
+
+    private mutating func snooze(_ now: ClockReading) -> [Action] {
+        let until = Wait(instant: now.boottime + settings.snooze, clock: .elapsed)
+        state = .snoozed(until)
+        return [.stopRinging, .disarmRingLimit, .reportSnoozed(until: until), .armTimer(until)]
+    }
+
+    private mutating func finish(_ outcome: Outcome, ringing: Bool) -> [Action] {
+        state = .finished(outcome)
+        var actions: [Action] = [.disarmTimer, .disarmRingLimit]
+        if ringing { actions.insert(.stopRinging, at: 0) }
+        actions.append(.finish(outcome))
+        return actions
+    }
+}

@@ -1,0 +1,173 @@
+/// The offset rules of one time zone, read from the system's time-zone database (TZif files)
+/// or from a POSIX `TZ` string. A value: resolving times needs no global state, so tests can
+/// use any zone side by side, and the executable uses the one `TZ` or `/etc/localtime` names.
+public struct TimeZoneRules: Sendable, Hashable {
+    public struct LocalType: Sendable, Hashable {
+        public var offset: Int
+        public var isDaylight: Bool
+        public var abbreviation: String
+    }
+
+    public var name: String
+    /// UTC seconds at which `types[typeIndices[i]]` begins.
+    var transitions: [Int64]
+    var typeIndices: [Int]
+    var types: [LocalType]
+    /// Rules for instants after the last transition (and for zones given as a POSIX string).
+    var footer: PosixTimeZoneRule?
+
+    public static let utc = TimeZoneRules(name: "UTC", transitions: [], typeIndices: [],
+                                          types: [LocalType(offset: 0, isDaylight: false, abbreviation: "UTC")], footer: nil)
+
+    init(name: String, transitions: [Int64], typeIndices: [Int], types: [LocalType], footer: PosixTimeZoneRule?) {
+        self.name = name; self.transitions = transitions; self.typeIndices = typeIndices
+        self.types = types; self.footer = footer
+    }
+
+    public init(name: String, posix: PosixTimeZoneRule) {
+        self.init(name: name, transitions: [], typeIndices: [],
+                  types: [LocalType(offset: posix.standardOffset, isDaylight: false, abbreviation: posix.standardName)],
+                  footer: posix)
+    }
+
+    public enum TZifError: Error, Equatable, CustomStringConvertible {
+        case notTZif
+        case truncated
+        case badFooter(String)
+        public var description: String {
+            switch self {
+            case .notTZif: return "not a TZif time-zone file"
+            case .truncated: return "truncated TZif file"
+            case .badFooter(let f): return "unreadable rule '\(f)' in TZif file"
+            }
+        }
+    }
+
+    /// Parses a TZif file (RFC 8536), preferring its 64-bit section.
+    public init(name: String, tzif bytes: [UInt8]) throws(TZifError) {
+        var pos = 0
+        func u32(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+        }
+        func header(_ at: Int) throws(TZifError) -> (version: UInt8, counts: [Int]) {
+            guard bytes.count >= at + 44 else { throw .truncated }
+            guard bytes[at] == 0x54, bytes[at + 1] == 0x5A, bytes[at + 2] == 0x69, bytes[at + 3] == 0x66 else { throw .notTZif }
+            // isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt
+            return (bytes[at + 4], (0..<6).map { Int(u32(at + 20 + 4 * $0)) })
+        }
+        func blockSize(_ c: [Int], timeSize: Int) -> Int {
+            c[3] * timeSize + c[3] + c[4] * 6 + c[5] + c[2] * (timeSize + 4) + c[1] + c[0]
+        }
+
+        var (version, counts) = try header(0)
+        var timeSize = 4
+        pos = 44
+        if version >= 0x32 {  // '2' or later: skip the 32-bit block, read the 64-bit one
+            pos += blockSize(counts, timeSize: 4)
+            (version, counts) = try header(pos)
+            pos += 44
+            timeSize = 8
+        }
+        guard bytes.count >= pos + blockSize(counts, timeSize: timeSize) else { throw .truncated }
+        let (timecnt, typecnt, charcnt) = (counts[3], counts[4], counts[5])
+        guard typecnt >= 1 else { throw .notTZif }
+
+        var transitions: [Int64] = []
+        transitions.reserveCapacity(timecnt)
+        for i in 0..<timecnt {
+            let at = pos + i * timeSize
+            if timeSize == 8 {
+                transitions.append(Int64(bitPattern: UInt64(u32(at)) << 32 | UInt64(u32(at + 4))))
+            } else {
+                transitions.append(Int64(Int32(bitPattern: u32(at))))
+            }
+        }
+        pos += timecnt * timeSize
+        let indices = (0..<timecnt).map { Int(bytes[pos + $0]) }
+        pos += timecnt
+        var raw: [(Int, Bool, Int)] = []
+        for i in 0..<typecnt {
+            let at = pos + 6 * i
+            raw.append((Int(Int32(bitPattern: u32(at))), bytes[at + 4] != 0, Int(bytes[at + 5])))
+        }
+        pos += typecnt * 6
+        let chars = Array(bytes[pos..<pos + charcnt])
+        pos += charcnt
+        let types = raw.map { (offset, dst, abbrIndex) -> LocalType in
+            let tail = abbrIndex < chars.count ? chars[abbrIndex...] : []
+            let abbr = String(decoding: tail.prefix { $0 != 0 }, as: UTF8.self)
+            return LocalType(offset: offset, isDaylight: dst, abbreviation: abbr)
+        }
+        guard indices.allSatisfy({ $0 < types.count }) else { throw .notTZif }
+        pos += counts[2] * (timeSize + 4) + counts[1] + counts[0]
+
+        var footer: PosixTimeZoneRule?
+        if timeSize == 8, pos < bytes.count, bytes[pos] == 0x0A {
+            let rest = bytes[(pos + 1)...]
+            let text = String(decoding: rest.prefix { $0 != 0x0A }, as: UTF8.self)
+            if !text.isEmpty {
+                do { footer = try PosixTimeZoneRule(text) } catch { throw .badFooter(text) }
+            }
+        }
+        self.init(name: name, transitions: transitions, typeIndices: indices, types: types, footer: footer)
+    }
+
+    /// The local type in force at a UTC instant (whole seconds).
+    public func localType(atUTC t: Int64) -> LocalType {
+        if let last = transitions.last, t >= last, let footer {
+            let (offset, dst) = footer.offset(atUTC: t)
+            return LocalType(offset: offset, isDaylight: dst,
+                             abbreviation: dst ? (footer.daylightName ?? footer.standardName) : footer.standardName)
+        }
+        if transitions.isEmpty {
+            if let footer {
+                let (offset, dst) = footer.offset(atUTC: t)
+                return LocalType(offset: offset, isDaylight: dst,
+                                 abbreviation: dst ? (footer.daylightName ?? footer.standardName) : footer.standardName)
+            }
+            return types[0]
+        }
+        // Binary search: the last transition at or before t.
+        var lo = 0, hi = transitions.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        if lo == 0 {
+            // Before the first transition: the first standard-time type (RFC 8536 3.2).
+            return types.first { !$0.isDaylight } ?? types[0]
+        }
+        return types[typeIndices[lo - 1]]
+    }
+
+    public func offset(atUTC t: Int64) -> Int { localType(atUTC: t).offset }
+
+    /// The wall-clock reading at an instant.
+    public func localTime(at instant: Instant) -> LocalDateTime {
+        LocalDateTime(secondsAsIfUTC: instant.seconds + Int64(offset(atUTC: instant.seconds)))
+    }
+
+    /// The instant a wall-clock reading names, by the rules of the README:
+    /// a reading that occurs twice (fall back) means its first occurrence; one that does not
+    /// occur (spring forward) means the first instant after the gap, the moment clocks jump.
+    public func instant(for local: LocalDateTime) -> Instant {
+        let l = local.secondsAsIfUTC
+        // Every offset that could apply within a day either side covers any real transition.
+        var offsets = Set<Int>()
+        for probe in stride(from: l - 2 * 86_400, through: l + 2 * 86_400, by: 3 * 3600) {
+            offsets.insert(offset(atUTC: probe))
+        }
+        let matches = offsets.map { l - Int64($0) }.filter { t in t + Int64(offset(atUTC: t)) == l }
+        if let first = matches.min() { return Instant(seconds: first) }
+
+        // In a gap: find the first instant whose local reading is past `l`. Within the gap's span
+        // the reading jumps once, so the search is over a monotonic function.
+        let sorted = offsets.sorted()
+        var lo = l - Int64(sorted.last!), hi = l - Int64(sorted.first!)
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if mid + Int64(offset(atUTC: mid)) > l { hi = mid } else { lo = mid + 1 }
+        }
+        return Instant(seconds: lo)
+    }
+}
