@@ -14,6 +14,8 @@ let package = Package(
         // C libraries, found through pkg-config; apt names the Debian package that provides them.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // Linux headers the Glibc module leaves out (signalfd).
+        .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // Pure core: parsing, time zones, scheduling, the alarm state machine. No clock, file or device.
@@ -23,7 +25,7 @@ let package = Package(
         .target(
             name: "WakeSystem",
             dependencies: [
-                "WakeCore", "CALSA", "CSndFile", "CSystemd",
+                "WakeCore", "CALSA", "CSndFile", "CSystemd", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -1,1 +1,21 @@
-print("wake")
+import ArgumentParser
+import Glibc
+import WakeCore
+import WakeSystem
+
+// Signals are blocked before anything else, so no thread ever exists with them unblocked:
+// they arrive through the signalfd in the event loop instead (see SignalChannel).
+SignalChannel.blockControlSignals()
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let command: WakeCommand
+do {
+    command = try WakeCommand.parseAsRoot(arguments) as! WakeCommand
+} catch {
+    if WakeCommand.exitCode(for: error) == .success { WakeCommand.exit(withError: error) }  // --help, --version
+    let message = WakeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+    FileOutput.stderr("wake: \(message); see 'wake --help'\n")
+    exit(ExitStatus.usage)
+}
+
+exit(WakeMain.run(command, arguments: arguments))

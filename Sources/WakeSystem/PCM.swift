@@ -1,0 +1,176 @@
+import CALSA
+import Glibc
+import WakeCore
+
+/// An ALSA error: the call, the device, and alsa-lib's own words for the code.
+public struct ALSAError: Error, CustomStringConvertible, Equatable {
+    public var call: String
+    public var device: String
+    public var code: Int32
+    public init(_ call: String, device: String, code: Int32) { self.call = call; self.device = device; self.code = code }
+    public var message: String { String(cString: snd_strerror(code)) }
+    public var description: String { "\(call) on '\(device.printable)': \(message)" }
+}
+
+/// One ALSA playback PCM, opened non-blocking so its descriptors join the event loop.
+public final class PCM {
+    public enum SampleFormat: Sendable, CustomStringConvertible {
+        case s16, s32
+        var alsa: snd_pcm_format_t { self == .s16 ? SND_PCM_FORMAT_S16 : SND_PCM_FORMAT_S32 }
+        public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
+        public var description: String { self == .s16 ? "S16_LE" : "S32_LE" }
+    }
+
+    public let device: String
+    public let format: SampleFormat
+    public let channels: Int
+    public let rate: Int
+    public private(set) var bufferFrames: Int = 0
+    public private(set) var periodFrames: Int = 0
+    private var handle: OpaquePointer?
+
+    static let silenceOnce: Void = wake_alsa_silence_errors()
+
+    /// Opens and configures the device; the buffer is sized for `latency`.
+    public init(device: String, format: SampleFormat, channels: Int, rate: Int,
+                latency: Duration = .milliseconds(100)) throws(ALSAError) {
+        _ = PCM.silenceOnce
+        self.device = device
+        self.format = format
+        self.channels = channels
+        self.rate = rate
+        if let e = FaultInjector.fault("pcm.open", target: device) { throw ALSAError("snd_pcm_open", device: device, code: -e) }
+        var h: OpaquePointer?
+        var r = snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        guard r >= 0, let h else { throw ALSAError("snd_pcm_open", device: device, code: r) }
+        handle = h
+        r = snd_pcm_set_params(h, format.alsa, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(rate),
+                               1, UInt32(latency.nanoseconds / 1000))
+        guard r >= 0 else {
+            snd_pcm_close(h)
+            handle = nil
+            throw ALSAError("snd_pcm_set_params(\(format), \(channels) ch, \(rate) Hz)", device: device, code: r)
+        }
+        var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
+        snd_pcm_get_params(h, &buffer, &period)
+        bufferFrames = Int(buffer)
+        periodFrames = max(1, Int(period))
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if let h = handle { snd_pcm_close(h) }
+        handle = nil
+    }
+
+    /// `null` and `file` PCMs take audio as fast as it is written: the caller paces them.
+    public var isClockless: Bool {
+        guard let h = handle else { return false }
+        let t = snd_pcm_type(h)
+        return t == SND_PCM_TYPE_NULL || t == SND_PCM_TYPE_FILE
+    }
+
+    public var typeName: String {
+        guard let h = handle, let n = snd_pcm_type_name(snd_pcm_type(h)) else { return "?" }
+        return String(cString: n)
+    }
+
+    public func pollDescriptors() -> [pollfd] {
+        guard let h = handle else { return [] }
+        let n = snd_pcm_poll_descriptors_count(h)
+        guard n > 0 else { return [] }
+        var fds = [pollfd](repeating: pollfd(), count: Int(n))
+        let got = snd_pcm_poll_descriptors(h, &fds, UInt32(n))
+        return Array(fds.prefix(Int(max(0, got))))
+    }
+
+    /// Translates raw poll results into what the PCM means by them (POLLOUT: room to write).
+    public func revents(_ fds: [pollfd]) -> UInt16 {
+        guard let h = handle, !fds.isEmpty else { return 0 }
+        var copy = fds
+        var out: UInt16 = 0
+        snd_pcm_poll_descriptors_revents(h, &copy, UInt32(copy.count), &out)
+        return out
+    }
+
+    /// Frames written, or a negative errno (-EAGAIN when the buffer is full).
+    public func write(_ buffer: UnsafeRawPointer, frames: Int) -> Int {
+        guard let h = handle else { return -Int(EBADFD) }
+        if let e = FaultInjector.fault("pcm.write", target: device) {
+            return e == FaultInjector.hang ? -Int(EAGAIN) : -Int(e)
+        }
+        return Int(snd_pcm_writei(h, buffer, snd_pcm_uframes_t(frames)))
+    }
+
+    /// Frames of room in the buffer, or a negative errno.
+    public func available() -> Int {
+        guard let h = handle else { return -Int(EBADFD) }
+        return Int(snd_pcm_avail_update(h))
+    }
+
+    /// Recovers from an underrun (-EPIPE) or a suspend (-ESTRPIPE); throws for anything else.
+    public func recover(from code: Int) throws(ALSAError) {
+        guard let h = handle else { throw ALSAError("snd_pcm_recover", device: device, code: -EBADFD) }
+        let r = snd_pcm_recover(h, Int32(code), 1)
+        if r < 0 { throw ALSAError("snd_pcm_recover", device: device, code: r) }
+    }
+
+    /// Takes back queued frames not yet played, so a stop is heard at once.
+    public func rewindQueued() -> Int {
+        guard let h = handle else { return 0 }
+        let n = snd_pcm_rewindable(h)
+        guard n > 0 else { return 0 }
+        return max(0, Int(snd_pcm_rewind(h, snd_pcm_uframes_t(n))))
+    }
+
+    /// Stops at once, discarding what is queued. Never `snd_pcm_drain`: it can hang on some plugins.
+    public func drop() {
+        if let h = handle { snd_pcm_drop(h) }
+    }
+
+    public var delayFrames: Int {
+        guard let h = handle else { return 0 }
+        var d: snd_pcm_sframes_t = 0
+        return snd_pcm_delay(h, &d) == 0 ? Int(d) : 0
+    }
+
+    /// A device's name and description, as `aplay -L` lists them.
+    public struct DeviceHint: Sendable {
+        public var name: String
+        public var description: String
+    }
+
+    public static func listDevices() -> [DeviceHint] {
+        _ = PCM.silenceOnce
+        var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+        guard snd_device_name_hint(-1, "pcm", &hints) == 0, let hints else { return [] }
+        defer { snd_device_name_free_hint(hints) }
+        var out: [DeviceHint] = []
+        var p = hints
+        while let hint = p.pointee {
+            func get(_ key: String) -> String? {
+                guard let c = snd_device_name_get_hint(hint, key) else { return nil }
+                defer { free(c) }
+                return String(cString: c)
+            }
+            let io = get("IOID")
+            if let name = get("NAME"), io == nil || io == "Output" {
+                let desc = (get("DESC") ?? "").split(separator: "\n").joined(separator: ", ")
+                out.append(DeviceHint(name: name, description: desc))
+            }
+            p += 1
+        }
+        return out
+    }
+
+    /// The sound cards' numbers, for the `plughw:N` steps of the fallback chain.
+    public static func cardNumbers() -> [Int] {
+        var card: Int32 = -1
+        var out: [Int] = []
+        while snd_card_next(&card) == 0 && card >= 0 { out.append(Int(card)) }
+        return out
+    }
+
+    public static var libraryVersion: String { String(cString: snd_asoundlib_version()) }
+}

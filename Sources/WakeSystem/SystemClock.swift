@@ -1,0 +1,21 @@
+import Glibc
+import WakeCore
+
+/// Reads the kernel clocks. The only place wake asks what time it is.
+public enum SystemClock {
+    public static func read(_ id: clockid_t) -> Instant {
+        var ts = Glibc.timespec()
+        clock_gettime(id, &ts)
+        return Instant(seconds: Int64(ts.tv_sec), nanoseconds: Int64(ts.tv_nsec))
+    }
+
+    public static var realtime: Instant { read(CLOCK_REALTIME) }
+    public static var boottime: Instant { read(CLOCK_BOOTTIME) }
+    public static var monotonic: Instant { read(CLOCK_MONOTONIC) }
+
+    public static func now() -> ClockReading { ClockReading(realtime: realtime, boottime: boottime) }
+
+    static func timespec(_ i: Instant) -> Glibc.timespec {
+        Glibc.timespec(tv_sec: Int(i.seconds), tv_nsec: Int(i.nanosecondOfSecond))
+    }
+}

@@ -1,0 +1,48 @@
+import Glibc
+
+/// The controlling terminal in cbreak mode: keys arrive one at a time without Enter or echo,
+/// while Ctrl-C and Ctrl-Z still raise signals. Every way out restores the saved settings.
+public final class Terminal {
+    public let fd: Int32
+    private let saved: termios
+    public private(set) var isRaw = false
+
+    /// nil when the descriptor is not a terminal: then signals alone control the alarm.
+    public init?(fd: Int32 = STDIN_FILENO) {
+        guard isatty(fd) == 1 else { return nil }
+        var t = termios()
+        guard tcgetattr(fd, &t) == 0 else { return nil }
+        self.fd = fd
+        self.saved = t
+    }
+
+    public func enterCbreak() {
+        var t = saved
+        t.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        t.c_lflag |= tcflag_t(ISIG)
+        withUnsafeMutableBytes(of: &t.c_cc) { cc in
+            cc[Int(VMIN)] = 1
+            cc[Int(VTIME)] = 0
+        }
+        var tt = t
+        if tcsetattr(fd, TCSANOW, &tt) == 0 { isRaw = true }
+    }
+
+    public func restore() {
+        guard isRaw else { return }
+        var t = saved
+        tcsetattr(fd, TCSANOW, &t)
+        isRaw = false
+    }
+
+    /// The keys waiting on the terminal (empty at end of file).
+    public func readKeys() -> [UInt8] {
+        var buf = [UInt8](repeating: 0, count: 64)
+        let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 64) }
+        return n > 0 ? Array(buf[0..<n]) : []
+    }
+
+    deinit { restore() }
+
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+}

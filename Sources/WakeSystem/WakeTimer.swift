@@ -1,0 +1,67 @@
+import Glibc
+import CLinux
+import WakeCore
+
+/// A deadline as a file descriptor (`timerfd`), so waiting is one `poll()` with no ticking.
+///
+/// Wall-clock deadlines use `CLOCK_REALTIME` with `TFD_TIMER_CANCEL_ON_SET`: a clock step
+/// or a resume makes the read fail with `ECANCELED`, and the caller re-reads the clock.
+public final class WakeTimer {
+    public enum Expiry: Equatable { case fired, clockChanged, spurious }
+
+    public let fd: Int32
+    public let clockID: clockid_t
+    private var cancelOnSet = false
+
+    public init(clock: DeadlineClock, wakeSystem: Bool = false) throws(SystemCallError) {
+        switch (clock, wakeSystem) {
+        case (.wall, false): clockID = CLOCK_REALTIME
+        case (.elapsed, false): clockID = CLOCK_BOOTTIME
+        case (.wall, true): clockID = CLOCK_REALTIME_ALARM
+        case (.elapsed, true): clockID = CLOCK_BOOTTIME_ALARM
+        }
+        let id = clockID
+        fd = try syscall("timerfd_create") { timerfd_create(id, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+    }
+
+    /// A periodic timer on the monotonic clock, for the once-a-second status line and audio pacing.
+    public init(periodic interval: Duration) throws(SystemCallError) {
+        clockID = CLOCK_MONOTONIC
+        fd = try syscall("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        let ns = interval.nanoseconds
+        let ts = Glibc.timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        var spec = itimerspec(it_interval: ts, it_value: ts)
+        let fd = self.fd
+        try syscall("timerfd_settime") { timerfd_settime(fd, 0, &spec, nil) }
+    }
+
+    deinit { close(fd) }
+
+    /// Arms for an absolute instant on this timer's clock.
+    public func arm(at instant: Instant) throws(SystemCallError) {
+        // A zero it_value would disarm; an instant at or before the epoch means "now" anyway.
+        let target = instant.nanoseconds > 0 ? instant : Instant(nanoseconds: 1)
+        var spec = itimerspec(it_interval: Glibc.timespec(), it_value: SystemClock.timespec(target))
+        var flags = Int32(TFD_TIMER_ABSTIME)
+        if clockID == CLOCK_REALTIME || clockID == CLOCK_REALTIME_ALARM {
+            flags |= Int32(TFD_TIMER_CANCEL_ON_SET)
+            cancelOnSet = true
+        }
+        let fd = self.fd
+        try syscall("timerfd_settime") { timerfd_settime(fd, flags, &spec, nil) }
+    }
+
+    public func disarm() {
+        var spec = itimerspec()
+        timerfd_settime(fd, 0, &spec, nil)
+    }
+
+    /// Consumes the expiry after `poll()` reported the descriptor readable.
+    public func acknowledge() -> Expiry {
+        var count: UInt64 = 0
+        let r = read(fd, &count, 8)
+        if r == 8 { return .fired }
+        if r < 0 && errno == ECANCELED { return .clockChanged }
+        return .spurious
+    }
+}

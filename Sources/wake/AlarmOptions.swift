@@ -1,0 +1,71 @@
+import WakeCore
+
+/// What the command line asked for, checked: every value is known good before the alarm is armed.
+struct AlarmOptions {
+    var whenText: String
+    var spec: WakeSpec
+    var dryRun: Bool
+    var quiet: Bool
+    var soundPath: String?
+    var device: String
+    var volume: Int
+    var fadeIn: Duration
+    var engine: AlarmEngine.Settings
+    var eventsPath: String?
+    var unpaced: Bool
+
+    init(_ c: WakeCommand) throws(ArmError) {
+        func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
+        func duration(_ text: String, _ option: String) throws(ArmError) -> Duration {
+            do { return try DurationText.parse(text) } catch { throw usage("--\(option): \(error.description)") }
+        }
+        guard let when = c.when else {
+            throw usage("missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)")
+        }
+        whenText = when
+        do { spec = try WakeSpec(parsing: when) } catch { throw usage(error.description) }
+        dryRun = c.dryRun
+        quiet = c.quiet
+        soundPath = c.sound
+        if let s = c.sound, s.isEmpty { throw usage("--sound: empty file name; give a sound file or leave the option out") }
+        guard !c.device.isEmpty else { throw usage("--device: empty device name; try 'default', or see 'wake --list-devices'") }
+        device = c.device
+        guard let v = Int(c.volume), (0...100).contains(v), c.volume.allSatisfy(\.isNumber) else {
+            throw usage("--volume: invalid value '\(c.volume.printable)'; give a whole number from 0 to 100")
+        }
+        volume = v
+        fadeIn = try duration(c.fadeIn, "fade-in")
+        let snooze = try duration(c.snooze, "snooze")
+        guard snooze > .zero else { throw usage("--snooze: must be longer than zero, as 9m") }
+        let ringFor = try duration(c.ringFor, "ring-for")
+        let lateLimit = try duration(c.lateLimit, "late-limit")
+        if ringFor > .zero && fadeIn > ringFor {
+            throw usage("--fade-in \(c.fadeIn) is longer than --ring-for \(c.ringFor); shorten the fade or ring longer")
+        }
+        engine = AlarmEngine.Settings(lateLimit: lateLimit, snooze: snooze, ringFor: ringFor)
+        if let e = c.events, e.isEmpty { throw usage("--events: empty path; give a file, or '-' for stderr") }
+        eventsPath = c.events
+        unpaced = c.unpaced
+    }
+
+    /// Options that take a value, long and short spellings, for the repeated-option check.
+    static let valueOptions: [String: String] = [
+        "-s": "--sound", "-D": "--device", "--sound": "--sound", "--device": "--device", "--volume": "--volume",
+        "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
+        "--late-limit": "--late-limit", "--events": "--events",
+    ]
+
+    /// ArgumentParser keeps the last of a repeated option; for an alarm that is more likely a
+    /// slip than an intent, so it is refused.
+    static func checkRepeats(_ args: [String]) throws(ArmError) {
+        var seen = Set<String>()
+        for a in args {
+            if a == "--" { break }
+            let name = a.hasPrefix("--") ? String(a.split(separator: "=", maxSplits: 1)[0]) : (a.hasPrefix("-") && a.count >= 2 ? String(a.prefix(2)) : a)
+            guard let canonical = valueOptions[name] else { continue }
+            if !seen.insert(canonical).inserted {
+                throw ArmError(message: "option \(canonical) given more than once; give it once", status: ExitStatus.usage)
+            }
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Glibc
+import WakeCore
+import WakeSystem
+
+/// Runs an armed alarm: one `poll()` loop over the timers, the signal channel, the terminal and
+/// the ringer's descriptors, feeding the pure `AlarmEngine` and carrying out its actions.
+final class AlarmRunner {
+    let options: AlarmOptions
+    let zone: TimeZoneRules
+    let console: Console
+    let log: EventLog?
+    let sound: SoundFile
+    var engine: AlarmEngine
+    let deadlineText: String
+
+    private let signals: SignalChannel
+    private let wallTimer: WakeTimer
+    private let bootTimer: WakeTimer
+    private let ringLimit: WakeTimer
+    private var tick: WakeTimer?
+    private let terminal: Terminal?
+    private var ringer: Ringer!
+    private var stdinOpen: Bool
+    private var currentWait: Wait
+
+    init(options: AlarmOptions, deadline: Deadline, zone: TimeZoneRules, console: Console, log: EventLog?,
+         sound: SoundFile, now: ClockReading) throws(SystemCallError) {
+        self.options = options
+        self.zone = zone
+        self.console = console
+        self.log = log
+        self.sound = sound
+        let wait: Wait
+        if deadline.clock == .wall {
+            wait = Wait(instant: deadline.instant, clock: .wall)
+        } else {
+            wait = Wait(instant: now.boottime + (deadline.span ?? .zero), clock: .elapsed)
+        }
+        currentWait = wait
+        engine = AlarmEngine(deadline: wait, settings: options.engine)
+        deadlineText = Formatting.clockTime(deadline.instant, zone: zone)
+        signals = try SignalChannel()
+        wallTimer = try WakeTimer(clock: .wall)
+        bootTimer = try WakeTimer(clock: .elapsed)
+        ringLimit = try WakeTimer(clock: .elapsed)
+        terminal = Terminal(fd: STDIN_FILENO)
+        stdinOpen = terminal != nil
+        ringer = Ringer(sound: sound, settings: Ringer.Settings(device: options.device, volume: options.volume, fadeIn: options.fadeIn)) { [unowned self] notice in
+            self.ringerNotice(notice)
+        }
+        ringer.unpaced = options.unpaced
+    }
+
+    private var ringStartedAnnounced = false
+
+    func run(now: ClockReading) -> Int32 {
+        terminal?.enterCbreak()
+        defer {
+            ringer.stop()
+            terminal?.restore()
+            console.clearStatus()
+        }
+        let wall = currentWait.wallInstant(from: now)
+        log?.emit("armed", at: now.realtime, [
+            ("deadline", .string(Formatting.iso8601(wall, zone: zone))),
+            ("clock", .string(currentWait.clock.rawValue)),
+            ("wait_s", .int(currentWait.remaining(from: now).secondsRoundedUp)),
+        ])
+        console.info("alarm set for \(Formatting.clockTime(wall, zone: zone, alwaysSeconds: true)) (\(Formatting.iso8601(wall, zone: zone))), in \(Formatting.span(currentWait.remaining(from: now)))"
+                     + (terminal != nil ? "; q cancels" : ""))
+        perform(engine.handle(.timerFired(now)))  // arms the timer, or rings at once for `now`
+
+        while !engine.isFinished {
+            updateTick()
+            drawStatus()
+            var fds: [(fd: Int32, events: Int16)] = [
+                (signals.fd, Int16(POLLIN)), (wallTimer.fd, Int16(POLLIN)), (bootTimer.fd, Int16(POLLIN)),
+                (ringLimit.fd, Int16(POLLIN)),
+            ]
+            if let tick { fds.append((tick.fd, Int16(POLLIN))) }
+            if stdinOpen { fds.append((STDIN_FILENO, Int16(POLLIN))) }
+            let ringerFDs = ringer.pollSet
+            fds += ringerFDs.map { ($0.fd, $0.events) }
+            let ready: [EventLoop.Ready]
+            do { ready = try EventLoop().wait(fds) } catch {
+                console.error("the event loop failed (\(error)); stopping")
+                return ExitStatus.noSound
+            }
+            let readyFDs = Set(ready.map(\.fd))
+            if readyFDs.contains(signals.fd) { handleSignals() }
+            if engine.isFinished { break }
+            if readyFDs.contains(wallTimer.fd) { timerReady(wallTimer) }
+            if readyFDs.contains(bootTimer.fd) { timerReady(bootTimer) }
+            if readyFDs.contains(ringLimit.fd), ringLimit.acknowledge() == .fired {
+                perform(engine.handle(.ringLimitReached(SystemClock.now())))
+            }
+            if let tick, readyFDs.contains(tick.fd) { _ = tick.acknowledge() }
+            if stdinOpen, let r = ready.first(where: { $0.fd == STDIN_FILENO }) { handleKeys(r.revents) }
+            if engine.isFinished { break }
+            let ringerReady = ringerFDs.compactMap { p -> pollfd? in
+                guard let r = ready.first(where: { $0.fd == p.fd }) else { return nil }
+                return pollfd(fd: p.fd, events: p.events, revents: r.revents)
+            }
+            if !ringerReady.isEmpty { ringer.service(ringerReady) }
+        }
+        if case .finished(let outcome) = engine.state { return outcome.exitCode }
+        return ExitStatus.noSound
+    }
+
+    // MARK: events in
+
+    private func timerReady(_ timer: WakeTimer) {
+        switch timer.acknowledge() {
+        case .fired: perform(engine.handle(.timerFired(SystemClock.now())))
+        case .clockChanged: perform(engine.handle(.clockChanged(SystemClock.now())))
+        case .spurious: break
+        }
+    }
+
+    private func handleSignals() {
+        for s in signals.drain() {
+            switch s {
+            case SIGINT: perform(engine.handle(.signal(.interrupt, SystemClock.now())))
+            case SIGTERM: perform(engine.handle(.signal(.terminate, SystemClock.now())))
+            case SIGHUP: perform(engine.handle(.signal(.hangup, SystemClock.now())))
+            case SIGUSR1: perform(engine.handle(.signal(.snooze, SystemClock.now())))
+            case SIGTSTP:
+                // Give the terminal back as the shell expects it, then stop as the default action would.
+                console.clearStatus()
+                terminal?.restore()
+                SignalChannel.stopSelf()
+            case SIGCONT:
+                terminal?.enterCbreak()
+            default:
+                break
+            }
+            if engine.isFinished { return }
+        }
+    }
+
+    private func handleKeys(_ revents: Int16) {
+        guard let terminal else { return }
+        let keys = terminal.readKeys()
+        if keys.isEmpty && (revents & Int16(POLLHUP | POLLERR | POLLIN)) != 0 {
+            stdinOpen = false  // end of input: signals alone control the alarm from here on
+            return
+        }
+        for k in keys {
+            perform(engine.handle(.key(Character(UnicodeScalar(k)), SystemClock.now())))
+            if engine.isFinished { return }
+        }
+    }
+
+    private func ringerNotice(_ notice: Ringer.Notice) {
+        let now = SystemClock.now()
+        switch notice {
+        case .opened(let device, let format, let paced):
+            console.info("ringing on '\(device)' (\(format)\(paced ? ", paced: the device has no clock" : ""))")
+            log?.emit("device", at: now.realtime, [("device", .string(device)), ("format", .string(format)), ("paced", .bool(paced))])
+        case .firstFrame:
+            announceRinging(now)
+        case .recovered(let what):
+            log?.emit("recovered", at: now.realtime, [("what", .string(what))])
+        case .fallback(let from, let to, let reason):
+            console.error("sound on '\(from)' failed (\(reason)); trying \(to.hasPrefix("terminal") ? to : "'\(to)'")")
+            log?.emit("fallback", at: now.realtime, [("from", .string(from)), ("to", .string(to)), ("reason", .string(reason))])
+        case .bell(let reason):
+            console.error("NO SOUND DEVICE WORKS (\(reason)): RINGING THE TERMINAL BELL INSTEAD")
+            log?.emit("fallback", at: now.realtime, [("from", .string(options.device)), ("to", .string("bell")), ("reason", .string(reason))])
+            announceRinging(now)
+        case .failed(let reason):
+            console.error("could not make any sound: \(reason)")
+            log?.emit("error", at: now.realtime, [("reason", .string(reason))])
+            perform(engine.handle(.soundFailed(reason)))
+        }
+    }
+
+    private func announceRinging(_ now: ClockReading) {
+        guard !ringStartedAnnounced else { return }
+        ringStartedAnnounced = true
+        let late = now.reading(engine.deadline.clock) - engine.deadline.instant
+        log?.emit("ringing", at: now.realtime, [("late_ms", .int(late.nanoseconds / 1_000_000))])
+    }
+
+    // MARK: actions out
+
+    private func perform(_ actions: [AlarmEngine.Action]) {
+        for action in actions {
+            let now = SystemClock.now()
+            switch action {
+            case .armTimer(let wait):
+                currentWait = wait
+                let (use, other) = wait.clock == .wall ? (wallTimer, bootTimer) : (bootTimer, wallTimer)
+                other.disarm()
+                do { try use.arm(at: wait.instant) } catch { console.error("cannot arm the timer: \(error)") }
+            case .disarmTimer:
+                wallTimer.disarm()
+                bootTimer.disarm()
+            case .startRinging(let late):
+                console.clearStatus()
+                let lateText = late > .seconds(1) ? ", \(Formatting.span(late)) late" : ""
+                console.info("RINGING: alarm for \(deadlineText)\(lateText). Any key stops; s, z or space snoozes.")
+                ringStartedAnnounced = false
+                ringer.start()
+            case .stopRinging:
+                ringer.stop()
+            case .armRingLimit(let wait):
+                try? ringLimit.arm(at: wait.instant)
+            case .disarmRingLimit:
+                ringLimit.disarm()
+            case .reportClockChange(let reading):
+                console.info("the clock changed or the machine resumed: now \(Formatting.clockTime(reading.realtime, zone: zone, alwaysSeconds: true))")
+                log?.emit("clock_changed", at: reading.realtime, [("now", .string(Formatting.iso8601(reading.realtime, zone: zone)))])
+            case .reportSnoozed(let until):
+                let wall = until.wallInstant(from: now)
+                console.info("snoozed until \(Formatting.clockTime(wall, zone: zone, alwaysSeconds: true))")
+                log?.emit("snoozed", at: now.realtime, [("until", .string(Formatting.iso8601(wall, zone: zone)))])
+            case .reportIgnoredKey(let k):
+                if case .armed = engine.state, k != "\n" {
+                    console.info("waiting for the alarm; press q to cancel it")
+                }
+            case .finish(let outcome):
+                report(outcome, now: now)
+            }
+        }
+    }
+
+    private func report(_ outcome: Outcome, now: ClockReading) {
+        switch outcome {
+        case .stopped(let cause):
+            console.info("stopped by \(describe(cause))")
+            log?.emit("stopped", at: now.realtime, causeFields(cause))
+        case .missed(let late):
+            console.error("missed alarm for \(deadlineText) (late by \(Formatting.span(late))); the late limit is \(DurationText.format(options.engine.lateLimit))")
+            log?.emit("missed", at: now.realtime, [("late_s", .int(late.secondsRoundedUp))])
+        case .timedOut:
+            console.info("rang for \(DurationText.format(options.engine.ringFor)) without being stopped")
+            log?.emit("timed_out", at: now.realtime)
+        case .cancelled(let cause):
+            console.info("cancelled by \(describe(cause)) before ringing")
+            log?.emit("cancelled", at: now.realtime, causeFields(cause))
+        case .failed(let reason):
+            log?.emit("error", at: now.realtime, [("reason", .string(reason))])
+        }
+    }
+
+    private func describe(_ cause: StopCause) -> String {
+        switch cause {
+        case .key(let k): return "key '\(k)'"
+        case .signal(let s): return s.rawValue
+        }
+    }
+
+    private func causeFields(_ cause: StopCause) -> [(String, EventLog.Value)] {
+        switch cause {
+        case .key(let k): return [("by", .string("key")), ("key", .string(k))]
+        case .signal(let s): return [("by", .string("signal")), ("signal", .string(s.rawValue))]
+        }
+    }
+
+    // MARK: status line
+
+    private var waiting: Bool {
+        switch engine.state {
+        case .armed, .snoozed: return true
+        default: return false
+        }
+    }
+
+    /// A 1 Hz tick only while a countdown is drawn on a terminal: otherwise nothing wakes the loop.
+    private func updateTick() {
+        let want = console.showsStatus && waiting
+        if want && tick == nil { tick = try? WakeTimer(periodic: .seconds(1)) }
+        if !want { tick = nil }
+    }
+
+    private func drawStatus() {
+        guard console.showsStatus, waiting else { return }
+        let now = SystemClock.now()
+        let wall = currentWait.wallInstant(from: now)
+        let label: String
+        if case .snoozed = engine.state { label = "snoozed until" } else { label = "alarm" }
+        console.status("\(label) \(Formatting.clockTime(wall, zone: zone, alwaysSeconds: true)) | in \(Formatting.span(currentWait.remaining(from: now))) | now \(Formatting.clockTime(now.realtime, zone: zone, alwaysSeconds: true))")
+    }
+}
