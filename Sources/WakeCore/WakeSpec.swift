@@ -15,6 +15,7 @@ public enum WakeSpec: Hashable, Sendable {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var token: String
         public var reason: String
+        public init(token: String, reason: String) { self.token = token; self.reason = reason }
         public var description: String {
             "invalid time '\(token.printable)': \(reason); \(WakeSpec.acceptedForms)"
         }

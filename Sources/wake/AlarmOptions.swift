@@ -13,6 +13,10 @@ struct AlarmOptions {
     var engine: AlarmEngine.Settings
     var eventsPath: String?
     var unpaced: Bool
+    var inhibit: InhibitMode
+    var wakeSystem: Bool
+
+    enum InhibitMode: String { case auto, require, off }
 
     init(_ c: WakeCommand) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
@@ -46,21 +50,35 @@ struct AlarmOptions {
         if let e = c.events, e.isEmpty { throw usage("--events: empty path; give a file, or '-' for stderr") }
         eventsPath = c.events
         unpaced = c.unpaced
+        guard let mode = InhibitMode(rawValue: c.inhibit) else {
+            throw usage("--inhibit: invalid mode '\(c.inhibit.printable)'; use auto, require or off")
+        }
+        inhibit = mode
+        wakeSystem = c.wakeSystem
     }
 
     /// Options that take a value, long and short spellings, for the repeated-option check.
     static let valueOptions: [String: String] = [
         "-s": "--sound", "-D": "--device", "--sound": "--sound", "--device": "--device", "--volume": "--volume",
         "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
-        "--late-limit": "--late-limit", "--events": "--events",
+        "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
     ]
 
     /// ArgumentParser keeps the last of a repeated option; for an alarm that is more likely a
     /// slip than an intent, so it is refused.
     static func checkRepeats(_ args: [String]) throws(ArmError) {
         var seen = Set<String>()
-        for a in args {
+        for (i, a) in args.enumerated() {
             if a == "--" { break }
+            // ArgumentParser would call `-5m` an unknown option; say what it really is.
+            if a.count >= 2, a.hasPrefix("-"), a.dropFirst().first!.isNumber {
+                if i > 0, let option = valueOptions[args[i - 1]] {
+                    let hint = option == "--volume" ? "a whole number from 0 to 100" : "a duration from zero up, as 9m"
+                    throw ArmError(message: "\(option): negative value '\(a.printable)'; give \(hint)", status: ExitStatus.usage)
+                }
+                throw ArmError(message: WakeSpec.ParseError(token: a, reason: "a time cannot be in the past; use +DURATION for a span from now").description,
+                               status: ExitStatus.usage)
+            }
             let name = a.hasPrefix("--") ? String(a.split(separator: "=", maxSplits: 1)[0]) : (a.hasPrefix("-") && a.count >= 2 ? String(a.prefix(2)) : a)
             guard let canonical = valueOptions[name] else { continue }
             if !seen.insert(canonical).inserted {

@@ -22,9 +22,12 @@ final class AlarmRunner {
     private var ringer: Ringer!
     private var stdinOpen: Bool
     private var currentWait: Wait
+    private let inhibitor: InhibitorState
+    /// boottime - monotonic: grows by exactly the time the machine spent suspended.
+    private var sleptBaseline: Duration
 
     init(options: AlarmOptions, deadline: Deadline, zone: TimeZoneRules, console: Console, log: EventLog?,
-         sound: SoundFile, now: ClockReading) throws(SystemCallError) {
+         sound: SoundFile, inhibitor: InhibitorState, now: ClockReading) throws(SystemCallError) {
         self.options = options
         self.zone = zone
         self.console = console
@@ -39,9 +42,11 @@ final class AlarmRunner {
         currentWait = wait
         engine = AlarmEngine(deadline: wait, settings: options.engine)
         deadlineText = Formatting.clockTime(deadline.instant, zone: zone)
+        self.inhibitor = inhibitor
+        sleptBaseline = SystemClock.boottime - SystemClock.monotonic
         signals = try SignalChannel()
-        wallTimer = try WakeTimer(clock: .wall)
-        bootTimer = try WakeTimer(clock: .elapsed)
+        wallTimer = try WakeTimer(clock: .wall, wakeSystem: options.wakeSystem)
+        bootTimer = try WakeTimer(clock: .elapsed, wakeSystem: options.wakeSystem)
         ringLimit = try WakeTimer(clock: .elapsed)
         terminal = Terminal(fd: STDIN_FILENO)
         stdinOpen = terminal != nil
@@ -57,6 +62,7 @@ final class AlarmRunner {
         terminal?.enterCbreak()
         defer {
             ringer.stop()
+            inhibitor.release()
             terminal?.restore()
             console.clearStatus()
         }
@@ -68,6 +74,11 @@ final class AlarmRunner {
         ])
         console.info("alarm set for \(Formatting.clockTime(wall, zone: zone, alwaysSeconds: true)) (\(Formatting.iso8601(wall, zone: zone))), in \(Formatting.span(currentWait.remaining(from: now)))"
                      + (terminal != nil ? "; q cancels" : ""))
+        reportInhibitor(now)
+        if options.wakeSystem {
+            console.info("if the machine is suspended, its RTC will wake it at \(Formatting.clockTime(wall, zone: zone, alwaysSeconds: true))")
+            log?.emit("wake_system", at: now.realtime, [("at", .string(Formatting.iso8601(wall, zone: zone)))])
+        }
         perform(engine.handle(.timerFired(now)))  // arms the timer, or rings at once for `now`
 
         while !engine.isFinished {
@@ -78,6 +89,8 @@ final class AlarmRunner {
                 (ringLimit.fd, Int16(POLLIN)),
             ]
             if let tick { fds.append((tick.fd, Int16(POLLIN))) }
+            let busFD = inhibitor.pollDescriptor
+            if let busFD { fds.append((busFD.fd, busFD.events)) }
             if stdinOpen { fds.append((STDIN_FILENO, Int16(POLLIN))) }
             let ringerFDs = ringer.pollSet
             fds += ringerFDs.map { ($0.fd, $0.events) }
@@ -95,6 +108,7 @@ final class AlarmRunner {
                 perform(engine.handle(.ringLimitReached(SystemClock.now())))
             }
             if let tick, readyFDs.contains(tick.fd) { _ = tick.acknowledge() }
+            if let busFD, readyFDs.contains(busFD.fd) { inhibitor.process() }
             if stdinOpen, let r = ready.first(where: { $0.fd == STDIN_FILENO }) { handleKeys(r.revents) }
             if engine.isFinished { break }
             let ringerReady = ringerFDs.compactMap { p -> pollfd? in
@@ -111,10 +125,54 @@ final class AlarmRunner {
 
     private func timerReady(_ timer: WakeTimer) {
         switch timer.acknowledge() {
-        case .fired: perform(engine.handle(.timerFired(SystemClock.now())))
-        case .clockChanged: perform(engine.handle(.clockChanged(SystemClock.now())))
+        case .fired:
+            noticeResume()
+            perform(engine.handle(.timerFired(SystemClock.now())))
+        case .clockChanged:
+            noticeResume()
+            perform(engine.handle(.clockChanged(SystemClock.now())))
         case .spurious: break
         }
+    }
+
+    // MARK: sleep and resume
+
+    private func reportInhibitor(_ now: ClockReading) {
+        switch inhibitor {
+        case .held:
+            log?.emit("inhibited", at: now.realtime, [("what", .string(InhibitorState.what)), ("mode", .string("block"))])
+        case .failed(let reason):
+            console.error("warning: cannot keep the machine awake (\(reason)); if it suspends, the alarm rings only when it wakes up")
+            log?.emit("inhibit_failed", at: now.realtime, [("reason", .string(reason))])
+        case .off:
+            break
+        }
+        if case .held(let i) = inhibitor {
+            i.onPrepareForSleep = { [unowned self] goingToSleep in
+                let now = SystemClock.now()
+                if goingToSleep {
+                    self.log?.emit("suspended", at: now.realtime)
+                } else if !self.noticeResume() {
+                    // logind says we resumed though no time was lost: record it all the same.
+                    self.log?.emit("resumed", at: now.realtime, [("slept_s", .int(0))])
+                }
+                if !goingToSleep { self.perform(self.engine.handle(.timerFired(now))) }
+            }
+        }
+    }
+
+    /// Reports a resume found by the growth of boottime over monotonic (the time spent suspended),
+    /// whoever woke us: logind's signal, a cancelled timer, or the deadline itself.
+    @discardableResult
+    private func noticeResume() -> Bool {
+        let offset = SystemClock.boottime - SystemClock.monotonic
+        let slept = offset - sleptBaseline
+        guard slept > .seconds(1) else { return false }
+        sleptBaseline = offset
+        let now = SystemClock.now()
+        console.info("the machine was suspended for \(Formatting.span(slept)); now \(Formatting.clockTime(now.realtime, zone: zone, alwaysSeconds: true))")
+        log?.emit("resumed", at: now.realtime, [("slept_s", .int(slept.secondsRoundedUp))])
+        return true
     }
 
     private func handleSignals() {

@@ -9,9 +9,13 @@ struct WakeCommand: ParsableCommand {
         abstract: "A command-line alarm clock: wait for a time, then ring a sound until stopped.",
         discussion: """
             WHEN is 07:00, 07:00:30, 7am, 7:30pm, +8h, +90m, +1h30m15s, now, or 2026-11-22T07:00.
-            While ringing: s, z or space snoozes; any other key stops. While waiting: q cancels.
-            Exit status: 0 rang and stopped, 1 no sound possible, 3 missed, 4 rang unstopped,
-            64 usage, 66 sound file, 69 device or service, 77 permission, 129/130/143 cancelled.
+
+            While ringing, s, z or space snoozes and any other key stops. While waiting, q cancels.
+
+            Exit status: 0 rang and was stopped; 1 no sound could be made; 3 missed; 4 rang unstopped \
+            for --ring-for; 64 usage error; 66 sound file unusable; 69 device or service unavailable; \
+            73 event log not writable; 77 missing permission; 130, 143, 129 cancelled by Ctrl-C or q, \
+            SIGTERM, SIGHUP.
             """,
         version: WakeVersion.string
     )
@@ -48,6 +52,12 @@ struct WakeCommand: ParsableCommand {
 
     @Option(help: "Append one JSON object per event to this file ('-' for stderr).")
     var events: String?
+
+    @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.")
+    var inhibit: String = "auto"
+
+    @Flag(help: "Arm the deadline on the RTC so a suspended machine wakes up for the alarm (needs CAP_WAKE_ALARM).")
+    var wakeSystem = false
 
     @Flag(help: "List the ALSA PCM devices, as aplay -L does, and exit.")
     var listDevices = false

@@ -21,7 +21,6 @@ enum WakeMain {
             return ExitStatus.ok
         }
         do {
-            try AlarmOptions.checkRepeats(arguments)
             let options = try AlarmOptions(command)
             return try arm(options, console: console)
         } catch {
@@ -69,6 +68,19 @@ enum WakeMain {
                            status: ExitStatus.cantCreate)
         }
 
+        if options.wakeSystem {
+            guard WakeAlarmCapability.hasCapability else {
+                throw ArmError(message: "--wake-system needs the CAP_WAKE_ALARM capability, which this process lacks; "
+                    + "log in on a seat under systemd 254 or newer, run wake from a systemd user timer (systemd-run --user), "
+                    + "or grant it with 'sudo setcap cap_wake_alarm+ep \(CommandLine.arguments[0])'", status: ExitStatus.noPermission)
+            }
+            guard !WakeAlarmCapability.realTimeClocks().isEmpty else {
+                throw ArmError(message: "--wake-system: this machine has no real-time clock (nothing under /sys/class/rtc), "
+                    + "so no timer can wake it from suspend; leave the option out and keep it awake (--inhibit require)",
+                    status: ExitStatus.unavailable)
+            }
+        }
+
         if options.dryRun {
             let wait = deadline.instant - now.realtime
             console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
@@ -77,15 +89,35 @@ enum WakeMain {
             console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
             console.result("sound: \(sound.path) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.span(sound.duration)))")
             console.result("device: \(options.device) (\(deviceFormat)): ok")
+            console.result("inhibit: \(options.inhibit.rawValue)")
+            if options.wakeSystem { console.result("wake system: yes, by \(WakeAlarmCapability.realTimeClocks().joined(separator: ", "))") }
             return ExitStatus.ok
         }
 
+        let inhibitor = try takeInhibitor(options, why: "alarm at \(Formatting.clockTime(deadline.instant, zone: zone))")
         do {
             let runner = try AlarmRunner(options: options, deadline: deadline, zone: zone, console: console, log: log,
-                                         sound: sound, now: now)
+                                         sound: sound, inhibitor: inhibitor, now: now)
             return runner.run(now: SystemClock.now())
         } catch {
             throw ArmError(message: "cannot set up the alarm: \(error)", status: ExitStatus.unavailable)
+        }
+    }
+
+    /// The "never sleep" lock. Without it the alarm still works, but a suspend delays it: say so.
+    static func takeInhibitor(_ options: AlarmOptions, why: String) throws(ArmError) -> InhibitorState {
+        if options.inhibit == .off { return .off }
+        do {
+            let inhibitor = try SleepInhibitor()
+            try inhibitor.inhibit(what: InhibitorState.what, who: "wake", why: why, mode: "block")
+            try? inhibitor.watchSleep()
+            return .held(inhibitor)
+        } catch {
+            if options.inhibit == .require {
+                throw ArmError(message: "cannot keep the machine awake: \(error); is logind running? use --inhibit auto to ring anyway",
+                               status: ExitStatus.unavailable)
+            }
+            return .failed(error.description)
         }
     }
 }

@@ -10,7 +10,11 @@ SignalChannel.blockControlSignals()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: WakeCommand
 do {
-    command = try WakeCommand.parseAsRoot(arguments) as! WakeCommand
+    try AlarmOptions.checkRepeats(arguments)
+    command = try WakeCommand.parse(arguments)
+} catch let error as ArmError {
+    FileOutput.stderr("wake: \(error.message)\n")
+    exit(error.status)
 } catch {
     if WakeCommand.exitCode(for: error) == .success { WakeCommand.exit(withError: error) }  // --help, --version
     let message = WakeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"

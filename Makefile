@@ -1,0 +1,57 @@
+# wake: the two commands of the README's quick start, and their helpers.
+#   make run ARGS='07:00'   installs what is missing, builds, and runs wake
+#   make test               installs what is missing and runs the test suite
+
+# Debian packages: C libraries wake links, and the real peers its tests run against
+# (a dbus-daemon with python-dbusmock's logind template, sox to make test sounds).
+BUILD_PACKAGES := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev
+TEST_PACKAGES  := $(BUILD_PACKAGES) alsa-utils dbus-daemon python3 python3-dbusmock sox flac
+BENCH_PACKAGES := $(TEST_PACKAGES) mpv hyperfine strace time
+
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+SWIFT ?= swift
+ARGS ?= --help
+
+.PHONY: run test build release deps-build deps-test deps-bench bench sound asan stress clean
+
+# Installs only what dpkg does not already have, so a second run costs nothing.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "wake needs a Swift 6 toolchain on PATH (swift.org/install)"; exit 1; }
+endef
+
+deps-build:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+deps-test:
+	$(call apt_install,$(TEST_PACKAGES))
+
+deps-bench:
+	$(call apt_install,$(BENCH_PACKAGES))
+
+release: deps-build
+	$(SWIFT) build -c release --product wake
+
+run: release
+	./.build/release/wake $(ARGS)
+
+build: deps-build
+	$(SWIFT) build
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps-bench
+	python3 Benchmarks/run.py
+
+# Re-makes Resources/alarm.flac and its embedded copy from the synthesis script.
+sound:
+	python3 scripts/make-alarm-sound
+
+clean:
+	rm -rf .build

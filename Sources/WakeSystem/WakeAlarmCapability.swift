@@ -1,0 +1,62 @@
+import Glibc
+
+/// What `--wake-system` needs: the CAP_WAKE_ALARM capability and a real-time clock that can
+/// raise the machine from suspend. Checked before the wait, so the user hears why at once.
+public enum WakeAlarmCapability {
+    public static let capWakeAlarm = 35
+
+    /// The effective capability set of this process, from `/proc/self/status`.
+    public static func effectiveCapabilities() -> UInt64 {
+        guard let bytes = ZoneLoader.readProcFile("/proc/self/status") else { return 0 }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("CapEff:") {
+            let hex = line.dropFirst("CapEff:".count).trimmingCharacters()
+            return UInt64(hex, radix: 16) ?? 0
+        }
+        return 0
+    }
+
+    public static var hasCapability: Bool { effectiveCapabilities() & (1 << UInt64(capWakeAlarm)) != 0 }
+
+    /// Where the RTCs are listed; a test may point it elsewhere in debug builds.
+    static var rtcDirectory: String {
+        #if DEBUG
+        if let d = getenv("WAKE_TEST_RTC_DIR") { return String(cString: d) }
+        #endif
+        return "/sys/class/rtc"
+    }
+
+    /// The names of the RTC devices (`rtc0`), empty when the machine has none.
+    public static func realTimeClocks() -> [String] {
+        guard let dir = opendir(rtcDirectory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("rtc") { names.append(name) }
+        }
+        return names.sorted()
+    }
+}
+
+extension Substring {
+    func trimmingCharacters() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
+
+extension ZoneLoader {
+    /// Reads a /proc file, whose size stat reports as 0.
+    static func readProcFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 4096) }
+            if n <= 0 { break }
+            out += buf[0..<n]
+        }
+        return out
+    }
+}

@@ -1,0 +1,17 @@
+import Glibc
+import WakeSystem
+
+/// Whether the "never sleep" lock is held for this alarm.
+enum InhibitorState {
+    static let what = "sleep:idle"
+
+    case held(SleepInhibitor)
+    case failed(String)
+    case off
+
+    func release() { if case .held(let i) = self { i.release() } }
+
+    var pollDescriptor: pollfd? { if case .held(let i) = self { return i.pollDescriptor } else { return nil } }
+
+    func process() { if case .held(let i) = self { i.process() } }
+}
