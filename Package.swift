@@ -18,6 +18,9 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
+        // wake's own alarm sound (Resources/alarm.flac), embedded so a copied binary still has it.
+        .target(name: "CWakeSound"),
+
         // Pure core: parsing, time zones, scheduling, the alarm state machine. No clock, file or device.
         .target(name: "WakeCore"),
 
@@ -33,10 +36,9 @@ let package = Package(
         .executableTarget(
             name: "wake",
             dependencies: [
-                "WakeCore", "WakeSystem",
+                "WakeCore", "WakeSystem", "CWakeSound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            resources: []
+            ]
         ),
 
         .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),

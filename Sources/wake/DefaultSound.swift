@@ -1,8 +1,11 @@
+import CWakeSound
 import WakeSystem
 
 /// wake's own alarm sound, found wherever the binary is copied.
 enum DefaultSound {
     static func open() throws(SoundFile.OpenError) -> SoundFile {
+        let embedded = UnsafeRawBufferPointer(start: wake_alarm_sound_bytes(), count: Int(wake_alarm_sound_length))
+        if let sound = try? SoundFile(bytes: embedded, name: "(built-in alarm)") { return sound }
         let wav = SynthesisedTone.wav()
         let result = wav.withUnsafeBytes { b in Result { () throws(SoundFile.OpenError) in try SoundFile(bytes: b, name: "(built-in tone)") } }
         return try result.get()

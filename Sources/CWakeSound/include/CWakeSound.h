@@ -7,4 +7,7 @@
 extern const unsigned char wake_alarm_sound[];
 extern const unsigned long wake_alarm_sound_length;
 
+/* Swift does not import arrays of unknown size; this hands it a pointer. */
+static inline const unsigned char *wake_alarm_sound_bytes(void) { return wake_alarm_sound; }
+
 #endif
