@@ -16,7 +16,12 @@ public final class Terminal {
         self.saved = t
     }
 
+    /// A background job (`wake 07:00 &`) must not touch the terminal: tcsetattr would stop it
+    /// with SIGTTOU and a read with SIGTTIN, and a stopped alarm never rings.
+    public var isForeground: Bool { tcgetpgrp(fd) == getpgrp() }
+
     public func enterCbreak() {
+        guard isForeground else { return }
         var t = saved
         t.c_lflag &= ~tcflag_t(ICANON | ECHO)
         t.c_lflag |= tcflag_t(ISIG)
@@ -37,6 +42,7 @@ public final class Terminal {
 
     /// The keys waiting on the terminal (empty at end of file).
     public func readKeys() -> [UInt8] {
+        guard isForeground else { return [] }
         var buf = [UInt8](repeating: 0, count: 64)
         let n = buf.withUnsafeMutableBytes { read(fd, $0.baseAddress, 64) }
         return n > 0 ? Array(buf[0..<n]) : []

@@ -91,7 +91,8 @@ final class AlarmRunner {
             if let tick { fds.append((tick.fd, Int16(POLLIN))) }
             let busFD = inhibitor.pollDescriptor
             if let busFD { fds.append((busFD.fd, busFD.events)) }
-            if stdinOpen { fds.append((STDIN_FILENO, Int16(POLLIN))) }
+            let readKeys = stdinOpen && terminal?.isForeground == true
+            if readKeys { fds.append((STDIN_FILENO, Int16(POLLIN))) }
             let ringerFDs = ringer.pollSet
             fds += ringerFDs.map { ($0.fd, $0.events) }
             let ready: [EventLoop.Ready]
@@ -109,7 +110,7 @@ final class AlarmRunner {
             }
             if let tick, readyFDs.contains(tick.fd) { _ = tick.acknowledge() }
             if let busFD, readyFDs.contains(busFD.fd) { inhibitor.process() }
-            if stdinOpen, let r = ready.first(where: { $0.fd == STDIN_FILENO }) { handleKeys(r.revents) }
+            if readKeys, let r = ready.first(where: { $0.fd == STDIN_FILENO }) { handleKeys(r.revents) }
             if engine.isFinished { break }
             let ringerReady = ringerFDs.compactMap { p -> pollfd? in
                 guard let r = ready.first(where: { $0.fd == p.fd }) else { return nil }
