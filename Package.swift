@@ -42,7 +42,11 @@ let package = Package(
         ),
 
         .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),
-        .testTarget(name: "WakeTests", dependencies: ["WakeCore", "WakeSystem"]),
+        .testTarget(
+            name: "WakeTests",
+            dependencies: ["WakeCore", "WakeSystem"],
+            exclude: ["Support/pty_driver.py", "Support/system-bus.conf"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -308,15 +308,11 @@ public final class Ringer {
         defer { output = .idle; watchdog = nil }
         switch output {
         case .device(let pcm, _):
-            if !pcm.isClockless {
-                let rewound = pcm.rewindQueued()
-                if rewound > 0 {
-                    let back = (nextWritePosition - Int64(rewound) % sound.frames + sound.frames) % sound.frames
-                    if (try? sound.seek(to: back)) != nil { fadeOut(pcm) }
-                }
-            } else {
-                fadeOut(pcm)
-            }
+            // The fade continues from the last frame the device has not yet played: on hardware,
+            // after taking back what is queued; on a clockless device, right after the last write.
+            let rewound = pcm.isClockless ? 0 : pcm.rewindQueued()
+            let from = ((nextWritePosition - Int64(rewound)) % sound.frames + sound.frames) % sound.frames
+            if (try? sound.seek(to: from)) != nil { fadeOut(pcm) }
             pcm.drop()
             pcm.close()
         case .bell(_, let fd):

@@ -74,7 +74,9 @@ public final class SleepInhibitor {
     public func watchSleep() throws(BusError) {
         guard let bus else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let r = sd_bus_match_signal(bus, &slot, "org.freedesktop.login1", "/org/freedesktop/login1",
+        // No sender in the match: sd-bus filters locally on the unique name a message carries,
+        // which never equals the well-known name, so a sender would drop every signal.
+        let r = sd_bus_match_signal(bus, &slot, nil, "/org/freedesktop/login1",
                                     "org.freedesktop.login1.Manager", "PrepareForSleep", { m, userdata, _ in
             guard let m, let userdata else { return 0 }
             var value: Int32 = 0
@@ -85,6 +87,7 @@ public final class SleepInhibitor {
             return 0
         }, me)
         if r < 0 { throw BusError(call: "sd_bus_match_signal(PrepareForSleep)", name: nil, message: String(cString: strerror(-r))) }
+        process()
     }
 
     /// The bus descriptor and the events to poll it for.
