@@ -1,0 +1,332 @@
+import Foundation
+import Glibc
+
+/// Running the real `wake` binary (and helper tools such as sox and python3) as a child process.
+///
+/// Children are started with `posix_spawn`, an empty signal mask and every signal at its default
+/// disposition, so the signals a test sends reach wake exactly as they would from a shell.
+/// stdout and stderr go to files in a private temporary directory (never a terminal, never a
+/// pipe that could fill up); waiting polls `waitpid` from an async task with a hard timeout
+/// after which the child is killed, so a hung binary fails its test instead of hanging the run.
+
+/// Where the binary under test is: `$WAKE_BINARY`, else `wake` next to the test bundle
+/// (for `swift test`, `.build/<triple>/debug`).
+enum WakeBinary {
+    static let path: String = {
+        if let p = ProcessInfo.processInfo.environment["WAKE_BINARY"], !p.isEmpty { return p }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        return bundle.deletingLastPathComponent().appendingPathComponent("wake").path
+    }()
+}
+
+struct WakeTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A private temporary directory, removed with everything in it when the value goes away.
+final class TestDirectory: Sendable {
+    let path: String
+
+    init(_ label: String = "wake-e2e") throws {
+        var template = Array((NSTemporaryDirectory() + "/\(label).XXXXXX").utf8CString)
+        guard let p = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw WakeTestError("mkdtemp failed: errno \(errno)")
+        }
+        path = String(cString: p)
+    }
+
+    deinit {
+        if ProcessInfo.processInfo.environment["WAKE_TEST_KEEP"] == nil {
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let p = file(name)
+        guard FileManager.default.createFile(atPath: p, contents: Data(bytes)) else { throw WakeTestError("cannot create \(p)") }
+        return p
+    }
+}
+
+/// How a finished child ended, and what it wrote.
+struct ProcessResult: Sendable, CustomStringConvertible {
+    /// The exit code, or nil when a signal killed the process.
+    var exitCode: Int32?
+    /// The signal that killed the process, if one did.
+    var terminatingSignal: Int32?
+    /// True when the test's time limit ran out and the child was killed with SIGKILL.
+    var timedOut: Bool
+    var stdout: String
+    var stderr: String
+    var elapsed: Duration
+
+    /// stderr split into lines (a final newline does not make an empty last line).
+    var stderrLines: [String] { ProcessResult.lines(stderr) }
+    var stdoutLines: [String] { ProcessResult.lines(stdout) }
+
+    /// True when stderr is exactly one newline-terminated, non-empty line.
+    var stderrIsOneLine: Bool {
+        stderr.hasSuffix("\n") && stderr.filter { $0 == "\n" }.count == 1 && stderr.count > 1
+    }
+
+    static func lines(_ s: String) -> [String] {
+        var parts = s.components(separatedBy: "\n")
+        if parts.last == "" { parts.removeLast() }
+        return parts
+    }
+
+    var description: String {
+        let how = timedOut ? "TIMED OUT (killed)" : exitCode.map { "exit \($0)" } ?? "killed by signal \(terminatingSignal ?? -1)"
+        return "\(how) after \(elapsed)\n--- stdout ---\n\(stdout)--- stderr ---\n\(stderr)--------------"
+    }
+}
+
+/// Where a child's stdin comes from.
+enum StandardInput {
+    case null
+    case text(String)
+    case path(String)
+}
+
+/// A running child process. Killed (SIGKILL) and reaped on deinit if still running, so a test
+/// that fails half-way never leaves a `wake +1h` behind.
+final class ChildProcess {
+    let pid: pid_t
+    let executable: String
+    let arguments: [String]
+    let directory: TestDirectory
+    private let stdoutPath: String
+    private let stderrPath: String
+    private let started = ContinuousClock.now
+    private(set) var result: ProcessResult?
+    private var rawStatus: Int32?
+
+    /// Starts `executable` with `arguments`; `environment` is added to (and overrides) this
+    /// process's environment, and `unset` names variables to remove.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
+         stdin: StandardInput = .null, directory: TestDirectory? = nil) throws {
+        self.executable = executable
+        self.arguments = arguments
+        let dir = try directory ?? TestDirectory()
+        self.directory = dir
+        let tag = UUID().uuidString.prefix(8)
+        stdoutPath = dir.file("stdout-\(tag)")
+        stderrPath = dir.file("stderr-\(tag)")
+        let stdinPath: String
+        switch stdin {
+        case .null: stdinPath = "/dev/null"
+        case .path(let p): stdinPath = p
+        case .text(let t): stdinPath = try dir.write("stdin-\(tag)", Array(t.utf8))
+        }
+
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "WAKE_TEST_FAULTS")
+        for k in unset { env.removeValue(forKey: k) }
+        for (k, v) in environment { env[k] = v }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let rc = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw WakeTestError("posix_spawn \(executable): \(String(cString: strerror(rc)))") }
+        pid = child
+    }
+
+    deinit {
+        if rawStatus == nil {
+            kill(pid, SIGKILL)
+            var st: Int32 = 0
+            waitpid(pid, &st, 0)
+        }
+    }
+
+    /// Reaps the child if it has exited; true once it has.
+    @discardableResult
+    func poll() -> Bool {
+        if rawStatus != nil { return true }
+        var st: Int32 = 0
+        let r = waitpid(pid, &st, WNOHANG)
+        if r == pid { finish(status: st, timedOut: false); return true }
+        return false
+    }
+
+    var hasExited: Bool { poll() }
+
+    func send(_ signal: Int32) {
+        if !poll() { kill(pid, signal) }
+    }
+
+    /// Waits for the child to exit; after `timeout` it is killed and the result says so.
+    @discardableResult
+    func wait(timeout: Duration = .seconds(20)) async -> ProcessResult {
+        let deadline = ContinuousClock.now + timeout
+        while !poll() {
+            if ContinuousClock.now >= deadline {
+                kill(pid, SIGKILL)
+                var st: Int32 = 0
+                waitpid(pid, &st, 0)
+                finish(status: st, timedOut: true)
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return result!
+    }
+
+    /// What the child has written to stdout and stderr so far.
+    var currentStdout: String { ChildProcess.read(stdoutPath) }
+    var currentStderr: String { ChildProcess.read(stderrPath) }
+
+    private func finish(status st: Int32, timedOut: Bool) {
+        rawStatus = st
+        let termSig = st & 0x7F
+        result = ProcessResult(
+            exitCode: termSig == 0 ? (st >> 8) & 0xFF : nil,
+            terminatingSignal: termSig == 0 ? nil : termSig,
+            timedOut: timedOut,
+            stdout: ChildProcess.read(stdoutPath),
+            stderr: ChildProcess.read(stderrPath),
+            elapsed: ContinuousClock.now - started)
+    }
+
+    static func read(_ path: String) -> String {
+        guard let d = FileManager.default.contents(atPath: path) else { return "" }
+        return String(decoding: d, as: UTF8.self)
+    }
+}
+
+/// `wake` itself, with its event log.
+final class WakeProcess {
+    let child: ChildProcess
+    let directory: TestDirectory
+    /// The `--events` file, when the process was started with `events: true`.
+    let eventsPath: String?
+
+    /// Starts wake with `arguments`; with `events: true`, `--events <temp file>` is appended.
+    init(_ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
+         stdin: StandardInput = .null, events: Bool = true, directory: TestDirectory? = nil) throws {
+        let dir = try directory ?? TestDirectory()
+        self.directory = dir
+        var args = arguments
+        if events {
+            let p = dir.file("events-\(UUID().uuidString.prefix(8)).jsonl")
+            args += ["--events", p]
+            eventsPath = p
+        } else {
+            eventsPath = nil
+        }
+        child = try ChildProcess(WakeBinary.path, args, environment: environment, unset: unset, stdin: stdin, directory: dir)
+    }
+
+    var pid: pid_t { child.pid }
+    func send(_ signal: Int32) { child.send(signal) }
+    @discardableResult
+    func wait(timeout: Duration = .seconds(20)) async -> ProcessResult { await child.wait(timeout: timeout) }
+
+    var events: [WakeEvent] { eventsPath.map(WakeEvent.read) ?? [] }
+
+    /// Waits until the `occurrence`-th event called `name` is in the log. Fails early, with
+    /// everything wake said, if wake exits first.
+    @discardableResult
+    func waitForEvent(_ name: String, occurrence: Int = 1, timeout: Duration = .seconds(15)) async throws -> WakeEvent {
+        guard eventsPath != nil else { throw WakeTestError("wake was started without --events") }
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let matching = events.filter { $0.name == name }
+            if matching.count >= occurrence { return matching[occurrence - 1] }
+            if child.hasExited {
+                // One last look: the event may have been written just before exit.
+                let late = events.filter { $0.name == name }
+                if late.count >= occurrence { return late[occurrence - 1] }
+                throw WakeTestError("wake exited before event '\(name)' #\(occurrence): \(child.result!)\nevents:\n\(eventLogText)")
+            }
+            if ContinuousClock.now >= deadline {
+                throw WakeTestError("no event '\(name)' #\(occurrence) within \(timeout)\nevents:\n\(eventLogText)\nstdout:\n\(child.currentStdout)\nstderr:\n\(child.currentStderr)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Waits until wake's stdout (or stderr, with `onStderr`) contains `text`.
+    @discardableResult
+    func waitForOutput(containing text: String, onStderr: Bool = false, timeout: Duration = .seconds(15)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let out = onStderr ? child.currentStderr : child.currentStdout
+            if out.contains(text) { return out }
+            if child.hasExited {
+                throw WakeTestError("wake exited before printing '\(text)': \(child.result!)")
+            }
+            if ContinuousClock.now >= deadline {
+                throw WakeTestError("'\(text)' not printed within \(timeout)\nstdout:\n\(child.currentStdout)\nstderr:\n\(child.currentStderr)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    var eventLogText: String { eventsPath.map(ChildProcess.read) ?? "" }
+
+    /// Runs wake to completion.
+    static func run(_ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
+                    stdin: StandardInput = .null, timeout: Duration = .seconds(20)) async throws -> ProcessResult {
+        let p = try WakeProcess(arguments, environment: environment, unset: unset, stdin: stdin, events: false)
+        return await p.wait(timeout: timeout)
+    }
+}
+
+/// One line of the `--events` log.
+struct WakeEvent: Sendable, CustomStringConvertible {
+    var name: String
+    /// Every field, as text (numbers and booleans as JSON writes them).
+    var fields: [String: String]
+    var line: String
+
+    subscript(_ key: String) -> String? { fields[key] }
+    var description: String { line }
+
+    static func read(_ path: String) -> [WakeEvent] {
+        let text = ChildProcess.read(path)
+        return text.split(separator: "\n").compactMap { line in
+            guard let obj = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let name = obj["event"] as? String else { return nil }
+            var fields: [String: String] = [:]
+            for (k, v) in obj { fields[k] = v as? String ?? "\(v)" }
+            return WakeEvent(name: name, fields: fields, line: String(line))
+        }
+    }
+}
+
+/// Runs a helper tool (sox, python3) to completion; throws if it fails.
+@discardableResult
+func runTool(_ executable: String, _ arguments: [String], directory: TestDirectory? = nil,
+             timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    let p = try ChildProcess(executable, arguments, directory: directory)
+    let r = await p.wait(timeout: timeout)
+    guard r.exitCode == 0 else { throw WakeTestError("\(executable) \(arguments.joined(separator: " ")) failed: \(r)") }
+    return r
+}

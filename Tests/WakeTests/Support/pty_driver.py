@@ -1,0 +1,150 @@
+#!/usr/bin/python3
+"""Runs wake on a pseudo-terminal and drives it with keys and signals, for WakeTests.
+
+usage: pty_driver.py --events FILE [--timeout S] [--step STEP]... -- WAKE [ARGS...]
+
+Steps run in order:
+  wait:EVENT[:N]   wait until the N-th (default 1st) line with "event":"EVENT" is in FILE
+  key:TEXT         type TEXT on the terminal
+  signal:NAME      send the signal (TERM, INT, HUP, USR1) to wake
+  mode             record whether the terminal is in cbreak mode now (ICANON and ECHO off)
+
+wake's stdin, stdout and stderr are the pty's slave side, which is also its controlling
+terminal. The termios settings are read before wake starts and after it exits (tcgetattr on
+the slave); the driver prints one JSON object:
+  {"exit": code|null, "signal": n|null, "timed_out": bool, "restored": bool,
+   "cbreak_during": bool|null, "before": [...], "after": [...], "output": "...", "error": str|null}
+"""
+import argparse
+import json
+import os
+import select
+import signal
+import sys
+import termios
+import time
+import fcntl
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--events", required=True)
+    ap.add_argument("--timeout", type=float, default=20.0)
+    ap.add_argument("--step", action="append", default=[])
+    ap.add_argument("command", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    cmd = a.command[1:] if a.command and a.command[0] == "--" else a.command
+    if not cmd:
+        ap.error("no command")
+
+    deadline = time.monotonic() + a.timeout
+    master, slave = os.openpty()
+    before = termios.tcgetattr(slave)
+
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for fd in (0, 1, 2):
+                os.dup2(slave, fd)
+            os.close(master)
+            if slave > 2:
+                os.close(slave)
+            for s in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1):
+                signal.signal(s, signal.SIG_DFL)
+            os.execv(cmd[0], cmd)
+        except BaseException as e:  # noqa: BLE001
+            os.write(2, ("exec failed: %r\n" % (e,)).encode())
+        finally:
+            os._exit(127)
+
+    output = bytearray()
+    status = None
+    error = None
+    cbreak_during = None
+
+    def drain(wait=0.0):
+        r, _, _ = select.select([master], [], [], wait)
+        if r:
+            try:
+                data = os.read(master, 65536)
+                output.extend(data)
+            except OSError:
+                pass
+
+    def reap():
+        nonlocal status
+        if status is None:
+            p, st = os.waitpid(pid, os.WNOHANG)
+            if p == pid:
+                status = st
+        return status is not None
+
+    def count_events(name):
+        try:
+            with open(a.events, "rb") as f:
+                text = f.read().decode("utf-8", "replace")
+        except FileNotFoundError:
+            return 0
+        n = 0
+        for line in text.splitlines():
+            try:
+                if json.loads(line).get("event") == name:
+                    n += 1
+            except ValueError:
+                pass
+        return n
+
+    try:
+        for step in a.step:
+            kind, _, arg = step.partition(":")
+            if kind == "wait":
+                name, _, nth = arg.partition(":")
+                nth = int(nth or "1")
+                while count_events(name) < nth:
+                    if reap():
+                        raise RuntimeError("wake exited before event %s #%d" % (name, nth))
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("timed out waiting for event %s #%d" % (name, nth))
+                    drain(0.02)
+            elif kind == "key":
+                os.write(master, arg.encode())
+            elif kind == "signal":
+                os.kill(pid, getattr(signal, "SIG" + arg))
+            elif kind == "mode":
+                t = termios.tcgetattr(slave)
+                cbreak_during = (t[3] & termios.ICANON) == 0 and (t[3] & termios.ECHO) == 0
+            else:
+                raise RuntimeError("unknown step %r" % step)
+        while not reap():
+            if time.monotonic() > deadline:
+                raise RuntimeError("timed out waiting for wake to exit")
+            drain(0.02)
+    except RuntimeError as e:
+        error = str(e)
+
+    timed_out = False
+    if status is None:
+        timed_out = True
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    drain(0.0)
+
+    after = termios.tcgetattr(slave)
+    result = {
+        "exit": os.WEXITSTATUS(status) if os.WIFEXITED(status) else None,
+        "signal": os.WTERMSIG(status) if os.WIFSIGNALED(status) else None,
+        "timed_out": timed_out,
+        "restored": before == after,
+        "cbreak_during": cbreak_during,
+        "before": [x if not isinstance(x, list) else [c if isinstance(c, int) else c[0] for c in x] for x in before],
+        "after": [x if not isinstance(x, list) else [c if isinstance(c, int) else c[0] for c in x] for x in after],
+        "output": output.decode("utf-8", "replace"),
+        "error": error,
+    }
+    sys.stdout.write(json.dumps(result) + "\n")
+
+
+if __name__ == "__main__":
+    main()
