@@ -74,9 +74,8 @@ public final class SleepInhibitor {
     public func watchSleep() throws(BusError) {
         guard let bus else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        // No sender in the match: sd-bus filters locally on the unique name a message carries,
-        // which never equals the well-known name, so a sender would drop every signal.
-        let r = sd_bus_match_signal(bus, &slot, nil, "/org/freedesktop/login1",
+        // The sender matters: the system bus lets any client send signals, and only logind's count.
+        let r = sd_bus_match_signal(bus, &slot, "org.freedesktop.login1", "/org/freedesktop/login1",
                                     "org.freedesktop.login1.Manager", "PrepareForSleep", { m, userdata, _ in
             guard let m, let userdata else { return 0 }
             var value: Int32 = 0
@@ -99,7 +98,9 @@ public final class SleepInhibitor {
         return pollfd(fd: fd, events: Int16(events), revents: 0)
     }
 
-    /// Handles whatever arrived on the bus (signals call `onPrepareForSleep`).
+    /// Handles whatever arrived on the bus (signals call `onPrepareForSleep`). Called before every
+    /// poll too: sd-bus queues messages that arrive during a blocking call, and while anything is
+    /// queued it asks poll for no events at all, so an unprocessed queue would never drain.
     public func process() {
         guard let bus else { return }
         while sd_bus_process(bus, nil) > 0 {}

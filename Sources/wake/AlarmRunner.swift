@@ -89,6 +89,8 @@ final class AlarmRunner {
                 (ringLimit.fd, Int16(POLLIN)),
             ]
             if let tick { fds.append((tick.fd, Int16(POLLIN))) }
+            inhibitor.process()
+            if engine.isFinished { break }
             let busFD = inhibitor.pollDescriptor
             if let busFD { fds.append((busFD.fd, busFD.events)) }
             let readKeys = stdinOpen && terminal?.isForeground == true

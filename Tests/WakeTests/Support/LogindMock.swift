@@ -1,0 +1,220 @@
+import Foundation
+import Glibc
+
+/// A private system bus with a fake logind on it, for the sleep-inhibitor tests.
+///
+/// `start()` runs `dbus-daemon --config-file=Support/system-bus.conf --nofork --print-address`
+/// listening on a socket in a fresh temporary directory, then python-dbusmock's logind template
+/// (`/usr/bin/python3 -m dbusmock --system --template logind -l <log>`) on it, and waits until
+/// `org.freedesktop.login1` has an owner. Point wake at it with `environment`
+/// (`DBUS_SYSTEM_BUS_ADDRESS`). `stop()` kills both and removes the directory; use
+/// `LogindMock.with { ... }` so that happens on failure too (and if a test is torn down
+/// without either, the `ChildProcess` and `TestDirectory` deinits kill and remove them anyway).
+///
+/// What the template offers, and what the tests use:
+/// - `Inhibit(what, who, why, mode)` is logged to the log file as
+///   `1795306326.820 Inhibit "sleep:idle" "wake" "alarm at 00:12:06" "block"` (`inhibitCalls`);
+///   it returns the write end of a pipe and keeps the read end, watching it for HUP.
+/// - `ListInhibitors()` lists the locks whose pipe is still open somewhere; the entry goes away
+///   when every copy of the write end is closed, i.e. when the lock is released (`inhibitors()`).
+/// - `org.freedesktop.DBus.Mock.EmitSignal` sends PrepareForSleep (`emitPrepareForSleep`).
+/// - The pipe itself: a `pipe:[inode]` that is open both in wake and in the mock process is the
+///   lock descriptor (`sharedPipes(withProcess:)`).
+final class LogindMock {
+    static let python = "/usr/bin/python3"
+    static let dbusDaemon = "/usr/bin/dbus-daemon"
+    static let dbusSend = "/usr/bin/dbus-send"
+    static let busctl = "/usr/bin/busctl"
+
+    /// The bus configuration, next to this file in the source tree.
+    static let configPath: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("system-bus.conf").path
+    }()
+
+    /// True when everything the fixture runs is installed (python3-dbusmock, dbus-daemon, busctl).
+    static var isAvailable: Bool {
+        [python, dbusDaemon, dbusSend, busctl].allSatisfy { (path: String) in access(path, X_OK) == 0 }
+            && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/logind.py")
+    }
+
+    let directory: TestDirectory
+    let socketPath: String
+    let logPath: String
+    private let daemon: ChildProcess
+    private var mock: ChildProcess?
+
+    /// `unix:path=<socket>`, for `DBUS_SYSTEM_BUS_ADDRESS` and `--address`.
+    var address: String { "unix:path=\(socketPath)" }
+    /// The environment that puts a child on this bus.
+    var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
+    /// The pid of the python process that plays logind.
+    var mockPID: pid_t { mock?.pid ?? -1 }
+
+    private init(directory: TestDirectory, daemon: ChildProcess) {
+        self.directory = directory
+        self.daemon = daemon
+        socketPath = directory.file("system_bus_socket")
+        logPath = directory.file("logind-mock.log")
+    }
+
+    /// Runs `body` with a fresh mock, and stops the mock afterwards whether or not `body` threw.
+    static func with<T>(_ body: (LogindMock) async throws -> T) async throws -> T {
+        let mock = try await LogindMock.start()
+        do {
+            let r = try await body(mock)
+            await mock.stop()
+            return r
+        } catch {
+            await mock.stop()
+            throw error
+        }
+    }
+
+    static func start(timeout: Duration = .seconds(15)) async throws -> LogindMock {
+        guard FileManager.default.fileExists(atPath: configPath) else {
+            throw WakeTestError("the bus configuration \(configPath) is missing")
+        }
+        let dir = try TestDirectory("wake-logind")
+        let socket = dir.file("system_bus_socket")
+        let daemon = try ChildProcess(dbusDaemon, ["--config-file=\(configPath)", "--nofork", "--print-address",
+                                                   "--address=unix:path=\(socket)"], directory: dir)
+        let m = LogindMock(directory: dir, daemon: daemon)
+        do {
+            let deadline = ContinuousClock.now + timeout
+            // dbus-daemon prints its address once it listens.
+            while !daemon.currentStdout.contains("unix:") {
+                if daemon.hasExited { throw WakeTestError("dbus-daemon exited: \(daemon.result!)") }
+                if ContinuousClock.now >= deadline { throw WakeTestError("dbus-daemon did not start: \(daemon.currentStderr)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let mock = try ChildProcess(python, ["-m", "dbusmock", "--system", "--template", "logind", "-l", m.logPath],
+                                        environment: m.environment, directory: dir)
+            m.mock = mock
+            while try await !m.nameHasOwner("org.freedesktop.login1") {
+                if mock.hasExited { throw WakeTestError("the dbusmock logind template exited: \(mock.result!)") }
+                if ContinuousClock.now >= deadline {
+                    throw WakeTestError("org.freedesktop.login1 did not appear on the test bus within \(timeout)\n"
+                                        + "mock stderr: \(mock.currentStderr)\ndaemon stderr: \(daemon.currentStderr)")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return m
+        } catch {
+            await m.stop()
+            throw error
+        }
+    }
+
+    /// Kills the mock and the bus (SIGTERM, then SIGKILL after 5 s) and reaps them.
+    func stop() async {
+        for p in [mock, daemon].compactMap({ $0 }) {
+            p.send(SIGTERM)
+            await p.wait(timeout: .seconds(5))
+        }
+    }
+
+    // MARK: talking to the bus
+
+    /// Runs a bus client (dbus-send, busctl) to completion.
+    func client(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
+        let p = try ChildProcess(executable, arguments, environment: environment, directory: directory)
+        let r = await p.wait(timeout: .seconds(15))
+        if r.timedOut { throw WakeTestError("\(executable) \(arguments.joined(separator: " ")) hung: \(r)") }
+        return r
+    }
+
+    func nameHasOwner(_ name: String) async throws -> Bool {
+        let r = try await client(LogindMock.dbusSend, ["--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus",
+                                                       "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                                                       "string:\(name)"])
+        return r.exitCode == 0 && r.stdout.contains("boolean true")
+    }
+
+    /// Makes the mock emit `org.freedesktop.login1.Manager.PrepareForSleep(start)`, as logind
+    /// does before a suspend (true) and after the resume (false).
+    func emitPrepareForSleep(_ start: Bool) async throws {
+        let r = try await client(LogindMock.busctl, ["--address=\(address)", "call", "org.freedesktop.login1",
+                                                     "/org/freedesktop/login1", "org.freedesktop.DBus.Mock", "EmitSignal",
+                                                     "sssav", "org.freedesktop.login1.Manager", "PrepareForSleep", "b",
+                                                     "1", "b", start ? "true" : "false"])
+        guard r.exitCode == 0 else { throw WakeTestError("EmitSignal PrepareForSleep(\(start)) failed: \(r)") }
+    }
+
+    /// One entry of logind's `ListInhibitors()`: the locks still held.
+    struct Inhibitor: Equatable, CustomStringConvertible {
+        var what, who, why, mode: String
+        var description: String { "(\(what), \(who), \(why), \(mode))" }
+    }
+
+    func inhibitors() async throws -> [Inhibitor] {
+        let r = try await client(LogindMock.busctl, ["--address=\(address)", "--json=short", "call", "org.freedesktop.login1",
+                                                     "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
+                                                     "ListInhibitors"])
+        guard r.exitCode == 0,
+              let obj = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any],
+              let data = obj["data"] as? [Any], let list = data.first as? [[Any]] else {
+            throw WakeTestError("ListInhibitors failed or gave an unexpected answer: \(r)")
+        }
+        return list.map { row in
+            let s = row.map { "\($0)" }
+            return Inhibitor(what: s.count > 0 ? s[0] : "", who: s.count > 1 ? s[1] : "",
+                             why: s.count > 2 ? s[2] : "", mode: s.count > 3 ? s[3] : "")
+        }
+    }
+
+    /// Polls `ListInhibitors()` until it has `count` entries; returns the last answer.
+    @discardableResult
+    func waitForInhibitors(count: Int, timeout: Duration = .seconds(15)) async throws -> [Inhibitor] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let list = try await inhibitors()
+            if list.count == count { return list }
+            if ContinuousClock.now >= deadline {
+                throw WakeTestError("logind lists \(list.count) inhibitor(s), not \(count), after \(timeout): \(list)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    // MARK: the call log
+
+    var log: String { ChildProcess.read(logPath) }
+
+    /// One logged `Inhibit` call.
+    struct InhibitCall: CustomStringConvertible {
+        var what, who, why, mode: String
+        var line: String
+        var description: String { line }
+    }
+
+    /// The `Inhibit` calls in the mock's log, in order.
+    var inhibitCalls: [InhibitCall] {
+        log.split(separator: "\n").compactMap { line in
+            guard let m = line.wholeMatch(of: #/[0-9.]+ Inhibit "([^"]*)" "([^"]*)" "([^"]*)" "([^"]*)"/#) else { return nil }
+            return InhibitCall(what: String(m.1), who: String(m.2), why: String(m.3), mode: String(m.4), line: String(line))
+        }
+    }
+
+    // MARK: descriptors
+
+    /// The pipes a process has open, by descriptor: fd -> `pipe:[inode]`.
+    static func pipes(ofProcess pid: pid_t) -> [Int: String] {
+        let dir = "/proc/\(pid)/fd"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return [:] }
+        var out: [Int: String] = [:]
+        for name in names {
+            guard let fd = Int(name), let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(dir)/\(name)"),
+                  target.hasPrefix("pipe:") else { continue }
+            out[fd] = target
+        }
+        return out
+    }
+
+    /// The pipes open both in `pid` and in the mock: the inhibitor locks `pid` holds. fd -> `pipe:[inode]`.
+    /// Pipes the test process has open too are left out: both children may have inherited those.
+    func sharedPipes(withProcess pid: pid_t) -> [Int: String] {
+        let inherited = Set(LogindMock.pipes(ofProcess: getpid()).values)
+        let mocks = Set(LogindMock.pipes(ofProcess: mockPID).values).subtracting(inherited)
+        return LogindMock.pipes(ofProcess: pid).filter { mocks.contains($0.value) }
+    }
+}
