@@ -23,6 +23,8 @@ public final class Ringer {
         case fallback(from: String, to: String, reason: String)
         case bell(reason: String)
         case failed(reason: String)
+        /// The sound stopped: frames written to devices and loop seams passed during this ring.
+        case stopped(frames: Int64, seams: Int64)
     }
 
     enum Output {
@@ -58,7 +60,9 @@ public final class Ringer {
     public var stallLimit: Duration = .seconds(3)
     /// Test and benchmark switch: write to clockless devices as fast as they take it.
     public var unpaced = false
+    /// Loop seams passed and frames written during the current ring, for the event log and tests.
     public private(set) var seams: Int64 = 0
+    public private(set) var framesThisRing: Int64 = 0
 
     public init(sound: SoundFile, settings: Settings, notify: @escaping (Notice) -> Void) {
         self.sound = sound
@@ -88,6 +92,7 @@ public final class Ringer {
         stop()
         try? sound.rewind()
         (stagedFrames, stagedOffset, nextWritePosition, producedFrames, writtenFrames, sawFirstFrame) = (0, 0, 0, 0, 0, false)
+        (seams, framesThisRing) = (0, 0)
         chain = [settings.device, settings.device]
         if settings.device != "default" { chain.append("default") }
         chain += PCM.cardNumbers().map { "plughw:\($0)" }.filter { $0 != settings.device }
@@ -207,6 +212,7 @@ public final class Ringer {
             if r > 0 {
                 stagedOffset += r
                 writtenFrames += Int64(r)
+                framesThisRing += Int64(r)
                 nextWritePosition = (nextWritePosition + Int64(r)) % sound.frames
                 lastProgress = SystemClock.monotonic
                 if !sawFirstFrame { sawFirstFrame = true; notify(.firstFrame) }
@@ -306,6 +312,7 @@ public final class Ringer {
     /// fade-out of the same audio so there is no click, then drops.
     public func stop() {
         defer { output = .idle; watchdog = nil }
+        if isRinging { notify(.stopped(frames: framesThisRing, seams: seams)) }
         switch output {
         case .device(let pcm, _):
             // The fade continues from the last frame the device has not yet played: on hardware,

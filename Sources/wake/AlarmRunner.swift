@@ -229,6 +229,8 @@ final class AlarmRunner {
             console.error("NO SOUND DEVICE WORKS (\(reason)): RINGING THE TERMINAL BELL INSTEAD")
             log?.emit("fallback", at: now.realtime, [("from", .string(options.device)), ("to", .string("bell")), ("reason", .string(reason))])
             announceRinging(now)
+        case .stopped(let frames, let seams):
+            log?.emit("sound_stopped", at: now.realtime, [("frames", .int(frames)), ("seams", .int(seams))])
         case .failed(let reason):
             console.error("could not make any sound: \(reason)")
             log?.emit("error", at: now.realtime, [("reason", .string(reason))])
