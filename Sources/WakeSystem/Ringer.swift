@@ -154,8 +154,7 @@ public final class Ringer {
         switch output {
         case .device(let pcm, let pacing):
             if let pacing { fds.append(pollfd(fd: pacing.fd, events: Int16(POLLIN), revents: 0)) }
-            else if pcm.isClockless { fds += pcm.pollDescriptors() }  // unpaced: always writable
-            else { fds += pcm.pollDescriptors() }
+            else { fds += pcm.pollDescriptors() }  // a clockless PCM's are always ready: unpaced
         case .bell(let timer, _):
             fds.append(pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0))
         case .idle, .failed:

@@ -35,6 +35,17 @@ public final class WakeTimer {
         try syscall("timerfd_settime") { timerfd_settime(fd, 0, &spec, nil) }
     }
 
+    /// Fires at every whole second of the wall clock, so a countdown's "now" turns over in
+    /// step with the real clock rather than up to a second late.
+    public static func everyWallSecond() throws(SystemCallError) -> WakeTimer {
+        let timer = try WakeTimer(clock: .wall)
+        let next = Instant(seconds: SystemClock.realtime.seconds + 1)
+        var spec = itimerspec(it_interval: Glibc.timespec(tv_sec: 1, tv_nsec: 0), it_value: SystemClock.timespec(next))
+        let fd = timer.fd
+        try syscall("timerfd_settime") { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
+        return timer
+    }
+
     deinit { close(fd) }
 
     /// Arms for an absolute instant on this timer's clock.

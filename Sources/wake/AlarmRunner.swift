@@ -132,6 +132,7 @@ final class AlarmRunner {
             noticeResume()
             perform(engine.handle(.timerFired(SystemClock.now())))
         case .clockChanged:
+            tick = nil  // re-aligned to the new clock on the next round
             noticeResume()
             perform(engine.handle(.clockChanged(SystemClock.now())))
         case .spurious: break
@@ -333,7 +334,7 @@ final class AlarmRunner {
     /// A 1 Hz tick only while a countdown is drawn on a terminal: otherwise nothing wakes the loop.
     private func updateTick() {
         let want = console.showsStatus && waiting
-        if want && tick == nil { tick = try? WakeTimer(periodic: .seconds(1)) }
+        if want && tick == nil { tick = try? WakeTimer.everyWallSecond() }
         if !want { tick = nil }
     }
 
