@@ -248,14 +248,9 @@ public final class Ringer {
         stagedOffset = 0
         var emptyReads = 0
         while stagedFrames < chunkFrames {
-            let dest = staging + stagedFrames * frameBytes
-            let want = chunkFrames - stagedFrames
             let n: Int
             do {
-                switch sound.width {
-                case .int16: n = try sound.read(into: dest.assumingMemoryBound(to: Int16.self), frames: want)
-                case .int32: n = try sound.read(into: dest.assumingMemoryBound(to: Int32.self), frames: want)
-                }
+                n = try readFile(at: stagedFrames, frames: chunkFrames - stagedFrames)
             } catch {
                 return decodeFailed(error.description)
             }
@@ -290,20 +285,37 @@ public final class Ringer {
         let fadeFrames = settings.fadeIn.nanoseconds / 1000 * Int64(sound.sampleRate) / 1_000_000
         defer { producedFrames += Int64(count) }
         if volume >= 1 && producedFrames >= fadeFrames { return }  // bit-exact pass-through
-        let ch = sound.channels
-        for f in 0..<count {
-            let i = producedFrames + Int64(f)
-            let ramp = fadeFrames > 0 && i < fadeFrames ? Double(i) / Double(fadeFrames) : 1
-            let g = volume * ramp
-            let base = (start + f) * ch
-            switch sound.width {
-            case .int16:
-                let p = staging.assumingMemoryBound(to: Int16.self)
-                for c in 0..<ch { p[base + c] = Int16(clamping: Int((Double(p[base + c]) * g).rounded())) }
-            case .int32:
-                let p = staging.assumingMemoryBound(to: Int32.self)
-                for c in 0..<ch { p[base + c] = Int32(clamping: Int64((Double(p[base + c]) * g).rounded())) }
+        let first = producedFrames
+        scale(from: start, count: count) { f in
+            let i = first + Int64(f)
+            return volume * (fadeFrames > 0 && i < fadeFrames ? Double(i) / Double(fadeFrames) : 1)
+        }
+    }
+
+    /// Multiplies staged frames by a per-frame gain, rounding to the nearest sample value.
+    private func scale(from start: Int, count: Int, gain: (Int) -> Double) {
+        func apply<T: FixedWidthInteger>(_ type: T.Type) {
+            let p = staging.assumingMemoryBound(to: T.self)
+            let ch = sound.channels
+            for f in 0..<count {
+                let g = gain(f)
+                for c in (start + f) * ch..<(start + f + 1) * ch {
+                    p[c] = T(clamping: Int64((Double(p[c]) * g).rounded()))
+                }
             }
+        }
+        switch sound.width {
+        case .int16: apply(Int16.self)
+        case .int32: apply(Int32.self)
+        }
+    }
+
+    /// Reads up to `frames` frames from the file into staging at frame offset `at`.
+    private func readFile(at offset: Int, frames: Int) throws(SoundFile.ReadError) -> Int {
+        let dest = staging + offset * frameBytes
+        switch sound.width {
+        case .int16: return try sound.read(into: dest.assumingMemoryBound(to: Int16.self), frames: frames)
+        case .int32: return try sound.read(into: dest.assumingMemoryBound(to: Int32.self), frames: frames)
         }
     }
 
@@ -332,31 +344,15 @@ public final class Ringer {
         let fadeFrames = min(chunkFrames, sound.sampleRate / 50)  // 20 ms
         stagedFrames = 0
         stagedOffset = 0
-        var got = 0
-        while got < fadeFrames {
-            let dest = staging + got * frameBytes
-            let n: Int
-            switch sound.width {
-            case .int16: n = (try? sound.read(into: dest.assumingMemoryBound(to: Int16.self), frames: fadeFrames - got)) ?? 0
-            case .int32: n = (try? sound.read(into: dest.assumingMemoryBound(to: Int32.self), frames: fadeFrames - got)) ?? 0
-            }
-            if n == 0 { if (try? sound.rewind()) == nil { break } else { continue } }
+        var got = 0, emptyReads = 0
+        while got < fadeFrames && emptyReads < 2 {
+            let n = (try? readFile(at: got, frames: fadeFrames - got)) ?? 0
+            if n == 0 { emptyReads += 1; try? sound.rewind(); continue }
+            emptyReads = 0
             got += n
         }
-        let ch = sound.channels
-        for f in 0..<got {
-            let g = Double(got - f) / Double(got) * Double(settings.volume) / 100
-            for c in 0..<ch {
-                switch sound.width {
-                case .int16:
-                    let p = staging.assumingMemoryBound(to: Int16.self)
-                    p[f * ch + c] = Int16(clamping: Int((Double(p[f * ch + c]) * g).rounded()))
-                case .int32:
-                    let p = staging.assumingMemoryBound(to: Int32.self)
-                    p[f * ch + c] = Int32(clamping: Int64((Double(p[f * ch + c]) * g).rounded()))
-                }
-            }
-        }
+        let volume = Double(settings.volume) / 100
+        scale(from: 0, count: got) { f in Double(got - f) / Double(got) * volume }
         _ = pcm.write(staging, frames: got)
         if !pcm.isClockless {
             // Let the fade play out (bounded: 20 ms of audio plus a little), then drop.
