@@ -49,9 +49,24 @@ test: deps-test
 bench: deps-bench
 	python3 Benchmarks/run.py
 
+# The whole test suite under AddressSanitizer, built apart in .build-asan (a debug build, so
+# the fault-injection tests run too). detect_leaks=0: LeakSanitizer reports the Swift runtime's
+# and libraries' one-time allocations, which are not wake's.
+asan: deps-test
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+
+# The long reliability tests, which `make test` skips: a million loop seams checked frame by
+# frame, memory over a long unpaced ring, descriptors over 10,000 arm/cancel cycles.
+# WAKE_CLOCK_STEP=1 (root only) adds the end-to-end clock-step tests, which step this machine's
+# real-time clock back and forth (and restore it): `WAKE_CLOCK_STEP=1 make stress`.
+stress: deps-test
+	$(SWIFT) build --build-tests
+	WAKE_STRESS=1 $(SWIFT) test --skip-build --filter 'LongRunTests|ClockStepEndToEndTests'
+
 # Re-makes Resources/alarm.flac and its embedded copy from the synthesis script.
 sound:
 	python3 scripts/make-alarm-sound
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-bench

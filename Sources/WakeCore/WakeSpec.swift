@@ -17,7 +17,7 @@ public enum WakeSpec: Hashable, Sendable {
         public var reason: String
         public init(token: String, reason: String) { self.token = token; self.reason = reason }
         public var description: String {
-            "invalid time '\(token.printable)': \(reason); \(WakeSpec.acceptedForms)"
+            "invalid time '\(token.printable.abbreviated(to: 40))': \(reason); \(WakeSpec.acceptedForms)"
         }
     }
 
@@ -53,10 +53,13 @@ public enum WakeSpec: Hashable, Sendable {
                 throw fail("a date needs a time too, as 2026-11-22T07:00")
             }
             let parts = lower[..<separator].split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[1].count == 2, parts[2].count == 2,
+            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+                  parts.allSatisfy({ $0.allSatisfy(\.isNumber) }),
                   let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]) else {
                 throw fail("a date is written YYYY-MM-DD")
             }
+            // Far enough for any alarm, and well inside what Instant's nanoseconds can hold.
+            guard (1970...2200).contains(y) else { throw fail("the year must be between 1970 and 2200") }
             let date = CivilDate(year: y, month: mo, day: d)
             guard date.isValid else { throw fail("no such date") }
             let (h, m, s) = try WakeSpec.clockFields(String(lower[lower.index(after: separator)...]), token: text, allowHourOnly: false)
@@ -100,7 +103,7 @@ public enum WakeSpec: Hashable, Sendable {
             rest = rest[digits.endIndex...]
             guard let unit = rest.first else { throw fail("missing unit after \(digits) (h, m or s)") }
             guard let index = units.firstIndex(where: { $0.0 == unit }), index >= nextUnit else {
-                throw fail("unknown or repeated unit '\(unit)' (use h, m, s in that order)")
+                throw fail("unknown or repeated unit '\(String(unit).printable)' (use h, m, s in that order)")
             }
             rest.removeFirst()
             nextUnit = index + 1
@@ -125,6 +128,11 @@ extension String {
             }
         }
         return out
+    }
+
+    /// At most `limit` characters, so a pasted novel does not become a 100 KB error line.
+    public func abbreviated(to limit: Int) -> String {
+        count <= limit ? self : String(prefix(limit)) + "..."
     }
 
     func leftPadded(to width: Int, with pad: Character = "0") -> String {

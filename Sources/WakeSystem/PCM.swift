@@ -95,9 +95,10 @@ public final class PCM {
     }
 
     /// Frames written, or a negative errno (-EAGAIN when the buffer is full).
-    public func write(_ buffer: UnsafeRawPointer, frames: Int) -> Int {
+    /// `probe` writes (the arm-time check) bypass the fault injector, whose counts start at ring time.
+    public func write(_ buffer: UnsafeRawPointer, frames: Int, probe: Bool = false) -> Int {
         guard let h = handle else { return -Int(EBADFD) }
-        if let e = FaultInjector.fault("pcm.write", target: device) {
+        if !probe, let e = FaultInjector.fault("pcm.write", target: device) {
             return e == FaultInjector.hang ? -Int(EAGAIN) : -Int(e)
         }
         return Int(snd_pcm_writei(h, buffer, snd_pcm_uframes_t(frames)))

@@ -81,8 +81,22 @@ public final class Ringer {
 
     /// Opens the device (so a check can fail early) and closes it again: the arm-time check.
     public static func check(device: String, sound: SoundFile, latency: Duration = .milliseconds(100)) throws(ALSAError) -> PCM {
-        try PCM(device: device, format: sound.width == .int16 ? .s16 : .s32, channels: sound.channels,
-                rate: sound.sampleRate, latency: latency)
+        let pcm = try PCM(device: device, format: sound.width == .int16 ? .s16 : .s32, channels: sound.channels,
+                          rate: sound.sampleRate, latency: latency)
+        // A `file:` PCM opens its file only at the first write: write a moment of silence now
+        // so a bad path is reported when the alarm is set (the file is rewritten at ring time).
+        if pcm.isClockless {
+            let frames = max(pcm.bufferFrames, 16)
+            let zeros = [UInt8](repeating: 0, count: frames * sound.channels * pcm.format.bytesPerSample)
+            var r = 0
+            for _ in 0..<4 where r >= 0 { r = zeros.withUnsafeBytes { pcm.write($0.baseAddress!, frames: frames, probe: true) } }
+            pcm.drop()
+            if r < 0 && r != -Int(EAGAIN) {
+                pcm.close()
+                throw ALSAError("snd_pcm_writei", device: device, code: Int32(r))
+            }
+        }
+        return pcm
     }
 
     public var isRinging: Bool { if case .idle = output { return false } else { return true } }
@@ -117,7 +131,7 @@ public final class Ringer {
                 pacingStart = SystemClock.monotonic
                 writtenFrames = 0
                 lastProgress = pacingStart
-                fill()
+                guard fill() else { return }  // a failed read has already moved on to the bell
                 // The first frames go out at once: the alarm's lateness is measured at this write.
                 pump(pcm, upTo: pacing != nil ? Int64(sound.sampleRate) / 10 : (paced ? Int64(chunkFrames) : Int64.max))
                 return
@@ -162,6 +176,15 @@ public final class Ringer {
         }
         if let watchdog, isRinging { fds.append(pollfd(fd: watchdog.fd, events: Int16(POLLIN), revents: 0)) }
         return fds
+    }
+
+    /// After the process was stopped (Ctrl-Z, then fg): the time it stood still is neither a
+    /// device stall nor audio owed, so the watchdog and the pacing schedule start afresh.
+    public func continueAfterStop() {
+        let now = SystemClock.monotonic
+        lastProgress = now
+        let lead = Int64(sound.sampleRate) / 10
+        pacingStart = now - .nanoseconds(max(0, writtenFrames - lead) * 1_000_000_000 / Int64(sound.sampleRate))
     }
 
     /// Handles readiness of any of `pollSet`.

@@ -23,7 +23,7 @@ public final class SleepInhibitor {
     public init() throws(BusError) {
         var b: OpaquePointer?
         let r = sd_bus_open_system(&b)
-        guard r >= 0, let b else { throw BusError(call: "sd_bus_open_system", name: nil, message: String(cString: strerror(-r))) }
+        guard r >= 0, let b else { throw BusError(call: "sd_bus_open_system", name: nil, message: "no system bus (\(String(cString: strerror(-r))))") }
         bus = b
     }
 

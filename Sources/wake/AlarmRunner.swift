@@ -79,7 +79,11 @@ final class AlarmRunner {
             console.info("if the machine is suspended, its RTC will wake it at \(Formatting.clockTime(wall, zone: zone, alwaysSeconds: true))")
             log?.emit("wake_system", at: now.realtime, [("at", .string(Formatting.iso8601(wall, zone: zone)))])
         }
-        perform(engine.handle(.timerFired(now)))  // arms the timer, or rings at once for `now`
+        // A signal that arrived during the arm-time checks counts before anything rings.
+        handleSignals()
+        if !engine.isFinished {
+            perform(engine.handle(.timerFired(now)))  // arms the timer, or rings at once for `now`
+        }
 
         while !engine.isFinished {
             updateTick()
@@ -193,6 +197,7 @@ final class AlarmRunner {
                 SignalChannel.stopSelf()
             case SIGCONT:
                 terminal?.enterCbreak()
+                ringer.continueAfterStop()
             default:
                 break
             }
@@ -234,7 +239,6 @@ final class AlarmRunner {
             log?.emit("sound_stopped", at: now.realtime, [("frames", .int(frames)), ("seams", .int(seams))])
         case .failed(let reason):
             console.error("could not make any sound: \(reason)")
-            log?.emit("error", at: now.realtime, [("reason", .string(reason))])
             perform(engine.handle(.soundFailed(reason)))
         }
     }

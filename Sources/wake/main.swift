@@ -7,6 +7,10 @@ import WakeSystem
 // they arrive through the signalfd in the event loop instead (see SignalChannel).
 SignalChannel.blockControlSignals()
 
+// A closed stdin, stdout or stderr would hand its number to the next open(): the built-in
+// sound's memfd could become "stdout" and wake's own messages would corrupt it. Fill the gaps.
+StandardDescriptors.reopenClosed()
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: WakeCommand
 do {
@@ -17,7 +21,8 @@ do {
     exit(error.status)
 } catch {
     if WakeCommand.exitCode(for: error) == .success { WakeCommand.exit(withError: error) }  // --help, --version
-    let message = WakeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+    var message = WakeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+    while message.hasSuffix(".") { message.removeLast() }
     FileOutput.stderr("wake: \(message); see 'wake --help'\n")
     exit(ExitStatus.usage)
 }

@@ -1,0 +1,209 @@
+import Foundation
+import Glibc
+import Testing
+import WakeCore
+import WakeSystem
+
+/// R4. Long runs: a tiny sound looped a million times unpaced (hidden `--unpaced`) into ALSA's
+/// `file` PCM must come out as exactly the file repeated, with memory flat; and 10,000 arm /
+/// cancel cycles of the system wrappers in one process must leak no descriptor.
+/// The million-seam and memory runs are long: they run under `make stress` (WAKE_STRESS=1).
+
+/// Checks that `capture` (raw S16_LE bytes) is `pattern` (one loop of the sound, raw bytes)
+/// repeated, over its first `bytes` bytes. Returns the first differing frame, if any.
+func firstMismatch(capture: [UInt8], pattern: [UInt8], bytes: Int, frameBytes: Int) -> Int? {
+    let repeats = max(1, 65_536 / pattern.count)
+    let block = Array([[UInt8]](repeating: pattern, count: repeats).joined())
+    return capture.withUnsafeBytes { cap -> Int? in
+        block.withUnsafeBytes { blk -> Int? in
+            var offset = 0
+            while offset < bytes {
+                let n = min(block.count, bytes - offset)
+                if memcmp(cap.baseAddress! + offset, blk.baseAddress!, n) != 0 {
+                    for i in 0..<n where cap[offset + i] != blk[i] { return (offset + i) / frameBytes }
+                }
+                offset += n
+            }
+            return nil
+        }
+    }
+}
+
+struct SeamRun {
+    var result: ProcessResult
+    var frames: Int
+    var seams: Int
+    var captureFrames: Int
+    var mismatch: Int?
+    var report: String
+}
+
+/// Rings a `loopFrames`-frame mono WAV unpaced into a file PCM for `ringFor`, and checks the capture.
+func ringTinyLoop(loopFrames: Int, ringFor: String) async throws -> SeamRun {
+    let dir = try TestDirectory("wake-seams")
+    let samples = distinctSamples(loopFrames)
+    let sound = try writeWAV(in: dir, name: "tiny-\(loopFrames).wav", samples: samples)
+    let capture = dir.file("capture.raw")
+    let wake = try DetachedWake(["now", "-s", sound, "-D", "file:'\(capture)',raw", "--unpaced", "--ring-for", ringFor,
+                                 "--inhibit", "off", "-q"], directory: dir)
+    let r = await wake.wait(timeout: .seconds(120))
+    let stopped = wake.events.first { $0.name == "sound_stopped" }
+    let frames = (stopped?["frames"]).flatMap { Int($0) } ?? -1
+    let seams = (stopped?["seams"]).flatMap { Int($0) } ?? -1
+    let bytes = fileBytes(capture) ?? []
+    let pattern = samples.flatMap { [UInt8(truncatingIfNeeded: UInt16(bitPattern: $0)), UInt8(truncatingIfNeeded: UInt16(bitPattern: $0) >> 8)] }
+    // All but the last 20 ms (the fade-out of a stop) must be the sound looped, exactly.
+    let fadeBytes = 44_100 / 50 * 2
+    let mismatch = firstMismatch(capture: bytes, pattern: pattern, bytes: max(0, bytes.count - fadeBytes), frameBytes: 2)
+    return SeamRun(result: r, frames: frames, seams: seams, captureFrames: bytes.count / 2, mismatch: mismatch,
+                   report: wake.report(r))
+}
+
+func expectExactLoop(_ run: SeamRun, loopFrames: Int, minimumSeams: Int, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(run.result.exitCode == 4, "\(run.report)", sourceLocation: sourceLocation)
+    #expect(run.frames > 0 && run.seams >= 0, "no sound_stopped event with frames and seams: \(run.report)", sourceLocation: sourceLocation)
+    #expect(run.seams >= minimumSeams, "only \(run.seams) seams in the run", sourceLocation: sourceLocation)
+    if let bad = run.mismatch {
+        Issue.record("capture frame \(bad) of \(run.captureFrames) differs from the loop (repetition \(bad / loopFrames), frame \(bad % loopFrames))",
+                     sourceLocation: sourceLocation)
+    }
+    // Every frame written reached the capture, followed by at most the 20 ms fade-out.
+    let extra = run.captureFrames - run.frames
+    #expect(extra >= 0 && extra <= 44_100 / 50, "capture \(run.captureFrames) frames, written \(run.frames)", sourceLocation: sourceLocation)
+    // Seams counted = loops read: frames written / loop length, plus at most one 4096-frame chunk read ahead.
+    let expected = run.frames / loopFrames
+    #expect(run.seams >= expected - 1 && run.seams <= expected + 4096 / loopFrames + 1,
+            "seams \(run.seams) for \(run.frames) frames of a \(loopFrames)-frame loop", sourceLocation: sourceLocation)
+}
+
+/// Peak and final resident memory of an unpaced ring, sampled from /proc every 50 ms.
+func memoryOfUnpacedRing(_ ringFor: String, sound: String) async throws -> (hwm: Int, rssEarly: Int, rssLate: Int, seams: Int) {
+    let wake = try DetachedWake(["now", "-s", sound, "-D", "null", "--unpaced", "--ring-for", ringFor, "--inhibit", "off", "-q"])
+    try await wake.waitForEvent("ringing")
+    let start = ContinuousClock.now
+    var hwm = 0, rssEarly = 0, rssLate = 0
+    while !wake.hasExited {
+        if let h = procStatusKB(wake.pid, "VmHWM") { hwm = max(hwm, h) }
+        if let r = procStatusKB(wake.pid, "VmRSS") {
+            if ContinuousClock.now - start < .milliseconds(700) { rssEarly = r }
+            rssLate = r
+        }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    let r = await wake.wait()
+    #expect(r.exitCode == 4, "\(wake.report(r))")
+    let seams = (wake.events.first { $0.name == "sound_stopped" }?["seams"]).flatMap { Int($0) } ?? -1
+    return (hwm, rssEarly, rssLate, seams)
+}
+
+@Suite("R4. Long runs")
+struct LongRunTests {
+    @Test("a 13-frame sound rung unpaced for 1 s: the capture is the sound repeated, seam after seam")
+    func quickSeams() async throws {
+        let run = try await ringTinyLoop(loopFrames: 13, ringFor: "1s")
+        expectExactLoop(run, loopFrames: 13, minimumSeams: 10_000)
+        print("R4 quick: \(run.seams) seams, \(run.frames) frames in 1 s unpaced (13-frame loop)")
+    }
+
+    @Test("a million loop seams: a 7-frame sound unpaced, no frame lost or doubled",
+          .enabled(if: Stress.enabled, "make stress"), .timeLimit(.minutes(3)))
+    func millionSeams() async throws {
+        var run = try await ringTinyLoop(loopFrames: 7, ringFor: "5s")
+        if run.seams < 1_000_000 && run.mismatch == nil && run.result.exitCode == 4 {
+            // A loaded machine: ring longer rather than fail on speed.
+            run = try await ringTinyLoop(loopFrames: 7, ringFor: "20s")
+        }
+        expectExactLoop(run, loopFrames: 7, minimumSeams: 1_000_000)
+        print("R4 million: \(run.seams) seams, \(run.frames) frames (\(run.captureFrames) captured)")
+    }
+
+    @Test("memory stays flat: peak RSS of a 10 s unpaced ring is that of a 1 s one",
+          .enabled(if: Stress.enabled, "make stress"), .timeLimit(.minutes(3)))
+    func memoryFlat() async throws {
+        let dir = try TestDirectory()
+        let sound = try writeWAV(in: dir, name: "seven.wav", samples: distinctSamples(7))
+        let short = try await memoryOfUnpacedRing("1s", sound: sound)
+        let long = try await memoryOfUnpacedRing("10s", sound: sound)
+        print("R4 memory: 1 s: VmHWM \(short.hwm) kB, \(short.seams) seams; 10 s: VmHWM \(long.hwm) kB, VmRSS \(long.rssEarly) → \(long.rssLate) kB, \(long.seams) seams")
+        #expect(short.hwm > 0 && long.hwm > 0)
+        #expect(long.hwm <= short.hwm + 4096, "peak RSS grew from \(short.hwm) kB (1 s) to \(long.hwm) kB (10 s)")
+        #expect(long.rssLate <= long.rssEarly + 2048, "RSS grew during the run: \(long.rssEarly) → \(long.rssLate) kB")
+        #expect(long.seams > 5 * short.seams / 2, "the long run should pass many more seams")
+    }
+
+    /// Descriptor kinds a leak of the wrappers would show.
+    static func tally(_ fds: [Int32: String], dir: String) -> [String: Int] {
+        var t: [String: Int] = ["timerfd": 0, "signalfd": 0, "memfd": 0, "sound": 0, "snd": 0, "all": fds.count]
+        for target in fds.values {
+            if target.contains("[timerfd]") { t["timerfd"]! += 1 }
+            if target.contains("[signalfd]") { t["signalfd"]! += 1 }
+            if target.hasPrefix("/memfd:") { t["memfd"]! += 1 }
+            if target.contains(dir) { t["sound"]! += 1 }
+            if target.hasPrefix("/dev/snd") { t["snd"]! += 1 }
+        }
+        return t
+    }
+
+    @Test("10,000 arm/cancel cycles in one process (timers, signal channel, sound file, ringer on null): no descriptor leaks",
+          .timeLimit(.minutes(2)))
+    func noDescriptorLeaks() async throws {
+        let dir = try TestDirectory("wake-fdleak")
+        let soundPath = try writeWAV(in: dir, name: "short.wav", samples: distinctSamples(2205))
+        let wavBytes = try #require(fileBytes(soundPath))
+        let canonicalDir = URL(fileURLWithPath: dir.path).resolvingSymlinksInPath().path
+        // Warm up once (ALSA's configuration, dispatch's own timers) before counting.
+        do {
+            let s = try SoundFile(path: soundPath)
+            let r = Ringer(sound: s, settings: Ringer.Settings(device: "null")) { _ in }
+            r.start(); r.stop()
+        }
+        let before = Self.tally(openDescriptors(), dir: canonicalDir)
+        let started = ContinuousClock.now
+        var stops = 0, opened = 0
+        let cycles = 10_000
+        for i in 0..<cycles {
+            if i % 100 == 0 { await Task.yield() }  // share the test pool with the process-driven tests
+            // The deadline timer: armed, cancelled, dropped.
+            let wall = try WakeTimer(clock: .wall)
+            try wall.arm(at: SystemClock.realtime + .seconds(3600))
+            wall.disarm()
+            let boot = try WakeTimer(clock: .elapsed)
+            try boot.arm(at: SystemClock.boottime + .seconds(60))
+            #expect(boot.acknowledge() == .spurious)
+            boot.disarm()
+            let tick = try WakeTimer(periodic: .seconds(1))
+            _ = tick.acknowledge()
+            let signals = try SignalChannel()
+            _ = signals.drain()
+            _ = try EventLoop().wait([(signals.fd, Int16(POLLIN)), (wall.fd, Int16(POLLIN))], timeoutMs: 0)
+            // Sound and device: open the file (alternately from disk and from memory, as the
+            // built-in sound is), check the device, ring a moment and stop.
+            do {
+                let sound = i % 2 == 0
+                    ? try SoundFile(path: soundPath)
+                    : try wavBytes.withUnsafeBytes { b in try SoundFile(bytes: b, name: "in-memory") }
+                let check = try Ringer.check(device: "null", sound: sound)
+                check.close()
+                let ringer = Ringer(sound: sound, settings: Ringer.Settings(device: "null")) { notice in
+                    switch notice {
+                    case .stopped: stops += 1
+                    case .opened: opened += 1
+                    default: break
+                    }
+                }
+                ringer.start()
+                ringer.service(ringer.pollSet.map { pollfd(fd: $0.fd, events: $0.events, revents: $0.events) })
+                ringer.stop()
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        let after = Self.tally(openDescriptors(), dir: canonicalDir)
+        print("R4 fd leak: \(cycles) cycles in \(elapsed); descriptors before \(before), after \(after)")
+        #expect(opened == cycles && stops == cycles, "opened \(opened), stopped \(stops)")
+        for kind in ["timerfd", "signalfd", "memfd", "sound", "snd"] {
+            // Other tests run in this process at the same time; a leak here would be thousands.
+            #expect(after[kind]! <= before[kind]! + 2, "\(kind) descriptors: \(before[kind]!) before, \(after[kind]!) after")
+        }
+        #expect(after["all"]! <= before["all"]! + 40, "descriptors: \(before["all"]!) before, \(after["all"]!) after")
+    }
+}
