@@ -3,9 +3,11 @@
 #   make test               installs what is missing and runs the test suite
 
 # Debian packages: C libraries wake links, and the real peers its tests run against
-# (a dbus-daemon with python-dbusmock's logind template, sox to make test sounds).
+# (a dbus-daemon with python-dbusmock's logind template and busctl to drive it, sox to make
+# test sounds, strace to watch the inhibitor lock close, setpriv to run as an unprivileged user).
 BUILD_PACKAGES := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) alsa-utils dbus-daemon python3 python3-dbusmock sox flac
+TEST_PACKAGES  := $(BUILD_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
+                  sox flac strace util-linux
 BENCH_PACKAGES := $(TEST_PACKAGES) mpv hyperfine strace time
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

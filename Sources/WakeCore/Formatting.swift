@@ -41,6 +41,12 @@ public enum Formatting {
         return "\(s)s"
     }
 
+    /// A length of audio to a tenth of a second: `2.4 s`, `600.0 s`.
+    public static func seconds(_ d: Duration) -> String {
+        let tenths = (d.milliseconds + 50) / 100
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+
     /// A span given in nanoseconds, rounded up to whole seconds.
     public static func span(_ d: Duration) -> String { span(seconds: d.secondsRoundedUp) }
 }

@@ -87,7 +87,7 @@ enum WakeMain {
             console.result("zone: \(zone.name) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation))")
             console.result("clock: \(deadline.clock.rawValue)")
             console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
-            console.result("sound: \(sound.path) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.span(sound.duration)))")
+            console.result("sound: \(sound.path) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))")
             console.result("device: \(options.device) (\(deviceFormat)): ok")
             console.result("inhibit: \(options.inhibit.rawValue)")
             if options.wakeSystem { console.result("wake system: yes, by \(WakeAlarmCapability.realTimeClocks().joined(separator: ", "))") }
