@@ -73,7 +73,7 @@ final class LogindMock {
         }
     }
 
-    static func start(timeout: Duration = .seconds(15)) async throws -> LogindMock {
+    static func start(timeout: Duration = .seconds(60)) async throws -> LogindMock {
         guard FileManager.default.fileExists(atPath: configPath) else {
             throw WakeTestError("the bus configuration \(configPath) is missing")
         }
@@ -121,7 +121,7 @@ final class LogindMock {
     /// Runs a bus client (dbus-send, busctl) to completion.
     func client(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
         let p = try ChildProcess(executable, arguments, environment: environment, directory: directory)
-        let r = await p.wait(timeout: .seconds(15))
+        let r = await p.wait(timeout: .seconds(60))
         if r.timedOut { throw WakeTestError("\(executable) \(arguments.joined(separator: " ")) hung: \(r)") }
         return r
     }
