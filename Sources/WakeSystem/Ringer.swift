@@ -39,10 +39,11 @@ public final class Ringer {
     private let notify: (Notice) -> Void
     private var output: Output = .idle
     private var chain: [String] = []
+    private var fallbacksAdded = false
     private var lastFailure = ""
 
     // Staging: frames read from the file, gain applied, waiting to be written.
-    private let chunkFrames = 4096
+    private let chunkFrames = 16384
     private let frameBytes: Int
     private let staging: UnsafeMutableRawPointer
     private var stagedFrames = 0
@@ -107,9 +108,10 @@ public final class Ringer {
         try? sound.rewind()
         (stagedFrames, stagedOffset, nextWritePosition, producedFrames, writtenFrames, sawFirstFrame) = (0, 0, 0, 0, 0, false)
         (seams, framesThisRing) = (0, 0)
-        chain = [settings.device, settings.device]
-        if settings.device != "default" { chain.append("default") }
-        chain += PCM.cardNumbers().map { "plughw:\($0)" }.filter { $0 != settings.device }
+        // Only the requested device is on the critical path at 07:00; the fallbacks (which need a
+        // walk over every card index) are worked out when it fails.
+        chain = [settings.device]
+        fallbacksAdded = false
         lastFailure = ""
         watchdog = try? WakeTimer(periodic: .seconds(1))
         lastProgress = SystemClock.monotonic
@@ -118,6 +120,12 @@ public final class Ringer {
 
     /// Tries the next step of the chain, starting with the requested device.
     private func advance(from failed: String?) {
+        if chain.isEmpty && !fallbacksAdded {
+            fallbacksAdded = true
+            chain = [settings.device]  // reopen once
+            if settings.device != "default" { chain.append("default") }
+            chain += PCM.cardNumbers().map { "plughw:\($0)" }.filter { $0 != settings.device }
+        }
         while !chain.isEmpty {
             let name = chain.removeFirst()
             if let failed { notify(.fallback(from: failed, to: name, reason: lastFailure)) }
@@ -297,6 +305,7 @@ public final class Ringer {
         if case .device(let pcm, _) = output { pcm.drop(); pcm.close() }
         output = .idle
         chain = []
+        fallbacksAdded = true
         lastFailure = "decoding '\(sound.path)' failed: \(reason)"
         notify(.fallback(from: settings.device, to: "terminal bell", reason: lastFailure))
         startBell()

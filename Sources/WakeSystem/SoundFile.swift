@@ -22,6 +22,7 @@ public final class SoundFile {
     public let frames: Int64
     public let formatName: String
     public let width: SampleWidth
+    private let isFloat: Bool
     fileprivate let handle: OpaquePointer
 
     /// Opens `path` (a regular file only: a FIFO or device would block or never end).
@@ -68,8 +69,10 @@ public final class SoundFile {
         formatName = SoundFile.describe(format: info.format)
         let sub = info.format & Int32(SF_FORMAT_SUBMASK)
         width = [Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_PCM_16)].contains(sub) ? .int16 : .int32
-        // Float sources read as integers must be scaled to full range, not truncated to near-silence.
-        sf_command(h, Int32(SFC_SET_SCALE_FLOAT_INT_READ), nil, Int32(SF_TRUE))
+        // libsndfile reads float samples as integers by plain truncation (near-silence) or, with
+        // SFC_SET_SCALE_FLOAT_INT_READ, normalised to the file's peak (louder than recorded, and at
+        // the cost of a whole extra decode). So float files are read as floats and scaled here.
+        isFloat = sub == Int32(SF_FORMAT_FLOAT) || sub == Int32(SF_FORMAT_DOUBLE)
         guard channels >= 1, channels <= 8, sampleRate >= 1000, sampleRate <= 384_000 else {
             sf_close(h)
             throw fail("unsupported layout (\(info.channels) channels at \(info.samplerate) Hz)")
@@ -115,6 +118,17 @@ public final class SoundFile {
 
     public func read(into buffer: UnsafeMutablePointer<Int32>, frames: Int) throws(ReadError) -> Int {
         if let e = FaultInjector.fault("sndfile.read") { throw .decode("sf_readf_int: injected fault \(e)") }
+        if isFloat {
+            // Same size as Int32: decode as floats in place, then convert sample by sample.
+            let floats = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: Float.self)
+            let n = sf_readf_float(handle, floats, sf_count_t(frames))
+            if n == 0, sf_error(handle) != 0 { throw .decode("sf_readf_float: \(String(cString: sf_strerror(handle)))") }
+            for i in 0..<Int(n) * channels {
+                let v = (Double(floats[i]) * 2_147_483_647).rounded()
+                buffer[i] = Int32(clamping: Int64(max(-2_147_483_648, min(2_147_483_647, v))))
+            }
+            return Int(n)
+        }
         let n = sf_readf_int(handle, buffer, sf_count_t(frames))
         if n == 0, sf_error(handle) != 0 { throw .decode("sf_readf_int: \(String(cString: sf_strerror(handle)))") }
         return Int(n)
