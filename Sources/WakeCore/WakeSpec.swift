@@ -135,7 +135,7 @@ extension String {
         count <= limit ? self : String(prefix(limit)) + "..."
     }
 
-    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+    public func leftPadded(to width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }
 }

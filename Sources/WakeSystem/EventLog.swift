@@ -7,6 +7,8 @@ public final class EventLog {
         case string(String)
         case int(Int64)
         case bool(Bool)
+        /// Milliseconds to the microsecond: `0.412`, `-3.000`.
+        case milliseconds(Duration)
     }
 
     private let fd: Int32
@@ -35,6 +37,10 @@ public final class EventLog {
             case .string(let s): line += EventLog.quote(s)
             case .int(let i): line += String(i)
             case .bool(let b): line += b ? "true" : "false"
+            case .milliseconds(let d):
+                let us = (d.nanoseconds + (d.nanoseconds >= 0 ? 500 : -500)) / 1000
+                let a = abs(us)
+                line += (us < 0 ? "-" : "") + "\(a / 1000)." + String(a % 1000).leftPadded(to: 3)
             }
         }
         line += "}\n"

@@ -373,7 +373,7 @@ public final class Ringer {
     }
 
     private func fadeOut(_ pcm: PCM) {
-        let fadeFrames = min(chunkFrames, sound.sampleRate / 50)  // 20 ms
+        let fadeFrames = min(chunkFrames, sound.sampleRate / 100)  // 10 ms
         stagedFrames = 0
         stagedOffset = 0
         var got = 0, emptyReads = 0
@@ -387,8 +387,11 @@ public final class Ringer {
         scale(from: 0, count: got) { f in Double(got - f) / Double(got) * volume }
         _ = pcm.write(staging, frames: got)
         if !pcm.isClockless {
-            // Let the fade play out (bounded: 20 ms of audio plus a little), then drop.
-            var ts = timespec(tv_sec: 0, tv_nsec: 25_000_000)
+            // Let what is queued (what could not be taken back, then the fade) play out before the
+            // drop, but never for more than 20 ms: the stop must be heard at once.
+            let queued = Int64(max(0, pcm.delayFrames)) * 1_000_000_000 / Int64(sound.sampleRate)
+            let wait = min(queued, 20_000_000)
+            var ts = timespec(tv_sec: 0, tv_nsec: Int(wait))
             nanosleep(&ts, nil)
         }
     }

@@ -247,7 +247,7 @@ final class AlarmRunner {
         guard !ringStartedAnnounced else { return }
         ringStartedAnnounced = true
         let late = now.reading(engine.deadline.clock) - engine.deadline.instant
-        log?.emit("ringing", at: now.realtime, [("late_ms", .int(late.nanoseconds / 1_000_000))])
+        log?.emit("ringing", at: now.realtime, [("late_ms", .milliseconds(late))])
     }
 
     // MARK: actions out

@@ -70,7 +70,7 @@ struct SampleExactLoopTests {
         let N = capture.frameCount
         // 3 s of a 1.2345 s sound: at least two whole repetitions, so at least one seam.
         #expect(N >= 2 * L, "capture too short: \(N) frames, source \(L)")
-        // Everything up to the last 30 ms (where a 20 ms fade-out may be) is the source looped.
+        // Everything up to the last 30 ms (where the 10 ms stop fade-out is) is the source looped.
         let end = max(0, N - Int(0.03 * Double(c.rate)))
         if let bad = firstLoopMismatch(capture, source, from: 0, to: end) {
             let k = bad % L

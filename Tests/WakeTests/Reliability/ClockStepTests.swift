@@ -173,7 +173,7 @@ struct ClockStepEndToEndTests {
         #expect(wake.count("ringing") == 0, "rang early: \(wake.eventLogText)")
         #expect(wake.count("clock_changed") >= 1, "\(wake.eventLogText)")
         let ringing = try await wake.waitForEvent("ringing", timeout: .seconds(15))
-        let late = Int(ringing["late_ms"] ?? "") ?? -1
+        let late = Double(ringing["late_ms"] ?? "") ?? -1
         #expect(late >= 0 && late < 2000, "late_ms \(late)")
         wake.send(SIGTERM)
         let r = await wake.wait()
