@@ -383,12 +383,12 @@ struct BadInputStressTests {
     /// With a descriptor closed, the next open takes its number: wake must not then write its
     /// messages into its own sound, device or log.
     @Test("stdin, stdout or stderr closed: the alarm still rings and exits 4", arguments: [
-        ("stdin", Stdio.closed, Stdio.capture, Stdio.capture),
-        ("stdout", Stdio.capture, Stdio.closed, Stdio.capture),
-        ("stderr", Stdio.capture, Stdio.capture, Stdio.closed),
-        ("all three", Stdio.closed, Stdio.closed, Stdio.closed),
+        ("stdin", StandardInput.closed, StandardOutput.capture, StandardOutput.capture),
+        ("stdout", StandardInput.null, StandardOutput.closed, StandardOutput.capture),
+        ("stderr", StandardInput.null, StandardOutput.capture, StandardOutput.closed),
+        ("all three", StandardInput.closed, StandardOutput.closed, StandardOutput.closed),
     ])
-    func closedDescriptors(label: String, stdin: Stdio, stdout: Stdio, stderr: Stdio) async throws {
+    func closedDescriptors(label: String, stdin: StandardInput, stdout: StandardOutput, stderr: StandardOutput) async throws {
         // Default --inhibit auto: with no system bus here that prints a warning on stderr.
         let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "1s"], stdin: stdin, stdout: stdout, stderr: stderr)
         let r = await wake.wait()

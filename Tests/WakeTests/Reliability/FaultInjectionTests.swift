@@ -180,7 +180,7 @@ struct FaultInjectionTests {
     func decodeErrorRingsBell() async throws {
         let dir = try TestDirectory()
         let sound = try await midFileSound(dir)
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-s", sound, "-D", "null", "--ring-for", "60s", "--inhibit", "off"],
             steps: ["wait:ringing", "wait:fallback", "sleep:2.5", "snapshot:bell", "signal:TERM"],
             environment: faults("sndfile.read=EIO@50"))
@@ -196,9 +196,9 @@ struct FaultInjectionTests {
 
     @Test("every ring-time open fails on a terminal: the bell rings, a key stops it (0), terminal restored")
     func bellOnTerminal() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off"],
-            steps: ["wait:ringing", "sleep:1.5", "key:78"], environment: faults("pcm.open=EIO@1x0"))
+            steps: ["wait:ringing", "sleep:1.5", "key:x"], environment: faults("pcm.open=EIO@1x0"))
         #expect(o.error == nil, "\(o)")
         #expect(o.exit == 0, "\(o)")
         #expect(o.restored, "\(o)")

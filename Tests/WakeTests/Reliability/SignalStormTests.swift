@@ -4,7 +4,7 @@ import Testing
 
 /// R3. Signals and the terminal: storms, signals at awkward moments, Ctrl-Z / fg. After each,
 /// the exit code is the documented one and, on a pseudo-terminal, the terminal's settings are
-/// exactly as before (PtyScript compares tcgetattr before and after, and while stopped).
+/// exactly as before (the pty driver compares tcgetattr before and after, and while stopped).
 
 /// Sends `count` signals spread over about `seconds`, in batches (the test thread never blocks long).
 func signalStorm(_ pid: pid_t, _ signal: Int32, count: Int, seconds: Double) async {
@@ -26,7 +26,7 @@ struct SignalStormTests {
 
     @Test("1000 SIGUSR1 in a second while ringing (on a pty): one snooze, it stays snoozed; SIGTERM → 0, terminal restored")
     func usr1StormOnPty() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--ring-for", "0", "--inhibit", "off"],
             steps: ["wait:ringing", "storm:USR1:1000:1.0", "sleep:0.5", "snapshot:after-storm", "signal:TERM"])
         #expect(o.error == nil, "\(o)")
@@ -82,7 +82,7 @@ struct SignalStormTests {
 
     @Test("SIGTERM while snoozed (on a pty): exit 0, terminal restored")
     func termDuringSnooze() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--inhibit", "off"],
             steps: ["wait:ringing", "signal:USR1", "wait:snoozed", "signal:TERM"])
         #expect(o.error == nil, "\(o)")
@@ -104,7 +104,7 @@ struct SignalStormTests {
 
     @Test("SIGTERM while the bell rings (pty): exit 0, terminal restored")
     func termDuringBell() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--inhibit", "off"],
             steps: ["wait:ringing", "sleep:1.2", "signal:TERM"], environment: faults("pcm.open=EIO@1x0"))
         #expect(o.error == nil, "\(o)")
@@ -155,10 +155,10 @@ struct SignalStormTests {
 
     @Test("Ctrl-Z while ringing: stopped (T) with the terminal as before; SIGCONT; a key stops it (0), restored")
     func ctrlZWhileRinging() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--ring-for", "0", "--inhibit", "off"],
-            steps: ["wait:ringing", "cbreak", "snapshot:ringing", "key:1a", "state:T", "snapshot:stopped", "sleep:1",
-                    "snapshot:still-stopped", "signal:CONT", "cbreak", "snapshot:resumed", "sleep:0.5", "key:78"])
+            steps: ["wait:ringing", "cbreak", "snapshot:ringing", "ctrl:Z", "state:T", "snapshot:stopped", "sleep:1",
+                    "snapshot:still-stopped", "signal:CONT", "cbreak", "snapshot:resumed", "sleep:0.5", "key:x"])
         #expect(o.error == nil, "\(o)")
         #expect(o.exit == 0, "\(o)")
         #expect(o.restored, "\(o)")
@@ -175,9 +175,9 @@ struct SignalStormTests {
     /// not make wake fall back when it is continued.
     @Test("Ctrl-Z for 5 s while ringing, then fg: no fallback, rings on; a key stops it (0)")
     func longCtrlZWhileRinging() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--ring-for", "0", "--inhibit", "off"],
-            steps: ["wait:ringing", "cbreak", "key:1a", "state:T", "sleep:5", "signal:CONT", "cbreak", "sleep:2", "key:78"])
+            steps: ["wait:ringing", "cbreak", "ctrl:Z", "state:T", "sleep:5", "signal:CONT", "cbreak", "sleep:2", "key:x"])
         #expect(o.error == nil, "\(o)")
         #expect(o.exit == 0, "\(o)")
         #expect(o.restored, "\(o)")
@@ -188,9 +188,9 @@ struct SignalStormTests {
 
     @Test("Ctrl-Z while waiting: stopped with the terminal as before; SIGCONT; q cancels (130), restored")
     func ctrlZWhileWaiting() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["+1h", "-D", "null", "--inhibit", "off"],
-            steps: ["wait:armed", "cbreak", "key:1a", "state:T", "snapshot:stopped", "signal:CONT", "cbreak", "key:71"])
+            steps: ["wait:armed", "cbreak", "ctrl:Z", "state:T", "snapshot:stopped", "signal:CONT", "cbreak", "key:q"])
         #expect(o.error == nil, "\(o)")
         #expect(o.exit == 130, "\(o)")
         #expect(o.restored, "\(o)")
@@ -200,10 +200,10 @@ struct SignalStormTests {
 
     @Test("Ctrl-Z twice while snoozed, then a key ends it (0), restored")
     func ctrlZWhileSnoozed() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--inhibit", "off"],
-            steps: ["wait:ringing", "cbreak", "key:73", "wait:snoozed", "key:1a", "state:T", "snapshot:stop1", "signal:CONT",
-                    "cbreak", "key:1a", "state:T", "snapshot:stop2", "signal:CONT", "cbreak", "key:78"])
+            steps: ["wait:ringing", "cbreak", "key:s", "wait:snoozed", "ctrl:Z", "state:T", "snapshot:stop1", "signal:CONT",
+                    "cbreak", "ctrl:Z", "state:T", "snapshot:stop2", "signal:CONT", "cbreak", "key:x"])
         #expect(o.error == nil, "\(o)")
         #expect(o.exit == 0, "\(o)")
         #expect(o.restored, "\(o)")
@@ -215,7 +215,7 @@ struct SignalStormTests {
         ("now", "ringing", 0), ("+1h", "armed", 130),
     ])
     func ctrlC(when: String, event: String, expected: Int) async throws {
-        let (o, _) = try await PtyScript.run([when, "-D", "null", "--inhibit", "off"], steps: ["wait:\(event)", "cbreak", "key:03"])
+        let (o, _) = try await runOnPty([when, "-D", "null", "--inhibit", "off"], steps: ["wait:\(event)", "cbreak", "ctrl:C"])
         #expect(o.error == nil, "\(o)")
         #expect(o.exit == expected, "\(o)")
         #expect(o.restored, "\(o)")
@@ -225,9 +225,9 @@ struct SignalStormTests {
 
     @Test("SIGPIPE sent while ringing on a pty changes nothing; a key stops it (0), restored")
     func sigpipeSignal() async throws {
-        let (o, events) = try await PtyScript.run(
+        let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--inhibit", "off"],
-            steps: ["wait:ringing", "cbreak", "storm:PIPE:100:0.2", "sleep:0.3", "key:78"])
+            steps: ["wait:ringing", "cbreak", "storm:PIPE:100:0.2", "sleep:0.3", "key:x"])
         #expect(o.error == nil, "\(o)")
         #expect(o.signal == nil, "killed by signal \(o.signal ?? 0): \(o)")
         #expect(o.exit == 0, "\(o)")

@@ -6,8 +6,10 @@ import Glibc
 /// Children are started with `posix_spawn`, an empty signal mask and every signal at its default
 /// disposition, so the signals a test sends reach wake exactly as they would from a shell.
 /// stdout and stderr go to files in a private temporary directory (never a terminal, never a
-/// pipe that could fill up); waiting polls `waitpid` from an async task with a hard timeout
-/// after which the child is killed, so a hung binary fails its test instead of hanging the run.
+/// pipe that could fill up) unless a test asks for them closed or a broken pipe; waiting polls
+/// `waitpid` from an async task with a hard timeout after which the child is killed, so a hung
+/// binary fails its test instead of hanging the run. `DetachedWake` starts wake in a new session
+/// (no controlling terminal); `runOnPty` runs it on a pseudo-terminal through pty_driver.py.
 
 /// Where the binary under test is: `$WAKE_BINARY`, else `wake` next to the test bundle
 /// (for `swift test`, `.build/<triple>/debug`).
@@ -85,10 +87,22 @@ struct ProcessResult: Sendable, CustomStringConvertible {
 }
 
 /// Where a child's stdin comes from.
-enum StandardInput {
+enum StandardInput: Sendable {
     case null
     case text(String)
     case path(String)
+    /// Not open at all (`0<&-`).
+    case closed
+}
+
+/// Where a child's stdout or stderr goes.
+enum StandardOutput: Sendable {
+    /// A file in the test directory, read into the result.
+    case capture
+    /// Not open at all (`>&-`).
+    case closed
+    /// The write end of a pipe whose read end is already closed: every write fails with EPIPE.
+    case brokenPipe
 }
 
 /// A running child process. Killed (SIGKILL) and reaped on deinit if still running, so a test
@@ -105,9 +119,11 @@ final class ChildProcess {
     private var rawStatus: Int32?
 
     /// Starts `executable` with `arguments`; `environment` is added to (and overrides) this
-    /// process's environment, and `unset` names variables to remove.
+    /// process's environment, and `unset` names variables to remove. With `newSession` the child
+    /// starts a session of its own (POSIX_SPAWN_SETSID), so it has no controlling terminal.
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
-         stdin: StandardInput = .null, directory: TestDirectory? = nil) throws {
+         stdin: StandardInput = .null, stdout: StandardOutput = .capture, stderr: StandardOutput = .capture,
+         newSession: Bool = false, directory: TestDirectory? = nil) throws {
         self.executable = executable
         self.arguments = arguments
         let dir = try directory ?? TestDirectory()
@@ -115,11 +131,12 @@ final class ChildProcess {
         let tag = UUID().uuidString.prefix(8)
         stdoutPath = dir.file("stdout-\(tag)")
         stderrPath = dir.file("stderr-\(tag)")
-        let stdinPath: String
+        let stdinPath: String?
         switch stdin {
         case .null: stdinPath = "/dev/null"
         case .path(let p): stdinPath = p
         case .text(let t): stdinPath = try dir.write("stdin-\(tag)", Array(t.utf8))
+        case .closed: stdinPath = nil
         }
 
         var env = ProcessInfo.processInfo.environment
@@ -130,9 +147,31 @@ final class ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var parentEnds: [Int32] = []
+        defer { parentEnds.forEach { close($0) } }
+
+        if let stdinPath {
+            posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0)
+        } else {
+            posix_spawn_file_actions_addclose(&actions, 0)
+        }
+        func setUp(_ fd: Int32, _ how: StandardOutput, path: String) throws {
+            switch how {
+            case .capture:
+                posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            case .closed:
+                posix_spawn_file_actions_addclose(&actions, fd)
+            case .brokenPipe:
+                var p: [Int32] = [-1, -1]
+                guard pipe(&p) == 0 else { throw WakeTestError("pipe: errno \(errno)") }
+                _ = fcntl(p[1], F_SETFD, FD_CLOEXEC)
+                close(p[0])  // nobody will ever read
+                parentEnds.append(p[1])
+                posix_spawn_file_actions_adddup2(&actions, p[1], fd)
+            }
+        }
+        try setUp(1, stdout, path: stdoutPath)
+        try setUp(2, stderr, path: stderrPath)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -143,7 +182,8 @@ final class ChildProcess {
         var allSignals = sigset_t()
         sigfillset(&allSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID (glibc 2.26+)
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | (newSession ? setsid : 0)))
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -221,7 +261,7 @@ final class ChildProcess {
 }
 
 /// `wake` itself, with its event log.
-final class WakeProcess {
+class WakeProcess {
     let child: ChildProcess
     let directory: TestDirectory
     /// The `--events` file, when the process was started with `events: true`.
@@ -229,7 +269,8 @@ final class WakeProcess {
 
     /// Starts wake with `arguments`; with `events: true`, `--events <temp file>` is appended.
     init(_ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
-         stdin: StandardInput = .null, events: Bool = true, directory: TestDirectory? = nil) throws {
+         stdin: StandardInput = .null, stdout: StandardOutput = .capture, stderr: StandardOutput = .capture,
+         newSession: Bool = false, events: Bool = true, directory: TestDirectory? = nil) throws {
         let dir = try directory ?? TestDirectory()
         self.directory = dir
         var args = arguments
@@ -240,15 +281,19 @@ final class WakeProcess {
         } else {
             eventsPath = nil
         }
-        child = try ChildProcess(WakeBinary.path, args, environment: environment, unset: unset, stdin: stdin, directory: dir)
+        child = try ChildProcess(WakeBinary.path, args, environment: environment, unset: unset, stdin: stdin,
+                                 stdout: stdout, stderr: stderr, newSession: newSession, directory: dir)
     }
 
     var pid: pid_t { child.pid }
+    var hasExited: Bool { child.hasExited }
     func send(_ signal: Int32) { child.send(signal) }
     @discardableResult
     func wait(timeout: Duration = .seconds(20)) async -> ProcessResult { await child.wait(timeout: timeout) }
 
     var events: [WakeEvent] { eventsPath.map(WakeEvent.read) ?? [] }
+    /// How many events called `name` are in the log.
+    func count(_ name: String) -> Int { events.filter { $0.name == name }.count }
 
     /// Waits until the `occurrence`-th event called `name` is in the log. Fails early, with
     /// everything wake said, if wake exits first.
@@ -291,11 +336,27 @@ final class WakeProcess {
 
     var eventLogText: String { eventsPath.map(ChildProcess.read) ?? "" }
 
+    /// Everything about the run, for failure messages.
+    func report(_ r: ProcessResult) -> String {
+        "wake \(child.arguments.joined(separator: " "))\n\(r)\nevents:\n\(eventLogText)"
+    }
+
     /// Runs wake to completion.
     static func run(_ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
                     stdin: StandardInput = .null, timeout: Duration = .seconds(20)) async throws -> ProcessResult {
         let p = try WakeProcess(arguments, environment: environment, unset: unset, stdin: stdin, events: false)
         return await p.wait(timeout: timeout)
+    }
+}
+
+/// wake started in a new session: no controlling terminal, so the bell is impossible and a test
+/// never rings the developer's terminal.
+final class DetachedWake: WakeProcess {
+    init(_ arguments: [String], environment: [String: String] = [:], unset: [String] = [],
+         stdin: StandardInput = .null, stdout: StandardOutput = .capture, stderr: StandardOutput = .capture,
+         events: Bool = true, directory: TestDirectory? = nil) throws {
+        try super.init(arguments, environment: environment, unset: unset, stdin: stdin, stdout: stdout, stderr: stderr,
+                       newSession: true, events: events, directory: directory ?? TestDirectory("wake-rel"))
     }
 }
 
@@ -329,4 +390,53 @@ func runTool(_ executable: String, _ arguments: [String], directory: TestDirecto
     let r = await p.wait(timeout: timeout)
     guard r.exitCode == 0 else { throw WakeTestError("\(executable) \(arguments.joined(separator: " ")) failed: \(r)") }
     return r
+}
+
+// MARK: - A pseudo-terminal
+
+/// What Support/pty_driver.py reports (its docstring says what each field means).
+struct PtyRun: Decodable, CustomStringConvertible {
+    struct Snapshot: Decodable {
+        var equals_before: Bool
+        var cbreak: Bool
+        var state: String?
+    }
+    var exit: Int?
+    var signal: Int?
+    var timed_out: Bool
+    var restored: Bool
+    var cbreak_during: Bool?
+    var snapshots: [String: Snapshot]
+    var bells: Int
+    var sent: Int
+    var output: String
+    var error: String?
+    /// The event log as text (filled in by `runOnPty`).
+    var events: String?
+
+    var description: String {
+        let snaps = snapshots.sorted { $0.key < $1.key }
+            .map { "\($0.key): equals_before \($0.value.equals_before) cbreak \($0.value.cbreak) state \($0.value.state ?? "-")" }
+            .joined(separator: "; ")
+        return "exit \(exit.map(String.init) ?? "-") signal \(signal.map(String.init) ?? "-") timed_out \(timed_out) restored \(restored) "
+            + "cbreak_during \(cbreak_during.map(String.init) ?? "-") bells \(bells) error \(error ?? "-")\nsnapshots: \(snaps)\n"
+            + "--- terminal ---\n\(output)\n--- events ---\n\(events ?? "")"
+    }
+}
+
+/// Runs wake (with `--events`) on a fresh pseudo-terminal through Support/pty_driver.py and the
+/// given steps; `environment` is added to wake's. The driver gives up after `timeout` seconds.
+func runOnPty(_ arguments: [String], steps: [String], environment: [String: String] = [:],
+              timeout: Double = 30) async throws -> (PtyRun, [WakeEvent]) {
+    let dir = try TestDirectory("wake-pty")
+    let events = dir.file("events.jsonl")
+    let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pty_driver.py").path
+    let args = [driver, "--events", events, "--timeout", "\(timeout)"] + steps.flatMap { ["--step", $0] }
+        + ["--", WakeBinary.path] + arguments + ["--events", events]
+    let p = try ChildProcess("/usr/bin/python3", args, environment: environment, directory: dir)
+    let r = await p.wait(timeout: .seconds(Int64(timeout) + 15))
+    guard r.exitCode == 0, let line = r.stdoutLines.last else { throw WakeTestError("pty driver failed: \(r)") }
+    var outcome = try JSONDecoder().decode(PtyRun.self, from: Data(line.utf8))
+    outcome.events = ChildProcess.read(events)
+    return (outcome, WakeEvent.read(events))
 }

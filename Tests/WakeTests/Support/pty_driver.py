@@ -4,16 +4,25 @@
 usage: pty_driver.py --events FILE [--timeout S] [--step STEP]... -- WAKE [ARGS...]
 
 Steps run in order:
-  wait:EVENT[:N]   wait until the N-th (default 1st) line with "event":"EVENT" is in FILE
-  key:TEXT         type TEXT on the terminal
-  signal:NAME      send the signal (TERM, INT, HUP, USR1) to wake
-  mode             record whether the terminal is in cbreak mode now (ICANON and ECHO off)
+  wait:EVENT[:N]          wait until the N-th (default 1st) line with "event":"EVENT" is in FILE
+  key:TEXT                type TEXT on the terminal
+  ctrl:LETTER             type Ctrl-LETTER (ctrl:Z is Ctrl-Z, ctrl:C is Ctrl-C)
+  signal:NAME             send the signal (TERM, INT, HUP, USR1, CONT, PIPE, ...) to wake
+  storm:NAME:COUNT:SECS   send COUNT such signals spread over SECS seconds
+  state:S                 wait until /proc/PID/stat shows process state S (T: stopped)
+  cbreak                  wait until the terminal is in cbreak mode (ICANON and ECHO off: wake owns it)
+  mode                    record whether the terminal is in cbreak mode now
+  snapshot:LABEL          record the termios settings (the same as before wake started?) and process state
+  sleep:SECS              wait, reading the terminal
 
 wake's stdin, stdout and stderr are the pty's slave side, which is also its controlling
-terminal. The termios settings are read before wake starts and after it exits (tcgetattr on
-the slave); the driver prints one JSON object:
+terminal; it starts with every signal at its default disposition and none blocked. The termios
+settings are read before wake starts and after it exits (tcgetattr on the slave); the driver
+prints one JSON object:
   {"exit": code|null, "signal": n|null, "timed_out": bool, "restored": bool,
-   "cbreak_during": bool|null, "before": [...], "after": [...], "output": "...", "error": str|null}
+   "cbreak_during": bool|null, "snapshots": {LABEL: {"equals_before": bool, "cbreak": bool, "state": str|null}},
+   "bells": n, "sent": n, "before": [...], "after": [...], "output": "...", "error": str|null}
+where "bells" counts the BEL characters wake wrote to the terminal and "sent" the signals sent to it.
 """
 import argparse
 import json
@@ -51,8 +60,12 @@ def main():
             os.close(master)
             if slave > 2:
                 os.close(slave)
-            for s in (signal.SIGPIPE, signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1):
-                signal.signal(s, signal.SIG_DFL)
+            for s in range(1, signal.NSIG):
+                try:
+                    signal.signal(s, signal.SIG_DFL)
+                except (OSError, ValueError, RuntimeError):
+                    pass
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
             os.execv(cmd[0], cmd)
         except BaseException as e:  # noqa: BLE001
             os.write(2, ("exec failed: %r\n" % (e,)).encode())
@@ -63,6 +76,8 @@ def main():
     status = None
     error = None
     cbreak_during = None
+    snapshots = {}
+    sent = 0
 
     def drain(wait=0.0):
         r, _, _ = select.select([master], [], [], wait)
@@ -81,6 +96,14 @@ def main():
                 status = st
         return status is not None
 
+    def proc_state():
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                s = f.read()
+            return s[s.rindex(")") + 2]
+        except (OSError, ValueError, IndexError):
+            return None
+
     def count_events(name):
         try:
             with open(a.events, "rb") as f:
@@ -96,40 +119,77 @@ def main():
                 pass
         return n
 
+    def cbreak(t):
+        return (t[3] & termios.ICANON) == 0 and (t[3] & termios.ECHO) == 0
+
+    def until(cond, what):
+        while not cond():
+            if reap():
+                raise RuntimeError("wake exited before " + what)
+            if time.monotonic() > deadline:
+                raise RuntimeError("timed out waiting for " + what)
+            drain(0.01)
+
+    def send(name):
+        nonlocal sent
+        os.kill(pid, getattr(signal, "SIG" + name))
+        sent += 1
+
     try:
         for step in a.step:
             kind, _, arg = step.partition(":")
             if kind == "wait":
                 name, _, nth = arg.partition(":")
                 nth = int(nth or "1")
-                while count_events(name) < nth:
-                    if reap():
-                        raise RuntimeError("wake exited before event %s #%d" % (name, nth))
-                    if time.monotonic() > deadline:
-                        raise RuntimeError("timed out waiting for event %s #%d" % (name, nth))
-                    drain(0.02)
+                until(lambda: count_events(name) >= nth, "event %s #%d" % (name, nth))
             elif kind == "key":
                 os.write(master, arg.encode())
+            elif kind == "ctrl":
+                os.write(master, bytes([ord(arg.upper()) & 0x1F]))
             elif kind == "signal":
-                os.kill(pid, getattr(signal, "SIG" + arg))
+                send(arg)
+            elif kind == "storm":
+                name, count, secs = arg.split(":")
+                count = int(count)
+                gap = float(secs) / count
+                start = time.monotonic()
+                for i in range(count):
+                    send(name)
+                    pause = start + (i + 1) * gap - time.monotonic()
+                    if pause > 0:
+                        time.sleep(pause)
+                    if i % 50 == 0:
+                        drain(0.0)
+            elif kind == "state":
+                until(lambda: proc_state() == arg, "process state " + arg)
+            elif kind == "cbreak":
+                until(lambda: cbreak(termios.tcgetattr(slave)), "cbreak mode")
             elif kind == "mode":
+                cbreak_during = cbreak(termios.tcgetattr(slave))
+            elif kind == "snapshot":
                 t = termios.tcgetattr(slave)
-                cbreak_during = (t[3] & termios.ICANON) == 0 and (t[3] & termios.ECHO) == 0
+                snapshots[arg] = {"equals_before": t == before, "cbreak": cbreak(t), "state": proc_state()}
+            elif kind == "sleep":
+                end = time.monotonic() + float(arg)
+                while time.monotonic() < end:
+                    drain(0.01)
             else:
                 raise RuntimeError("unknown step %r" % step)
         while not reap():
             if time.monotonic() > deadline:
                 raise RuntimeError("timed out waiting for wake to exit")
             drain(0.02)
-    except RuntimeError as e:
+    except (RuntimeError, ProcessLookupError) as e:
         error = str(e)
 
     timed_out = False
     if status is None:
         timed_out = True
         os.kill(pid, signal.SIGKILL)
+        os.kill(pid, signal.SIGCONT)  # a stopped process dies only once continued
         _, status = os.waitpid(pid, 0)
-    drain(0.0)
+    for _ in range(3):
+        drain(0.0)
 
     after = termios.tcgetattr(slave)
     result = {
@@ -138,6 +198,9 @@ def main():
         "timed_out": timed_out,
         "restored": before == after,
         "cbreak_during": cbreak_during,
+        "snapshots": snapshots,
+        "bells": output.count(b"\x07"),
+        "sent": sent,
         "before": [x if not isinstance(x, list) else [c if isinstance(c, int) else c[0] for c in x] for x in before],
         "after": [x if not isinstance(x, list) else [c if isinstance(c, int) else c[0] for c in x] for x in after],
         "output": output.decode("utf-8", "replace"),
