@@ -47,6 +47,12 @@ public enum Formatting {
         return "\(tenths / 10).\(tenths % 10) s"
     }
 
+    /// How late something is: whole seconds rounded down (`2h 12m 5s`), or milliseconds under
+    /// a second (`12 ms`), so a lateness is never overstated.
+    public static func lateness(_ d: Duration) -> String {
+        d < .seconds(1) ? "\(max(0, d.milliseconds)) ms" : span(seconds: d.nanoseconds / 1_000_000_000)
+    }
+
     /// A span given in nanoseconds, rounded up to whole seconds.
     public static func span(_ d: Duration) -> String { span(seconds: d.secondsRoundedUp) }
 }

@@ -266,7 +266,7 @@ final class AlarmRunner {
                 bootTimer.disarm()
             case .startRinging(let late):
                 console.clearStatus()
-                let lateText = late > .seconds(1) ? ", \(Formatting.span(late)) late" : ""
+                let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
                 console.info("RINGING: alarm for \(deadlineText)\(lateText). Any key stops; s, z or space snoozes.")
                 ringStartedAnnounced = false
                 ringer.start()
@@ -299,8 +299,8 @@ final class AlarmRunner {
             console.info("stopped by \(describe(cause))")
             log?.emit("stopped", at: now.realtime, causeFields(cause))
         case .missed(let late):
-            console.error("missed alarm for \(deadlineText) (late by \(Formatting.span(late))); the late limit is \(DurationText.format(options.engine.lateLimit))")
-            log?.emit("missed", at: now.realtime, [("late_s", .int(late.secondsRoundedUp))])
+            console.error("missed alarm for \(deadlineText) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(options.engine.lateLimit))")
+            log?.emit("missed", at: now.realtime, [("late_s", .int(late.nanoseconds / 1_000_000_000))])
         case .timedOut:
             console.info("rang for \(DurationText.format(options.engine.ringFor)) without being stopped")
             log?.emit("timed_out", at: now.realtime)
