@@ -21,6 +21,15 @@ public struct Wait: Hashable, Sendable {
     public func remaining(from now: ClockReading) -> Duration { instant - now.reading(clock) }
 }
 
+extension Deadline {
+    /// The moment to wait for on the deadline's own clock: the wall-clock instant itself, or for
+    /// a span, that far past the boottime reading taken when it was resolved.
+    public func wait(from resolvedAt: ClockReading) -> Wait {
+        clock == .wall ? Wait(instant: instant, clock: .wall)
+                       : Wait(instant: resolvedAt.boottime + (span ?? .zero), clock: .elapsed)
+    }
+}
+
 /// The signals that steer an alarm, named for what they mean here (the core knows no Glibc).
 public enum ControlSignal: String, Hashable, Sendable {
     case interrupt = "SIGINT", terminate = "SIGTERM", hangup = "SIGHUP", snooze = "SIGUSR1"

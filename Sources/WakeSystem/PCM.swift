@@ -8,7 +8,11 @@ public struct ALSAError: Error, CustomStringConvertible, Equatable {
     public var device: String
     public var code: Int32
     public init(_ call: String, device: String, code: Int32) { self.call = call; self.device = device; self.code = code }
-    public var message: String { String(cString: snd_strerror(code)) }
+    public var message: String {
+        // snd_pcm_open's -ENOENT is a name ALSA does not know, not a missing file.
+        if code == -ENOENT && call == "snd_pcm_open" { return "no such ALSA device" }
+        return String(cString: snd_strerror(code))
+    }
     public var description: String { "\(call) on '\(device.printable)': \(message)" }
 }
 
@@ -55,6 +59,8 @@ public final class PCM {
         snd_pcm_get_params(h, &buffer, &period)
         bufferFrames = Int(buffer)
         periodFrames = max(1, Int(period))
+        let type = snd_pcm_type(h)
+        isClockless = type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE
     }
 
     deinit { close() }
@@ -65,11 +71,7 @@ public final class PCM {
     }
 
     /// `null` and `file` PCMs take audio as fast as it is written: the caller paces them.
-    public var isClockless: Bool {
-        guard let h = handle else { return false }
-        let t = snd_pcm_type(h)
-        return t == SND_PCM_TYPE_NULL || t == SND_PCM_TYPE_FILE
-    }
+    public private(set) var isClockless = false
 
     public var typeName: String {
         guard let h = handle, let n = snd_pcm_type_name(snd_pcm_type(h)) else { return "?" }

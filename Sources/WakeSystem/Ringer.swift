@@ -20,8 +20,10 @@ public final class Ringer {
         case opened(device: String, format: String, paced: Bool)
         case firstFrame
         case recovered(String)
+        /// `to` is a device name, or `bell` for the last resort.
         case fallback(from: String, to: String, reason: String)
-        case bell(reason: String)
+        /// The bell is ringing (the fallback to it was announced just before).
+        case bell
         case failed(reason: String)
         /// The sound stopped: frames written to devices and loop seams passed during this ring.
         case stopped(frames: Int64, seams: Int64)
@@ -39,6 +41,8 @@ public final class Ringer {
     private let notify: (Notice) -> Void
     private var output: Output = .idle
     private var chain: [String] = []
+    /// The device tried last: where a fall to the bell comes from.
+    private var lastDevice = ""
     private var fallbacksAdded = false
     private var lastFailure = ""
 
@@ -129,6 +133,7 @@ public final class Ringer {
         while !chain.isEmpty {
             let name = chain.removeFirst()
             if let failed { notify(.fallback(from: failed, to: name, reason: lastFailure)) }
+            lastDevice = name
             do {
                 let pcm = try PCM(device: name, format: format, channels: sound.channels, rate: sound.sampleRate,
                                   latency: settings.latency)
@@ -148,10 +153,11 @@ public final class Ringer {
                 return advance(from: name)
             }
         }
-        startBell()
+        startBell(announced: false)
     }
 
-    private func startBell() {
+    /// The last resort. `announced`: the fallback to the bell was already reported.
+    private func startBell(announced: Bool) {
         let tty = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
         let fd = tty >= 0 ? tty : (isatty(STDERR_FILENO) == 1 ? dup(STDERR_FILENO) : -1)
         guard fd >= 0, let timer = try? WakeTimer(periodic: .seconds(1)) else {
@@ -160,8 +166,9 @@ public final class Ringer {
             notify(.failed(reason: "no sound device works (\(lastFailure)) and there is no terminal to ring the bell on"))
             return
         }
+        if !announced { notify(.fallback(from: lastDevice, to: "bell", reason: lastFailure)) }
         output = .bell(timer, fd: fd)
-        notify(.bell(reason: lastFailure))
+        notify(.bell)
         ringBell(fd)
     }
 
@@ -213,10 +220,13 @@ public final class Ringer {
                 let due = elapsed.nanoseconds / 1000 * Int64(sound.sampleRate) / 1_000_000 + lead
                 pump(pcm, upTo: due)
             } else {
-                let mine = ready.filter { r in pcm.pollDescriptors().contains { $0.fd == r.fd } }
-                guard !mine.isEmpty || pcm.isClockless else { return }
-                if !pcm.isClockless && (Int32(pcm.revents(mine)) & Int32(POLLOUT | POLLERR)) == 0 { return }
-                pump(pcm, upTo: pcm.isClockless ? writtenFrames + Int64(chunkFrames) * 4 : Int64.max)
+                if pcm.isClockless {  // unpaced: always writable, a few chunks a round
+                    return pump(pcm, upTo: writtenFrames + Int64(chunkFrames) * 4)
+                }
+                let own = Set(pcm.pollDescriptors().map(\.fd))
+                let mine = ready.filter { own.contains($0.fd) }
+                guard (Int32(pcm.revents(mine)) & Int32(POLLOUT | POLLERR)) != 0 else { return }
+                pump(pcm, upTo: Int64.max)
             }
         case .bell(let timer, let fd):
             if ready.contains(where: { $0.fd == timer.fd && $0.revents != 0 }) {
@@ -307,8 +317,8 @@ public final class Ringer {
         chain = []
         fallbacksAdded = true
         lastFailure = "decoding '\(sound.path)' failed: \(reason)"
-        notify(.fallback(from: settings.device, to: "terminal bell", reason: lastFailure))
-        startBell()
+        notify(.fallback(from: lastDevice, to: "bell", reason: lastFailure))
+        startBell(announced: true)
         return false
     }
 

@@ -32,7 +32,7 @@ public final class SoundFile {
         guard fd >= 0 else { throw fail(Errno(rawValue: errno).description) }
         var st = stat()
         fstat(fd, &st)
-        if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw fail("is a directory; give a sound file") }
+        if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw fail("is a directory") }
         if (st.st_mode & S_IFMT) != S_IFREG { close(fd); throw fail("not a regular file") }
         if st.st_size == 0 { close(fd); throw fail("the file is empty") }
         // Reads of a regular file never block; clear O_NONBLOCK all the same for libsndfile.

@@ -64,9 +64,10 @@ struct AlarmOptions {
         "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
     ]
 
-    /// ArgumentParser keeps the last of a repeated option; for an alarm that is more likely a
-    /// slip than an intent, so it is refused.
-    static func checkRepeats(_ args: [String]) throws(ArmError) {
+    /// Checks what ArgumentParser would get wrong: it calls a negative value an unknown option,
+    /// and keeps the last of a repeated option, which for an alarm is more likely a slip than an
+    /// intent, so that is refused.
+    static func checkRawArguments(_ args: [String]) throws(ArmError) {
         var seen = Set<String>()
         for (i, a) in args.enumerated() {
             if a == "--" { break }

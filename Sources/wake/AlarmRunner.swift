@@ -9,7 +9,6 @@ final class AlarmRunner {
     let zone: TimeZoneRules
     let console: Console
     let log: EventLog?
-    let sound: SoundFile
     var engine: AlarmEngine
     let deadlineText: String
 
@@ -32,13 +31,7 @@ final class AlarmRunner {
         self.zone = zone
         self.console = console
         self.log = log
-        self.sound = sound
-        let wait: Wait
-        if deadline.clock == .wall {
-            wait = Wait(instant: deadline.instant, clock: .wall)
-        } else {
-            wait = Wait(instant: now.boottime + (deadline.span ?? .zero), clock: .elapsed)
-        }
+        let wait = deadline.wait(from: now)
         currentWait = wait
         engine = AlarmEngine(deadline: wait, settings: options.engine)
         deadlineText = Formatting.clockTime(deadline.instant, zone: zone)
@@ -229,11 +222,10 @@ final class AlarmRunner {
         case .recovered(let what):
             log?.emit("recovered", at: now.realtime, [("what", .string(what))])
         case .fallback(let from, let to, let reason):
-            console.error("sound on '\(from)' failed (\(reason)); trying \(to.hasPrefix("terminal") ? to : "'\(to)'")")
+            console.error("sound on '\(from)' failed (\(reason)); trying \(to == "bell" ? "the terminal bell" : "'\(to)'")")
             log?.emit("fallback", at: now.realtime, [("from", .string(from)), ("to", .string(to)), ("reason", .string(reason))])
-        case .bell(let reason):
-            console.error("NO SOUND DEVICE WORKS (\(reason)): RINGING THE TERMINAL BELL INSTEAD")
-            log?.emit("fallback", at: now.realtime, [("from", .string(options.device)), ("to", .string("bell")), ("reason", .string(reason))])
+        case .bell:
+            console.error("NO SOUND DEVICE WORKS: RINGING THE TERMINAL BELL INSTEAD")
             announceRinging(now)
         case .stopped(let frames, let seams):
             log?.emit("sound_stopped", at: now.realtime, [("frames", .int(frames)), ("seams", .int(seams))])

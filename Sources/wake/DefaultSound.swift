@@ -1,4 +1,5 @@
 import CWakeSound
+import Glibc
 import WakeSystem
 
 /// wake's own alarm sound, found wherever the binary is copied.
@@ -34,5 +35,3 @@ enum SynthesisedTone {
             + le32(rate) + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(data.count) + data
     }
 }
-
-import Glibc

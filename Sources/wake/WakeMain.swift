@@ -1,17 +1,9 @@
-import Glibc
 import WakeCore
 import WakeSystem
 
-enum FileOutput {
-    static func stderr(_ s: String) {
-        var b = Array(s.utf8)
-        _ = write(STDERR_FILENO, &b, b.count)
-    }
-}
-
 /// From checked options to an armed alarm: every check that can fail happens here, before the wait.
 enum WakeMain {
-    static func run(_ command: WakeCommand, arguments: [String]) -> Int32 {
+    static func run(_ command: WakeCommand) -> Int32 {
         let console = Console(quiet: command.quiet)
         if command.listDevices {
             for d in PCM.listDevices() {
@@ -46,7 +38,7 @@ enum WakeMain {
         do {
             if let path = options.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
         } catch {
-            throw ArmError(message: error.description + "; choose another file with --sound", status: ExitStatus.noInput)
+            throw ArmError(message: error.description + "; choose a sound file with --sound", status: ExitStatus.noInput)
         }
 
         // The device: opened with the file's format and closed again; never held while waiting.
@@ -60,25 +52,27 @@ enum WakeMain {
         let deviceFormat = "\(check.format), \(check.channels) ch, \(check.rate) Hz\(check.isClockless ? ", no clock: paced by wake" : "")"
         check.close()
 
-        let log: EventLog?
-        do {
-            if let path = options.eventsPath { log = try EventLog(path: path, zone: zone) } else { log = nil }
-        } catch {
-            throw ArmError(message: "cannot write the event log '\(options.eventsPath!.printable)': \(error.errno); give a writable path or '-'",
-                           status: ExitStatus.cantCreate)
-        }
-
+        // Checked before anything is created: a refused alarm leaves nothing behind.
+        let rtcs = options.wakeSystem ? WakeAlarmCapability.realTimeClocks() : []
         if options.wakeSystem {
             guard WakeAlarmCapability.hasCapability else {
                 throw ArmError(message: "--wake-system needs the CAP_WAKE_ALARM capability, which this process lacks; "
                     + "log in on a seat under systemd 254 or newer, run wake from a systemd user timer (systemd-run --user), "
                     + "or grant it with 'sudo setcap cap_wake_alarm+ep \(CommandLine.arguments[0])'", status: ExitStatus.noPermission)
             }
-            guard !WakeAlarmCapability.realTimeClocks().isEmpty else {
+            guard !rtcs.isEmpty else {
                 throw ArmError(message: "--wake-system: this machine has no real-time clock (nothing under /sys/class/rtc), "
                     + "so no timer can wake it from suspend; leave the option out and keep it awake (--inhibit require)",
                     status: ExitStatus.unavailable)
             }
+        }
+
+        let log: EventLog?
+        do {
+            if let path = options.eventsPath { log = try EventLog(path: path, zone: zone) } else { log = nil }
+        } catch {
+            throw ArmError(message: "cannot write the event log '\(options.eventsPath!.printable)': \(error.errno); give a writable path or '-'",
+                           status: ExitStatus.cantCreate)
         }
 
         if options.dryRun {
@@ -90,7 +84,7 @@ enum WakeMain {
             console.result("sound: \(sound.path) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))")
             console.result("device: \(options.device) (\(deviceFormat)): ok")
             console.result("inhibit: \(options.inhibit.rawValue)")
-            if options.wakeSystem { console.result("wake system: yes, by \(WakeAlarmCapability.realTimeClocks().joined(separator: ", "))") }
+            if options.wakeSystem { console.result("wake system: yes, by \(rtcs.joined(separator: ", "))") }
             return ExitStatus.ok
         }
 

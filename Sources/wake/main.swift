@@ -14,17 +14,17 @@ StandardDescriptors.reopenClosed()
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: WakeCommand
 do {
-    try AlarmOptions.checkRepeats(arguments)
+    try AlarmOptions.checkRawArguments(arguments)
     command = try WakeCommand.parse(arguments)
 } catch let error as ArmError {
-    FileOutput.stderr("wake: \(error.message)\n")
+    Console(quiet: false).error(error.message)
     exit(error.status)
 } catch {
     if WakeCommand.exitCode(for: error) == .success { WakeCommand.exit(withError: error) }  // --help, --version
     var message = WakeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
     while message.hasSuffix(".") { message.removeLast() }
-    FileOutput.stderr("wake: \(message); see 'wake --help'\n")
+    Console(quiet: false).error("\(message); see 'wake --help'")
     exit(ExitStatus.usage)
 }
 
-exit(WakeMain.run(command, arguments: arguments))
+exit(WakeMain.run(command))
