@@ -33,18 +33,23 @@ let package = Package(
             ]
         ),
 
+        // The runtime: the reactor, supervised output workers, the runner of armed alarms and
+        // the observers of its events. A library, so tests drive it in-process with a fake clock.
+        .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "CLinux"]),
+
         .executableTarget(
             name: "wake",
             dependencies: [
-                "WakeCore", "WakeSystem", "CWakeSound",
+                "WakeCore", "WakeSystem", "WakeRuntime", "CWakeSound",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
         .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),
+        .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
         .testTarget(
             name: "WakeTests",
-            dependencies: ["WakeCore", "WakeSystem"],
+            dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"],
             exclude: ["Support/pty_driver.py", "Support/system-bus.conf"]
         ),
     ],

@@ -30,56 +30,27 @@ extension Deadline {
     }
 }
 
-/// The signals that steer an alarm, named for what they mean here (the core knows no Glibc).
-public enum ControlSignal: String, Hashable, Sendable {
-    case interrupt = "SIGINT", terminate = "SIGTERM", hangup = "SIGHUP", snooze = "SIGUSR1"
-
-    /// 128 + the signal number, as shells report a death by that signal.
-    var cancelExitCode: Int32 {
-        switch self {
-        case .interrupt: return 130
-        case .terminate: return 143
-        case .hangup: return 129
-        case .snooze: return 138
-        }
-    }
-}
-
-public enum StopCause: Hashable, Sendable {
-    case key(String)
-    case signal(ControlSignal)
-}
-
-/// How an alarm ended; the exit code a script sees follows from it.
+/// How an alarm ended. The command line turns it into an exit code; the daemon records it.
 public enum Outcome: Hashable, Sendable {
-    case stopped(StopCause)
+    case stopped(by: Requester)
     case missed(late: Duration)
     case timedOut
-    case cancelled(StopCause)
+    case cancelled(by: Requester)
     case failed(String)
-
-    public var exitCode: Int32 {
-        switch self {
-        case .stopped: return 0
-        case .failed: return 1
-        case .missed: return 3
-        case .timedOut: return 4
-        case .cancelled(.key): return 130  // `q` counts as Ctrl-C
-        case .cancelled(.signal(let s)): return s.cancelExitCode
-        }
-    }
 }
 
 /// The alarm's state machine. Pure: events in, actions out; the runner does every effect.
 ///
-/// armed -> ringing <-> snoozed -> stopped | timed-out;  armed -> missed | cancelled;  any -> failed
+/// armed -> ringing <-> snoozed -> stopped | timed-out;  armed -> missed | cancelled;  any -> failed.
+/// Commands: `cancel` ends it in any state, `stop` ends it once it has rung, `snooze` only while ringing.
 public struct AlarmEngine: Sendable {
     public struct Settings: Hashable, Sendable {
+        /// Zero means no limit.
         public var lateLimit: Duration
         public var snooze: Duration
         /// Zero means ring until stopped.
         public var ringFor: Duration
-        public init(lateLimit: Duration = .seconds(30 * 60), snooze: Duration = .seconds(9 * 60), ringFor: Duration = .seconds(10 * 60)) {
+        public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor) {
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor
         }
     }
@@ -96,8 +67,8 @@ public struct AlarmEngine: Sendable {
         case timerFired(ClockReading)
         /// The wall clock was stepped or the machine resumed (`ECANCELED` on the timer).
         case clockChanged(ClockReading)
-        case key(Character, ClockReading)
-        case signal(ControlSignal, ClockReading)
+        /// Someone asked for something (see `AlarmCommand` for what each means in each state).
+        case command(AlarmCommand, by: Requester, ClockReading)
         /// The `--ring-for` limit passed.
         case ringLimitReached(ClockReading)
         /// Sound could not be made by any means.
@@ -115,7 +86,8 @@ public struct AlarmEngine: Sendable {
         case disarmRingLimit
         case reportClockChange(ClockReading)
         case reportSnoozed(until: Wait)
-        case reportIgnoredKey(Character)
+        /// A command that means nothing in this state (a stop while waiting, a snooze while snoozed).
+        case reportIgnored(AlarmCommand, by: Requester)
         case finish(Outcome)
     }
 
@@ -149,38 +121,17 @@ public struct AlarmEngine: Sendable {
         case (.ringing, .timerFired):
             return []
 
-        case (.armed, .key(let k, _)):
-            return k == "q" || k == "Q" ? finish(.cancelled(.key(String(k))), ringing: false) : [.reportIgnoredKey(k)]
-        case (.armed, .signal(let s, _)):
-            return s == .snooze ? [] : finish(.cancelled(.signal(s)), ringing: false)
-
-        case (.ringing, .key(let k, let now)):
-            return Self.isSnoozeKey(k) ? snooze(now) : finish(.stopped(.key(Self.keyName(k))), ringing: true)
-        case (.ringing, .signal(let s, let now)):
-            return s == .snooze ? snooze(now) : finish(.stopped(.signal(s)), ringing: true)
+        case (.armed, .command(let command, let who, _)):
+            return command == .cancel ? finish(.cancelled(by: who), ringing: false) : [.reportIgnored(command, by: who)]
+        case (.ringing, .command(let command, let who, let now)):
+            return command == .snooze ? snooze(now) : finish(.stopped(by: who), ringing: true)
         case (.ringing, .ringLimitReached):
             return finish(.timedOut, ringing: true)
-
-        case (.snoozed, .key(let k, _)):
-            return Self.isSnoozeKey(k) ? [.reportIgnoredKey(k)] : finish(.stopped(.key(Self.keyName(k))), ringing: false)
-        case (.snoozed, .signal(let s, _)):
-            return s == .snooze ? [] : finish(.stopped(.signal(s)), ringing: false)
+        case (.snoozed, .command(let command, let who, _)):
+            return command == .snooze ? [.reportIgnored(command, by: who)] : finish(.stopped(by: who), ringing: false)
 
         case (.armed, .ringLimitReached), (.snoozed, .ringLimitReached):
             return []
-        }
-    }
-
-    public static func isSnoozeKey(_ k: Character) -> Bool { k == "s" || k == "S" || k == "z" || k == "Z" || k == " " }
-
-    static func keyName(_ k: Character) -> String {
-        switch k {
-        case " ": return "space"
-        case "\n", "\r": return "enter"
-        case "\u{1B}": return "escape"
-        default:
-            if let a = k.asciiValue, a < 0x20 || a == 0x7F { return "ctrl-\(Character(UnicodeScalar(a ^ 0x40)))" }
-            return String(k)
         }
     }
 
@@ -190,7 +141,8 @@ public struct AlarmEngine: Sendable {
     private mutating func checkDeadline(_ wait: Wait, now: ClockReading, firstRing: Bool) -> [Action] {
         let late = now.reading(wait.clock) - wait.instant
         guard late >= .zero else { return [.armTimer(wait)] }  // early wake-up or clock stepped back: wait on
-        if firstRing && late > settings.lateLimit {
+        // A late limit of zero means none: ring however late, as a ring-for of zero rings until stopped.
+        if firstRing && settings.lateLimit > .zero && late > settings.lateLimit {
             return finish(.missed(late: late), ringing: false)
         }
         deadline = wait

@@ -3,9 +3,20 @@ import CLinux
 
 /// Signals delivered as reads from a file descriptor (`signalfd`) instead of handlers, so they
 /// join the one `poll()` loop and no code runs in signal context. The signals must be blocked
-/// before any thread starts, which is why `blockControlSignals()` is the first thing `main` does.
+/// before any thread starts, which is why `blockSignals()` is the first thing `main` does.
 public final class SignalChannel {
-    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGTSTP, SIGCONT, SIGWINCH]
+    /// Signals that steer the alarm or the terminal.
+    public static let control: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGTSTP, SIGCONT, SIGWINCH]
+    /// Asynchronous signals whose default action ends the process: received here instead, so
+    /// the terminal and the sound are put back first. (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+    /// SIGTRAP and SIGSYS are raised by the faulting thread itself and cannot be blocked.)
+    public static let fatal: [Int32] = [SIGQUIT, SIGUSR2, SIGALRM, SIGPROF, SIGVTALRM, SIGIO, SIGPWR,
+                                        SIGXCPU, SIGXFSZ, SIGSTKFLT] + Array(wake_sigrtmin()...wake_sigrtmax())
+
+    /// The signals this process receives: all of the above except those ignored when it started.
+    /// A signal ignored by the parent stays ignored (`nohup wake 07:00 &` keeps ringing after the
+    /// terminal closes; a background job in a script ignores SIGINT), as POSIX shells expect.
+    nonisolated(unsafe) public private(set) static var received: [Int32] = []
 
     public let fd: Int32
 
@@ -16,16 +27,24 @@ public final class SignalChannel {
         return set
     }
 
-    /// Blocks the handled signals for this thread and every thread created after it.
+    static func isIgnored(_ signal: Int32) -> Bool {
+        var old = sigaction()
+        guard sigaction(signal, nil, &old) == 0 else { return false }
+        return unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
+    /// Blocks the received signals for this thread and every thread created after it.
     /// SIGPIPE is ignored: a closed stdout must never kill an alarm that still has to ring.
-    public static func blockControlSignals() {
-        var set = set(handled)
+    public static func blockSignals() {
+        // SIGCONT, SIGTSTP and SIGWINCH only steer the terminal: taken even if ignored.
+        received = (control + fatal).filter { [SIGCONT, SIGTSTP, SIGWINCH].contains($0) || !isIgnored($0) }
+        var set = set(received)
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signal(SIGPIPE, SIG_IGN)
     }
 
     public init() throws(SystemCallError) {
-        var set = SignalChannel.set(SignalChannel.handled)
+        var set = SignalChannel.set(SignalChannel.received)
         fd = try syscall("signalfd") { signalfd(-1, &set, Int32(SFD_NONBLOCK | SFD_CLOEXEC)) }
     }
 
@@ -44,5 +63,17 @@ public final class SignalChannel {
     /// Stops this process as the default SIGTSTP action would (used after restoring the terminal).
     public static func stopSelf() {
         kill(getpid(), SIGSTOP)
+    }
+
+    /// The signal's name as shells print it (SIGTERM, SIGRTMIN+3).
+    public static func name(of signal: Int32) -> String {
+        if signal >= wake_sigrtmin() && signal <= wake_sigrtmax() { return signal == wake_sigrtmin() ? "SIGRTMIN" : "SIGRTMIN+\(signal - wake_sigrtmin())" }
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGTERM: "SIGTERM", SIGUSR1: "SIGUSR1",
+            SIGUSR2: "SIGUSR2", SIGALRM: "SIGALRM", SIGPROF: "SIGPROF", SIGVTALRM: "SIGVTALRM", SIGIO: "SIGIO",
+            SIGPWR: "SIGPWR", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSTKFLT: "SIGSTKFLT", SIGTSTP: "SIGTSTP",
+            SIGCONT: "SIGCONT", SIGWINCH: "SIGWINCH",
+        ]
+        return names[signal] ?? "signal \(signal)"
     }
 }

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// The controlling terminal in cbreak mode: keys arrive one at a time without Enter or echo,
@@ -20,8 +21,10 @@ public final class Terminal {
     /// with SIGTTOU and a read with SIGTTIN, and a stopped alarm never rings.
     public var isForeground: Bool { tcgetpgrp(fd) == getpgrp() }
 
-    public func enterCbreak() {
-        guard isForeground else { return }
+    /// Enters cbreak when in the foreground and not already in it; true when it did.
+    @discardableResult
+    public func enterCbreak() -> Bool {
+        guard isForeground, !isRaw else { return false }
         var t = saved
         t.c_lflag &= ~tcflag_t(ICANON | ECHO)
         t.c_lflag |= tcflag_t(ISIG)
@@ -31,6 +34,7 @@ public final class Terminal {
         }
         var tt = t
         if tcsetattr(fd, TCSANOW, &tt) == 0 { isRaw = true }
+        return isRaw
     }
 
     public func restore() {
@@ -51,4 +55,10 @@ public final class Terminal {
     deinit { restore() }
 
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// The width of the terminal on `fd` in columns, nil when unknown.
+    public static func columns(of fd: Int32) -> Int? {
+        let c = wake_terminal_columns(fd)
+        return c > 0 ? Int(c) : nil
+    }
 }

@@ -24,7 +24,7 @@ public final class WakeTimer {
         fd = try syscall("timerfd_create") { timerfd_create(id, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
     }
 
-    /// A periodic timer on the monotonic clock, for the once-a-second status line and audio pacing.
+    /// A periodic timer on the monotonic clock.
     public init(periodic interval: Duration) throws(SystemCallError) {
         clockID = CLOCK_MONOTONIC
         fd = try syscall("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
@@ -36,14 +36,12 @@ public final class WakeTimer {
     }
 
     /// Fires at every whole second of the wall clock, so a countdown's "now" turns over in
-    /// step with the real clock rather than up to a second late.
-    public static func everyWallSecond() throws(SystemCallError) -> WakeTimer {
-        let timer = try WakeTimer(clock: .wall)
+    /// step with the real clock rather than up to a second late. Call again after a clock change.
+    public func armEveryWallSecond() throws(SystemCallError) {
         let next = Instant(seconds: SystemClock.realtime.seconds + 1)
         var spec = itimerspec(it_interval: Glibc.timespec(tv_sec: 1, tv_nsec: 0), it_value: SystemClock.timespec(next))
-        let fd = timer.fd
+        let fd = self.fd
         try syscall("timerfd_settime") { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME), &spec, nil) }
-        return timer
     }
 
     deinit { close(fd) }

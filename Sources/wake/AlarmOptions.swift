@@ -23,11 +23,8 @@ struct AlarmOptions {
         func duration(_ text: String, _ option: String) throws(ArmError) -> Duration {
             do { return try DurationText.parse(text) } catch { throw usage("--\(option): \(error.description)") }
         }
-        guard let when = c.when else {
-            throw usage("missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)")
-        }
-        whenText = when
-        do { spec = try WakeSpec(parsing: when) } catch { throw usage(error.description) }
+        whenText = try AlarmOptions.whenText(from: c.when)
+        do { spec = try WakeSpec(parsing: whenText) } catch { throw usage(error.description) }
         dryRun = c.dryRun
         quiet = c.quiet
         soundPath = c.sound
@@ -35,8 +32,10 @@ struct AlarmOptions {
         guard !c.device.isEmpty else { throw usage("--device: empty device name; try 'default', or see 'wake --list-devices'") }
         device = c.device
         guard let v = Int(c.volume), (0...100).contains(v), c.volume.allSatisfy(\.isNumber) else {
-            throw usage("--volume: invalid value '\(c.volume.printable)'; give a whole number from 0 to 100")
+            throw usage("--volume: invalid value '\(c.volume.printable)'; give a whole number from 1 to 100")
         }
+        // An alarm nobody can hear is refused now, not discovered at 07:00.
+        guard v > 0 else { throw usage("--volume 0: the sound is silent; give a volume from 1 to 100") }
         volume = v
         fadeIn = try duration(c.fadeIn, "fade-in")
         let snooze = try duration(c.snooze, "snooze")
@@ -44,10 +43,10 @@ struct AlarmOptions {
         let ringFor = try duration(c.ringFor, "ring-for")
         let lateLimit = try duration(c.lateLimit, "late-limit")
         if ringFor > .zero && fadeIn > ringFor {
-            throw usage("--fade-in \(c.fadeIn) is longer than --ring-for \(c.ringFor); shorten the fade or ring longer")
+            throw usage("--fade-in \(c.fadeIn.printable) is longer than --ring-for \(c.ringFor.printable); shorten the fade or ring longer")
         }
         engine = AlarmEngine.Settings(lateLimit: lateLimit, snooze: snooze, ringFor: ringFor)
-        if let e = c.events, e.isEmpty { throw usage("--events: empty path; give a file, or '-' for stderr") }
+        if let e = c.events, e.isEmpty { throw usage("--events: empty path; give a file, or '-' for stdout") }
         eventsPath = c.events
         unpaced = c.unpaced
         guard let mode = InhibitMode(rawValue: c.inhibit) else {
@@ -57,33 +56,76 @@ struct AlarmOptions {
         wakeSystem = c.wakeSystem
     }
 
-    /// Options that take a value, long and short spellings, for the repeated-option check.
+    /// WHEN may arrive as two words (`wake 7:30 pm`, unquoted); anything else after it is a slip.
+    static func whenText(from words: [String]) throws(ArmError) -> String {
+        guard let first = words.first else {
+            throw ArmError(message: "missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)", status: ExitStatus.usage)
+        }
+        if words.count == 1 { return first }
+        if words.count == 2, ["am", "pm", "a.m.", "p.m."].contains(words[1].lowercased()) { return first + " " + words[1] }
+        throw ArmError(message: "unexpected '\(words[1].printable)' after the time '\(first.printable)'; give one time (quote it if it has spaces)",
+                       status: ExitStatus.usage)
+    }
+
+    /// Options that take a value: every spelling maps to its long name.
     static let valueOptions: [String: String] = [
         "-s": "--sound", "-D": "--device", "--sound": "--sound", "--device": "--device", "--volume": "--volume",
         "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
         "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
     ]
+    /// Short flags that take no value and may be bundled (`-qD null`).
+    static let shortFlags: Set<Character> = ["q", "h"]
 
     /// Checks what ArgumentParser would get wrong: it calls a negative value an unknown option,
     /// and keeps the last of a repeated option, which for an alarm is more likely a slip than an
-    /// intent, so that is refused.
+    /// intent, so that is refused, whatever spelling each occurrence uses (`-D`, `--device`,
+    /// `--device=`, or bundled as `-qD`).
     static func checkRawArguments(_ args: [String]) throws(ArmError) {
         var seen = Set<String>()
-        for (i, a) in args.enumerated() {
-            if a == "--" { break }
-            // ArgumentParser would call `-5m` an unknown option; say what it really is.
-            if a.count >= 2, a.hasPrefix("-"), a.dropFirst().first!.isNumber {
-                if i > 0, let option = valueOptions[args[i - 1]] {
-                    let hint = option == "--volume" ? "a whole number from 0 to 100" : "a duration from zero up, as 9m"
-                    throw ArmError(message: "\(option): negative value '\(a.printable)'; give \(hint)", status: ExitStatus.usage)
-                }
-                throw ArmError(message: WakeSpec.ParseError(token: a, reason: "a time cannot be in the past; use +DURATION for a span from now").description,
-                               status: ExitStatus.usage)
-            }
-            let name = a.hasPrefix("--") ? String(a.split(separator: "=", maxSplits: 1)[0]) : (a.hasPrefix("-") && a.count >= 2 ? String(a.prefix(2)) : a)
-            guard let canonical = valueOptions[name] else { continue }
+        func count(_ canonical: String) throws(ArmError) {
             if !seen.insert(canonical).inserted {
                 throw ArmError(message: "option \(canonical) given more than once; give it once", status: ExitStatus.usage)
+            }
+        }
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if a == "--" { break }
+            var valueFollows: String?
+            if a.hasPrefix("--") {
+                let name = String(a.split(separator: "=", maxSplits: 1).first ?? "")
+                if let canonical = valueOptions[name] {
+                    try count(canonical)
+                    if !a.contains("=") { valueFollows = canonical }
+                }
+            } else if a.hasPrefix("-"), a.count >= 2 {
+                if a.dropFirst().first?.isNumber == true {
+                    throw ArmError(message: WakeSpec.ParseError(token: a, reason: "a time cannot be in the past; use +DURATION for a span from now").description,
+                                   status: ExitStatus.usage)
+                }
+                // A bundle of short options: flags, then at most one value option, whose value is
+                // the rest of the word or, when it comes last, the next word.
+                for (offset, ch) in a.dropFirst().enumerated() {
+                    if shortFlags.contains(ch) { continue }
+                    guard let canonical = valueOptions["-\(ch)"] else { break }
+                    try count(canonical)
+                    if offset == a.count - 2 { valueFollows = canonical }
+                    break
+                }
+            }
+            guard let option = valueFollows, i < args.count else { continue }
+            let value = args[i]
+            i += 1
+            guard value.hasPrefix("-"), value.count >= 2 else { continue }
+            // ArgumentParser would take a value starting with '-' for an option: say what it is.
+            if option == "--sound" || option == "--events" || option == "--device" {
+                throw ArmError(message: "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)",
+                               status: ExitStatus.usage)
+            }
+            if value.dropFirst().first?.isNumber == true {
+                let hint = option == "--volume" ? "a whole number from 1 to 100" : "a duration from zero up, as 9m"
+                throw ArmError(message: "\(option): negative value '\(value.printable)'; give \(hint)", status: ExitStatus.usage)
             }
         }
     }

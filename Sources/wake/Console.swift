@@ -1,16 +1,22 @@
 import Glibc
 import WakeCore
+import WakeSystem
 
 /// Where wake's words go: information on stdout (silenced by --quiet), problems on stderr
-/// (always), and on a terminal a status line redrawn in place.
+/// (always), and on a terminal a status line redrawn in place. When stdout carries the JSON
+/// event stream (`--events -`), every human line goes to stderr so the stream always parses.
+/// Every line passes through `TerminalText.sanitizeLine` here, the one place untrusted text
+/// is escaped on its way to a terminal.
 final class Console {
     let quiet: Bool
-    let stdoutIsTerminal: Bool
+    private let infoFD: Int32
+    let statusFD: Int32?
     private var statusShown = false
 
-    init(quiet: Bool) {
+    init(quiet: Bool, stdoutIsEventStream: Bool = false) {
         self.quiet = quiet
-        stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+        infoFD = stdoutIsEventStream ? STDERR_FILENO : STDOUT_FILENO
+        statusFD = isatty(infoFD) == 1 ? infoFD : nil
     }
 
     /// Writes ignoring failure: a closed or broken stdout must not stop an alarm (SIGPIPE is ignored).
@@ -28,28 +34,33 @@ final class Console {
     func info(_ line: String) {
         guard !quiet else { return }
         clearStatus()
-        write(STDOUT_FILENO, line + "\n")
+        write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
     /// Output that is the point of the command (dry run, device list): printed even with --quiet.
-    func result(_ line: String) { write(STDOUT_FILENO, line + "\n") }
+    func result(_ line: String) {
+        clearStatus()
+        write(infoFD, TerminalText.sanitizeLine(line) + "\n")
+    }
 
     func error(_ line: String) {
         clearStatus()
-        write(STDERR_FILENO, "wake: " + line + "\n")
+        write(STDERR_FILENO, "wake: " + TerminalText.sanitizeLine(line) + "\n")
     }
 
-    var showsStatus: Bool { stdoutIsTerminal && !quiet }
+    var showsStatus: Bool { statusFD != nil && !quiet }
 
-    func status(_ line: String) {
-        guard showsStatus else { return }
-        write(STDOUT_FILENO, "\r\u{1B}[K" + line)
+    /// Redraws the status line, fitted to the terminal's width so it never wraps.
+    func status(_ render: (Int?) -> String) {
+        guard showsStatus, let fd = statusFD else { return }
+        let line = TerminalText.sanitizeLine(render(Terminal.columns(of: fd)))
+        write(fd, "\r\u{1B}[K" + line)
         statusShown = true
     }
 
     func clearStatus() {
-        guard statusShown else { return }
-        write(STDOUT_FILENO, "\r\u{1B}[K")
+        guard statusShown, let fd = statusFD else { return }
+        write(fd, "\r\u{1B}[K")
         statusShown = false
     }
 }

@@ -1,4 +1,7 @@
-/// Exit codes, as the README documents them (sysexits.h where one fits).
+import WakeCore
+
+/// Exit codes, as the README documents them (sysexits.h where one fits). They belong to the
+/// command line: the core and the runtime report outcomes, and this is where they become codes.
 enum ExitStatus {
     static let ok: Int32 = 0
     static let noSound: Int32 = 1
@@ -7,12 +10,28 @@ enum ExitStatus {
     static let usage: Int32 = 64  // EX_USAGE
     static let noInput: Int32 = 66  // EX_NOINPUT: the sound file is unusable
     static let unavailable: Int32 = 69  // EX_UNAVAILABLE: device or service
+    static let osError: Int32 = 71  // EX_OSERR: the system refused a resource the alarm needs
     static let cantCreate: Int32 = 73  // EX_CANTCREAT: the event log cannot be written
     static let noPermission: Int32 = 77  // EX_NOPERM
+
+    /// A cancel by signal n exits 128 + n, as a death by that signal would read in a shell;
+    /// `q` counts as Ctrl-C.
+    static func code(for outcome: Outcome) -> Int32 {
+        switch outcome {
+        case .stopped: return ok
+        case .failed: return noSound
+        case .missed: return missed
+        case .timedOut: return timedOut
+        case .cancelled(.signal(_, let number)): return 128 + number
+        case .cancelled: return 130
+        }
+    }
 }
 
 /// An error that ends wake before the alarm is armed: one line, and its exit code.
 struct ArmError: Error {
     var message: String
     var status: Int32
+    /// Set when a signal ended the checks: the alarm counts as cancelled by it.
+    var signal: Int32? = nil
 }

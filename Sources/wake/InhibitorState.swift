@@ -10,8 +10,4 @@ enum InhibitorState {
     case off
 
     func release() { if case .held(let i) = self { i.release() } }
-
-    var pollDescriptor: pollfd? { if case .held(let i) = self { return i.pollDescriptor } else { return nil } }
-
-    func process() { if case .held(let i) = self { i.process() } }
 }

@@ -2,55 +2,60 @@ import ArgumentParser
 import WakeCore
 
 /// The command line. Values arrive as text and are checked by `AlarmOptions`, so every mistake
-/// gets wake's own one-line message and exit code 64.
+/// gets wake's own one-line message and exit code 64. Defaults come from the core's one table.
 struct WakeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wake",
         abstract: "A command-line alarm clock: wait for a time, then ring a sound until stopped.",
+        usage: """
+            wake WHEN [--sound FILE] [--device PCM] [options]
+              wake --list-devices
+            """,
         discussion: """
-            WHEN is 07:00, 07:00:30, 7am, 7:30pm, +8h, +90m, +1h30m15s, now, or 2026-11-22T07:00.
+            WHEN is 07:00, 07:00:30, 7am, 7:30pm, 7:30 pm, +8h, +90m, +1h30m15s, now, \
+            2026-11-22T07:00, or 2026-11-22T07:00+01:00.
 
             While ringing, s, z or space snoozes and any other key stops. While waiting, q cancels.
 
             Exit status: 0 rang and was stopped; 1 no sound could be made; 3 missed; 4 rang unstopped \
             for --ring-for; 64 usage error; 66 sound file unusable; 69 device or service unavailable; \
-            73 event log not writable; 77 missing permission; 130, 143, 129 cancelled by Ctrl-C or q, \
-            SIGTERM, SIGHUP.
+            71 the system refused a resource (descriptors); 73 event log not writable; 77 missing \
+            permission; 128+n cancelled by signal n (130 Ctrl-C or q, 143 SIGTERM, 129 SIGHUP).
             """,
         version: WakeVersion.string
     )
 
-    @Argument(help: "When to ring (see below).")
-    var when: String?
+    @Argument(help: ArgumentHelp("When to ring: a time of day, +SPAN, now, or a date and time.", valueName: "when"))
+    var when: [String] = []
 
-    @Flag(help: "Resolve the time and check the sound and device, print what would happen, and exit.")
+    @Flag(help: "Run every check the alarm would (time, sound, device, inhibitor, event log), print what would happen, and exit.")
     var dryRun = false
 
-    @Flag(name: .shortAndLong, help: "Print only errors.")
+    @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
     var quiet = false
 
     @Option(name: .shortAndLong, help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.")
     var sound: String?
 
     @Option(name: [.customShort("D"), .long], help: "ALSA PCM to ring on, as aplay -D takes it.")
-    var device: String = "default"
+    var device: String = Defaults.device
 
-    @Option(help: "Software volume, 0 to 100.")
-    var volume: String = "100"
+    @Option(help: "Software volume, 1 to 100.")
+    var volume: String = String(Defaults.volume)
 
     @Option(help: "Ramp the sound up from silence over this long (e.g. 30s).")
-    var fadeIn: String = "0"
+    var fadeIn: String = DurationText.format(Defaults.fadeIn)
 
     @Option(help: "How long a snooze lasts.")
-    var snooze: String = "9m"
+    var snooze: String = DurationText.format(Defaults.snooze)
 
     @Option(help: "Stop ringing after this long if nobody stops it (0: ring until stopped).")
-    var ringFor: String = "10m"
+    var ringFor: String = DurationText.format(Defaults.ringFor)
 
-    @Option(help: "Do not ring if the alarm is later than this (the machine was asleep); exit 3 instead.")
-    var lateLimit: String = "30m"
+    @Option(help: "Do not ring if the alarm is later than this (the machine was asleep); exit 3 instead (0: no limit).")
+    var lateLimit: String = DurationText.format(Defaults.lateLimit)
 
-    @Option(help: "Append one JSON object per event to this file ('-' for stderr).")
+    @Option(help: "Append one JSON object per event to this file ('-' for stdout: human lines then go to stderr).")
     var events: String?
 
     @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.")
@@ -67,5 +72,5 @@ struct WakeCommand: ParsableCommand {
 }
 
 enum WakeVersion {
-    static let string = "wake 0.1.0"
+    static let string = "wake 0.2.0"
 }

@@ -1,27 +1,33 @@
+import Glibc
 import WakeCore
+import WakeRuntime
 import WakeSystem
 
-/// From checked options to an armed alarm: every check that can fail happens here, before the wait.
+/// From checked options to an armed alarm: every check that can fail happens here, before the
+/// wait, and a dry run runs every one of them (it takes and releases the inhibitor too) and
+/// exits with the code the real run would.
 enum WakeMain {
-    static func run(_ command: WakeCommand) -> Int32 {
-        let console = Console(quiet: command.quiet)
-        if command.listDevices {
-            for d in PCM.listDevices() {
-                console.result(d.name)
-                if !d.description.isEmpty { console.result("    " + d.description) }
-            }
-            return ExitStatus.ok
-        }
+    static func run(_ command: WakeCommand, signals: SignalChannel) -> Int32 {
+        let console = Console(quiet: command.quiet, stdoutIsEventStream: command.events == "-")
+        if command.listDevices { return listDevices(console) }
         do {
             let options = try AlarmOptions(command)
-            return try arm(options, console: console)
+            return try arm(options, console: console, signals: signals)
         } catch {
             console.error(error.message)
             return error.status
         }
     }
 
-    static func arm(_ options: AlarmOptions, console: Console) throws(ArmError) -> Int32 {
+    static func listDevices(_ console: Console) -> Int32 {
+        for d in PCM.listDevices() {
+            console.result(d.name)
+            if !d.description.isEmpty { console.result("    " + d.description) }
+        }
+        return ExitStatus.ok
+    }
+
+    static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
         let (zone, zoneWarning) = ZoneLoader.local()
         if let zoneWarning { console.error("warning: " + zoneWarning) }
 
@@ -38,64 +44,69 @@ enum WakeMain {
         do {
             if let path = options.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
         } catch {
-            throw ArmError(message: error.description + "; choose a sound file with --sound", status: ExitStatus.noInput)
+            let next = options.soundPath == nil ? "leave --sound out to ring wake's own sound" : "choose another file with --sound"
+            throw ArmError(message: error.description + "; " + next, status: ExitStatus.noInput)
         }
-
-        // The device: opened with the file's format and closed again; never held while waiting.
-        let check: PCM
-        do {
-            check = try Ringer.check(device: options.device, sound: sound)
-        } catch {
-            throw ArmError(message: "cannot ring on device '\(options.device.printable)': \(error.message) (\(error.call)); see 'wake --list-devices'",
-                           status: ExitStatus.unavailable)
-        }
-        let deviceFormat = "\(check.format), \(check.channels) ch, \(check.rate) Hz\(check.isClockless ? ", no clock: paced by wake" : "")"
-        check.close()
 
         // Checked before anything is created: a refused alarm leaves nothing behind.
-        let rtcs = options.wakeSystem ? WakeAlarmCapability.realTimeClocks() : []
-        if options.wakeSystem {
-            guard WakeAlarmCapability.hasCapability else {
-                throw ArmError(message: "--wake-system needs the CAP_WAKE_ALARM capability, which this process lacks; "
-                    + "log in on a seat under systemd 254 or newer, run wake from a systemd user timer (systemd-run --user), "
-                    + "or grant it with 'sudo setcap cap_wake_alarm+ep \(CommandLine.arguments[0])'", status: ExitStatus.noPermission)
+        let rtcs = try checkWakeSystem(options)
+
+        let device: DeviceCheck.Report
+        do {
+            device = try DeviceCheck.run(options.device, sound: sound, dryRun: options.dryRun, signals: signals)
+        } catch {
+            // A signal during the checks cancels the alarm: recorded like any cancel.
+            if let signal = error.signal, let path = options.eventsPath, let log = try? EventLog(path: path, zone: zone) {
+                log.emit("cancelled", at: SystemClock.realtime, [("by", .string("signal")), ("signal", .string(SignalChannel.name(of: signal)))])
             }
-            guard !rtcs.isEmpty else {
-                throw ArmError(message: "--wake-system: this machine has no real-time clock (nothing under /sys/class/rtc), "
-                    + "so no timer can wake it from suspend; leave the option out and keep it awake (--inhibit require)",
-                    status: ExitStatus.unavailable)
-            }
+            throw error
         }
+
 
         let log: EventLog?
         do {
             if let path = options.eventsPath { log = try EventLog(path: path, zone: zone) } else { log = nil }
         } catch {
-            throw ArmError(message: "cannot write the event log '\(options.eventsPath!.printable)': \(error.errno); give a writable path or '-'",
+            throw ArmError(message: "cannot write the event log '\((options.eventsPath ?? "").printable)': \(error.errno); give a writable path or '-'",
                            status: ExitStatus.cantCreate)
         }
 
+        let inhibitor = try takeInhibitor(options, why: "alarm at \(Formatting.clockTime(deadline.instant, zone: zone))")
+
         if options.dryRun {
-            let wait = deadline.instant - now.realtime
-            console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
-            console.result("zone: \(zone.name) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation))")
-            console.result("clock: \(deadline.clock.rawValue)")
-            console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
-            console.result("sound: \(sound.path) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))")
-            console.result("device: \(options.device) (\(deviceFormat)): ok")
-            console.result("inhibit: \(options.inhibit.rawValue)")
-            if options.wakeSystem { console.result("wake system: yes, by \(rtcs.joined(separator: ", "))") }
+            inhibitor.release()
+            printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, rtcs: rtcs, console: console)
             return ExitStatus.ok
         }
 
-        let inhibitor = try takeInhibitor(options, why: "alarm at \(Formatting.clockTime(deadline.instant, zone: zone))")
+        let session: AlarmSession
         do {
-            let runner = try AlarmRunner(options: options, deadline: deadline, zone: zone, console: console, log: log,
-                                         sound: sound, inhibitor: inhibitor, now: now)
-            return runner.run(now: SystemClock.now())
+            session = try AlarmSession(options: options, zone: zone, console: console, log: log, signals: signals, inhibitor: inhibitor)
         } catch {
-            throw ArmError(message: "cannot set up the alarm: \(error)", status: ExitStatus.unavailable)
+            inhibitor.release()
+            throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
+                           status: ExitStatus.osError)
         }
+        let ring = RingRequest(sound: sound, soundKind: options.soundPath == nil ? .builtIn : .user, device: options.device,
+                               volume: options.volume, fadeIn: options.fadeIn, unpaced: options.unpaced)
+        let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.engine, ring: ring)
+        return session.run(setup, deadline: deadline)
+    }
+
+    static func checkWakeSystem(_ options: AlarmOptions) throws(ArmError) -> [String] {
+        guard options.wakeSystem else { return [] }
+        guard WakeAlarmCapability.hasCapability else {
+            throw ArmError(message: "--wake-system needs the CAP_WAKE_ALARM capability, which this process lacks; "
+                + "log in on a seat under systemd 254 or newer, run wake from a systemd user timer (systemd-run --user), "
+                + "or grant it with 'sudo setcap cap_wake_alarm+ep \(CommandLine.arguments[0].printable)'", status: ExitStatus.noPermission)
+        }
+        let rtcs = WakeAlarmCapability.realTimeClocks()
+        guard !rtcs.isEmpty else {
+            throw ArmError(message: "--wake-system: this machine has no real-time clock (nothing under /sys/class/rtc), "
+                + "so no timer can wake it from suspend; leave the option out and keep it awake (--inhibit require)",
+                status: ExitStatus.unavailable)
+        }
+        return rtcs
     }
 
     /// The "never sleep" lock. Without it the alarm still works, but a suspend delays it: say so.
@@ -104,7 +115,6 @@ enum WakeMain {
         do {
             let inhibitor = try SleepInhibitor()
             try inhibitor.inhibit(what: InhibitorState.what, who: "wake", why: why, mode: "block")
-            try? inhibitor.watchSleep()
             return .held(inhibitor)
         } catch {
             if options.inhibit == .require {
@@ -113,5 +123,28 @@ enum WakeMain {
             }
             return .failed(error.description)
         }
+    }
+
+    static func printDryRun(_ options: AlarmOptions, deadline: Deadline, now: ClockReading, zone: TimeZoneRules, sound: SoundFile,
+                            device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], console: Console) {
+        let wait = deadline.instant - now.realtime
+        let settings = options.engine
+        console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
+        console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
+        console.result("clock: \(deadline.clock.rawValue)")
+        console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
+        console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))")
+        console.result("device: \(options.device.printable) (\(device.summary)): ok")
+        console.result("volume: \(options.volume) %" + (options.fadeIn > .zero ? ", fading in over \(DurationText.format(options.fadeIn))" : ""))
+        console.result("snooze: \(DurationText.format(settings.snooze))")
+        console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped"))
+        console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)"))
+        switch inhibitor {
+        case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)")
+        case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)")
+        case .off: console.result("inhibit: off")
+        }
+        if options.wakeSystem { console.result("wake system: yes, by \(rtcs.joined(separator: ", "))") }
+        if let events = options.eventsPath { console.result("events: \(events == "-" ? "stdout" : events.printable)") }
     }
 }

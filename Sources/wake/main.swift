@@ -5,7 +5,7 @@ import WakeSystem
 
 // Signals are blocked before anything else, so no thread ever exists with them unblocked:
 // they arrive through the signalfd in the event loop instead (see SignalChannel).
-SignalChannel.blockControlSignals()
+SignalChannel.blockSignals()
 
 // A closed stdin, stdout or stderr would hand its number to the next open(): the built-in
 // sound's memfd could become "stdout" and wake's own messages would corrupt it. Fill the gaps.
@@ -27,4 +27,11 @@ do {
     exit(ExitStatus.usage)
 }
 
-exit(WakeMain.run(command))
+let signals: SignalChannel
+do {
+    signals = try SignalChannel()
+} catch {
+    Console(quiet: false).error("cannot set up signal handling: \(error); raise 'ulimit -n'")
+    exit(ExitStatus.osError)
+}
+exit(WakeMain.run(command, signals: signals))

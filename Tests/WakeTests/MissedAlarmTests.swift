@@ -3,15 +3,31 @@ import Testing
 
 @Suite("Missed alarms")
 struct MissedAlarmTests {
-    /// With a late limit of zero, any lateness at all is too late: the deadline is always a little
-    /// past when wake gets to run, so the missed path is exercised end to end without a suspend.
+    /// Stopped (SIGSTOP) across its deadline, wake gets to run 2 s late, past a 1 s late limit:
+    /// the missed path end to end without a suspend.
     @Test("past the late limit: no ring, one stderr line, a missed event, exit 3")
     func missed() async throws {
-        let wake = try WakeProcess(["+1s", "-D", "null", "--late-limit", "0", "--inhibit", "off"])
+        let wake = try WakeProcess(["+2s", "-D", "null", "--late-limit", "1s", "--inhibit", "off"])
+        _ = try await wake.waitForEvent("armed")
+        wake.send(SIGSTOP)
+        try await Task.sleep(for: .seconds(4))
+        wake.send(SIGCONT)
         let r = await wake.wait(timeout: .seconds(20))
         #expect(r.exitCode == 3, "\(wake.report(r))")
         #expect(r.stderrIsOneLine && r.stderr.contains("missed alarm for") && r.stderr.contains("late by"), "\(r)")
         #expect(wake.count("missed") == 1 && wake.count("ringing") == 0, "\(wake.report(r))")
+    }
+
+    @Test("a late limit of 0 means none: 2 s late, it still rings")
+    func zeroLimitRings() async throws {
+        let wake = try WakeProcess(["+2s", "-D", "null", "--late-limit", "0", "--ring-for", "1s", "--inhibit", "off"])
+        _ = try await wake.waitForEvent("armed")
+        wake.send(SIGSTOP)
+        try await Task.sleep(for: .seconds(4))
+        wake.send(SIGCONT)
+        let r = await wake.wait(timeout: .seconds(20))
+        #expect(r.exitCode == 4, "\(wake.report(r))")
+        #expect(wake.count("ringing") == 1 && wake.count("missed") == 0, "\(wake.report(r))")
     }
 
     @Test("within the late limit it rings")

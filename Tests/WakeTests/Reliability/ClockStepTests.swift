@@ -208,3 +208,22 @@ struct ClockStepEndToEndTests {
         #expect(wake.count("ringing") == 1 && wake.count("fallback") == 0, "\(wake.report(r))")
     }
 }
+
+/// The edge's mapping of keys and signals to commands, so these engine runs read as before.
+private enum ControlSignal {
+    case interrupt, terminate, hangup, snooze
+}
+
+private extension AlarmEngine.Event {
+    static func key(_ k: Character, _ now: ClockReading) -> Self {
+        let (command, who) = KeyBinding.command(for: k.asciiValue ?? 0)
+        return .command(command, by: who, now)
+    }
+
+    static func signal(_ s: ControlSignal, _ now: ClockReading) -> Self {
+        let names: [ControlSignal: (String, Int32)] = [.interrupt: ("SIGINT", 2), .terminate: ("SIGTERM", 15),
+                                                       .hangup: ("SIGHUP", 1), .snooze: ("SIGUSR1", 10)]
+        let (name, number) = names[s] ?? ("SIGTERM", 15)
+        return .command(s == .snooze ? .snooze : .cancel, by: .signal(name: name, number: number), now)
+    }
+}

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WakeCore
 import WakeSystem
+import WakeRuntime
 
 /// R4. Long runs: a tiny sound looped a million times unpaced (hidden `--unpaced`) into ALSA's
 /// `file` PCM must come out as exactly the file repeated, with memory flat; and 10,000 arm /
@@ -154,8 +155,8 @@ struct LongRunTests {
         // Warm up once (ALSA's configuration, dispatch's own timers) before counting.
         do {
             let s = try SoundFile(path: soundPath)
-            let r = Ringer(sound: s, settings: Ringer.Settings(device: "null")) { _ in }
-            r.start(); r.stop()
+            let pcm = try PCM(device: "null", format: .s16, channels: s.channels, rate: s.sampleRate)
+            pcm.close()
         }
         let before = Self.tally(openDescriptors(), dir: canonicalDir)
         let started = ContinuousClock.now
@@ -175,25 +176,29 @@ struct LongRunTests {
             _ = tick.acknowledge()
             let signals = try SignalChannel()
             _ = signals.drain()
-            _ = try EventLoop().wait([(signals.fd, Int16(POLLIN)), (wall.fd, Int16(POLLIN))], timeoutMs: 0)
+            let reactor = Reactor()
+            reactor.register(fd: signals.fd) { _ in }
+            reactor.register(fd: wall.fd) { _ in }
+            try reactor.runOnce(timeout: .zero)
             // Sound and device: open the file (alternately from disk and from memory, as the
-            // built-in sound is), check the device, ring a moment and stop.
+            // built-in sound is), ring a moment on a worker and stop.
             do {
                 let sound = i % 2 == 0
                     ? try SoundFile(path: soundPath)
                     : try wavBytes.withUnsafeBytes { b in try SoundFile(bytes: b, name: "in-memory") }
-                let check = try Ringer.check(device: "null", sound: sound)
-                check.close()
-                let ringer = Ringer(sound: sound, settings: Ringer.Settings(device: "null")) { notice in
-                    switch notice {
+                let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { nil }
+                var openedHere = false
+                output.onEvent = { event in
+                    switch event {
                     case .stopped: stops += 1
-                    case .opened: opened += 1
+                    case .opened: opened += 1; openedHere = true
                     default: break
                     }
                 }
-                ringer.start()
-                ringer.service(ringer.pollSet.map { pollfd(fd: $0.fd, events: $0.events, revents: $0.events) })
-                ringer.stop()
+                output.start(RingRequest(sound: sound, soundKind: .user, device: "null"))
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !openedHere && ContinuousClock.now < deadline { try reactor.runOnce(timeout: .milliseconds(100)) }
+                output.finish(within: .seconds(2))
             }
         }
         let elapsed = ContinuousClock.now - started

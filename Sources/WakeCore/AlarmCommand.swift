@@ -1,0 +1,43 @@
+/// What someone asks of an alarm. The edges (keys, signals, control clients, notification
+/// buttons) turn their raw input into one of these; the engine decides what it means in the
+/// alarm's current state.
+public enum AlarmCommand: String, Hashable, Sendable {
+    /// Silence a ringing or snoozed alarm for good. Ignored while the alarm waits.
+    case stop
+    /// Silence a ringing alarm for the snooze time. Ignored otherwise.
+    case snooze
+    /// End the alarm whatever its state: before it rings it is cancelled, after that stopped.
+    case cancel
+}
+
+/// Who asked: recorded with the outcome, so the log and the exit code can tell.
+public enum Requester: Hashable, Sendable {
+    /// A key on the terminal, by its printable name (`q`, `space`, `ctrl-d`).
+    case key(String)
+    /// A signal, by name and number (the command line turns a cancel by signal n into 128 + n).
+    case signal(name: String, number: Int32)
+    /// A control client (`wake stop`), described for the log.
+    case control(String)
+    /// A button on the desktop notification.
+    case notification
+
+    /// How the log and the console name it: `key 'q'`, `SIGTERM`, `wake stop (pid 42)`.
+    public var description: String {
+        switch self {
+        case .key(let k): return "key '\(k)'"
+        case .signal(let name, _): return name
+        case .control(let who): return who
+        case .notification: return "the notification"
+        }
+    }
+
+    /// The kind of asker, as the event log's `by` field names it.
+    public var kind: String {
+        switch self {
+        case .key: return "key"
+        case .signal: return "signal"
+        case .control: return "control"
+        case .notification: return "notification"
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// Every default of an alarm, in one table: the command line, the help text and the engine
+/// read them from here.
+public enum Defaults {
+    public static let device = "default"
+    public static let volume = 100
+    public static let fadeIn: Duration = .zero
+    public static let snooze: Duration = .seconds(9 * 60)
+    public static let ringFor: Duration = .seconds(10 * 60)
+    public static let lateLimit: Duration = .seconds(30 * 60)
+    /// How long a sound output may accept no audio before it counts as failed.
+    public static let stallLimit: Duration = .seconds(3)
+    /// How much audio wake keeps queued ahead on a device, and the ALSA buffer it asks for.
+    public static let latency: Duration = .milliseconds(100)
+    /// How long the end of a ring may take (the worker's fade and close) before wake exits anyway.
+    public static let teardownLimit: Duration = .milliseconds(500)
+}

@@ -1,0 +1,95 @@
+/// The software gain of a ring: `--volume`, the `--fade-in` ramp from silence, and the short
+/// fade-out that makes a stop click-free. Pure arithmetic over sample buffers.
+public struct GainRamp: Hashable, Sendable {
+    /// 0...1.
+    public let volume: Double
+    /// Frames over which the sound rises from silence to `volume`; 0 for no fade.
+    public let fadeInFrames: Int64
+
+    public init(volumePercent: Int, fadeIn: Duration, sampleRate: Int) {
+        volume = Double(min(100, max(0, volumePercent))) / 100
+        fadeInFrames = GainRamp.frames(in: fadeIn, rate: sampleRate)
+    }
+
+    /// Frames in `duration` at `rate`, saturating instead of overflowing.
+    public static func frames(in duration: Duration, rate: Int) -> Int64 {
+        let us = max(0, duration.nanoseconds / 1000)
+        let (product, overflow) = us.multipliedReportingOverflow(by: Int64(max(0, rate)))
+        return overflow ? Int64.max : product / 1_000_000
+    }
+
+    /// The gain of the frame `index` frames into the ring.
+    public func gain(atFrame index: Int64) -> Double {
+        guard fadeInFrames > 0, index < fadeInFrames else { return volume }
+        return volume * Double(max(0, index)) / Double(fadeInFrames)
+    }
+
+    /// Whether frames from `index` on pass through untouched (bit-exact at full volume).
+    public func isUnity(from index: Int64) -> Bool { volume >= 1 && index >= fadeInFrames }
+
+    /// Applies the ramp to `frames` interleaved frames that are `firstIndex` frames into the ring.
+    public func apply<T: FixedWidthInteger>(to samples: UnsafeMutablePointer<T>, frames: Int, channels: Int, firstIndex: Int64) {
+        if isUnity(from: firstIndex) { return }
+        GainRamp.scale(samples, frames: frames, channels: channels) { gain(atFrame: firstIndex + Int64($0)) }
+    }
+
+    /// A linear fade from `volume` to silence over `frames` frames, for the end of a ring.
+    public func applyFadeOut<T: FixedWidthInteger>(to samples: UnsafeMutablePointer<T>, frames: Int, channels: Int) {
+        guard frames > 0 else { return }
+        GainRamp.scale(samples, frames: frames, channels: channels) { Double(frames - $0) / Double(frames) * volume }
+    }
+
+    /// Multiplies each frame by its gain, rounding to the nearest sample value and clamping.
+    static func scale<T: FixedWidthInteger>(_ p: UnsafeMutablePointer<T>, frames: Int, channels: Int, gain: (Int) -> Double) {
+        for f in 0..<max(0, frames) {
+            let g = gain(f)
+            for c in f * channels..<(f + 1) * channels {
+                let v = (Double(p[c]) * g).rounded()
+                p[c] = v >= Double(T.max) ? T.max : (v <= Double(T.min) ? T.min : T(v))
+            }
+        }
+    }
+}
+
+/// When to write on a device with no clock of its own (ALSA's `null` and `file`): as much as
+/// real time has played since the ring began, plus a lead, as a sound card's buffer would hold.
+public struct PacingSchedule: Hashable, Sendable {
+    public let rate: Int
+    public let lead: Int64
+
+    public init(rate: Int, lead: Duration = Defaults.latency) {
+        self.rate = rate
+        self.lead = GainRamp.frames(in: lead, rate: rate)
+    }
+
+    /// Frames that should have been written `elapsed` after the start.
+    public func framesDue(after elapsed: Duration) -> Int64 {
+        let played = GainRamp.frames(in: elapsed, rate: rate)
+        let (due, overflow) = played.addingReportingOverflow(lead)
+        return overflow ? Int64.max : due
+    }
+
+    /// How long after the start the `frames`-th frame is due (for sleeping until then).
+    public func timeDue(ofFrame frames: Int64) -> Duration {
+        let played = max(0, frames - lead)
+        guard rate > 0 else { return .zero }
+        let (ns, overflow) = (played / Int64(rate)).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return .seconds(Int64.max / 1_000_000_000) }
+        return .nanoseconds(ns + (played % Int64(rate)) * 1_000_000_000 / Int64(rate))
+    }
+}
+
+/// The supervisor's rule for a stuck output: no progress for longer than the limit.
+public struct StallWatch: Hashable, Sendable {
+    public let limit: Duration
+    public private(set) var lastProgress: Instant
+
+    public init(limit: Duration = Defaults.stallLimit, start: Instant) {
+        self.limit = limit
+        lastProgress = start
+    }
+
+    public mutating func progressed(at now: Instant) { lastProgress = max(lastProgress, now) }
+
+    public func isStalled(at now: Instant) -> Bool { now - lastProgress > limit }
+}

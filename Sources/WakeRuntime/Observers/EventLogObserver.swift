@@ -1,0 +1,96 @@
+import WakeCore
+import WakeSystem
+
+/// The JSON event log (`--events`): one line per runtime event, in the names the README lists.
+public final class EventLogObserver: RuntimeObserver {
+    private let log: EventLog
+    private let zone: TimeZoneRules
+    /// Alarm IDs are written only when the process holds more than one alarm (the daemon).
+    public var includeAlarmID = false
+
+    public init(log: EventLog, zone: TimeZoneRules) {
+        self.log = log
+        self.zone = zone
+    }
+
+    private func iso(_ i: Instant) -> EventLog.Value { .string(Formatting.iso8601(i, zone: zone)) }
+
+    public func observe(_ event: RuntimeEvent) {
+        var fields: [(String, EventLog.Value)] = []
+        if includeAlarmID && !event.alarm.isEmpty { fields.append(("alarm", .string(event.alarm))) }
+        let name: String
+        switch event.kind {
+        case .armed(let wait, let wall):
+            name = "armed"
+            fields += [("deadline", iso(wall)), ("clock", .string(wait.clock.rawValue)),
+                       ("wait_s", .int(wait.remaining(from: event.time).secondsRoundedUp))]
+        case .ringStarted:
+            return
+        case .ringing(let late):
+            name = "ringing"
+            fields.append(("late_ms", .milliseconds(late)))
+        case .snoozed(let until):
+            name = "snoozed"
+            fields.append(("until", iso(until)))
+        case .finished(let outcome):
+            switch outcome {
+            case .stopped(let who):
+                name = "stopped"
+                fields += Self.requester(who)
+            case .cancelled(let who):
+                name = "cancelled"
+                fields += Self.requester(who)
+            case .missed(let late):
+                name = "missed"
+                fields.append(("late_s", .int(late.nanoseconds / 1_000_000_000)))
+            case .timedOut:
+                name = "timed_out"
+            case .failed(let reason):
+                name = "error"
+                fields.append(("reason", .string(reason)))
+            }
+        case .clockChanged:
+            name = "clock_changed"
+            fields.append(("now", iso(event.time.realtime)))
+        case .suspended:
+            name = "suspended"
+        case .resumed(let slept):
+            name = "resumed"
+            fields.append(("slept_s", .int(slept.secondsRoundedUp)))
+        case .ignored:
+            return
+        case .problem(let reason):
+            name = "problem"
+            fields.append(("reason", .string(reason)))
+        case .sound(let output):
+            switch output {
+            case .opened(let device, let format, let paced):
+                name = "device"
+                fields += [("device", .string(device)), ("format", .string(format)), ("paced", .bool(paced))]
+            case .audible, .bell:
+                return
+            case .recovered(let what, let count):
+                name = "recovered"
+                fields += [("what", .string(what)), ("count", .int(Int64(count)))]
+            case .fallback(let from, let to, let reason):
+                name = "fallback"
+                fields += [("from", .string(from)), ("to", .string(to)), ("reason", .string(reason))]
+            case .failed:
+                return  // the alarm's own `error` follows
+            case .stopped(let frames, let seams):
+                name = "sound_stopped"
+                fields += [("frames", .int(frames)), ("seams", .int(seams))]
+            }
+        }
+        log.emit(name, at: event.time.realtime, fields)
+    }
+
+    static func requester(_ who: Requester) -> [(String, EventLog.Value)] {
+        switch who {
+        case .key(let k): return [("by", .string("key")), ("key", .string(k))]
+        case .signal(let name, _): return [("by", .string("signal")), ("signal", .string(name))]
+        case .control(let client): return [("by", .string("control")), ("client", .string(client))]
+        case .notification: return [("by", .string("notification"))]
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import WakeCore
+import WakeSystem
+
+/// The sound as an endless stream: chunks read from the file, the end joined to the start with
+/// nothing between (the seam is "read returned 0", not a frame count, which is only an estimate
+/// for MP3), the gain applied. Used by one output worker at a time.
+final class LoopingSource {
+    let sound: SoundFile
+    let gain: GainRamp
+    let chunkFrames = 16384
+    let frameBytes: Int
+    private let staging: UnsafeMutableRawPointer
+    private var stagedFrames = 0
+    private var stagedOffset = 0
+    /// Frames produced since the ring started: where the fade-in stands.
+    private var producedFrames: Int64 = 0
+    /// Position in the file of the next frame to reach the device, for the fade-out on stop.
+    private(set) var nextWritePosition: Int64 = 0
+    private(set) var seams: Int64 = 0
+
+    init(sound: SoundFile, volume: Int, fadeIn: Duration) {
+        self.sound = sound
+        gain = GainRamp(volumePercent: volume, fadeIn: fadeIn, sampleRate: sound.sampleRate)
+        frameBytes = sound.channels * (sound.width == .int16 ? 2 : 4)
+        staging = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * frameBytes, alignment: 8)
+    }
+
+    deinit { staging.deallocate() }
+
+    var format: PCM.SampleFormat { sound.width == .int16 ? .s16 : .s32 }
+
+    /// Starts from the beginning of the sound.
+    func rewind() throws(SoundFile.ReadError) {
+        try sound.rewind()
+        (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, 0, 0, 0)
+    }
+
+    /// Frames read and not yet written.
+    var pending: (pointer: UnsafeRawPointer, frames: Int) {
+        (UnsafeRawPointer(staging + stagedOffset * frameBytes), stagedFrames - stagedOffset)
+    }
+
+    func consumed(_ frames: Int) {
+        stagedOffset += frames
+        if sound.frames > 0 { nextWritePosition = (nextWritePosition + Int64(frames)) % sound.frames }
+    }
+
+    /// Drops what is staged: after a device is lost, the next starts where the file is.
+    func discardPending() { stagedOffset = stagedFrames }
+
+    /// Reads the next chunk, looping at the end, and applies the gain.
+    func fill() throws(SoundFile.ReadError) {
+        stagedFrames = 0
+        stagedOffset = 0
+        var emptyReads = 0
+        while stagedFrames < chunkFrames {
+            let n = try read(at: stagedFrames, frames: chunkFrames - stagedFrames)
+            if n == 0 {
+                emptyReads += 1
+                if emptyReads > 1 { throw .decode("the sound file yields no frames any more (was it truncated or replaced?)") }
+                try sound.rewind()
+                seams += 1
+                continue
+            }
+            emptyReads = 0
+            applyGain(from: stagedFrames, count: n)
+            stagedFrames += n
+        }
+    }
+
+    /// Up to `frames` frames from the file position `from`, fading from the volume to silence:
+    /// what a stop plays so it does not click.
+    func fadeOut(from position: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+        stagedFrames = 0
+        stagedOffset = 0
+        guard (try? sound.seek(to: position)) != nil else { return (UnsafeRawPointer(staging), 0) }
+        var got = 0, emptyReads = 0
+        let want = min(chunkFrames, frames)
+        while got < want && emptyReads < 2 {
+            let n = (try? read(at: got, frames: want - got)) ?? 0
+            if n == 0 {
+                emptyReads += 1
+                if (try? sound.rewind()) == nil { break }
+                continue
+            }
+            emptyReads = 0
+            got += n
+        }
+        switch sound.width {
+        case .int16: gain.applyFadeOut(to: staging.assumingMemoryBound(to: Int16.self), frames: got, channels: sound.channels)
+        case .int32: gain.applyFadeOut(to: staging.assumingMemoryBound(to: Int32.self), frames: got, channels: sound.channels)
+        }
+        return (UnsafeRawPointer(staging), got)
+    }
+
+    private func applyGain(from start: Int, count: Int) {
+        defer { producedFrames += Int64(count) }
+        let first = producedFrames
+        switch sound.width {
+        case .int16:
+            gain.apply(to: staging.assumingMemoryBound(to: Int16.self) + start * sound.channels, frames: count, channels: sound.channels, firstIndex: first)
+        case .int32:
+            gain.apply(to: staging.assumingMemoryBound(to: Int32.self) + start * sound.channels, frames: count, channels: sound.channels, firstIndex: first)
+        }
+    }
+
+    private func read(at offset: Int, frames: Int) throws(SoundFile.ReadError) -> Int {
+        let dest = staging + offset * frameBytes
+        switch sound.width {
+        case .int16: return try sound.read(into: dest.assumingMemoryBound(to: Int16.self), frames: frames)
+        case .int32: return try sound.read(into: dest.assumingMemoryBound(to: Int32.self), frames: frames)
+        }
+    }
+}

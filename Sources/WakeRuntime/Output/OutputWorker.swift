@@ -1,0 +1,185 @@
+import Glibc
+import WakeCore
+import WakeSystem
+
+/// One device's sound on a thread of its own. Every call that can block inside a library (ALSA
+/// open, configure, write, drop, close; libsndfile reads) happens here, never on the event loop:
+/// an ALSA plugin talking to a hung sound server blocks for tens of seconds whatever mode the PCM
+/// was opened in. The loop supervises through the mailbox and abandons a worker that stalls.
+final class OutputWorker: @unchecked Sendable {
+    struct Job {
+        var device: String
+        var source: LoopingSource
+        var latency: Duration
+        var unpaced: Bool
+    }
+
+    let mailbox: WorkerMailbox
+    private let job: Job
+
+    private init(job: Job, mailbox: WorkerMailbox) {
+        self.job = job
+        self.mailbox = mailbox
+    }
+
+    /// Starts the thread; throws when no thread can be made (the caller falls back).
+    static func spawn(_ job: Job, mailbox: WorkerMailbox) throws(SystemCallError) {
+        let worker = OutputWorker(job: job, mailbox: mailbox)
+        let context = Unmanaged.passRetained(worker).toOpaque()
+        var thread = pthread_t()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        // Never joined: a worker stuck in a plugin is left behind, and its thread ends when it can.
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let r = pthread_create(&thread, &attributes, { context in
+            guard let context else { return nil }
+            Unmanaged<OutputWorker>.fromOpaque(context).takeRetainedValue().run()
+            return nil
+        }, context)
+        if r != 0 {
+            Unmanaged<OutputWorker>.fromOpaque(context).release()
+            throw SystemCallError("pthread_create", .init(rawValue: r))
+        }
+    }
+
+    private var written: Int64 = 0
+    private var sawFirstFrame = false
+    private var recoveredCount = 0
+    private var recoveredKind = ""
+    private var lastRecoveredReport = Instant(nanoseconds: 0)
+
+    private func run() {
+        let source = job.source
+        let pcm: PCM
+        do {
+            pcm = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
+                          rate: source.sound.sampleRate, latency: job.latency)
+        } catch {
+            return mailbox.post(.failed(.device, error.description))
+        }
+        if mailbox.pending() == .abandoned { return }  // gave up on us while the open hung: never touch it again
+        let paced = pcm.isClockless && !job.unpaced
+        mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: pcm.isClockless))
+        let schedule = PacingSchedule(rate: pcm.rate, lead: job.latency)
+        var start = SystemClock.monotonic
+        mailbox.madeProgress(at: start, frames: 0, seams: 0)
+
+        while true {
+            switch mailbox.pending() {
+            case .abandoned: return
+            case .stop: return stop(pcm)
+            case .resync:
+                // Pick up as if the frames written so far had been played up to now.
+                start = SystemClock.monotonic - schedule.timeDue(ofFrame: written)
+            case .go: break
+            }
+            if source.pending.frames == 0 {
+                guard mailbox.beginSoundRead() else { return }
+                do { try source.fill() } catch {
+                    mailbox.endSoundRead()
+                    pcm.drop()
+                    pcm.close()
+                    return mailbox.post(.failed(.sound, "decoding '\(source.sound.path.printable)' failed: \(error.description)"))
+                }
+                mailbox.endSoundRead()
+            }
+            var want = source.pending.frames
+            if paced {
+                let due = schedule.framesDue(after: SystemClock.monotonic - start)
+                if written >= due {
+                    // Wake when the next 20 ms of audio are due, or at once for a stop.
+                    mailbox.sleep(until: start + schedule.timeDue(ofFrame: written + Int64(pcm.rate / 50)))
+                    continue
+                }
+                want = Int(min(Int64(want), due - written))
+            }
+            let r = pcm.write(source.pending.pointer, frames: want)
+            if r > 0 {
+                source.consumed(r)
+                written += Int64(r)
+                mailbox.madeProgress(at: SystemClock.monotonic, frames: written, seams: source.seams)
+                if !sawFirstFrame {
+                    sawFirstFrame = true
+                    mailbox.post(.firstFrame)
+                }
+                if recoveredCount > 0 { noteRecovered(nil) }
+                continue
+            }
+            if r == -Int(EAGAIN) || r == 0 {
+                waitForRoom(pcm)
+                continue
+            }
+            if r == -Int(EPIPE) || r == -Int(ESTRPIPE) {
+                do {
+                    try pcm.recover(from: r)
+                    noteRecovered(r == -Int(EPIPE) ? "underrun" : "resumed after suspend")
+                    continue
+                } catch {
+                    return fail(pcm, error.description)
+                }
+            }
+            return fail(pcm, ALSAError("snd_pcm_writei", device: pcm.device, code: Int32(clamping: r)).description)
+        }
+    }
+
+    /// Polls the device's descriptors for room, waking every 25 ms to look at the mailbox.
+    private func waitForRoom(_ pcm: PCM) {
+        var fds = pcm.pollDescriptors()
+        if fds.isEmpty || pcm.isClockless {  // a clockless PCM's descriptors are always ready
+            var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&ts, nil)
+            return
+        }
+        let n = fds.count
+        if poll(&fds, nfds_t(n), 25) > 0, (Int32(pcm.revents(fds)) & Int32(POLLOUT | POLLERR)) == 0 {
+            // Ready descriptors without room (some plugins): do not spin.
+            var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            nanosleep(&ts, nil)
+        }
+    }
+
+    /// A device that keeps underrunning must not flood the log: at most one report a second,
+    /// with the count since the last.
+    private func noteRecovered(_ what: String?) {
+        if let what {
+            recoveredCount += 1
+            recoveredKind = what
+        }
+        let now = SystemClock.monotonic
+        if now - lastRecoveredReport >= .seconds(1) {
+            mailbox.post(.recovered(recoveredKind, count: recoveredCount))
+            recoveredCount = 0
+            lastRecoveredReport = now
+        }
+    }
+
+    private func fail(_ pcm: PCM, _ reason: String) {
+        pcm.drop()
+        pcm.close()
+        mailbox.post(.failed(.device, reason))
+    }
+
+    /// Silences the device within a few milliseconds: takes back what is queued, plays a 10 ms
+    /// fade-out of the same audio so there is no click, lets at most 20 ms of it play, drops.
+    private func stop(_ pcm: PCM) {
+        let source = job.source
+        let rewound = pcm.isClockless ? 0 : pcm.rewindQueued()
+        let frames = source.sound.frames
+        if frames > 0, mailbox.beginSoundRead() {
+            let from = ((source.nextWritePosition - Int64(rewound)) % frames + frames) % frames
+            let fade = source.fadeOut(from: from, frames: max(1, source.sound.sampleRate / 100))
+            mailbox.endSoundRead()
+            if fade.frames > 0 { _ = pcm.write(fade.pointer, frames: fade.frames) }
+            if !pcm.isClockless {
+                let queued = Int64(max(0, pcm.delayFrames)) * 1_000_000_000 / Int64(max(1, pcm.rate))
+                var ts = timespec(tv_sec: 0, tv_nsec: Int(min(queued, 20_000_000)))
+                nanosleep(&ts, nil)
+            }
+        }
+        pcm.drop()
+        pcm.close()
+        if recoveredCount > 0 { mailbox.post(.recovered(recoveredKind, count: recoveredCount)) }
+        mailbox.post(.stopped(frames: written, seams: source.seams))
+    }
+}

@@ -1,0 +1,50 @@
+import WakeCore
+import WakeSystem
+
+/// What a ring should sound like.
+public struct RingRequest {
+    /// The sound opened and checked when the alarm was set.
+    public var sound: SoundFile
+    /// Whether `sound` is the user's file or wake's own (which decides the first fallback).
+    public var soundKind: FallbackChain.Sound
+    public var device: String
+    public var volume: Int
+    public var fadeIn: Duration
+    /// Test and benchmark switch: write to clockless devices as fast as they take audio.
+    public var unpaced: Bool
+
+    public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
+                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false) {
+        self.sound = sound; self.soundKind = soundKind; self.device = device
+        self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced
+    }
+}
+
+/// What the sound path reports, in the order it happens.
+public enum OutputEvent: Hashable, Sendable {
+    case opened(device: String, format: String, paced: Bool)
+    /// The first audio reached a device (or the bell rang): the alarm is audible from here.
+    case audible
+    /// An underrun or a resume was recovered; `count` of them since the last report.
+    case recovered(what: String, count: Int)
+    /// `to` is a device name, `built-in sound on DEVICE`, or `bell`.
+    case fallback(from: String, to: String, reason: String)
+    /// Every device failed: the terminal bell rings instead.
+    case bell
+    /// Not even the bell is possible.
+    case failed(reason: String)
+    /// The sound stopped: frames written and loop seams passed during this ring.
+    case stopped(frames: Int64, seams: Int64)
+}
+
+/// The sound path as the runner sees it: start, stop, and events back. Never blocks.
+public protocol SoundOutput: AnyObject {
+    var onEvent: ((OutputEvent) -> Void)? { get set }
+    func start(_ request: RingRequest)
+    func stop()
+    /// After the process was stopped (Ctrl-Z, then fg): the time it stood still is neither a
+    /// stall nor audio owed.
+    func resume()
+    /// At exit: lets a stopping device finish its fade and close, for at most `limit`.
+    func finish(within limit: Duration)
+}

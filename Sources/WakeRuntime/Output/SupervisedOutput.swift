@@ -1,0 +1,287 @@
+import CLinux
+import Glibc
+import WakeCore
+import WakeSystem
+
+/// The sound path the runner drives: an output worker per device attempt, watched from the
+/// event loop. A worker that accepts no audio for the stall limit is abandoned (never joined,
+/// its device never touched again) and the next output of the fallback chain starts on a fresh
+/// worker, down to the built-in sound and the terminal bell. Every descriptor it needs is made
+/// in `init`, when the alarm is set.
+public final class SupervisedOutput: SoundOutput {
+    public var onEvent: ((OutputEvent) -> Void)?
+    public var stallLimit: Duration = Defaults.stallLimit
+    public var latency: Duration = Defaults.latency
+    /// How long a stop waits for the worker's own report before going on without it.
+    public var stopWait: Duration = .milliseconds(100)
+
+    private let reactor: Reactor
+    private let clock: RuntimeClock
+    private let reportFD: Int32
+    private var reportRegistration: Reactor.Registration?
+    private var watchdog: PeriodicTimer!
+    private var bellTimer: PeriodicTimer!
+    private let bell: TerminalBell?
+    /// Makes a fresh copy of wake's own sound for a fallback.
+    private let builtInSound: () -> SoundFile?
+
+    private enum State {
+        case idle
+        case device(WorkerMailbox, FallbackChain.Output)
+        case bell
+        case failed
+    }
+
+    private var state: State = .idle
+    private var request: RingRequest?
+    private var chain = FallbackChain(device: Defaults.device, sound: .builtIn)
+    private var lastFailure = "" { didSet { if !lastFailure.isEmpty { failures.append("\(describe(chain.current)): \(lastFailure)") } } }
+    /// Every step that failed during this ring, for the final word when nothing works.
+    private var failures: [String] = []
+    /// Sounds a worker may still be reading: never lent to another.
+    private var poisoned: Set<ObjectIdentifier> = []
+    private var spareBuiltIn: SoundFile?
+    private var nextWorkerID = 0
+    /// Workers asked to stop that have not yet said they have.
+    private var stopping: [WorkerMailbox] = []
+    private var stall = StallWatch(start: Instant(nanoseconds: 0))
+    private var lastTick = Instant(nanoseconds: 0)
+    private var cardNumbers: () -> [Int] = { PCM.cardNumbers() }
+
+    public init(reactor: Reactor, clock: RuntimeClock, bell: TerminalBell?, builtInSound: @escaping () -> SoundFile?) throws(SystemCallError) {
+        self.reactor = reactor
+        self.clock = clock
+        self.bell = bell
+        self.builtInSound = builtInSound
+        reportFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        do {
+            watchdog = try PeriodicTimer(reactor: reactor, interval: .seconds(1)) { [unowned self] in checkStall() }
+            bellTimer = try PeriodicTimer(reactor: reactor, interval: .seconds(1)) { [unowned self] in self.bell?.ring() }
+        } catch {
+            close(reportFD)
+            throw error
+        }
+        reportRegistration = reactor.register(fd: reportFD) { [unowned self] _ in drainReports() }
+    }
+
+    deinit {
+        abandonAll()
+        if let reportRegistration { reactor.unregister(reportRegistration) }
+        close(reportFD)
+    }
+
+    // MARK: SoundOutput
+
+    public func start(_ request: RingRequest) {
+        stop()
+        // A worker still fading out from the last ring (a very short snooze) may be reading the
+        // sound: cut it off rather than share the file with it.
+        for mailbox in stopping { abandon(mailbox) }
+        stopping = []
+        self.request = request
+        chain = FallbackChain(device: request.device, sound: request.soundKind)
+        lastFailure = ""
+        failures = []
+        watchdog.start()
+        lastTick = clock.monotonic()
+        launch(chain.current)
+    }
+
+    public func stop() {
+        switch state {
+        case .device(let mailbox, _):
+            // A healthy worker fades, closes and reports within a few tens of milliseconds:
+            // wait that long for its exact figures, so the ring's record comes before the
+            // alarm's outcome. A stuck one is not waited for: it is reported with the figures
+            // it had reached, and finishes (or not) on its own.
+            mailbox.requestStop()
+            stopping.append(mailbox)
+            if let (frames, seams) = awaitStopped(mailbox, within: stopWait) {
+                onEvent?(.stopped(frames: frames, seams: seams))
+            } else {
+                let counts = mailbox.counts
+                onEvent?(.stopped(frames: counts.frames, seams: counts.seams))
+            }
+        case .bell:
+            bellTimer.stop()
+            onEvent?(.stopped(frames: 0, seams: 0))
+        case .idle, .failed:
+            break
+        }
+        state = .idle
+        watchdog.stop()
+    }
+
+    public func resume() {
+        let now = clock.monotonic()
+        stall.progressed(at: now)
+        if case .device(let mailbox, _) = state { mailbox.requestResync(at: now) }
+    }
+
+    public func finish(within limit: Duration) {
+        stop()
+        let deadline = clock.monotonic() + limit
+        while !stopping.isEmpty {
+            let left = deadline - clock.monotonic()
+            guard left > .zero else { break }
+            var pfd = pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pfd, 1, Int32(clamping: (left.nanoseconds + 999_999) / 1_000_000))
+            drainReports()
+        }
+        abandonAll()
+    }
+
+    // MARK: the chain
+
+    private func launch(_ output: FallbackChain.Output) {
+        guard case .device(let device, let kind) = output else { return startBell() }
+        guard let request, let sound = sound(kind, request) else {
+            lastFailure = "wake's built-in sound could not be opened"
+            return advance(after: .device)
+        }
+        nextWorkerID += 1
+        let mailbox = WorkerMailbox(id: nextWorkerID, wakeFD: reportFD, start: clock.monotonic())
+        mailbox.sound = ObjectIdentifier(sound)
+        let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn)
+        do {
+            try source.rewind()
+        } catch {
+            lastFailure = error.description
+            return advance(after: .sound)
+        }
+        state = .device(mailbox, output)
+        stall = StallWatch(limit: stallLimit, start: clock.monotonic())
+        do {
+            try OutputWorker.spawn(.init(device: device, source: source, latency: latency, unpaced: request.unpaced), mailbox: mailbox)
+        } catch {
+            state = .idle
+            lastFailure = "cannot start the sound thread (\(error))"
+            return advance(after: .device)
+        }
+    }
+
+    /// The sound for `kind`: the alarm's own while no stuck worker may be reading it, else a
+    /// fresh built-in one.
+    private func sound(_ kind: FallbackChain.Sound, _ request: RingRequest) -> SoundFile? {
+        if kind == request.soundKind, !poisoned.contains(ObjectIdentifier(request.sound)) { return request.sound }
+        if let spare = spareBuiltIn, !poisoned.contains(ObjectIdentifier(spare)) { return spare }
+        spareBuiltIn = builtInSound()
+        return spareBuiltIn
+    }
+
+    private func advance(after failure: FallbackChain.Failure) {
+        let from = describe(chain.current)
+        let next = chain.advance(after: failure, cards: cardNumbers)
+        // With no terminal there is no bell to fall back to: the failure itself is the news.
+        if next != .bell || bell != nil { onEvent?(.fallback(from: from, to: describe(next), reason: lastFailure)) }
+        launch(next)
+    }
+
+    private func describe(_ output: FallbackChain.Output) -> String {
+        switch output {
+        case .device(let d, .user): return d
+        case .device(let d, .builtIn): return request?.soundKind == .builtIn ? d : "built-in sound on \(d)"
+        case .bell: return "bell"
+        }
+    }
+
+    private func startBell() {
+        guard let bell, bell.ring() else {
+            state = .failed
+            watchdog.stop()
+            onEvent?(.failed(reason: "no sound device works (\(failures.joined(separator: "; "))) and there is no terminal to ring the bell on"))
+            return
+        }
+        state = .bell
+        watchdog.stop()
+        bellTimer.start()
+        onEvent?(.bell)
+    }
+
+    // MARK: reports and the watchdog
+
+    /// Waits at most `limit` for `mailbox`'s worker to report that it stopped.
+    private func awaitStopped(_ mailbox: WorkerMailbox, within limit: Duration) -> (Int64, Int64)? {
+        let deadline = clock.monotonic() + limit
+        while true {
+            for report in mailbox.takeReports() {
+                switch report {
+                case .stopped(let frames, let seams):
+                    stopping.removeAll { $0 === mailbox }
+                    return (frames, seams)
+                case .recovered(let what, let count):
+                    onEvent?(.recovered(what: what, count: count))
+                default:
+                    break
+                }
+            }
+            let left = deadline - clock.monotonic()
+            guard left > .zero else { return nil }
+            var pfd = pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&pfd, 1, Int32(clamping: (left.nanoseconds + 999_999) / 1_000_000))
+            var count: UInt64 = 0
+            _ = read(reportFD, &count, 8)
+        }
+    }
+
+    private func drainReports() {
+        var count: UInt64 = 0
+        _ = read(reportFD, &count, 8)
+        for mailbox in stopping {
+            for report in mailbox.takeReports() {
+                switch report {
+                case .stopped: stopping.removeAll { $0 === mailbox }
+                case .recovered(let what, let count): onEvent?(.recovered(what: what, count: count))
+                default: break
+                }
+            }
+        }
+        guard case .device(let mailbox, let output) = state else { return }
+        for report in mailbox.takeReports() {
+            switch report {
+            case .opened(let format, let paced):
+                onEvent?(.opened(device: output.deviceName ?? "?", format: format, paced: paced))
+            case .firstFrame:
+                onEvent?(.audible)
+            case .recovered(let what, let count):
+                onEvent?(.recovered(what: what, count: count))
+            case .failed(let failure, let reason):
+                state = .idle
+                lastFailure = reason
+                return advance(after: failure)
+            case .stopped:
+                break  // only after a stop, which moved the worker to `stopping`
+            }
+        }
+    }
+
+    private func checkStall() {
+        let now = clock.monotonic()
+        defer { lastTick = now }
+        guard case .device(let mailbox, _) = state else { return }
+        // Ticks that came far apart mean this process was not running (Ctrl-Z, a debugger):
+        // the device cannot be blamed for that time.
+        if now - lastTick > .seconds(2) {
+            stall.progressed(at: now)
+            mailbox.requestResync(at: now)
+            return
+        }
+        stall.progressed(at: mailbox.lastProgress)
+        guard stall.isStalled(at: clock.monotonic()) else { return }
+        state = .idle
+        abandon(mailbox)
+        lastFailure = "the device did not answer for \(Formatting.span(stallLimit)) (stalled)"
+        advance(after: .device)
+    }
+
+    private func abandon(_ mailbox: WorkerMailbox) {
+        if !mailbox.abandon(), let sound = mailbox.sound { poisoned.insert(sound) }
+    }
+
+    private func abandonAll() {
+        if case .device(let mailbox, _) = state { abandon(mailbox) }
+        for mailbox in stopping { abandon(mailbox) }
+        stopping = []
+        state = .idle
+    }
+}

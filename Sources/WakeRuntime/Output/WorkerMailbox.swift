@@ -1,0 +1,127 @@
+import Glibc
+import WakeCore
+
+/// What an output worker tells the loop.
+enum WorkerReport: Sendable {
+    case opened(format: String, paced: Bool)
+    case firstFrame
+    case recovered(String, count: Int)
+    case failed(FallbackChain.Failure, String)
+    case stopped(frames: Int64, seams: Int64)
+}
+
+/// The one place an output worker and the event loop meet: requests in, reports and progress
+/// out, under one mutex. Reports wake the loop through its eventfd. Once the loop abandons a
+/// worker, nothing the worker posts reaches it any more, and the worker must not touch its
+/// device or its sound again.
+final class WorkerMailbox: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private let wakeFD: Int32
+    let id: Int
+    /// The sound file the worker reads (the loop's bookkeeping; the worker never looks).
+    var sound: ObjectIdentifier?
+
+    private var reports: [WorkerReport] = []
+    private var stopRequested = false
+    private var resyncRequested = false
+    private(set) var abandoned = false
+    /// The worker is inside a read of the sound file: if it is abandoned now, the file's
+    /// handle may be mid-call and cannot be lent to another worker.
+    private var readingSound = false
+    private var progress: Instant
+    private var framesWritten: Int64 = 0
+    private var seamsPassed: Int64 = 0
+
+    init(id: Int, wakeFD: Int32, start: Instant) {
+        self.id = id
+        self.wakeFD = wakeFD
+        progress = start
+        pthread_mutex_init(&mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(&condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+
+    // MARK: the worker's side
+
+    /// The eventfd is written under the lock, so once `abandon()` returns no write can reach a
+    /// descriptor number the loop may have closed and reused.
+    func post(_ report: WorkerReport) {
+        locked {
+            guard !abandoned else { return }
+            reports.append(report)
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
+    }
+
+    func madeProgress(at now: Instant, frames: Int64, seams: Int64) {
+        locked { (progress, framesWritten, seamsPassed) = (now, frames, seams) }
+    }
+
+    enum Request { case go, stop, resync, abandoned }
+
+    func pending() -> Request {
+        locked {
+            if abandoned { return .abandoned }
+            if stopRequested { return .stop }
+            if resyncRequested { resyncRequested = false; return .resync }
+            return .go
+        }
+    }
+
+    /// Marks the start of a sound read; false when the worker was abandoned and must not read.
+    func beginSoundRead() -> Bool { locked { if abandoned { return false }; readingSound = true; return true } }
+    func endSoundRead() { locked { readingSound = false } }
+
+    /// Sleeps until `deadline` on the monotonic clock, or until a stop or abandonment.
+    func sleep(until deadline: Instant) {
+        var ts = timespec(tv_sec: Int(deadline.seconds), tv_nsec: Int(deadline.nanosecondOfSecond))
+        locked {
+            while !stopRequested && !abandoned && !resyncRequested {
+                if pthread_cond_timedwait(&condition, &mutex, &ts) == ETIMEDOUT { return }
+            }
+        }
+    }
+
+    // MARK: the loop's side
+
+    func takeReports() -> [WorkerReport] {
+        locked {
+            defer { reports = [] }
+            return reports
+        }
+    }
+
+    var lastProgress: Instant { locked { progress } }
+
+    /// Frames written and loop seams passed so far.
+    var counts: (frames: Int64, seams: Int64) { locked { (framesWritten, seamsPassed) } }
+
+    func requestStop() { locked { stopRequested = true; pthread_cond_signal(&condition) } }
+
+    func requestResync(at now: Instant) { locked { resyncRequested = true; progress = now; pthread_cond_signal(&condition) } }
+
+    /// Cuts the worker off. Returns whether its sound file is safe to lend to another worker.
+    func abandon() -> Bool {
+        locked {
+            abandoned = true
+            pthread_cond_signal(&condition)
+            return !readingSound
+        }
+    }
+}

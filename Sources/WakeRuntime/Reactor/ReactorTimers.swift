@@ -1,0 +1,89 @@
+import CLinux
+import Glibc
+import WakeCore
+import WakeSystem
+
+/// `timerfd` deadlines whose expiries arrive through the reactor.
+public final class ReactorTimers: TimerFactory {
+    private let reactor: Reactor
+    private let wakeSystem: Bool
+
+    /// `wakeSystem`: deadlines on the `*_ALARM` clocks, which wake a suspended machine.
+    public init(reactor: Reactor, wakeSystem: Bool = false) {
+        self.reactor = reactor
+        self.wakeSystem = wakeSystem
+    }
+
+    public func deadlineTimer(_ clock: DeadlineClock, _ onExpiry: @escaping (TimerExpiry) -> Void) throws(SystemCallError) -> DeadlineTimer {
+        try Timer(reactor: reactor, timer: WakeTimer(clock: clock, wakeSystem: wakeSystem), onExpiry)
+    }
+
+    /// A periodic timer on the monotonic clock (the output watchdog, the bell).
+    public func periodic(_ interval: Duration, _ onTick: @escaping () -> Void) throws(SystemCallError) -> PeriodicTimer {
+        try PeriodicTimer(reactor: reactor, interval: interval, onTick)
+    }
+
+    final class Timer: DeadlineTimer {
+        let timer: WakeTimer
+        private let reactor: Reactor
+        private var registration: Reactor.Registration?
+
+        init(reactor: Reactor, timer: WakeTimer, _ onExpiry: @escaping (TimerExpiry) -> Void) {
+            self.timer = timer
+            self.reactor = reactor
+            registration = reactor.register(fd: timer.fd) { [timer] _ in
+                switch timer.acknowledge() {
+                case .fired: onExpiry(.fired)
+                case .clockChanged: onExpiry(.clockChanged)
+                case .spurious: break
+                }
+            }
+        }
+
+        deinit { if let registration { reactor.unregister(registration) } }
+
+        func arm(_ wait: Wait) throws(SystemCallError) { try timer.arm(at: wait.instant) }
+        func disarm() { timer.disarm() }
+    }
+}
+
+/// A timer that ticks every `interval` while started; its descriptor is made up front.
+public final class PeriodicTimer {
+    private let fd: Int32
+    private let interval: Duration
+    private let reactor: Reactor
+    private var registration: Reactor.Registration?
+    public private(set) var isRunning = false
+
+    init(reactor: Reactor, interval: Duration, _ onTick: @escaping () -> Void) throws(SystemCallError) {
+        self.reactor = reactor
+        self.interval = interval
+        let fd = try SystemCall.retrying("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+        self.fd = fd
+        registration = reactor.register(fd: fd, events: 0) { _ in
+            var count: UInt64 = 0
+            if read(fd, &count, 8) == 8 { onTick() }
+        }
+    }
+
+    deinit {
+        if let registration { reactor.unregister(registration) }
+        close(fd)
+    }
+
+    public func start() {
+        let ns = interval.nanoseconds
+        let ts = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        var spec = itimerspec(it_interval: ts, it_value: ts)
+        timerfd_settime(fd, 0, &spec, nil)
+        if let registration { reactor.update(registration, events: Int16(POLLIN)) }
+        isRunning = true
+    }
+
+    public func stop() {
+        var spec = itimerspec()
+        timerfd_settime(fd, 0, &spec, nil)
+        if let registration { reactor.update(registration, events: 0) }
+        isRunning = false
+    }
+}

@@ -1,0 +1,226 @@
+import WakeCore
+import WakeSystem
+
+/// What an alarm needs to be armed.
+public struct AlarmSetup {
+    public var id: String
+    public var deadline: Deadline
+    /// The clocks when the deadline was resolved (a span counts from here).
+    public var resolvedAt: ClockReading
+    public var settings: AlarmEngine.Settings
+    public var ring: RingRequest
+
+    public init(id: String, deadline: Deadline, resolvedAt: ClockReading, settings: AlarmEngine.Settings, ring: RingRequest) {
+        self.id = id; self.deadline = deadline; self.resolvedAt = resolvedAt; self.settings = settings; self.ring = ring
+    }
+}
+
+/// The armed alarms of one process, each with its own engine and timers, sharing one sound
+/// output. Commands come in, the engines decide, the runner carries out their actions and
+/// publishes what happened. It never reads a clock or a device itself: the clock, the timers
+/// and the output are handed in, so tests run a night in milliseconds.
+public final class Runner {
+    private final class Alarm {
+        let setup: AlarmSetup
+        var engine: AlarmEngine
+        var wait: Wait
+        var wallTimer: DeadlineTimer!
+        var bootTimer: DeadlineTimer!
+        var ringLimit: DeadlineTimer!
+        var audibleAnnounced = false
+
+        init(setup: AlarmSetup) {
+            self.setup = setup
+            wait = setup.deadline.wait(from: setup.resolvedAt)
+            engine = AlarmEngine(deadline: wait, settings: setup.settings)
+        }
+    }
+
+    private let clock: RuntimeClock
+    private let timers: TimerFactory
+    private let output: SoundOutput
+    private var observers: [RuntimeObserver] = []
+    private var alarms: [Alarm] = []
+    /// The alarms ringing now, in the order they started; the first one's sound plays.
+    private var ringing: [String] = []
+    private var sleptBaseline: Duration
+
+    public init(clock: RuntimeClock, timers: TimerFactory, output: SoundOutput) {
+        self.clock = clock
+        self.timers = timers
+        self.output = output
+        sleptBaseline = clock.suspendedTotal()
+        output.onEvent = { [unowned self] event in soundEvent(event) }
+    }
+
+    public func observe(with observer: RuntimeObserver) { observers.append(observer) }
+
+    private func publish(_ alarm: String, _ kind: RuntimeEvent.Kind, at time: ClockReading? = nil) {
+        let event = RuntimeEvent(alarm: alarm, time: time ?? clock.now(), kind: kind)
+        for o in observers { o.observe(event) }
+    }
+
+    // MARK: alarms
+
+    /// Arms an alarm: makes its timers (so a shortage is reported now), announces it, and rings
+    /// at once when it is already due.
+    public func arm(_ setup: AlarmSetup) throws(SystemCallError) {
+        let alarm = Alarm(setup: setup)
+        let id = setup.id
+        alarm.wallTimer = try timers.deadlineTimer(.wall) { [unowned self] in expired(id, $0) }
+        alarm.bootTimer = try timers.deadlineTimer(.elapsed) { [unowned self] in expired(id, $0) }
+        alarm.ringLimit = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
+            if expiry == .fired { handle(id, .ringLimitReached(clock.now())) }
+        }
+        alarms.append(alarm)
+        let now = clock.now()
+        publish(id, .armed(wait: alarm.wait, wall: alarm.wait.wallInstant(from: now)), at: now)
+        handle(id, .timerFired(now))
+    }
+
+    public var isFinished: Bool { alarms.allSatisfy(\.engine.isFinished) }
+
+    public func outcome(of id: String) -> Outcome? {
+        guard let a = alarms.first(where: { $0.setup.id == id }), case .finished(let o) = a.engine.state else { return nil }
+        return o
+    }
+
+    public func state(of id: String) -> AlarmEngine.State? { alarms.first { $0.setup.id == id }?.engine.state }
+
+    public var isRinging: Bool { !ringing.isEmpty }
+
+    /// The nearest wait of any alarm (armed or snoozed), for a countdown.
+    public func nextWait() -> (alarm: String, snoozed: Bool, wall: Instant, remaining: Duration)? {
+        let now = clock.now()
+        var best: (String, Bool, Instant, Duration)?
+        for a in alarms {
+            let snoozed: Bool
+            switch a.engine.state {
+            case .armed: snoozed = false
+            case .snoozed: snoozed = true
+            default: continue
+            }
+            let remaining = a.wait.remaining(from: now)
+            if best == nil || remaining < best!.3 { best = (a.setup.id, snoozed, a.wait.wallInstant(from: now), remaining) }
+        }
+        return best
+    }
+
+    // MARK: commands in
+
+    /// Sends `command` to one alarm, or to every alarm that is not finished.
+    public func command(_ command: AlarmCommand, by who: Requester, alarm id: String? = nil) {
+        let now = clock.now()
+        for a in alarms where id == nil || a.setup.id == id {
+            handle(a.setup.id, .command(command, by: who, now))
+        }
+    }
+
+    /// logind's PrepareForSleep: `true` before a suspend, `false` after the resume.
+    public func prepareForSleep(_ goingToSleep: Bool) {
+        let now = clock.now()
+        if goingToSleep {
+            publish("", .suspended, at: now)
+            return
+        }
+        if !noticeResume() { publish("", .resumed(slept: .zero), at: now) }
+        for a in alarms { handle(a.setup.id, .timerFired(clock.now())) }
+    }
+
+    /// After SIGCONT: the sound picks up where it was.
+    public func continued() { if isRinging { output.resume() } }
+
+    /// Ends the sound for good at exit, giving a device at most `limit` to fade and close.
+    public func shutDown(within limit: Duration = Defaults.teardownLimit) {
+        ringing = []
+        output.finish(within: limit)
+    }
+
+    // MARK: the engines
+
+    private func expired(_ id: String, _ expiry: TimerExpiry) {
+        noticeResume()
+        let now = clock.now()
+        handle(id, expiry == .fired ? .timerFired(now) : .clockChanged(now))
+    }
+
+    private func handle(_ id: String, _ event: AlarmEngine.Event) {
+        guard let a = alarms.first(where: { $0.setup.id == id }) else { return }
+        let actions = a.engine.handle(event)
+        for action in actions { perform(action, a) }
+    }
+
+    private func perform(_ action: AlarmEngine.Action, _ a: Alarm) {
+        let id = a.setup.id
+        let now = clock.now()
+        switch action {
+        case .armTimer(let wait):
+            a.wait = wait
+            let (use, other) = wait.clock == .wall ? (a.wallTimer!, a.bootTimer!) : (a.bootTimer!, a.wallTimer!)
+            other.disarm()
+            do { try use.arm(wait) } catch { publish(id, .problem("cannot arm the timer: \(error)"), at: now) }
+        case .disarmTimer:
+            a.wallTimer.disarm()
+            a.bootTimer.disarm()
+        case .startRinging(let late):
+            a.audibleAnnounced = false
+            publish(id, .ringStarted(late: late), at: now)
+            ringing.append(id)
+            if ringing.count == 1 { output.start(a.setup.ring) }
+        case .stopRinging:
+            let wasSounding = ringing.first == id
+            ringing.removeAll { $0 == id }
+            if wasSounding {
+                output.stop()
+                if let next = ringing.first, let b = alarms.first(where: { $0.setup.id == next }) { output.start(b.setup.ring) }
+            }
+        case .armRingLimit(let wait):
+            do { try a.ringLimit.arm(wait) } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
+        case .disarmRingLimit:
+            a.ringLimit.disarm()
+        case .reportClockChange:
+            publish(id, .clockChanged, at: now)
+        case .reportSnoozed(let until):
+            a.wait = until
+            publish(id, .snoozed(until: until.wallInstant(from: now)), at: now)
+        case .reportIgnored(let command, let who):
+            publish(id, .ignored(command, by: who), at: now)
+        case .finish(let outcome):
+            publish(id, .finished(outcome), at: now)
+        }
+    }
+
+    // MARK: the sound
+
+    private func soundEvent(_ event: OutputEvent) {
+        let now = clock.now()
+        let id = ringing.first ?? ""
+        publish(id, .sound(event), at: now)
+        switch event {
+        case .audible, .bell:
+            for a in alarms where ringing.contains(a.setup.id) && !a.audibleAnnounced {
+                a.audibleAnnounced = true
+                let late = now.reading(a.engine.deadline.clock) - a.engine.deadline.instant
+                publish(a.setup.id, .ringing(late: late), at: now)
+            }
+        case .failed(let reason):
+            for a in alarms where ringing.contains(a.setup.id) { handle(a.setup.id, .soundFailed(reason)) }
+        default:
+            break
+        }
+    }
+
+    // MARK: suspend
+
+    /// Reports a resume found by the growth of boottime over monotonic (the time spent
+    /// suspended), whoever woke us: logind's signal, a cancelled timer, or the deadline itself.
+    @discardableResult
+    private func noticeResume() -> Bool {
+        let offset = clock.suspendedTotal()
+        let slept = offset - sleptBaseline
+        guard slept > .seconds(1) else { return false }
+        sleptBaseline = offset
+        publish("", .resumed(slept: slept))
+        return true
+    }
+}

@@ -1,0 +1,35 @@
+import WakeCore
+
+/// What happened to an alarm: the one stream the console, the JSON log and later the notifier
+/// and the control server observe.
+public struct RuntimeEvent: Sendable {
+    public enum Kind: Sendable {
+        case armed(wait: Wait, wall: Instant)
+        /// The engine started ringing; `late` is how far past the deadline.
+        case ringStarted(late: Duration)
+        /// The sound (or the bell) is audible, `late` past the deadline.
+        case ringing(late: Duration)
+        case snoozed(until: Instant)
+        case finished(Outcome)
+        case clockChanged
+        case suspended
+        case resumed(slept: Duration)
+        /// A command that meant nothing in the alarm's state.
+        case ignored(AlarmCommand, by: Requester)
+        case sound(OutputEvent)
+        /// Something went wrong that does not end the alarm.
+        case problem(String)
+    }
+
+    public var alarm: String
+    public var time: ClockReading
+    public var kind: Kind
+
+    public init(alarm: String, time: ClockReading, kind: Kind) {
+        self.alarm = alarm; self.time = time; self.kind = kind
+    }
+}
+
+public protocol RuntimeObserver: AnyObject {
+    func observe(_ event: RuntimeEvent)
+}

@@ -1,0 +1,101 @@
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// The human side of the event stream: one line per thing a sleeper needs to know. Information
+/// goes to stdout (or stderr with `--events -`), problems always to stderr.
+final class ConsoleObserver: RuntimeObserver {
+    private let console: Console
+    private let zone: TimeZoneRules
+    private let settings: AlarmEngine.Settings
+    /// Whether keys can reach wake now (stdin a terminal, wake in the foreground): the hints
+    /// about keys are shown only then.
+    var keysReadable: () -> Bool = { false }
+    /// The text of the alarm's deadline (`07:00`), for the ringing and missed lines.
+    var deadlineText = ""
+    private(set) var lastRingingLine: String?
+
+    init(console: Console, zone: TimeZoneRules, settings: AlarmEngine.Settings) {
+        self.console = console
+        self.zone = zone
+        self.settings = settings
+    }
+
+    private func clock(_ i: Instant) -> String { Formatting.clockTime(i, zone: zone, alwaysSeconds: true) }
+
+    func observe(_ event: RuntimeEvent) {
+        switch event.kind {
+        case .armed(let wait, let wall):
+            console.info("alarm set for \(clock(wall)) (\(Formatting.iso8601(wall, zone: zone))), in \(Formatting.span(wait.remaining(from: event.time)))"
+                         + (keysReadable() ? "; q cancels" : ""))
+        case .ringStarted(let late):
+            let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
+            let line = "RINGING: alarm for \(deadlineText)\(lateText)."
+            lastRingingLine = line
+            console.info(line + (keysReadable() ? " Any key stops; s, z or space snoozes." : ""))
+        case .ringing:
+            break
+        case .snoozed(let until):
+            lastRingingLine = nil
+            console.info("snoozed until \(clock(until))")
+        case .finished(let outcome):
+            lastRingingLine = nil
+            report(outcome)
+        case .clockChanged:
+            console.info("the clock changed or the machine resumed: now \(clock(event.time.realtime))")
+        case .suspended:
+            break
+        case .resumed(let slept):
+            if slept > .zero { console.info("the machine was suspended for \(Formatting.span(slept)); now \(clock(event.time.realtime))") }
+        case .ignored(let command, let who):
+            if command == .stop, case .key(let k) = who, k != "enter" {
+                console.info("waiting for the alarm; press q to cancel it")
+            }
+        case .problem(let reason):
+            console.error(reason)
+        case .sound(let output):
+            sound(output)
+        }
+    }
+
+    /// After Ctrl-Z and `fg` while ringing: the screen was the shell's; say again what is going on.
+    func redrawRinging() {
+        guard let line = lastRingingLine else { return }
+        console.info(line + (keysReadable() ? " Any key stops; s, z or space snoozes." : ""))
+    }
+
+    private func sound(_ event: OutputEvent) {
+        switch event {
+        case .opened(let device, let format, let paced):
+            console.info("ringing on '\(device.printable)' (\(format)\(paced ? ", paced: the device has no clock" : ""))")
+        case .audible, .recovered, .stopped:
+            break
+        case .fallback(let from, let to, let reason):
+            let next: String
+            if to == from { next = "reopening it" }
+            else if to == "bell" { next = "ringing the terminal bell" }
+            else if to.hasPrefix("built-in sound on ") { next = "trying wake's \(to.printable)" }
+            else { next = "trying '\(to.printable)'" }
+            console.error("sound on '\(from.printable)' failed (\(reason)); \(next)")
+        case .bell:
+            console.error("NO SOUND DEVICE WORKS: RINGING THE TERMINAL BELL INSTEAD")
+        case .failed(let reason):
+            console.error("could not make any sound: \(reason)")
+        }
+    }
+
+    private func report(_ outcome: Outcome) {
+        switch outcome {
+        case .stopped(let who):
+            console.info("stopped by \(who.description)")
+        case .missed(let late):
+            console.error("missed alarm for \(deadlineText) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(settings.lateLimit))")
+        case .timedOut:
+            console.info("rang for \(DurationText.format(settings.ringFor)) without being stopped")
+        case .cancelled(let who):
+            console.info("cancelled by \(who.description) before ringing")
+        case .failed:
+            break  // the sound's own line said why
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Glibc
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// The arm-time check of the device: opened with the sound's format and closed again (never held
+/// during the wait), on a thread of its own and for at most the stall limit, since an ALSA
+/// plugin behind a hung sound server blocks whatever mode the PCM is opened in. A signal ends
+/// the wait at once.
+enum DeviceCheck {
+    struct Report {
+        var summary: String
+    }
+
+    static func run(_ device: String, sound: SoundFile, dryRun: Bool, signals: SignalChannel) throws(ArmError) -> Report {
+        let format: PCM.SampleFormat = sound.width == .int16 ? .s16 : .s32
+        let channels = sound.channels, rate = sound.sampleRate
+        let outcome: BoundedCall.Outcome<Result<Report, ALSAError>>
+        do {
+            outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: signals) {
+                Result { () throws(ALSAError) -> Report in
+                    let pcm = try PCM(device: device, format: format, channels: channels, rate: rate, latency: Defaults.latency)
+                    defer { pcm.close() }
+                    return Report(summary: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz\(pcm.isClockless ? ", no clock: paced by wake" : "")")
+                }
+            }
+        } catch {
+            throw ArmError(message: "cannot check device '\(device.printable)': \(error); the system is short of a resource",
+                           status: ExitStatus.osError)
+        }
+        switch outcome {
+        case .done(.success(let report)):
+            return report
+        case .done(.failure(let error)):
+            throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message) (\(error.call)); see 'wake --list-devices'",
+                           status: ExitStatus.unavailable)
+        case .timedOut:
+            throw ArmError(message: "cannot ring on device '\(device.printable)': the device did not answer in \(Formatting.span(Defaults.stallLimit)) "
+                + "(is its sound server hung?); try another with -D, see 'wake --list-devices'", status: ExitStatus.unavailable)
+        case .interrupted(let signal):
+            throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while checking the device; nothing was set",
+                           status: 128 + signal, signal: signal)
+        }
+    }
+}

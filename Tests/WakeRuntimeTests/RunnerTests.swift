@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// The runner in-process: a fake clock, fake timers and a fake output, so a whole night runs in
+/// milliseconds and every step of it can be checked.
+@Suite("Runner with an injected clock")
+struct RunnerTests {
+    /// Half a second of a 440 Hz tone as a WAV in memory.
+    static func tone() throws -> SoundFile {
+        let rate = 8000
+        var data: [UInt8] = []
+        for i in 0..<rate / 2 {
+            let v = Int16(12000 * sin(2 * Double.pi * 440 * Double(i) / Double(rate)))
+            data += [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8)]
+        }
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let wav = Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
+            + le32(rate) + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(data.count) + data
+        return try wav.withUnsafeBytes { try SoundFile(bytes: $0, name: "tone") }
+    }
+
+    /// 2026-11-23 23:00 UTC, and an alarm for 07:00 the next morning.
+    static let evening = Instant(seconds: 1_795_474_800)
+    static let morning = evening + .seconds(8 * 3600)
+
+    static func setup(_ world: FakeWorld, id: String = "alarm", at instant: Instant = morning,
+                      settings: AlarmEngine.Settings = .init()) throws -> AlarmSetup {
+        AlarmSetup(id: id, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: world.now(), settings: settings,
+                   ring: RingRequest(sound: try tone(), soundKind: .user, device: "null"))
+    }
+
+    static func runner(_ world: FakeWorld) -> (Runner, EventRecorder) {
+        let runner = Runner(clock: world, timers: world, output: world)
+        let recorder = EventRecorder()
+        runner.observe(with: recorder)
+        return (runner, recorder)
+    }
+
+    @Test("a whole night: arm, clock step, suspend and resume, ring, snooze three times, ring-for; in well under a second")
+    func wholeNight() throws {
+        let started = ContinuousClock.now
+        let world = FakeWorld(realtime: Self.evening)
+        let (runner, recorder) = Self.runner(world)
+        try runner.arm(Self.setup(world))
+        #expect(recorder.names == ["armed"])
+
+        world.advance(by: .seconds(3600))
+        world.stepWallClock(by: .seconds(300))  // NTP moves the clock 5 minutes ahead
+        world.advance(by: .seconds(3600))
+        world.suspend(for: .seconds(2 * 3600))  // the lid is closed for two hours
+        #expect(!runner.isRinging)
+        #expect(recorder.names.contains("clockChanged"))
+        #expect(recorder.names.contains("resumed"))
+
+        // It rings at 07:00 on the wall clock, whatever happened in between.
+        let untilMorning = Self.morning - world.realtime
+        world.advance(by: untilMorning - .seconds(1))
+        #expect(!runner.isRinging)
+        world.advance(by: .seconds(1))
+        #expect(runner.isRinging)
+        #expect(world.realtime == Self.morning)
+
+        for _ in 0..<3 {
+            runner.command(.snooze, by: .key("s"))
+            #expect(!runner.isRinging)
+            world.advance(by: .seconds(9 * 60) - .milliseconds(1))
+            #expect(!runner.isRinging)
+            world.advance(by: .milliseconds(1))
+            #expect(runner.isRinging)
+        }
+        world.advance(by: .seconds(10 * 60))
+        #expect(runner.isFinished)
+        #expect(runner.outcome(of: "alarm") == .timedOut)
+        #expect(recorder.names.filter { $0 == "snoozed" }.count == 3)
+        #expect(recorder.names.filter { $0 == "ringing" }.count == 4)
+        #expect(world.started.count == 4 && world.stops == 4)
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+
+    @Test("commands: q cancels before the ring; after it, any command ends it as stopped")
+    func commands() throws {
+        let world = FakeWorld(realtime: Self.evening)
+        let (runner, recorder) = Self.runner(world)
+        try runner.arm(Self.setup(world))
+        runner.command(.stop, by: .key("x"))
+        runner.command(.snooze, by: .signal(name: "SIGUSR1", number: 10))
+        #expect(!runner.isFinished)
+        #expect(recorder.names.suffix(2) == ["ignored", "ignored"])
+        runner.command(.cancel, by: .signal(name: "SIGTERM", number: 15))
+        #expect(runner.outcome(of: "alarm") == .cancelled(by: .signal(name: "SIGTERM", number: 15)))
+
+        let world2 = FakeWorld(realtime: Self.evening)
+        let (runner2, _) = Self.runner(world2)
+        try runner2.arm(Self.setup(world2))
+        world2.advance(by: .seconds(8 * 3600))
+        runner2.command(.cancel, by: .control("wake stop"))
+        #expect(runner2.outcome(of: "alarm") == .stopped(by: .control("wake stop")))
+        #expect(world2.stops == 1)
+    }
+
+    @Test("a late limit of zero rings however late; a positive one misses")
+    func lateLimitZero() throws {
+        for (limit, expectRing) in [(Duration.zero, true), (.seconds(60), false)] {
+            let world = FakeWorld(realtime: Self.morning + .seconds(5 * 3600))  // five hours late
+            let (runner, _) = Self.runner(world)
+            try runner.arm(Self.setup(world, settings: .init(lateLimit: limit)))
+            #expect(runner.isRinging == expectRing)
+            if !expectRing, case .missed = runner.outcome(of: "alarm") {} else if !expectRing { Issue.record("expected missed") }
+        }
+    }
+
+    @Test("several alarms share one output; it stops only when the last stops ringing")
+    func severalAlarms() throws {
+        let world = FakeWorld(realtime: Self.evening)
+        let (runner, _) = Self.runner(world)
+        try runner.arm(Self.setup(world, id: "a", at: Self.morning))
+        try runner.arm(Self.setup(world, id: "b", at: Self.morning + .seconds(60)))
+        #expect(world.timersMade == 6)
+        world.advance(by: .seconds(8 * 3600))
+        #expect(runner.state(of: "a").map { if case .ringing = $0 { true } else { false } } == true)
+        world.advance(by: .seconds(60))
+        #expect(world.started.count == 1)
+        runner.command(.stop, by: .key("x"), alarm: "a")
+        #expect(runner.isRinging)
+        #expect(world.started.count == 2)  // b's sound takes over
+        runner.command(.stop, by: .key("x"), alarm: "b")
+        #expect(!runner.isRinging && runner.isFinished)
+        #expect(!world.isSounding)
+    }
+
+    @Test("sound that cannot be made at all ends the alarm as failed")
+    func soundFailure() throws {
+        let world = FakeWorld(realtime: Self.evening)
+        world.onStart = { $0.onEvent?(.failed(reason: "nothing works")) }
+        let (runner, recorder) = Self.runner(world)
+        try runner.arm(Self.setup(world))
+        world.advance(by: .seconds(8 * 3600))
+        #expect(runner.outcome(of: "alarm") == .failed("nothing works"))
+        #expect(recorder.names.contains("failed"))
+    }
+}

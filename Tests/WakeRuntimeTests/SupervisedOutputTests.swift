@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import Testing
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// The real output workers on ALSA's null and file PCMs, supervised from a real reactor.
+@Suite("Supervised output")
+struct SupervisedOutputTests {
+    /// Turns the reactor until `done` or the limit; returns the longest single turn, which shows
+    /// whether anything blocked the loop.
+    @discardableResult
+    static func turn(_ reactor: Reactor, for limit: Duration, until done: () -> Bool) throws -> Duration {
+        let end = ContinuousClock.now + limit
+        var longest = Duration.zero
+        while !done() && ContinuousClock.now < end {
+            let t0 = ContinuousClock.now
+            try reactor.runOnce(timeout: .milliseconds(50))
+            longest = max(longest, ContinuousClock.now - t0)
+        }
+        return longest
+    }
+
+    @Test("rings on null, paced to real time, and stops with a sound_stopped report")
+    func ringsAndStops() throws {
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { nil }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: try RunnerTests.tone(), soundKind: .user, device: "null"))
+        try Self.turn(reactor, for: .seconds(5)) { events.contains(.audible) }
+        try Self.turn(reactor, for: .milliseconds(500)) { false }
+        output.finish(within: .seconds(2))
+        guard case .stopped(let frames, _)? = events.last else { Issue.record("no stopped report: \(events)"); return }
+        // 0.5 s at 8 kHz plus the 100 ms lead; generous bounds for a busy machine.
+        #expect(frames >= 2_000 && frames <= 16_000, "\(frames) frames in about half a second")
+    }
+
+    @Test("a device that blocks forever is abandoned within the stall limit, and the loop never blocks")
+    func stalledDeviceFallsBack() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wake-stall-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fifo = dir.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer {
+            // Let the abandoned worker's open() finish, so its thread can end.
+            let fd = open(fifo, O_RDONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { nil }
+        output.stallLimit = .milliseconds(1500)
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        let started = ContinuousClock.now
+        // ALSA's file plugin opens its file at the first write: on a FIFO with no reader that
+        // open blocks, as a plugin behind a frozen sound server does.
+        output.start(RingRequest(sound: try RunnerTests.tone(), soundKind: .user, device: "file:'\(fifo)',raw"))
+        let longest = try Self.turn(reactor, for: .seconds(8)) {
+            events.contains { if case .fallback = $0 { true } else { false } }
+        }
+        let fallback = events.first { if case .fallback = $0 { true } else { false } }
+        guard case .fallback(_, _, let reason)? = fallback else { Issue.record("no fallback: \(events)"); return }
+        #expect(reason.contains("did not answer"), "\(reason)")
+        #expect(ContinuousClock.now - started < .seconds(6))
+        #expect(longest < .seconds(1), "one turn of the loop took \(longest)")
+        output.finish(within: .milliseconds(200))
+    }
+
+    @Test("a sound that stops decoding falls back to the built-in sound on the same device")
+    func decodeFailureFallsBackToBuiltIn() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wake-trunc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("alarm.wav").path
+        let tone = try RunnerTests.tone()
+        _ = tone
+        // A file the alarm opened, then truncated during the night.
+        let rate = 8000
+        var data: [UInt8] = []
+        for i in 0..<rate { let v = Int16(9000 * sin(Double(i) / 3)); data += [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8)] }
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        let wav = Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
+            + le32(rate) + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(data.count) + data
+        try Data(wav).write(to: URL(fileURLWithPath: path))
+        let sound = try SoundFile(path: path)
+        #expect(truncate(path, 0) == 0)
+
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { try? RunnerTests.tone() }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: sound, soundKind: .user, device: "null"))
+        try Self.turn(reactor, for: .seconds(5)) { events.filter { $0 == .audible }.count >= 1 && events.contains { if case .fallback = $0 { true } else { false } } }
+        output.finish(within: .seconds(1))
+        let fallback = events.first { if case .fallback = $0 { true } else { false } }
+        guard case .fallback(let from, let to, _)? = fallback else { Issue.record("no fallback: \(events)"); return }
+        #expect(from == "null")
+        #expect(to == "built-in sound on null")
+        #expect(!events.contains { if case .failed = $0 { true } else { false } })
+    }
+}
