@@ -68,3 +68,10 @@ static inline void wake_restore_stdio_stderr(FILE *previous) {
     stderr = previous;
     fclose(current);
 }
+
+// What a library does: one line through stdio's stderr, flushed (for the tests of the above).
+static inline int wake_stdio_stderr_puts(const char *s) {
+    int r = fputs(s, stderr);
+    fflush(stderr);
+    return r;
+}

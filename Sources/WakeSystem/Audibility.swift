@@ -26,7 +26,7 @@ public enum Audibility {
         let prefix = "the sound is silent: "
         let rate = Int64(max(1, sampleRate))
         let micros = frames.multipliedReportingOverflow(by: 1_000_000)
-        let lengthMicros = micros.overflow ? Int64.max : micros.partialValue / rate
+        let lengthMicros = micros.overflow ? Int64.max : (micros.partialValue + rate / 2) / rate
         if lengthMicros < minimumDuration.inMicroseconds {
             return prefix + "it is \(frames) frame\(frames == 1 ? "" : "s") long (\(describe(micros: lengthMicros))); "
                 + "an alarm needs at least \(minimumDuration.inMicroseconds / 1000) ms"

@@ -4,11 +4,13 @@ import SystemPackage
 /// The arm-time device check: opens the PCM with the sound's format, configures it, reads back
 /// what it got, and closes it again (a device is never held during the wait).
 ///
-/// ALSA's `file:` PCM opens its output file only at the first write, so opening it checks
-/// nothing about the path. Its path is therefore checked here, without writing: its directory
-/// must exist, and the file must be writable, or creatable in that directory. With
-/// `sideEffectFree: false` (arming for real) a moment of silence is also written through ALSA, as
-/// the real write path; `--dry-run` passes `true` and leaves the user's file untouched.
+/// ALSA's `file:` PCM creates and truncates its output file when it is configured (alsa-lib 1.2:
+/// at hw_params), and opening it checks nothing about the path. So its path is checked here
+/// first, without writing: its directory must exist, and the file must be writable, or creatable
+/// in that directory. With `sideEffectFree: true` (`--dry-run`) a `file:` PCM is then only opened
+/// and closed, never configured, so the user's file is left exactly as it was (the report gives
+/// the format asked for, and `bufferFrames` 0). With `false` (arming for real) it is configured
+/// and a moment of silence is written through ALSA, checking the real write path.
 public enum DeviceProbe {
     public struct Report: Sendable, Equatable {
         /// `S16_LE, 2 ch, 48000 Hz`.
@@ -22,7 +24,14 @@ public enum DeviceProbe {
 
     public static func probe(device: String, format: PCM.SampleFormat, channels: Int, rate: Int,
                              latency: Duration = .milliseconds(100), sideEffectFree: Bool) throws(ALSAError) -> Report {
-        if let target = fileTarget(device) { try checkFileTarget(target, device: device) }
+        if let target = fileTarget(device) {
+            try checkFileTarget(target, device: device)
+            if sideEffectFree {
+                let opened = try PCM.openUnconfigured(device: device)
+                return Report(format: "\(format), \(channels) ch, \(rate) Hz", channels: channels, rate: rate,
+                              isClockless: opened.isClockless, bufferFrames: 0)
+            }
+        }
         let pcm = try PCM(device: device, format: format, channels: channels, rate: rate, latency: latency)
         defer { pcm.close() }
         if pcm.isClockless && !sideEffectFree {

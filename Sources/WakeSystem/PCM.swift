@@ -77,6 +77,21 @@ public final class PCM {
 
     deinit { close() }
 
+    /// Opens `device` and closes it again without configuring it, and says whether it is
+    /// clockless. For a `file:` PCM this touches no file: alsa-lib creates (and truncates) the
+    /// output file only when the hardware parameters are set.
+    static func openUnconfigured(device: String) throws(ALSAError) -> (typeName: String, isClockless: Bool) {
+        _ = PCM.silenceOnce
+        if let e = FaultInjector.fault("pcm.open", target: device) { throw ALSAError("snd_pcm_open", device: device, code: -e) }
+        var h: OpaquePointer?
+        let r = snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        guard r >= 0, let h else { throw ALSAError.explained("snd_pcm_open", device: device, code: r) }
+        defer { snd_pcm_close(h) }
+        let type = snd_pcm_type(h)
+        let name = snd_pcm_type_name(type).map { String(cString: $0) } ?? "?"
+        return (name, type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE)
+    }
+
     public func close() {
         if let h = handle { snd_pcm_close(h) }
         handle = nil
