@@ -217,7 +217,10 @@ public final class SoundFile {
         if let why = silenceReason(volume: volume) { throw OpenError(path: path, reason: why) }
     }
 
-    public var duration: Duration { .nanoseconds(frames * 1_000_000_000 / Int64(sampleRate)) }
+    public var duration: Duration {
+        let rate = Int64(sampleRate)  // 1000...384000, checked when opened: no overflow below
+        return .seconds(frames / rate) + .nanoseconds(frames % rate * 1_000_000_000 / rate)
+    }
 
     public enum ReadError: Error, CustomStringConvertible {
         case decode(String)

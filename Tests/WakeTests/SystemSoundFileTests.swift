@@ -6,9 +6,13 @@ import Testing
 /// Issue 12, items 3 and 14: silent sounds are refused when the alarm is set, and every error
 /// path of SoundFile leaves libsndfile's handle to exactly one owner.
 ///
-/// Checked under valgrind (no invalid reads or writes, no double close):
-///   valgrind --error-exitcode=9 .build/debug/wakePackageTests.xctest \
-///       --testing-library swift-testing --filter SystemSoundFile
+/// Checked under valgrind 3.19: 0 errors (no invalid read, no double close) for GSM 6.10,
+/// /proc/self/status, junk, zeros, one frame, a -70 dB tone, a truncated WAV, a damaged and a
+/// good MP3, a missing file, each opened, read to the end and rewound three times. Valgrind 3.19
+/// cannot run this bundle itself (it crashes reading the toolchain's DWARF 5 and in libdispatch),
+/// so the same calls were made from a small program linked against WakeSystem built with
+/// `swift build --build-tests --scratch-path /tmp/wake-vg -Xswiftc -gnone -Xcc -g0`, then:
+///   valgrind --error-exitcode=9 --errors-for-leak-kinds=none ./vgmain g.wav /proc/self/status ...
 @Suite("System: SoundFile measures and refuses silent sounds")
 struct SystemSoundFileTests {
     func refusal(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
