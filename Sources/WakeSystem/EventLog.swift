@@ -1,7 +1,24 @@
 import Glibc
+import SystemPackage
 import WakeCore
 
 /// The machine-readable record of what the alarm did: one JSON object per line (`--events`).
+///
+/// What `--events PATH` accepts, checked when the alarm is set (exit 73 otherwise):
+/// - `-`: standard output (the human lines then all go to stderr), whatever it is.
+/// - A regular file: created with mode 0644 if missing, else appended to, so a series of alarms
+///   can share one log. Refused when the file system holding it is full.
+/// - A character device, such as a terminal or `/dev/null` (`/dev/stdout` and `/dev/stderr`
+///   when those are a terminal).
+/// - A FIFO or pipe (`/dev/stderr` when it is piped) only if something is reading it at that
+///   moment; one with no reader is refused at once (waiting for a reader would hang the alarm).
+///   It is written without blocking: a reader that stops reading loses lines, never the alarm.
+/// - Nothing else: a directory, a block device or a socket is refused.
+///
+/// When the alarm is set, a zero-length write checks the target takes writes without putting
+/// anything in it (it finds `/dev/full`), and for a regular file the free space of its file
+/// system is checked. A write that fails later (disk full, reader gone) is reported once
+/// through `onWriteFailure`; the alarm goes on, and later lines are still attempted.
 public final class EventLog {
     public enum Value {
         case string(String)
@@ -11,23 +28,74 @@ public final class EventLog {
         case milliseconds(Duration)
     }
 
+    /// Why the log cannot be written. `errno` is the nearest errno (ENOSPC for a full disk).
+    public struct OpenError: Error, CustomStringConvertible, Equatable {
+        public var path: String
+        public var reason: String
+        public var errno: Errno
+        public var description: String {
+            "cannot write the event log '\(path.printable)': \(reason); give a writable regular file, or '-' for standard output"
+        }
+    }
+
     private let fd: Int32
     private let ownsFD: Bool
     private let zone: TimeZoneRules
+    public let path: String
+    /// True for `-`: the lines go to standard output.
+    public let isStandardOutput: Bool
+    /// Called once, with one line saying what failed, the first time a line cannot be written.
+    public var onWriteFailure: ((String) -> Void)?
+    public private(set) var writeFailed = false
 
-    /// `-` means stderr. The file is appended to, so a series of alarms can share one log.
-    public init(path: String, zone: TimeZoneRules) throws(SystemCallError) {
+    /// Free space below this counts as full: every line must fit.
+    static let minimumFreeBytes: UInt64 = 4096
+
+    public init(path: String, zone: TimeZoneRules) throws(OpenError) {
         self.zone = zone
+        self.path = path
+        func fail(_ r: String, _ e: Errno) -> OpenError { OpenError(path: path, reason: r, errno: e) }
         if path == "-" {
-            fd = STDERR_FILENO
+            fd = STDOUT_FILENO
             ownsFD = false
+            isStandardOutput = true
         } else {
-            fd = try syscall("open") { open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644) }
+            do {
+                fd = try RegularFile.open(path, flags: O_WRONLY | O_APPEND | O_CREAT, mode: 0o644,
+                                          accept: [.regular, .characterDevice, .fifo]).fd
+            } catch {
+                throw fail(error.reason, error.errno)
+            }
             ownsFD = true
+            isStandardOutput = false
+        }
+        if let problem = EventLog.probe(fd) {
+            if ownsFD { close(fd) }
+            throw fail(problem.reason, problem.errno)
         }
     }
 
     deinit { if ownsFD { close(fd) } }
+
+    /// Checks a descriptor will take writes, without writing anything into it.
+    static func probe(_ fd: Int32) -> (reason: String, errno: Errno)? {
+        var none: UInt8 = 0
+        do {
+            try syscall("write") { Glibc.write(fd, &none, 0) }
+        } catch {
+            if error.errno != .resourceTemporarilyUnavailable { return ("a test write failed (\(error.errno))", error.errno) }
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var fs = statvfs()
+        guard fstatvfs(fd, &fs) == 0, fs.f_blocks > 0 else { return nil }  // no figures (some FUSE): cannot tell
+        let blocks = geteuid() == 0 ? fs.f_bfree : fs.f_bavail
+        let free = UInt64(blocks).multipliedReportingOverflow(by: UInt64(fs.f_frsize))
+        if !free.overflow && free.partialValue < minimumFreeBytes {
+            return ("the file system holding it is full (\(free.partialValue) bytes free)", .noSpace)
+        }
+        return nil
+    }
 
     public func emit(_ event: String, at time: Instant, _ fields: [(String, Value)] = []) {
         var line = "{\"event\":\(EventLog.quote(event)),\"time\":\(EventLog.quote(Formatting.iso8601(time, zone: zone, milliseconds: true)))"
@@ -38,14 +106,35 @@ public final class EventLog {
             case .int(let i): line += String(i)
             case .bool(let b): line += b ? "true" : "false"
             case .milliseconds(let d):
-                let us = (d.nanoseconds + (d.nanoseconds >= 0 ? 500 : -500)) / 1000
-                let a = abs(us)
+                let us = d.nanoseconds / 1000 + (d.nanoseconds % 1000 >= 500 ? 1 : d.nanoseconds % 1000 <= -500 ? -1 : 0)
+                let a = us.magnitude
                 line += (us < 0 ? "-" : "") + "\(a / 1000)." + String(a % 1000).leftPadded(to: 3)
             }
         }
         line += "}\n"
-        var bytes = Array(line.utf8)
-        _ = Glibc.write(fd, &bytes, bytes.count)  // one write per line: lines never interleave
+        write(Array(line.utf8))
+    }
+
+    /// Writes a whole line: one write when it can (lines never interleave), the rest retried
+    /// after a partial write.
+    private func write(_ bytes: [UInt8]) {
+        var done = 0
+        while done < bytes.count {
+            do {
+                let n = try syscall("write") { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) } }
+                if n == 0 { return reportFailure("cannot write to the event log '\(path.printable)' (it takes no more bytes); the alarm goes on without it") }
+                done += n
+            } catch {
+                let why = error.errno == .resourceTemporarilyUnavailable ? "its reader is not reading; lines are being lost" : error.errno.description
+                return reportFailure("cannot write to the event log '\(path.printable)' (\(why)); the alarm goes on without it")
+            }
+        }
+    }
+
+    private func reportFailure(_ message: String) {
+        guard !writeFailed else { return }
+        writeFailed = true
+        onWriteFailure?(message)
     }
 
     static func quote(_ s: String) -> String {

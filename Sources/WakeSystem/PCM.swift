@@ -7,11 +7,23 @@ public struct ALSAError: Error, CustomStringConvertible, Equatable {
     public var call: String
     public var device: String
     public var code: Int32
-    public init(_ call: String, device: String, code: Int32) { self.call = call; self.device = device; self.code = code }
+    /// The cause in words when it is known better than the code says ("the directory '/x' does
+    /// not exist", "ALSA's configuration could not be loaded (...)"); replaces `message`.
+    public var detail: String?
+    public init(_ call: String, device: String, code: Int32, detail: String? = nil) {
+        self.call = call; self.device = device; self.code = code; self.detail = detail
+    }
     public var message: String {
+        if let detail { return detail }
         // snd_pcm_open's -ENOENT is a name ALSA does not know, not a missing file.
         if code == -ENOENT && call == "snd_pcm_open" { return "no such ALSA device" }
         return String(cString: snd_strerror(code))
+    }
+
+    /// The error for a failed call, blaming ALSA's configuration when that is what failed: a
+    /// broken configuration makes every call fail with a bare "Invalid argument".
+    static func explained(_ call: String, device: String, code: Int32) -> ALSAError {
+        ALSAError(call, device: device, code: code, detail: ALSAEnvironment.configurationProblem())
     }
     public var description: String { "\(call) on '\(device.printable)': \(message)" }
 }
@@ -46,7 +58,7 @@ public final class PCM {
         if let e = FaultInjector.fault("pcm.open", target: device) { throw ALSAError("snd_pcm_open", device: device, code: -e) }
         var h: OpaquePointer?
         var r = snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
-        guard r >= 0, let h else { throw ALSAError("snd_pcm_open", device: device, code: r) }
+        guard r >= 0, let h else { throw ALSAError.explained("snd_pcm_open", device: device, code: r) }
         handle = h
         r = snd_pcm_set_params(h, format.alsa, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(rate),
                                1, UInt32(latency.nanoseconds / 1000))
@@ -64,6 +76,21 @@ public final class PCM {
     }
 
     deinit { close() }
+
+    /// Opens `device` and closes it again without configuring it, and says whether it is
+    /// clockless. For a `file:` PCM this touches no file: alsa-lib creates (and truncates) the
+    /// output file only when the hardware parameters are set.
+    static func openUnconfigured(device: String) throws(ALSAError) -> (typeName: String, isClockless: Bool) {
+        _ = PCM.silenceOnce
+        if let e = FaultInjector.fault("pcm.open", target: device) { throw ALSAError("snd_pcm_open", device: device, code: -e) }
+        var h: OpaquePointer?
+        let r = snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        guard r >= 0, let h else { throw ALSAError.explained("snd_pcm_open", device: device, code: r) }
+        defer { snd_pcm_close(h) }
+        let type = snd_pcm_type(h)
+        let name = snd_pcm_type_name(type).map { String(cString: $0) } ?? "?"
+        return (name, type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE)
+    }
 
     public func close() {
         if let h = handle { snd_pcm_close(h) }
@@ -144,10 +171,13 @@ public final class PCM {
         public var description: String
     }
 
-    public static func listDevices() -> [DeviceHint] {
+    /// The PCMs, as `listDevices`, but empty only when there are none: a configuration ALSA
+    /// cannot load throws (with the reason) instead of listing nothing.
+    public static func deviceHints() throws(ALSAError) -> [DeviceHint] {
         _ = PCM.silenceOnce
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-        guard snd_device_name_hint(-1, "pcm", &hints) == 0, let hints else { return [] }
+        let r = snd_device_name_hint(-1, "pcm", &hints)
+        guard r == 0, let hints else { throw ALSAError.explained("snd_device_name_hint", device: "pcm", code: r < 0 ? r : -EINVAL) }
         defer { snd_device_name_free_hint(hints) }
         var out: [DeviceHint] = []
         var p = hints
@@ -165,6 +195,11 @@ public final class PCM {
             p += 1
         }
         return out
+    }
+
+    /// Kept for the command line until it moves to `deviceHints()`; a failure lists nothing.
+    public static func listDevices() -> [DeviceHint] {
+        do { return try deviceHints() } catch { return [] }
     }
 
     /// The sound cards' numbers, for the `plughw:N` steps of the fallback chain.

@@ -22,22 +22,42 @@ public final class SoundFile {
     public let frames: Int64
     public let formatName: String
     public let width: SampleWidth
+    /// The measured level: the largest |sample - channel mean| over the whole file, in dBFS
+    /// (-infinity for none). See `Audibility` for the rule it is judged by.
+    public let peakDBFS: Double
+    /// False when libsndfile cannot seek in this format (GSM 6.10 in WAV): such a file is
+    /// reopened at each loop seam instead, and a stop skips its fade-out.
+    public let isSeekable: Bool
     private let isFloat: Bool
-    fileprivate let handle: OpaquePointer
+    private let allZero: Bool
+    private let peak: Double
+    /// The file, owned here (libsndfile never closes it), so it can be reopened.
+    private let fd: Int32
+    /// The one libsndfile handle; replaced only by `restart`, closed only by `deinit`.
+    fileprivate var handle: OpaquePointer
 
     /// Opens `path` (a regular file only: a FIFO or device would block or never end).
     public convenience init(path: String) throws(OpenError) {
         func fail(_ r: String) -> OpenError { OpenError(path: path, reason: r) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw fail(Errno(rawValue: errno).description) }
-        var st = stat()
-        fstat(fd, &st)
-        if (st.st_mode & S_IFMT) == S_IFDIR { close(fd); throw fail("is a directory") }
-        if (st.st_mode & S_IFMT) != S_IFREG { close(fd); throw fail("not a regular file") }
-        if st.st_size == 0 { close(fd); throw fail("the file is empty") }
-        // Reads of a regular file never block; clear O_NONBLOCK all the same for libsndfile.
-        _ = fcntl(fd, F_SETFL, 0)
-        try self.init(fd: fd, path: path)
+        let file: OpenedFile
+        do {
+            file = try RegularFile.open(path)
+        } catch {
+            throw fail(error.reason.hasPrefix("is ") ? "it " + error.reason : error.reason)
+        }
+        if file.size == 0 {
+            // Empty, or a kernel pseudo-file (/proc, /sys) that reports no size but has content.
+            var byte: UInt8 = 0
+            let n: Int
+            do { n = try syscall("read") { Glibc.read(file.fd, &byte, 1) } } catch {
+                close(file.fd)
+                throw fail("read: \(error.errno)")
+            }
+            close(file.fd)
+            throw fail(n == 0 ? "the file is empty"
+                : "it is not a sound file (a kernel pseudo-file that reports no size, as those under /proc and /sys do)")
+        }
+        try self.init(fd: file.fd, path: path)
     }
 
     /// Opens sound held in memory (the embedded default sound) through a memfd.
@@ -45,63 +65,162 @@ public final class SoundFile {
         let fd = memfd_create(name, WAKE_MFD_CLOEXEC)
         guard fd >= 0 else { throw OpenError(path: name, reason: "memfd_create: \(Errno(rawValue: errno))") }
         var done = 0
-        while done < bytes.count {
-            let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if n <= 0 { close(fd); throw OpenError(path: name, reason: "write: \(Errno(rawValue: errno))") }
-            done += n
+        while done < bytes.count, let base = bytes.baseAddress {
+            do {
+                done += try syscall("write") { write(fd, base + done, bytes.count - done) }
+            } catch {
+                close(fd)
+                throw OpenError(path: name, reason: "write to memfd: \(error.errno)")
+            }
         }
         lseek(fd, 0, SEEK_SET)
         try self.init(fd: fd, path: name)
     }
 
+    /// Takes ownership of `fd`: closed here on failure, by `deinit` otherwise.
     private init(fd: Int32, path: String) throws(OpenError) {
-        func fail(_ r: String) -> OpenError { OpenError(path: path, reason: r) }
-        var info = SF_INFO()
-        guard let h = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
-            let msg = String(cString: sf_strerror(nil))
+        let d: Decoded
+        do { d = try SoundFile.decode(fd: fd, path: path) } catch {
             close(fd)
-            throw fail("not a sound file libsndfile can read (\(msg))")
+            throw error
         }
-        handle = h
+        // Nothing below can fail: once every property is set, deinit owns the handle and fd.
+        self.fd = fd
+        handle = d.handle
         self.path = path
-        sampleRate = Int(info.samplerate)
-        channels = Int(info.channels)
-        formatName = SoundFile.describe(format: info.format)
-        let sub = info.format & Int32(SF_FORMAT_SUBMASK)
-        width = [Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_PCM_16)].contains(sub) ? .int16 : .int32
-        // libsndfile reads float samples as integers by plain truncation (near-silence) or, with
-        // SFC_SET_SCALE_FLOAT_INT_READ, normalised to the file's peak (louder than recorded, and at
-        // the cost of a whole extra decode). So float files are read as floats and scaled here.
-        isFloat = sub == Int32(SF_FORMAT_FLOAT) || sub == Int32(SF_FORMAT_DOUBLE)
-        guard channels >= 1, channels <= 8, sampleRate >= 1000, sampleRate <= 384_000 else {
-            sf_close(h)
-            throw fail("unsupported layout (\(info.channels) channels at \(info.samplerate) Hz)")
-        }
-        // Decode it all once now, so a bad file is found when the alarm is set, not when it rings.
-        var buffer = [Int32](repeating: 0, count: 4096 * channels)
-        var total: Int64 = 0
-        while true {
-            let n = buffer.withUnsafeMutableBufferPointer { sf_readf_int(h, $0.baseAddress, 4096) }
-            if n <= 0 { break }
-            total += n
-        }
-        let err = sf_error(h)
-        if err != 0 {
-            let msg = String(cString: sf_strerror(h))
-            sf_close(h)
-            throw fail("decoding failed after \(total) frames (\(msg))")
-        }
-        if total == 0 { sf_close(h); throw fail("contains no audio frames") }
-        frames = total
-        if sf_seek(h, 0, SEEK_SET) != 0 {
-            sf_close(h)
-            throw fail("cannot seek back to the start (\(String(cString: sf_strerror(h))))")
-        }
+        sampleRate = d.sampleRate
+        channels = d.channels
+        frames = d.frames
+        formatName = d.formatName
+        width = d.width
+        isFloat = d.isFloat
+        isSeekable = d.isSeekable
+        allZero = d.allZero
+        peak = d.peak
+        peakDBFS = Audibility.dBFS(d.peak)
     }
 
-    deinit { sf_close(handle) }
+    private struct Decoded {
+        var handle: OpaquePointer
+        var sampleRate: Int, channels: Int, frames: Int64
+        var formatName: String
+        var width: SampleWidth
+        var isFloat: Bool, isSeekable: Bool, allZero: Bool
+        var peak: Double
+    }
 
-    public var duration: Duration { .nanoseconds(frames * 1_000_000_000 / Int64(sampleRate)) }
+    /// Opens `fd` with libsndfile, decodes it end to end (so a bad file is found when the alarm
+    /// is set, not when it rings), measures its level, refuses it if silent, and returns a handle
+    /// at the start of the file. On failure no handle is left open (`fd` stays the caller's).
+    /// Every failure takes libsndfile's message before closing the handle it came from.
+    private static func decode(fd: Int32, path: String) throws(OpenError) -> Decoded {
+        func fail(_ r: String) -> OpenError { OpenError(path: path, reason: r) }
+        var info = SF_INFO()
+        guard let h = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            throw fail("it is not a sound file libsndfile can read (\(String(cString: sf_strerror(nil))))")
+        }
+        /// `reason` is evaluated by the caller before this closes the handle.
+        func closing(_ reason: String) -> OpenError { sf_close(h); return fail(reason) }
+        let channels = Int(info.channels), sampleRate = Int(info.samplerate)
+        let sub = info.format & Int32(SF_FORMAT_SUBMASK)
+        guard channels >= 1, channels <= 8, sampleRate >= 1000, sampleRate <= 384_000 else {
+            throw closing("unsupported layout (\(info.channels) channels at \(info.samplerate) Hz)")
+        }
+        // Decode it all now, as doubles (full scale is 1.0 for every format), measuring per channel.
+        let chunk = 4096
+        var buffer = [Double](repeating: 0, count: chunk * channels)
+        var sum = [Double](repeating: 0, count: channels)
+        var low = [Double](repeating: .infinity, count: channels)
+        var high = [Double](repeating: -.infinity, count: channels)
+        var total: Int64 = 0
+        while true {
+            let n = buffer.withUnsafeMutableBufferPointer { sf_readf_double(h, $0.baseAddress, sf_count_t(chunk)) }
+            if n <= 0 { break }
+            total += n
+            for f in 0..<Int(n) {
+                for c in 0..<channels {
+                    let v = buffer[f * channels + c]
+                    guard v.isFinite else { continue }
+                    sum[c] += v
+                    low[c] = min(low[c], v)
+                    high[c] = max(high[c], v)
+                }
+            }
+        }
+        if sf_error(h) != 0 {
+            throw closing("decoding failed after \(total) frames (\(String(cString: sf_strerror(h))))")
+        }
+        if total == 0 { throw closing("contains no audio frames") }
+        var peak = 0.0
+        var allZero = true
+        for c in 0..<channels where low[c] <= high[c] {
+            let mean = sum[c] / Double(total)
+            peak = max(peak, high[c] - mean, mean - low[c])
+            if low[c] != 0 || high[c] != 0 { allZero = false }
+        }
+        if let why = Audibility.silenceReason(frames: total, sampleRate: sampleRate, allZero: allZero, peak: peak) {
+            throw closing(why)
+        }
+        // Back to the start: by seeking, or for a format libsndfile cannot seek in, by reopening.
+        var handle = h
+        let seekable = info.seekable != 0 && sf_seek(h, 0, SEEK_SET) == 0
+        if !seekable {
+            do { handle = try reopen(fd: fd, replacing: h) } catch {
+                throw fail("cannot go back to its start to loop it (\(error))")
+            }
+        }
+        return Decoded(handle: handle, sampleRate: sampleRate, channels: channels, frames: total,
+                       formatName: describe(format: info.format),
+                       width: [Int32(SF_FORMAT_PCM_S8), Int32(SF_FORMAT_PCM_U8), Int32(SF_FORMAT_PCM_16)].contains(sub) ? .int16 : .int32,
+                       // libsndfile reads float samples as integers by plain truncation (near-silence) or, with
+                       // SFC_SET_SCALE_FLOAT_INT_READ, normalised to the file's peak (louder than recorded, and at
+                       // the cost of a whole extra decode). So float files are read as floats and scaled here.
+                       isFloat: sub == Int32(SF_FORMAT_FLOAT) || sub == Int32(SF_FORMAT_DOUBLE),
+                       isSeekable: seekable, allZero: allZero, peak: peak)
+    }
+
+    /// Opens `fd` afresh from its first byte, then closes `old` (always, even when this fails).
+    private static func reopen(fd: Int32, replacing old: OpaquePointer) throws(ReadError) -> OpaquePointer {
+        sf_close(old)
+        if lseek(fd, 0, SEEK_SET) != 0 { throw .decode("lseek: \(Errno(rawValue: errno))") }
+        var info = SF_INFO()
+        guard let h = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            throw .decode("sf_open_fd: \(String(cString: sf_strerror(nil)))")
+        }
+        return h
+    }
+
+    /// Reopens the file at its start, for formats libsndfile cannot seek in. If that fails the
+    /// old handle is kept (at its end), so reads return 0 and the ringer's seam check reports it.
+    private func restart() throws(ReadError) {
+        if lseek(fd, 0, SEEK_SET) != 0 { throw .decode("lseek: \(Errno(rawValue: errno))") }
+        var info = SF_INFO()
+        guard let h = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            throw .decode("reopening for the next loop: \(String(cString: sf_strerror(nil)))")
+        }
+        sf_close(handle)
+        handle = h
+    }
+
+    deinit {
+        sf_close(handle)
+        close(fd)
+    }
+
+    /// Why this sound is silent at `volume` percent, by the `Audibility` rule, or nil.
+    public func silenceReason(volume: Int) -> String? {
+        Audibility.silenceReason(frames: frames, sampleRate: sampleRate, allZero: allZero, peak: peak, volume: volume)
+    }
+
+    /// Refuses the sound when it would be silent at `volume` percent (`--volume 0`, or a quiet file turned down).
+    public func checkAudible(volume: Int) throws(OpenError) {
+        if let why = silenceReason(volume: volume) { throw OpenError(path: path, reason: why) }
+    }
+
+    public var duration: Duration {
+        let rate = Int64(sampleRate)  // 1000...384000, checked when opened: no overflow below
+        return .seconds(frames / rate) + .nanoseconds(frames % rate * 1_000_000_000 / rate)
+    }
 
     public enum ReadError: Error, CustomStringConvertible {
         case decode(String)
@@ -134,7 +253,9 @@ public final class SoundFile {
         return Int(n)
     }
 
+    /// Back to the first frame: a seek, or for a file that cannot seek, a reopen.
     public func rewind() throws(ReadError) {
+        guard isSeekable else { return try restart() }
         if sf_seek(handle, 0, SEEK_SET) != 0 { throw .decode("sf_seek: \(String(cString: sf_strerror(handle)))") }
     }
 
@@ -152,7 +273,12 @@ public final class SoundFile {
 }
 
 extension SoundFile {
+    /// Positions at `frame`. A file that cannot seek can only go back to its start.
     public func seek(to frame: Int64) throws(ReadError) {
+        guard isSeekable else {
+            if frame == 0 { return try restart() }
+            throw .decode("sf_seek: libsndfile cannot seek in this format (\(formatName))")
+        }
         if sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 { throw .decode("sf_seek: \(String(cString: sf_strerror(handle)))") }
     }
 }

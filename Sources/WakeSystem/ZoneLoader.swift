@@ -1,61 +1,104 @@
 import Glibc
 import WakeCore
 
-/// Finds the local time zone as glibc does (`TZ`, else `/etc/localtime`), but reports a `TZ`
-/// it cannot understand instead of silently falling back to UTC.
+/// Finds the local time zone as glibc does (`TZ`, else `/etc/localtime`), but reports a `TZ` or
+/// an `/etc/localtime` it cannot understand instead of silently falling back to UTC. Zone files
+/// are opened with `RegularFile`, so a FIFO in their place is refused at once, never waited on.
 public enum ZoneLoader {
     public static let zoneDirectory: String = {
         if let d = getenv("TZDIR") { return String(cString: d) }
         return "/usr/share/zoneinfo"
     }()
 
+    /// Where the system's zone is; `local(tz:localtime:)` takes another for tests.
+    public static let systemLocaltime = "/etc/localtime"
+
+    /// The bytes of a zone file, or nil when it cannot be read (see `load` for the reason).
     public static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size < 1 << 20 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var got = 0
-        while got < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n <= 0 { return nil }
-            got += n
-        }
-        return bytes
+        do { return try RegularFile.readAll(path) } catch { return nil }
     }
 
     /// A zone by name (`Europe/Berlin`), absolute TZif path, or POSIX rule (`CET-1CEST,M3.5.0,M10.5.0/3`).
     public static func zone(named spec: String) -> TimeZoneRules? {
+        switch load(named: spec, zoneDirectory: zoneDirectory) {
+        case .success(let z): return z
+        case .failure: return nil
+        }
+    }
+
+    struct ZoneProblem: Error { var reason: String }
+
+    /// A zone by name, or why there is none: "unknown time zone", or what is wrong with the file
+    /// the name leads to ("'/usr/share/zoneinfo/X' is a FIFO, not a regular file").
+    static func load(named spec: String, zoneDirectory: String) -> Result<TimeZoneRules, ZoneProblem> {
         var name = spec
         if name.hasPrefix(":") { name.removeFirst() }
-        if name.isEmpty { return .utc }
-        let path = name.hasPrefix("/") ? name : zoneDirectory + "/" + name
-        if !name.contains(".."), let bytes = readFile(path), let rules = try? TimeZoneRules(name: name, tzif: bytes) {
-            return rules
+        if name.isEmpty { return .success(.utc) }
+        var fileProblem: String?
+        if !name.contains("..") {
+            let path = name.hasPrefix("/") ? name : zoneDirectory + "/" + name
+            do {
+                let bytes = try RegularFile.readAll(path)
+                do { return .success(try TimeZoneRules(name: name, tzif: bytes)) } catch {
+                    fileProblem = "'\(path.printable)': \(error)"
+                }
+            } catch where error.errno != .noSuchFileOrDirectory && error.errno != .notDirectory {
+                fileProblem = error.description
+            } catch {}
         }
-        if let rule = try? PosixTimeZoneRule(name) { return TimeZoneRules(name: name, posix: rule) }
-        return nil
+        if let rule = try? PosixTimeZoneRule(name) { return .success(TimeZoneRules(name: name, posix: rule)) }
+        return .failure(ZoneProblem(reason: fileProblem ?? "unknown time zone"))
     }
 
     /// The local zone, and a warning line when `TZ` names nothing usable.
     public static func local() -> (zone: TimeZoneRules, warning: String?) {
-        if let tz = getenv("TZ") {
-            let spec = String(cString: tz)
-            if let z = zone(named: spec) { return (z, nil) }
-            return (.utc, "unknown time zone TZ='\(spec.printable)'; using UTC. Set TZ to a name under \(zoneDirectory), such as Europe/Berlin, or unset it")
-        }
-        if let bytes = readFile("/etc/localtime"), let z = try? TimeZoneRules(name: localName(), tzif: bytes) {
-            return (z, nil)
-        }
-        return (.utc, nil)
+        local(tz: getenv("TZ").map { String(cString: $0) }, localtime: systemLocaltime, zoneDirectory: zoneDirectory)
     }
 
-    private static func localName() -> String {
-        var buf = [CChar](repeating: 0, count: 512)
-        let n = readlink("/etc/localtime", &buf, 511)
-        guard n > 0 else { return "localtime" }
-        let target = String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// The local zone for a given `TZ` value (nil: unset) and localtime file, and a warning line
+    /// when either names nothing usable. A missing localtime file means UTC without a word, as
+    /// in glibc; one that exists but cannot be used (not TZif, a FIFO, a directory, a link to
+    /// nothing) means UTC with a warning naming it.
+    public static func local(tz: String?, localtime: String, zoneDirectory: String) -> (zone: TimeZoneRules, warning: String?) {
+        if let spec = tz {
+            switch load(named: spec, zoneDirectory: zoneDirectory) {
+            case .success(let z): return (z, nil)
+            case .failure(let p):
+                let why = p.reason == "unknown time zone" ? "unknown time zone TZ='\(spec.printable)'" : "cannot use TZ='\(spec.printable)': \(p.reason)"
+                return (.utc, "\(why); using UTC. Set TZ to a name under \(zoneDirectory), such as Europe/Berlin, or unset it")
+            }
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try RegularFile.readAll(localtime)
+        } catch {
+            if error.errno == .noSuchFileOrDirectory {
+                guard let target = linkTarget(localtime) else { return (.utc, nil) }  // no file at all: UTC, as glibc
+                return (.utc, localtimeWarning(localtime, "it is a link to '\(target.printable)', which does not exist"))
+            }
+            return (.utc, localtimeWarning(localtime, error.reason.hasPrefix("is ") ? "it " + error.reason : error.reason))
+        }
+        do {
+            return (try TimeZoneRules(name: localName(localtime), tzif: bytes), nil)
+        } catch {
+            return (.utc, localtimeWarning(localtime, error.description))
+        }
+    }
+
+    private static func localtimeWarning(_ path: String, _ reason: String) -> String {
+        "cannot read the local time zone from \(path.printable): \(reason); using UTC. "
+            + "Link it to a zone (ln -sf /usr/share/zoneinfo/Europe/Berlin \(path.printable)) or set TZ"
+    }
+
+    private static func linkTarget(_ path: String) -> String? {
+        var buf = [CChar](repeating: 0, count: 4096)
+        let n = readlink(path, &buf, buf.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buf.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private static func localName(_ path: String) -> String {
+        guard let target = linkTarget(path) else { return "localtime" }
         let parts = target.split(separator: "/").map(String.init)
         if let i = parts.lastIndex(of: "zoneinfo") { return parts[(i + 1)...].joined(separator: "/") }
         return target

@@ -1,0 +1,33 @@
+import CALSA
+import Glibc
+
+/// Keeps other libraries' diagnostics out of wake's own lines on stderr.
+///
+/// What prints there, measured or read in their sources:
+/// - alsa-lib: "ALSA lib pcm.c:...: Unknown PCM foo" through its error handler, which is
+///   replaced by one that says nothing (wake reports every failure itself).
+/// - libmpg123, inside libsndfile, for a damaged MP3: "[src/libmpg123/layer3.c:...] error:
+///   dequantization failed!", "Note: Illegal Audio-MPEG-Header ... Trying to resync...";
+///   libsndfile gives no way to set its MPG123_QUIET flag.
+/// - libpulse, inside ALSA's pulse plugin ("Failed to create secure directory ...").
+/// - libjack, inside ALSA's jack plugin ("Cannot connect to server socket err = ...", "jack
+///   server is not running or cannot be started").
+/// The last three print with `fprintf(stderr, ...)`. wake itself writes to descriptor 2 with
+/// write(2), never through stdio, so stdio's `stderr` stream is pointed at syslog (the journal):
+/// their lines are kept there, not lost, and never land in the middle of wake's. A Swift runtime
+/// crash report, which also goes through stdio, would go there too; wake must not trap anyway.
+/// Output written straight to descriptor 2 by a library is not caught (none of these does).
+///
+/// Also sets `JACK_NO_START_SERVER=1` (unless already set): without it a jack PCM tries to start
+/// a JACK server, which prints a screenful and takes seconds, at 07:00.
+public enum LibraryNoise {
+    /// Call once, early, after argument parsing (swift-argument-parser prints its help and usage
+    /// errors through stdio) and before any thread starts (`setenv` is not thread-safe).
+    public static func silence() { _ = once }
+
+    private static let once: Void = {
+        _ = PCM.silenceOnce
+        setenv("JACK_NO_START_SERVER", "1", 0)
+        _ = wake_divert_stdio_stderr(-1)
+    }()
+}
