@@ -348,3 +348,40 @@ struct HardeningEndToEndTests {
         #expect(days.contains { line.contains($0) }, "'\(line)' does not say which day: a 07:00 tomorrow reads like 07:00 today")
     }
 }
+
+/// The late limit over a real two-hour lateness: the wall clock is stepped forward 3 h past an
+/// alarm set 1 h ahead (and put back afterwards). Every process on the machine sees the step,
+/// so this runs only as root with WAKE_CLOCK_STEP=1, as the R5 clock-step suite does.
+@Suite("Hardening: --late-limit 0 over a real clock step", .serialized,
+       .enabled(if: Stress.clockStepAllowed, "root and WAKE_CLOCK_STEP=1"))
+struct HardeningLateLimitClockStepTests {
+    @Test("--late-limit 0 and a deadline 2 h in the past: it rings, it is not 'missed' (exit 3)")
+    func twoHoursLateRings() async throws {
+        var t = time(nil) + 3600
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let when = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                          parts.tm_hour, parts.tm_min, parts.tm_sec)
+        let wake = try DetachedWake([when, "-D", "null", "--late-limit", "0", "--ring-for", "1s", "--inhibit", "off"],
+                                    environment: ["TZ": "UTC"])
+        try await wake.waitForEvent("armed")
+        var mono0 = timespec(), real0 = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &mono0)
+        clock_gettime(CLOCK_REALTIME, &real0)
+        defer {
+            // Put the clock back where it would have been.
+            var mono = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &mono)
+            let elapsed = (Int64(mono.tv_sec) - Int64(mono0.tv_sec)) * 1_000_000_000 + Int64(mono.tv_nsec) - Int64(mono0.tv_nsec)
+            let ns = Int64(real0.tv_sec) * 1_000_000_000 + Int64(real0.tv_nsec) + elapsed
+            var to = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+            clock_settime(CLOCK_REALTIME, &to)
+        }
+        var ahead = real0
+        ahead.tv_sec += 3 * 3600
+        #expect(clock_settime(CLOCK_REALTIME, &ahead) == 0, "clock_settime failed: errno \(errno)")
+        let r = await wake.wait(timeout: .seconds(20))
+        #expect(r.exitCode == 4, "with --late-limit 0 (no limit) an alarm 2 h late must ring: \(wake.report(r))")
+        #expect(wake.count("ringing") == 1 && wake.count("missed") == 0, "\(wake.report(r))")
+    }
+}
