@@ -4,11 +4,13 @@
 
 # Debian packages: C libraries wake links, and the real peers its tests run against
 # (a dbus-daemon with python-dbusmock's logind template and busctl to drive it, sox to make
-# test sounds, strace to watch the inhibitor lock close, setpriv to run as an unprivileged user).
+# test sounds, strace to watch the inhibitor lock close, setpriv to run as an unprivileged user,
+# a private PulseAudio server with pactl/parec and ALSA's pulse plugin to ring through a sound
+# server and to freeze it).
 BUILD_PACKAGES := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev
 TEST_PACKAGES  := $(BUILD_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
-                  sox flac strace util-linux
-BENCH_PACKAGES := $(TEST_PACKAGES) mpv hyperfine strace time
+                  sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins
+BENCH_PACKAGES := $(TEST_PACKAGES) mpv hyperfine strace time pulseaudio pulseaudio-utils libasound2-plugins
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT ?= swift

@@ -1,0 +1,263 @@
+import Foundation
+import Glibc
+
+/// A private PulseAudio server, the desktop's sound server, for the tests that ring through it.
+///
+/// `start()` writes a three-line configuration and runs
+///
+///     pulseaudio -n -F DIR/pulse.pa --daemonize=no --exit-idle-time=-1 --disallow-exit
+///                --use-pid-file=no --realtime=no --high-priority=no --log-target=stderr
+///
+/// with `HOME`, `XDG_CONFIG_HOME` and `XDG_RUNTIME_DIR` (mode 0700) in a fresh temporary
+/// directory, then waits until `pactl info` answers on its socket. The configuration:
+///
+///     load-module module-native-protocol-unix socket=DIR/run/pulse/native auth-anonymous=1
+///     load-module module-null-sink sink_name=speaker
+///     set-default-sink speaker
+///
+/// Running as root needs nothing special: pulseaudio only warns ("This program is not intended
+/// to be run as root (unless --system is specified)") and serves normally; `--system` is not
+/// wanted (it changes the socket, the user and the configuration). `auth-anonymous=1` lets any
+/// client on the socket in, so wake needs neither this HOME nor its cookie.
+///
+/// wake reaches the server through libasound2-plugins: `-D pulse`, and `-D default`, which
+/// pulseaudio's `/etc/alsa/conf.d/99-pulse.conf` turns into `pulse` when a server answers.
+/// Give wake `environment` (`PULSE_SERVER`, `XDG_RUNTIME_DIR`, a client configuration with
+/// autospawn off, so a test can never start a second server).
+///
+/// `freeze()` sends SIGSTOP (the server hangs: every client call blocks, about 30 s per call in
+/// the ALSA plugin, whatever the PCM's mode); `thaw()` sends SIGCONT; `stop()` thaws and kills
+/// it. `record()` runs `parec -d speaker.monitor` into a raw file: what a listener would hear.
+/// Use `PulseAudioServer.with { ... }` so the server is stopped on failure too (the
+/// `ChildProcess` deinit kills it anyway).
+final class PulseAudioServer {
+    static let pulseaudioPath = "/usr/bin/pulseaudio"
+    static let pactlPath = "/usr/bin/pactl"
+    static let parecPath = "/usr/bin/parec"
+
+    /// True when pulseaudio, pactl and parec and the ALSA pulse plugin are installed. Under CI
+    /// (`CI` set) always true: `make test` installs them, so a missing one fails loudly.
+    static var isAvailable: Bool {
+        if ProcessInfo.processInfo.environment["CI"] != nil { return true }
+        let plugin = ["/usr/lib/x86_64-linux-gnu/alsa-lib/libasound_module_pcm_pulse.so",
+                      "/usr/lib/aarch64-linux-gnu/alsa-lib/libasound_module_pcm_pulse.so"]
+        return [pulseaudioPath, pactlPath, parecPath].allSatisfy { (p: String) in access(p, X_OK) == 0 }
+            && plugin.contains { (p: String) in access(p, R_OK) == 0 }
+    }
+
+    let directory: TestDirectory
+    /// The private `XDG_RUNTIME_DIR` (0700).
+    let runtimeDirectory: String
+    let home: String
+    /// The server's native-protocol socket.
+    let socketPath: String
+    /// A client.conf with `autospawn = no`.
+    let clientConfigPath: String
+    private let server: ChildProcess
+    private var recorders: [PulseRecorder] = []
+
+    var pid: pid_t { server.pid }
+    /// `unix:<socket>`.
+    var address: String { "unix:\(socketPath)" }
+
+    /// The environment that sends a client (wake, pactl, aplay) to this server.
+    var environment: [String: String] {
+        ["PULSE_SERVER": address, "XDG_RUNTIME_DIR": runtimeDirectory, "PULSE_CLIENTCONFIG": clientConfigPath]
+    }
+
+    /// Variables of the developer's session that must not leak into the server or its clients.
+    static let sessionVariables = ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "PULSE_SERVER",
+                                   "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH", "PULSE_COOKIE", "PULSE_SINK",
+                                   "PULSE_SOURCE", "ALSA_CONFIG_PATH"]
+
+    private init(directory: TestDirectory, server: ChildProcess, runtime: String, home: String, socket: String, client: String) {
+        self.directory = directory
+        self.server = server
+        runtimeDirectory = runtime
+        self.home = home
+        socketPath = socket
+        clientConfigPath = client
+    }
+
+    /// Runs `body` with a fresh server and stops it afterwards whether or not `body` threw.
+    static func with<T>(_ body: (PulseAudioServer) async throws -> T) async throws -> T {
+        let server = try await PulseAudioServer.start()
+        do {
+            let r = try await body(server)
+            await server.stop()
+            return r
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    static func start(timeout: Duration = .seconds(30)) async throws -> PulseAudioServer {
+        guard access(pulseaudioPath, X_OK) == 0 else {
+            throw WakeTestError("\(pulseaudioPath) is missing: apt-get install pulseaudio pulseaudio-utils libasound2-plugins (make deps-test)")
+        }
+        let dir = try TestDirectory("wake-pulse")
+        let runtime = dir.file("run")
+        let home = dir.file("home")
+        for d in [runtime, home, home + "/.config"] {
+            guard mkdir(d, 0o700) == 0 else { throw WakeTestError("mkdir \(d): errno \(errno)") }
+        }
+        guard chmod(runtime, 0o700) == 0 else { throw WakeTestError("chmod \(runtime): errno \(errno)") }
+        guard mkdir(runtime + "/pulse", 0o700) == 0 else { throw WakeTestError("mkdir \(runtime)/pulse: errno \(errno)") }
+        let socket = runtime + "/pulse/native"
+        let config = try dir.write("pulse.pa", Array("""
+            load-module module-native-protocol-unix socket=\(socket) auth-anonymous=1
+            load-module module-null-sink sink_name=speaker
+            set-default-sink speaker
+
+            """.utf8))
+        let client = try dir.write("client.conf", Array("autospawn = no\n".utf8))
+        let server = try ChildProcess(pulseaudioPath, [
+            "-n", "-F", config, "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
+            "--realtime=no", "--high-priority=no", "--log-target=stderr",
+        ], environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": runtime],
+           unset: sessionVariables, directory: dir)
+        let s = PulseAudioServer(directory: dir, server: server, runtime: runtime, home: home, socket: socket, client: client)
+        do {
+            let deadline = ContinuousClock.now + timeout
+            while true {
+                if server.hasExited { throw WakeTestError("pulseaudio exited at start: \(server.result!)") }
+                if FileManager.default.fileExists(atPath: socket), let r = try? await s.pactl(["info"]), r.exitCode == 0,
+                   r.stdout.contains("Default Sink: speaker") {
+                    return s
+                }
+                if ContinuousClock.now >= deadline {
+                    throw WakeTestError("pulseaudio did not answer 'pactl info' within \(timeout)\nserver stderr:\n\(server.currentStderr)")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        } catch {
+            await s.stop()
+            throw error
+        }
+    }
+
+    /// Runs pactl against this server (never against a frozen one: it would block).
+    func pactl(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> ProcessResult {
+        let p = try ChildProcess(PulseAudioServer.pactlPath, arguments, environment: environment,
+                                 unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
+        let r = await p.wait(timeout: timeout)
+        if r.timedOut { throw WakeTestError("pactl \(arguments.joined(separator: " ")) hung: \(r)") }
+        return r
+    }
+
+    /// The server's log so far (its stderr).
+    var log: String { server.currentStderr }
+
+    /// /proc/PID/stat's state letter (T: stopped), nil once it is gone.
+    var processState: Character? {
+        guard let s = try? String(contentsOfFile: "/proc/\(server.pid)/stat", encoding: .utf8),
+              let close = s.lastIndex(of: ")") else { return nil }
+        let rest = s[s.index(after: close)...].drop { $0 == " " }
+        return rest.first
+    }
+
+    /// Stops the server dead (SIGSTOP), as a hung sound server; returns once the kernel shows it stopped.
+    func freeze() async throws {
+        kill(server.pid, SIGSTOP)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while processState != "T" {
+            if ContinuousClock.now >= deadline { throw WakeTestError("pulseaudio did not stop (state \(processState.map(String.init) ?? "gone"))") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Lets a frozen server run again (SIGCONT).
+    func thaw() { kill(server.pid, SIGCONT) }
+
+    /// Stops the recorders and the server (SIGCONT, then SIGTERM; SIGKILL after 5 s) and reaps them.
+    func stop() async {
+        thaw()
+        for r in recorders { await r.stop() }
+        recorders = []
+        server.send(SIGTERM)
+        await server.wait(timeout: .seconds(5))
+    }
+
+    /// Starts recording what the `speaker` sink plays (its monitor), mono S16_LE 44.1 kHz.
+    func record() async throws -> PulseRecorder {
+        let path = directory.file("recording-\(UUID().uuidString.prefix(8)).raw")
+        let p = try ChildProcess(PulseAudioServer.parecPath, [
+            "-d", "speaker.monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)",
+            "--latency-msec=20", path,
+        ], environment: environment, unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
+        let recorder = PulseRecorder(path: path, process: p)
+        recorders.append(recorder)
+        // parec creates the file once it has connected.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: path) {
+            if p.hasExited { throw WakeTestError("parec exited: \(p.result!)") }
+            if ContinuousClock.now >= deadline { throw WakeTestError("parec did not start recording: \(p.currentStderr)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return recorder
+    }
+}
+
+/// `parec -d speaker.monitor` writing raw mono S16_LE to a file.
+///
+/// A null sink's monitor delivers data only while something plays into the sink, so byte
+/// offsets are not wall-clock times. Windows are therefore taken by position: `mark()` the
+/// length now, and later ask whether audio arrived after (and before) a mark.
+final class PulseRecorder {
+    static let rate = 44_100
+    /// A sample whose magnitude is above this is sound (dither and rounding stay far below).
+    static let threshold: Int16 = 64
+    let path: String
+    private let process: ChildProcess
+
+    init(path: String, process: ChildProcess) {
+        self.path = path
+        self.process = process
+    }
+
+    /// The recording's length in bytes now: a position for `audibleFrames(from:to:)`.
+    func mark() -> Int {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int(st.st_size) : 0
+    }
+
+    /// The samples recorded between two marks (to the end without `to`).
+    func samples(from: Int = 0, to: Int? = nil) -> [Int16] {
+        guard let d = FileManager.default.contents(atPath: path) else { return [] }
+        let bytes = [UInt8](d)
+        let lo = min(from & ~1, bytes.count), hi = min((to ?? bytes.count) & ~1, bytes.count)
+        guard hi > lo else { return [] }
+        return int16Samples(bytes[lo..<hi])
+    }
+
+    /// How many samples between the marks are louder than silence.
+    func audibleFrames(from: Int = 0, to: Int? = nil) -> Int {
+        samples(from: from, to: to).filter { $0 > PulseRecorder.threshold || $0 < -PulseRecorder.threshold }.count
+    }
+
+    /// Seconds of recording between the marks.
+    func seconds(from: Int = 0, to: Int? = nil) -> Double { Double(((to ?? mark()) - from) / 2) / Double(PulseRecorder.rate) }
+
+    /// Waits until at least `frames` audible samples have arrived after `mark`; false on timeout.
+    func waitForSound(after mark: Int = 0, frames: Int = PulseRecorder.rate / 10, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if audibleFrames(from: mark) >= frames { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return audibleFrames(from: mark) >= frames
+    }
+
+    /// Whether sound was recorded while `body` ran (from the mark before it to the mark after).
+    func heardSound(frames: Int = PulseRecorder.rate / 10, during body: () async throws -> Void) async rethrows -> Bool {
+        let before = mark()
+        try await body()
+        return audibleFrames(from: before, to: mark()) >= frames
+    }
+
+    func stop() async {
+        process.send(SIGTERM)
+        await process.wait(timeout: .seconds(5))
+    }
+}
