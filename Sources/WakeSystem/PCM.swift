@@ -128,7 +128,11 @@ public final class PCM {
     public func write(_ buffer: UnsafeRawPointer, frames: Int, probe: Bool = false) -> Int {
         guard let h = handle else { return -Int(EBADFD) }
         if !probe, let e = FaultInjector.fault("pcm.write", target: device) {
-            return e == FaultInjector.hang ? -Int(EAGAIN) : -Int(e)
+            // HANG: a write that never returns, as a plugin behind a frozen sound server does.
+            // Output workers run on their own threads with every signal blocked, so this blocks
+            // the worker for good and nothing else.
+            if e == FaultInjector.hang { while true { pause() } }
+            return -Int(e)
         }
         return Int(snd_pcm_writei(h, buffer, snd_pcm_uframes_t(frames)))
     }

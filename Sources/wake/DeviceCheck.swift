@@ -19,9 +19,9 @@ enum DeviceCheck {
         do {
             outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: signals) {
                 Result { () throws(ALSAError) -> Report in
-                    let pcm = try PCM(device: device, format: format, channels: channels, rate: rate, latency: Defaults.latency)
-                    defer { pcm.close() }
-                    return Report(summary: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz\(pcm.isClockless ? ", no clock: paced by wake" : "")")
+                    let r = try DeviceProbe.probe(device: device, format: format, channels: channels, rate: rate,
+                                                  latency: Defaults.latency, sideEffectFree: dryRun)
+                    return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""))
                 }
             }
         } catch {
@@ -32,6 +32,9 @@ enum DeviceCheck {
         case .done(.success(let report)):
             return report
         case .done(.failure(let error)):
+            if let why = SoundServerEnvironment.explainUnreachable(device: device) {
+                throw ArmError(message: "cannot ring on device '\(device.printable)': \(why)", status: ExitStatus.unavailable)
+            }
             throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message) (\(error.call)); see 'wake --list-devices'",
                            status: ExitStatus.unavailable)
         case .timedOut:

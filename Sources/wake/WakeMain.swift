@@ -20,7 +20,18 @@ enum WakeMain {
     }
 
     static func listDevices(_ console: Console) -> Int32 {
-        for d in PCM.listDevices() {
+        let hints: [PCM.DeviceHint]
+        do {
+            try ALSAEnvironment.check()
+            hints = try PCM.deviceHints()
+        } catch let error as ALSAEnvironment.ConfigError {
+            console.error("\(error.description)")
+            return ExitStatus.unavailable
+        } catch {
+            console.error("cannot list the devices: \(error)")
+            return ExitStatus.unavailable
+        }
+        for d in hints {
             console.result(d.name)
             if !d.description.isEmpty { console.result("    " + d.description) }
         }
@@ -44,19 +55,27 @@ enum WakeMain {
         do {
             if let path = options.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
         } catch {
-            let next = options.soundPath == nil ? "leave --sound out to ring wake's own sound" : "choose another file with --sound"
+            let next = options.soundPath == nil ? "reinstall wake" : "choose another file with --sound"
             throw ArmError(message: error.description + "; " + next, status: ExitStatus.noInput)
+        }
+        // Silent at the volume asked for (a quiet file at a low volume) is refused too.
+        if let why = sound.silenceReason(volume: options.volume) {
+            throw ArmError(message: "cannot use sound file '\(sound.path.printable)': \(why) at --volume \(options.volume); "
+                + "raise the volume or choose another file with --sound", status: ExitStatus.noInput)
         }
 
         // Checked before anything is created: a refused alarm leaves nothing behind.
         let rtcs = try checkWakeSystem(options)
 
+        do { try ALSAEnvironment.check() } catch {
+            throw ArmError(message: error.description, status: ExitStatus.unavailable)
+        }
         let device: DeviceCheck.Report
         do {
             device = try DeviceCheck.run(options.device, sound: sound, dryRun: options.dryRun, signals: signals)
         } catch {
             // A signal during the checks cancels the alarm: recorded like any cancel.
-            if let signal = error.signal, let path = options.eventsPath, let log = try? EventLog(path: path, zone: zone) {
+            if let signal = error.signal, let path = options.eventsPath, let log = try? EventLog(path: path, zone: zone) as EventLog {
                 log.emit("cancelled", at: SystemClock.realtime, [("by", .string("signal")), ("signal", .string(SignalChannel.name(of: signal)))])
             }
             throw error
@@ -67,9 +86,9 @@ enum WakeMain {
         do {
             if let path = options.eventsPath { log = try EventLog(path: path, zone: zone) } else { log = nil }
         } catch {
-            throw ArmError(message: "cannot write the event log '\((options.eventsPath ?? "").printable)': \(error.errno); give a writable path or '-'",
-                           status: ExitStatus.cantCreate)
+            throw ArmError(message: error.description, status: ExitStatus.cantCreate)
         }
+        log?.onWriteFailure = { [console] message in console.error("warning: \(message); the alarm goes on without its event log") }
 
         let inhibitor = try takeInhibitor(options, why: "alarm at \(Formatting.clockTime(deadline.instant, zone: zone))")
 

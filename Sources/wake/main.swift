@@ -11,6 +11,11 @@ SignalChannel.blockSignals()
 // sound's memfd could become "stdout" and wake's own messages would corrupt it. Fill the gaps.
 StandardDescriptors.reopenClosed()
 
+// From cron, ssh or a unit without XDG_RUNTIME_DIR, find the user's sound server where logind
+// put it; before any thread starts, since it sets the environment. Why the server cannot be
+// found is said only if a device behind it fails.
+_ = SoundServerEnvironment.prepare()
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command: WakeCommand
 do {
@@ -26,6 +31,9 @@ do {
     Console(quiet: false).error("\(message); see 'wake --help'")
     exit(ExitStatus.usage)
 }
+
+// Libraries that print their own lines to stderr (libmpg123, libpulse, JACK) would break ours.
+LibraryNoise.silence()
 
 let signals: SignalChannel
 do {

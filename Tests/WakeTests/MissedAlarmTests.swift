@@ -7,27 +7,15 @@ struct MissedAlarmTests {
     /// the missed path end to end without a suspend.
     @Test("past the late limit: no ring, one stderr line, a missed event, exit 3")
     func missed() async throws {
-        let wake = try WakeProcess(["+2s", "-D", "null", "--late-limit", "1s", "--inhibit", "off"])
+        let wake = try WakeProcess(["+3s", "-D", "null", "--late-limit", "1s", "--inhibit", "off"])
         _ = try await wake.waitForEvent("armed")
         wake.send(SIGSTOP)
-        try await Task.sleep(for: .seconds(4))
+        try await Task.sleep(for: .seconds(6))
         wake.send(SIGCONT)
         let r = await wake.wait(timeout: .seconds(20))
         #expect(r.exitCode == 3, "\(wake.report(r))")
         #expect(r.stderrIsOneLine && r.stderr.contains("missed alarm for") && r.stderr.contains("late by"), "\(r)")
         #expect(wake.count("missed") == 1 && wake.count("ringing") == 0, "\(wake.report(r))")
-    }
-
-    @Test("a late limit of 0 means none: 2 s late, it still rings")
-    func zeroLimitRings() async throws {
-        let wake = try WakeProcess(["+2s", "-D", "null", "--late-limit", "0", "--ring-for", "1s", "--inhibit", "off"])
-        _ = try await wake.waitForEvent("armed")
-        wake.send(SIGSTOP)
-        try await Task.sleep(for: .seconds(4))
-        wake.send(SIGCONT)
-        let r = await wake.wait(timeout: .seconds(20))
-        #expect(r.exitCode == 4, "\(wake.report(r))")
-        #expect(wake.count("ringing") == 1 && wake.count("missed") == 0, "\(wake.report(r))")
     }
 
     @Test("within the late limit it rings")
