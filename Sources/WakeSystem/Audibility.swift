@@ -3,7 +3,9 @@ import Glibc
 /// The one rule for whether a sound can wake anyone.
 ///
 /// A sound is audible when both hold:
-/// - it lasts at least `minimumDuration` (50 ms): one frame, looped, is a click train at best;
+/// - looped, it repeats at most `highestLoopRate` (20,000) times a second: a loop shorter than
+///   that (one frame; two at 44.1 kHz) repeats above the range of human hearing. Short loops
+///   above that (a 13-frame loop at 44.1 kHz is a 3.4 kHz tone) are audible, and allowed;
 /// - its waveform reaches above `thresholdDBFS` (-60 dBFS, 0.001 of full scale): the peak of
 ///   |sample - mean| in any one channel over the whole file, times the volume. Measuring from
 ///   the channel's mean, not from zero, means a constant level (DC offset), which no speaker
@@ -11,7 +13,7 @@ import Glibc
 ///
 /// Anything else is refused when the alarm is set, with a reason starting "the sound is silent".
 public enum Audibility {
-    public static let minimumDuration: Duration = .milliseconds(50)
+    public static let highestLoopRate = 20_000
     public static let thresholdDBFS: Double = -60
     static let threshold = 0.001  // 10^(-60/20)
 
@@ -27,9 +29,11 @@ public enum Audibility {
         let rate = Int64(max(1, sampleRate))
         let micros = frames.multipliedReportingOverflow(by: 1_000_000)
         let lengthMicros = micros.overflow ? Int64.max : (micros.partialValue + rate / 2) / rate
-        if lengthMicros < minimumDuration.inMicroseconds {
+        // frames / rate < 1 / highestLoopRate, without dividing.
+        let (scaled, overflow) = frames.multipliedReportingOverflow(by: Int64(highestLoopRate))
+        if !overflow && scaled < rate {
             return prefix + "it is \(frames) frame\(frames == 1 ? "" : "s") long (\(describe(micros: lengthMicros))); "
-                + "an alarm needs at least \(minimumDuration.inMicroseconds / 1000) ms"
+                + "looped, it repeats above \(highestLoopRate / 1000) kHz, out of hearing"
         }
         if allZero { return prefix + "every sample is 0" }
         if peak <= 0 { return prefix + "it is a constant level with no waveform" }
@@ -56,9 +60,3 @@ public enum Audibility {
     }
 }
 
-extension Duration {
-    var inMicroseconds: Int64 {
-        let (s, a) = components
-        return s * 1_000_000 + a / 1_000_000_000_000
-    }
-}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// Job control as a person at an interactive shell does it: `&`, `fg`, Ctrl-Z, on a real bash on
+/// a pseudo-terminal.
+@Suite("Terminal: job control")
+struct TerminalJobControlTests {
+    /// Runs an interactive bash on the pty driver, typing `lines`; steps may wait for wake's events.
+    func onBash(_ steps: [String], timeout: Double = 30) async throws -> (PtyRun, [WakeEvent]) {
+        let dir = try TestDirectory("wake-bash")
+        let events = dir.file("events.jsonl")
+        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/pty_driver.py").path
+        let args = [driver, "--events", events, "--timeout", "\(timeout)"]
+            + steps.map { $0.replacingOccurrences(of: "EVENTS", with: events).replacingOccurrences(of: "WAKE", with: WakeBinary.path) }
+                .flatMap { ["--step", $0] }
+            + ["--", "/bin/bash", "--norc", "--noprofile", "-i"]
+        let p = try ChildProcess("/usr/bin/python3", args, environment: ["PS1": "$ ", "TERM": "dumb"], directory: dir)
+        let r = await p.wait(timeout: .seconds(Int64(timeout) + 15))
+        guard r.exitCode == 0, let line = r.stdoutLines.last else { throw WakeTestError("pty driver failed: \(r)") }
+        var outcome = try JSONDecoder().decode(PtyRun.self, from: Data(line.utf8))
+        outcome.events = ChildProcess.read(events)
+        return (outcome, WakeEvent.read(events))
+    }
+
+    @Test("`wake +1h &` then `fg`: keys work at once, no Enter needed (q cancels)")
+    func backgroundThenForeground() async throws {
+        let (o, events) = try await onBash([
+            "key:WAKE +1h -D null --inhibit off --events EVENTS &\n", "wait:armed", "sleep:1",
+            "key:fg\n", "sleep:2", "key:q", "sleep:1.5", "key:exit\n",
+        ])
+        #expect(events.last?.name == "cancelled" && events.last?["key"] == "q", "q typed after fg must reach wake without Enter: \(o)")
+        #expect(!o.output.contains("q cancels"), "a background job gets no key hint: \(o.output)")
+    }
+
+    @Test("Ctrl-Z while ringing, then fg: the ringing line is shown again")
+    func redrawAfterStop() async throws {
+        let (o, events) = try await runOnPty(
+            ["now", "-D", "null", "--ring-for", "0", "--inhibit", "off"],
+            steps: ["wait:ringing", "cbreak", "ctrl:Z", "state:T", "signal:CONT", "cbreak", "sleep:1", "key:x"])
+        #expect(o.exit == 0, "\(o)")
+        #expect(o.output.components(separatedBy: "RINGING").count - 1 == 2, "the ringing line again after fg: \(o.output)")
+        #expect(events.last?.name == "stopped", "\(o)")
+    }
+}
