@@ -84,9 +84,26 @@ enum WakeMain {
 
         let log: EventLog?
         do {
-            if let path = options.eventsPath { log = try EventLog(path: path, zone: zone) } else { log = nil }
-        } catch {
+            if options.dryRun, let path = options.eventsPath, path != "-", access(path, F_OK) != 0 {
+                // A dry run creates nothing: a log that does not exist yet only needs a directory it can be made in.
+                let slash = path.lastIndex(of: "/")
+                let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+                guard access(dir, W_OK | X_OK) == 0 else {
+                    throw ArmError(message: "cannot create the event log '\(path.printable)': the directory '\(dir.printable)' "
+                        + "is missing or not writable; give a writable path or '-'", status: ExitStatus.cantCreate)
+                }
+                log = nil
+            } else if let path = options.eventsPath {
+                log = try EventLog(path: path, zone: zone)
+            } else {
+                log = nil
+            }
+        } catch let error as ArmError {
+            throw error
+        } catch let error as EventLog.OpenError {
             throw ArmError(message: error.description, status: ExitStatus.cantCreate)
+        } catch {
+            throw ArmError(message: "\(error)", status: ExitStatus.cantCreate)
         }
         log?.onWriteFailure = { [console] message in console.error("warning: \(message); the alarm goes on without its event log") }
 
