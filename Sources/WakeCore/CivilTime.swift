@@ -1,4 +1,8 @@
 /// A calendar date in the proleptic Gregorian calendar.
+///
+/// The fields are public and may hold anything a caller or a file put there, so every
+/// computation here is total: out-of-range months carry into the year, and the day count is
+/// clamped to about ±a billion years, which keeps every product inside Int64.
 public struct CivilDate: Hashable, Sendable, Comparable {
     public var year: Int
     public var month: Int
@@ -22,19 +26,28 @@ public struct CivilDate: Hashable, Sendable, Comparable {
         (1...12).contains(month) && day >= 1 && day <= CivilDate.daysIn(month: month, year: year)
     }
 
-    /// Days since 1970-01-01 (negative before). Era-based so it is exact for any year.
+    /// Years beyond this are not calendar dates anyone means; clamping there keeps the era
+    /// arithmetic below far from overflow (400-year eras × 146,097 days).
+    static let yearLimit: Int64 = 1_000_000_000
+    /// Days covering `yearLimit` years either side of the epoch.
+    static let dayLimit: Int64 = 365_250_000_000
+
+    /// Days since 1970-01-01 (negative before). Era-based so it is exact for any year within
+    /// a billion years of ours; saturates beyond.
     public var daysSinceEpoch: Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
+        let (carry, m0) = Int64(month).minus(1).floorDivided(by: 12)
+        let m = m0 + 1
+        let year64 = Int64(year).plus(carry).clamped(to: -Self.yearLimit...Self.yearLimit)
+        let y = m <= 2 ? year64 - 1 : year64
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        return (era * 146_097 + doe - 719_468).plus(Int64(day)).clamped(to: -Self.dayLimit...Self.dayLimit)
     }
 
     public init(daysSinceEpoch days: Int64) {
-        let z = days + 719_468
+        let z = days.clamped(to: -Self.dayLimit...Self.dayLimit) + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
@@ -47,8 +60,7 @@ public struct CivilDate: Hashable, Sendable, Comparable {
 
     /// 0 = Sunday ... 6 = Saturday.
     public var weekday: Int {
-        let d = daysSinceEpoch
-        return Int(((d % 7) + 7 + 4) % 7)  // 1970-01-01 was a Thursday
+        Int((daysSinceEpoch + 4).floorDivided(by: 7).remainder)  // 1970-01-01 was a Thursday
     }
 
     /// The next calendar day: calendar arithmetic, never "+86400 seconds".
@@ -70,14 +82,16 @@ public struct LocalDateTime: Hashable, Sendable {
         self.date = date; self.hour = hour; self.minute = minute; self.second = second
     }
 
-    /// Seconds since 1970-01-01T00:00 of this reading, as if it were UTC.
+    /// Seconds since 1970-01-01T00:00 of this reading, as if it were UTC (saturating for
+    /// readings no calendar holds, so a hostile value is refused later rather than trapping).
     public var secondsAsIfUTC: Int64 {
-        date.daysSinceEpoch * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        let clock = Int64(hour).times(3600).plus(Int64(minute).times(60)).plus(Int64(second))
+        return date.daysSinceEpoch.times(86_400).plus(clock)
     }
 
     public init(secondsAsIfUTC s: Int64) {
-        let days = s >= 0 ? s / 86_400 : -((-s + 86_399) / 86_400)
-        let rem = Int(s - days * 86_400)
-        self.init(date: CivilDate(daysSinceEpoch: days), hour: rem / 3600, minute: rem / 60 % 60, second: rem % 60)
+        let (days, rem) = s.floorDivided(by: 86_400)
+        let r = Int(rem)
+        self.init(date: CivilDate(daysSinceEpoch: days), hour: r / 3600, minute: r / 60 % 60, second: r % 60)
     }
 }

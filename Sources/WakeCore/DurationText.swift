@@ -1,39 +1,30 @@
-/// Durations as options take them: `9m`, `30s`, `1h30m`, `500ms`, or a bare number of seconds.
+/// Durations as options take them: `9m`, `30s`, `1h30m`, `500ms`, `1d2h`, or a bare `0`
+/// (the span grammar of `SpanGrammar`, the same one `+SPAN` uses in WHEN).
 public enum DurationText {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var text: String
+        /// What is wrong with it, in words.
+        public var reason: String
+        public init(text: String, reason: String = "not a duration") { self.text = text; self.reason = reason }
         public var description: String {
-            "invalid duration '\(text.printable)'; use a number with units h, m, s or ms, as 9m, 90s, 1h30m, 500ms"
+            "invalid duration '\(TerminalText.printable(text, limit: 40))': \(reason); use a number with units d, h, m, s or ms, largest first, as 9m, 90s, 1h30m, 500ms, 1d2h, or 0"
         }
     }
 
     public static func parse(_ text: String) throws(ParseError) -> Duration {
-        let fail = ParseError(text: text)
-        guard !text.isEmpty, text.count <= 32, text.allSatisfy({ $0.isASCII }) else { throw fail }
-        if text.allSatisfy(\.isNumber) {
-            guard let n = Int64(text), n <= WakeSpec.maximumRelativeSeconds else { throw fail }
-            return .seconds(n)
+        // Longer than any span the limit allows (`3660d`, `316224000000ms`, `1d2h3m4s5ms`), with room.
+        guard text.utf8.count <= 32 else { throw ParseError(text: text, reason: "too long") }
+        switch SpanGrammar.parse(Substring(text), allowBareZero: true) {
+        case .success(let ms): return .milliseconds(ms)
+        case .failure(let e): throw ParseError(text: text, reason: e.reason)
         }
-        let units: [(String, Int64)] = [("h", 3_600_000), ("ms", 1), ("m", 60_000), ("s", 1000)]
-        var rest = Substring(text.lowercased())
-        var totalMs: Int64 = 0
-        var seen = Set<String>()
-        while !rest.isEmpty {
-            let digits = rest.prefix { $0.isNumber }
-            guard !digits.isEmpty, digits.count <= 12, let n = Int64(digits) else { throw fail }
-            rest = rest[digits.endIndex...]
-            guard let (unit, scale) = units.first(where: { rest.hasPrefix($0.0) }), !seen.contains(unit) else { throw fail }
-            seen.insert(unit)
-            rest = rest.dropFirst(unit.count)
-            totalMs += n * scale
-            guard totalMs <= WakeSpec.maximumRelativeSeconds * 1000 else { throw fail }
-        }
-        return .milliseconds(totalMs)
     }
 
-    /// The shortest text `parse` reads back as the same duration.
+    /// The shortest text `parse` reads back as the same duration (whole milliseconds).
     public static func format(_ d: Duration) -> String {
         let ms = d.milliseconds
+        // Negative spans never come from `parse`; they print with a sign rather than as nothing.
+        if ms < 0 { return "-" + format(.milliseconds(ms == .min ? Int64.max : -ms)) }
         if ms % 1000 != 0 { return "\(ms)ms" }
         let s = ms / 1000
         if s == 0 { return "0s" }

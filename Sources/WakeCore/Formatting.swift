@@ -1,11 +1,11 @@
 /// Text forms of times and spans as wake prints them.
 public enum Formatting {
-    private static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
     /// `+01:00`, `-04:00`, `+05:30`.
     public static func offset(_ seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
-        let a = abs(seconds)
+        let a = Int(clamping: seconds.magnitude)
         var s = "\(sign)\(two(a / 3600)):\(two(a / 60 % 60))"
         if a % 60 != 0 { s += ":\(two(a % 60))" }
         return s
@@ -15,7 +15,7 @@ public enum Formatting {
     /// (with `.123` milliseconds when asked, as the event log writes times).
     public static func iso8601(_ instant: Instant, zone: TimeZoneRules, milliseconds: Bool = false) -> String {
         let utcOffset = zone.offset(atUTC: instant.seconds)
-        let l = LocalDateTime(secondsAsIfUTC: instant.seconds + Int64(utcOffset))
+        let l = LocalDateTime(secondsAsIfUTC: instant.seconds.plus(Int64(utcOffset)))
         var s = "\(String(l.date.year).leftPadded(to: 4))-\(two(l.date.month))-\(two(l.date.day))"
         s += "T\(two(l.hour)):\(two(l.minute)):\(two(l.second))"
         if milliseconds {
@@ -43,7 +43,7 @@ public enum Formatting {
 
     /// A length of audio to a tenth of a second: `2.4 s`, `600.0 s`.
     public static func seconds(_ d: Duration) -> String {
-        let tenths = (d.milliseconds + 50) / 100
+        let tenths = d.milliseconds.plus(50) / 100
         return "\(tenths / 10).\(tenths % 10) s"
     }
 

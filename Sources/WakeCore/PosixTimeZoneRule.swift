@@ -7,27 +7,33 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
         case zeroBased(Int)  // n: 0...365
         case monthWeekDay(month: Int, week: Int, weekday: Int)  // Mm.w.d
 
+        /// The day's date in `year`. Total for any associated values (the cases are public and
+        /// can be built by hand): out-of-range numbers are clamped to what the parser accepts.
         func date(in year: Int) -> CivilDate {
+            let newYear = CivilDate(year: year, month: 1, day: 1).daysSinceEpoch
             switch self {
             case .julianNoLeap(let n):
-                var day = n
-                if CivilDate.isLeap(year) && n >= 60 { day += 1 }
-                return CivilDate(daysSinceEpoch: CivilDate(year: year, month: 1, day: 1).daysSinceEpoch + Int64(day - 1))
+                var day = Int64(min(max(n, 1), 365))
+                if CivilDate.isLeap(year) && day >= 60 { day += 1 }
+                return CivilDate(daysSinceEpoch: newYear + day - 1)
             case .zeroBased(let n):
-                return CivilDate(daysSinceEpoch: CivilDate(year: year, month: 1, day: 1).daysSinceEpoch + Int64(n))
+                return CivilDate(daysSinceEpoch: newYear + Int64(min(max(n, 0), 365)))
             case .monthWeekDay(let month, let week, let weekday):
-                let first = CivilDate(year: year, month: month, day: 1)
-                var day = 1 + (weekday - first.weekday + 7) % 7 + (week - 1) * 7
-                let last = CivilDate.daysIn(month: month, year: year)
+                let m = min(max(month, 1), 12), w = min(max(week, 1), 5)
+                let wd = ((weekday % 7) + 7) % 7
+                let first = CivilDate(year: year, month: m, day: 1)
+                var day = 1 + (wd - first.weekday + 7) % 7 + (w - 1) * 7
+                let last = CivilDate.daysIn(month: m, year: year)
                 while day > last { day -= 7 }  // week 5 means "the last such weekday"
-                return CivilDate(year: year, month: month, day: day)
+                return CivilDate(year: year, month: m, day: day)
             }
         }
     }
 
     public struct Transition: Hashable, Sendable {
         public var day: Day
-        public var secondsAfterMidnight: Int  // local time, may be negative or past 24h
+        public var secondsAfterMidnight: Int  // local time, may be negative or past 24h (POSIX: within ±167h)
+        public init(day: Day, secondsAfterMidnight: Int) { self.day = day; self.secondsAfterMidnight = secondsAfterMidnight }
     }
 
     public var standardName: String
@@ -38,7 +44,15 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
     public var daylightStart: Transition?
     public var daylightEnd: Transition?
 
-    public enum ParseError: Error, Equatable { case invalid(String) }
+    public enum ParseError: Error, Equatable, CustomStringConvertible {
+        case invalid(String)
+        public var description: String {
+            switch self {
+            case .invalid(let text):
+                return "invalid time-zone rule '\(text.printable)'; write it as STDoffset[DST[offset][,start[/time],end[/time]]], as CET-1CEST,M3.5.0,M10.5.0/3, or use a zone name such as Europe/Berlin"
+            }
+        }
+    }
 
     public init(_ text: String) throws(ParseError) {
         var s = Substring(text)
@@ -49,6 +63,9 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
                 guard let close = s.firstIndex(of: ">") else { return nil }
                 let n = String(s[s.index(after: s.startIndex)..<close])
                 s = s[s.index(after: close)...]
+                // POSIX allows letters, digits, '+' and '-' here; anything else would end up
+                // printed on the terminal as the zone's abbreviation.
+                guard n.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-") }) else { return nil }
                 return n.count >= 3 ? n : nil
             }
             let n = s.prefix { $0.isASCII && $0.isLetter }
@@ -61,11 +78,12 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
             s = s[digits.endIndex...]
             return Int(digits)
         }
-        // [+-]hh[:mm[:ss]]
-        func time() -> Int? {
+        // [+-]hh[:mm[:ss]]: POSIX allows hours up to 24 in an offset and, as an extension
+        // glibc and RFC 8536 share, up to 167 in a transition time.
+        func time(maxHours: Int) -> Int? {
             var sign = 1
             if s.first == "+" { s.removeFirst() } else if s.first == "-" { sign = -1; s.removeFirst() }
-            guard let h = number(), h <= 167 else { return nil }
+            guard let h = number(), h <= maxHours else { return nil }
             var total = h * 3600
             for scale in [60, 1] {
                 guard s.first == ":" else { break }
@@ -96,13 +114,13 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
             var at = 7200
             if s.first == "/" {
                 s.removeFirst()
-                guard let t = time() else { return nil }
+                guard let t = time(maxHours: 167) else { return nil }
                 at = t
             }
             return Transition(day: day, secondsAfterMidnight: at)
         }
 
-        guard let std = name(), let stdWest = time() else { throw fail() }
+        guard let std = name(), let stdWest = time(maxHours: 24) else { throw fail() }
         standardName = std
         standardOffset = -stdWest
         daylightName = nil
@@ -114,7 +132,7 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
         daylightName = dst
         daylightOffset = standardOffset + 3600
         if let c = s.first, c != "," {
-            guard let west = time() else { throw fail() }
+            guard let west = time(maxHours: 24) else { throw fail() }
             daylightOffset = -west
         }
         if s.isEmpty {
@@ -132,15 +150,22 @@ public struct PosixTimeZoneRule: Hashable, Sendable {
         daylightEnd = end
     }
 
+    /// The instant (UTC seconds) a transition happens in `year`, written in local time at `offset`.
+    /// Saturating: a hand-built transition far out of range lands at an end of the time line.
+    static func instant(of transition: Transition, in year: Int, offset: Int) -> Int64 {
+        transition.day.date(in: year).daysSinceEpoch.times(86_400)
+            .plus(Int64(transition.secondsAfterMidnight)).minus(Int64(offset))
+    }
+
     /// The offset (seconds east of UTC) and whether it is daylight time, at a UTC instant.
     public func offset(atUTC t: Int64) -> (offset: Int, isDaylight: Bool) {
         guard let start = daylightStart, let end = daylightEnd else { return (standardOffset, false) }
-        let year = LocalDateTime(secondsAsIfUTC: t + Int64(standardOffset)).date.year
+        let year = LocalDateTime(secondsAsIfUTC: t.plus(Int64(standardOffset))).date.year
         // Check the neighbouring years too: a rule's change can fall on either side of New Year in UTC.
         for y in [year + 1, year, year - 1] {
             // Daylight starts at a local standard time, and ends at a local daylight time.
-            let begins = start.day.date(in: y).daysSinceEpoch * 86_400 + Int64(start.secondsAfterMidnight - standardOffset)
-            let ends = end.day.date(in: y).daysSinceEpoch * 86_400 + Int64(end.secondsAfterMidnight - daylightOffset)
+            let begins = Self.instant(of: start, in: y, offset: standardOffset)
+            let ends = Self.instant(of: end, in: y, offset: daylightOffset)
             if begins < ends {  // northern hemisphere
                 if t >= begins && t < ends { return (daylightOffset, true) }
                 if t >= ends { return (standardOffset, false) }

@@ -34,14 +34,21 @@ public struct TimeZoneRules: Sendable, Hashable {
         case notTZif
         case truncated
         case badFooter(String)
+        /// Well-formed bytes that break RFC 8536's rules (an offset of a day or more,
+        /// transitions out of order): answering with them would give wrong times.
+        case invalid(String)
         public var description: String {
             switch self {
             case .notTZif: return "not a TZif time-zone file"
             case .truncated: return "truncated TZif file"
-            case .badFooter(let f): return "unreadable rule '\(f)' in TZif file"
+            case .badFooter(let f): return "unreadable rule '\(f.printable)' in TZif file"
+            case .invalid(let why): return "invalid TZif file: \(why)"
             }
         }
     }
+
+    /// UTC offsets a zone may have (RFC 8536 3.2, exclusive of both ends).
+    static let acceptedOffsets = (-89_999)...93_599
 
     /// Parses a TZif file (RFC 8536), preferring its 64-bit section.
     public init(name: String, tzif bytes: [UInt8]) throws(TZifError) {
@@ -93,6 +100,15 @@ public struct TimeZoneRules: Sendable, Hashable {
         pos += typecnt * 6
         let chars = Array(bytes[pos..<pos + charcnt])
         pos += charcnt
+        // RFC 8536 3.2: utoff MUST NOT be -2^31 and SHOULD lie in (-25h, +26h). Nothing real
+        // comes near (the extremes are -12h and +14h); beyond, the offset is a corrupt file.
+        for (offset, _, _) in raw where !TimeZoneRules.acceptedOffsets.contains(offset) {
+            throw .invalid("UTC offset \(offset) s is outside -25h to +26h")
+        }
+        // The lookups binary-search the transitions: out of order, they would answer wrongly.
+        for i in transitions.indices.dropFirst() where transitions[i - 1] >= transitions[i] {
+            throw .invalid("transition times are not in increasing order")
+        }
         let types = raw.map { (offset, dst, abbrIndex) -> LocalType in
             let tail = abbrIndex < chars.count ? chars[abbrIndex...] : []
             let abbr = String(decoding: tail.prefix { $0 != 0 }, as: UTF8.self)
@@ -114,59 +130,63 @@ public struct TimeZoneRules: Sendable, Hashable {
 
     /// The local type in force at a UTC instant (whole seconds).
     public func localType(atUTC t: Int64) -> LocalType {
-        if let last = transitions.last, t >= last, let footer {
+        if let footer, transitions.last.map({ t >= $0 }) ?? true {
             let (offset, dst) = footer.offset(atUTC: t)
             return LocalType(offset: offset, isDaylight: dst,
                              abbreviation: dst ? (footer.daylightName ?? footer.standardName) : footer.standardName)
         }
-        if transitions.isEmpty {
-            if let footer {
-                let (offset, dst) = footer.offset(atUTC: t)
-                return LocalType(offset: offset, isDaylight: dst,
-                                 abbreviation: dst ? (footer.daylightName ?? footer.standardName) : footer.standardName)
-            }
-            return types[0]
-        }
+        // Every public initialiser leaves at least one type; UTC stands in should that ever fail.
+        let fallback = types.first ?? LocalType(offset: 0, isDaylight: false, abbreviation: "UTC")
         // Binary search: the last transition at or before t.
         var lo = 0, hi = transitions.count
         while lo < hi {
-            let mid = (lo + hi) / 2
+            let mid = lo + (hi - lo) / 2
             if transitions[mid] <= t { lo = mid + 1 } else { hi = mid }
         }
+        if transitions.isEmpty { return fallback }  // no transitions, no footer: type 0 (RFC 8536 3.2)
         if lo == 0 {
             // Before the first transition: the first standard-time type (RFC 8536 3.2).
-            return types.first { !$0.isDaylight } ?? types[0]
+            return types.first { !$0.isDaylight } ?? fallback
         }
-        return types[typeIndices[lo - 1]]
+        let index = lo - 1 < typeIndices.count ? typeIndices[lo - 1] : 0
+        return index < types.count ? types[index] : fallback
     }
 
     public func offset(atUTC t: Int64) -> Int { localType(atUTC: t).offset }
 
     /// The wall-clock reading at an instant.
     public func localTime(at instant: Instant) -> LocalDateTime {
-        LocalDateTime(secondsAsIfUTC: instant.seconds + Int64(offset(atUTC: instant.seconds)))
+        LocalDateTime(secondsAsIfUTC: instant.seconds.plus(Int64(offset(atUTC: instant.seconds))))
     }
 
     /// The instant a wall-clock reading names, by the rules of the README:
     /// a reading that occurs twice (fall back) means its first occurrence; one that does not
     /// occur (spring forward) means the first instant after the gap, the moment clocks jump.
+    /// Saturating arithmetic throughout: a reading no calendar holds gives an instant at an end
+    /// of the time line, which callers then refuse, never a trap.
     public func instant(for local: LocalDateTime) -> Instant {
         let l = local.secondsAsIfUTC
-        // Every offset that could apply within a day either side covers any real transition.
+        // Offsets are below 26 h (RFC 8536; POSIX rules below 25 h), so any instant whose reading
+        // is `l` lies within 26 h of it: probing every 3 h over two days either side finds every
+        // offset in force there, however far a (POSIX, up to 167 h) transition time moves it.
         var offsets = Set<Int>()
-        for probe in stride(from: l - 2 * 86_400, through: l + 2 * 86_400, by: 3 * 3600) {
+        var probe = l.minus(2 * 86_400)
+        let last = l.plus(2 * 86_400)
+        while true {
             offsets.insert(offset(atUTC: probe))
+            if probe >= last { break }
+            probe = min(probe.plus(3 * 3600), last)
         }
-        let matches = offsets.map { l - Int64($0) }.filter { t in t + Int64(offset(atUTC: t)) == l }
+        let matches = offsets.map { l.minus(Int64($0)) }.filter { t in t.plus(Int64(offset(atUTC: t))) == l }
         if let first = matches.min() { return Instant(seconds: first) }
 
         // In a gap: find the first instant whose local reading is past `l`. Within the gap's span
         // the reading jumps once, so the search is over a monotonic function.
         let sorted = offsets.sorted()
-        var lo = l - Int64(sorted.last!), hi = l - Int64(sorted.first!)
+        var lo = l.minus(Int64(sorted.last ?? 0)), hi = l.minus(Int64(sorted.first ?? 0))
         while lo < hi {
             let mid = lo + (hi - lo) / 2
-            if mid + Int64(offset(atUTC: mid)) > l { hi = mid } else { lo = mid + 1 }
+            if mid.plus(Int64(offset(atUTC: mid))) > l { hi = mid } else { lo = mid + 1 }
         }
         return Instant(seconds: lo)
     }

@@ -3,26 +3,68 @@ public enum WakeSpec: Hashable, Sendable {
     /// The next occurrence of this time of day, strictly after now.
     case timeOfDay(hour: Int, minute: Int, second: Int)
     /// A span from now, measured on a clock that counts suspend and ignores clock steps.
-    case relative(seconds: Int64)
+    case relative(Duration)
     /// Ring at once: the sound test.
     case now
     /// A specific local date and time.
     case dateTime(LocalDateTime)
+    /// A date and time with its own UTC offset (ISO 8601 `...+01:00` or `...Z`): one absolute
+    /// instant whatever the local zone, waited for on the wall clock.
+    case zonedDateTime(LocalDateTime, utcOffsetSeconds: Int)
+
+    /// A span of whole seconds from now (the form before spans took milliseconds).
+    public static func relative(seconds: Int64) -> WakeSpec { .relative(.seconds(seconds)) }
 
     public static let acceptedForms =
-        "accepted forms: 07:00, 07:00:30, 7am, 7:30pm, +8h, +90m, +1h30m15s, now, 2026-11-22T07:00[:30]"
+        "accepted forms: 07:00, 07:00:30, 7am, 7:30pm, +8h, +90m, +1h30m15s, +500ms, +1d2h, now, 2026-11-22T07:00[:30], 2026-11-22T07:00+01:00, 2026-11-22T07:00Z"
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var token: String
         public var reason: String
         public init(token: String, reason: String) { self.token = token; self.reason = reason }
         public var description: String {
-            "invalid time '\(token.printable.abbreviated(to: 40))': \(reason); \(WakeSpec.acceptedForms)"
+            "invalid time '\(TerminalText.printable(token, limit: WakeSpec.tokenLimit))': \(reason); \(WakeSpec.acceptedForms)"
         }
     }
 
+    /// How much of a refused token its message quotes: the whole of any real time form.
+    public static let tokenLimit = 40
+
     /// The longest relative span accepted: ten years is far past any alarm and far from overflow.
     public static let maximumRelativeSeconds: Int64 = 10 * 366 * 86_400
+
+    /// Years a date may name: far enough for any alarm, and well inside what Instant holds.
+    public static let acceptedYears = 1970...2200
+
+    /// WHEN given as several command-line words, as a shell splits `wake 7:30 pm` or
+    /// `wake 2026-11-22 07:00`: a trailing `am`/`pm` word, and a time word after a date word,
+    /// are joined with one space; any other extra word is refused, named in the message.
+    public init(parsing words: [String]) throws(ParseError) {
+        guard let first = words.first else { throw ParseError(token: "", reason: "empty") }
+        var text = first
+        var rest = words.dropFirst()
+        if let next = rest.first, WakeSpec.isDate(first), !WakeSpec.isDate(next) {
+            text += " " + next
+            rest = rest.dropFirst()
+        }
+        if let next = rest.first, ["am", "pm"].contains(next.lowercased()) {
+            text += " " + next
+            rest = rest.dropFirst()
+        }
+        if let extra = rest.first {
+            let quoted = TerminalText.printable(extra, limit: WakeSpec.tokenLimit)
+            throw ParseError(token: words.joined(separator: " "),
+                             reason: "unexpected '\(quoted)' after the time; quote the time if it has spaces, as '7:30 pm', and put options before or after it with their dashes")
+        }
+        try self.init(parsing: text)
+    }
+
+    /// `YYYY-MM-DD` and nothing else: the first word of a date and time split by the shell.
+    static func isDate(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        return u.count == 10 && u[4] == UInt8(ascii: "-") && u[7] == UInt8(ascii: "-")
+            && u.enumerated().allSatisfy { i, c in i == 4 || i == 7 || (48...57).contains(c) }
+    }
 
     public init(parsing text: String) throws(ParseError) {
         func fail(_ reason: String) -> ParseError { ParseError(token: text, reason: reason) }
@@ -33,8 +75,8 @@ public enum WakeSpec: Hashable, Sendable {
         let lower = text.lowercased()
 
         if lower == "now" { self = .now; return }
-        if lower.hasPrefix("+") { self = try .relative(seconds: WakeSpec.relativeSeconds(String(lower.dropFirst()), token: text)); return }
-        if lower.hasPrefix("-") { throw fail("a time cannot be in the past; use +DURATION for a span from now") }
+        if lower.hasPrefix("+") { self = try .relative(WakeSpec.relativeSpan(String(lower.dropFirst()), token: text)); return }
+        if lower.hasPrefix("-") { throw fail("a time cannot be in the past; use +SPAN for a span from now, as +8h") }
 
         if lower.hasSuffix("am") || lower.hasSuffix("pm") {
             let isPM = lower.hasSuffix("pm")
@@ -47,24 +89,8 @@ public enum WakeSpec: Hashable, Sendable {
             return
         }
 
-        if lower.count >= 10, lower.prefix(4).allSatisfy(\.isNumber), lower.dropFirst(4).first == "-" {
-            let separator = lower.index(lower.startIndex, offsetBy: 10)
-            guard separator < lower.endIndex, lower[separator] == "t" || lower[separator] == " " else {
-                throw fail("a date needs a time too, as 2026-11-22T07:00")
-            }
-            let parts = lower[..<separator].split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-                  parts.allSatisfy({ $0.allSatisfy(\.isNumber) }),
-                  let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]) else {
-                throw fail("a date is written YYYY-MM-DD")
-            }
-            // Far enough for any alarm, and well inside what Instant's nanoseconds can hold.
-            guard (1970...2200).contains(y) else { throw fail("the year must be between 1970 and 2200") }
-            let date = CivilDate(year: y, month: mo, day: d)
-            guard date.isValid else { throw fail("no such date") }
-            let (h, m, s) = try WakeSpec.clockFields(String(lower[lower.index(after: separator)...]), token: text, allowHourOnly: false)
-            guard h <= 23 else { throw fail("hour must be 0-23") }
-            self = .dateTime(LocalDateTime(date: date, hour: h, minute: m, second: s))
+        if lower.count >= 10, lower.prefix(4).allSatisfy(\.isWholeNumberDigit), lower.dropFirst(4).first == "-" {
+            self = try WakeSpec.dateAndTime(lower, token: text)
             return
         }
 
@@ -73,62 +99,86 @@ public enum WakeSpec: Hashable, Sendable {
         self = .timeOfDay(hour: h, minute: m, second: s)
     }
 
+    /// `YYYY-MM-DD[T ]H:MM[:SS]`, optionally followed by `Z` or `±HH:MM` (`±HHMM`, `±HH`).
+    static func dateAndTime(_ lower: String, token text: String) throws(ParseError) -> WakeSpec {
+        func fail(_ reason: String) -> ParseError { ParseError(token: text, reason: reason) }
+        let separator = lower.index(lower.startIndex, offsetBy: 10)
+        guard separator < lower.endIndex, lower[separator] == "t" || lower[separator] == " " else {
+            throw fail("a date needs a time too, as 2026-11-22T07:00")
+        }
+        let parts = lower[..<separator].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy(\.isWholeNumberDigit) }),
+              let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]) else {
+            throw fail("a date is written YYYY-MM-DD")
+        }
+        guard acceptedYears.contains(y) else { throw fail("the year must be between 1970 and 2200") }
+        let date = CivilDate(year: y, month: mo, day: d)
+        guard date.isValid else { throw fail("no such date") }
+
+        var clock = lower[lower.index(after: separator)...]
+        var offset: Int?
+        if clock.last == "z" {
+            offset = 0
+            clock = clock.dropLast()
+        } else if let sign = clock.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            offset = try utcOffset(clock[sign...], token: text)
+            clock = clock[..<sign]
+        }
+        let (h, m, s) = try clockFields(String(clock), token: text, allowHourOnly: false)
+        guard h <= 23 else { throw fail("hour must be 0-23") }
+        let local = LocalDateTime(date: date, hour: h, minute: m, second: s)
+        if let offset { return .zonedDateTime(local, utcOffsetSeconds: offset) }
+        return .dateTime(local)
+    }
+
+    /// `+HH:MM`, `-HHMM`, `+HH`: seconds east of UTC.
+    static func utcOffset(_ s: Substring, token: String) throws(ParseError) -> Int {
+        let fail = ParseError(token: token, reason: "a UTC offset is written +HH:MM or -HH:MM (hours 00-23), or Z for UTC")
+        let sign = s.first == "-" ? -1 : 1
+        let digits = s.dropFirst().filter { $0 != ":" }
+        let colons = s.dropFirst().filter { $0 == ":" }.count
+        guard digits.allSatisfy(\.isWholeNumberDigit), digits.count == 2 || digits.count == 4,
+              colons == 0 || (colons == 1 && digits.count == 4 && s.dropFirst(3).first == ":"),
+              let hh = Int(digits.prefix(2)), let mm = Int(digits.dropFirst(2).isEmpty ? "0" : String(digits.dropFirst(2))),
+              hh <= 23, mm <= 59 else { throw fail }
+        return sign * (hh * 3600 + mm * 60)
+    }
+
     /// `H[:MM[:SS]]` with two-digit minutes and seconds.
     static func clockFields(_ s: String, token: String, allowHourOnly: Bool) throws(ParseError) -> (Int, Int, Int) {
         func fail(_ reason: String) -> ParseError { ParseError(token: token, reason: reason) }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count <= 3, parts.count >= (allowHourOnly ? 1 : 2) else { throw fail("not a time of day") }
-        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else { throw fail("not a time of day") }
+        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isWholeNumberDigit) }) else { throw fail("not a time of day") }
         guard parts[0].count <= 2 else { throw fail("hour must be one or two digits") }
         guard parts.dropFirst().allSatisfy({ $0.count == 2 }) else { throw fail("minutes and seconds take two digits") }
-        let h = Int(parts[0])!
-        let m = parts.count > 1 ? Int(parts[1])! : 0
-        let sec = parts.count > 2 ? Int(parts[2])! : 0
+        // At most two ASCII digits each, checked above: these conversions cannot fail.
+        let fields = parts.map { Int($0) ?? 99 }
+        let h = fields[0]
+        let m = fields.count > 1 ? fields[1] : 0
+        let sec = fields.count > 2 ? fields[2] : 0
         guard m <= 59 else { throw fail("minute must be 00-59") }
         guard sec <= 59 else { throw fail("second must be 00-59") }
         return (h, m, sec)
     }
 
-    /// `1h30m15s`: each unit at most once, in that order, adding up to more than zero.
-    static func relativeSeconds(_ s: String, token: String) throws(ParseError) -> Int64 {
-        func fail(_ reason: String) -> ParseError { ParseError(token: token, reason: reason) }
-        let units: [(Character, Int64)] = [("h", 3600), ("m", 60), ("s", 1)]
-        var rest = Substring(s)
-        var total: Int64 = 0
-        var nextUnit = 0
-        guard !rest.isEmpty else { throw fail("a span needs a number and a unit (h, m or s)") }
-        while !rest.isEmpty {
-            let digits = rest.prefix { $0.isNumber }
-            guard !digits.isEmpty else { throw fail("a span is numbers with units h, m, s, as +1h30m") }
-            rest = rest[digits.endIndex...]
-            guard let unit = rest.first else { throw fail("missing unit after \(digits) (h, m or s)") }
-            guard let index = units.firstIndex(where: { $0.0 == unit }), index >= nextUnit else {
-                throw fail("unknown or repeated unit '\(String(unit).printable)' (use h, m, s in that order)")
-            }
-            rest.removeFirst()
-            nextUnit = index + 1
-            guard digits.count <= 12, let n = Int64(digits) else { throw fail("too large") }
-            total += n * units[index].1
-            guard total <= maximumRelativeSeconds else { throw fail("too large (at most 10 years)") }
+    /// The `SPAN` of `+SPAN`: the span grammar shared with DURATION options, longer than zero.
+    static func relativeSpan(_ s: String, token: String) throws(ParseError) -> Duration {
+        switch SpanGrammar.parse(Substring(s), allowBareZero: false) {
+        case .failure(let e):
+            throw ParseError(token: token, reason: e.reason)
+        case .success(let ms):
+            guard ms > 0 else { throw ParseError(token: token, reason: "a span must be longer than zero") }
+            return .milliseconds(ms)
         }
-        guard total > 0 else { throw fail("a span must be longer than zero") }
-        return total
     }
 }
 
 extension String {
-    /// The string with control characters escaped, for quoting user input in one-line messages.
-    public var printable: String {
-        var out = ""
-        for scalar in unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\x" + String(scalar.value, radix: 16).leftPadded(to: 2)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// The string made safe to quote in a one-line message: control, C1 and bidi characters
+    /// escaped, and shortened in the middle to `TerminalText.nameLimit` characters.
+    public var printable: String { TerminalText.printable(self) }
 
     /// At most `limit` characters, so a pasted novel does not become a 100 KB error line.
     public func abbreviated(to limit: Int) -> String {

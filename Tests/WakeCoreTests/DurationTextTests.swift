@@ -6,10 +6,12 @@ import WakeCore
 struct DurationTextTests {
     @Test("parsing", arguments: [
         ("9m", Duration.seconds(540)), ("30s", .seconds(30)), ("1h30m", .seconds(5400)), ("500ms", .milliseconds(500)),
-        ("0", .zero), ("90", .seconds(90)), ("1h", .seconds(3600)), ("1m30s", .seconds(90)), ("2s500ms", .milliseconds(2500)),
+        ("0", .zero), ("00", .zero), ("90s", .seconds(90)), ("1h", .seconds(3600)), ("1m30s", .seconds(90)), ("2s500ms", .milliseconds(2500)),
         ("1h2m3s4ms", .milliseconds(3_723_004)), ("9M", .seconds(540)), ("1H30M", .seconds(5400)), ("0s", .zero),
-        ("0m", .zero), ("007", .seconds(7)), ("1500ms", .milliseconds(1500)), ("316224000", .seconds(316_224_000)),
-        ("87840h", .seconds(316_224_000)),
+        ("0m", .zero), ("007s", .seconds(7)), ("1500ms", .milliseconds(1500)), ("316224000s", .seconds(316_224_000)),
+        ("87840h", .seconds(316_224_000)), ("3660d", .seconds(316_224_000)), ("1d", .seconds(86_400)),
+        ("1d2h", .seconds(93_600)), ("1D", .seconds(86_400)), ("1m30s500ms", .milliseconds(90_500)), ("0ms", .zero),
+        ("0h0m", .zero), ("1d0h0m0s0ms", .seconds(86_400)),
     ])
     func parse(text: String, duration: Duration) throws {
         #expect(try DurationText.parse(text) == duration)
@@ -25,7 +27,7 @@ struct DurationTextTests {
         #expect(DurationText.format(duration) == text)
     }
 
-    @Test("round trip", arguments: ["9m", "30s", "1h30m", "500ms", "0", "90", "1h", "10m", "1m30s", "1500ms", "1h1m1s", "45"])
+    @Test("round trip", arguments: ["9m", "30s", "1h30m", "500ms", "0", "90s", "1h", "10m", "1m30s", "1500ms", "1h1m1s", "45s", "1d2h"])
     func roundTrip(_ text: String) throws {
         let d = try DurationText.parse(text)
         let formatted = DurationText.format(d)
@@ -41,7 +43,11 @@ struct DurationTextTests {
     @Test("rejects", arguments: [
         "-1m", "abc", "5x", "", "m", "ms", "h5", "1h1h", "1m1m", "1.5m", " 9m", "9m ", "9 m", "9m0", "1h-1m", "+9m", "٩m",
         "９m", "9ｍ", "9m\0", "\0", "99999999999999m", "9999999999999", "87841h", "316224001", "316224001s",
-        String(repeating: "9", count: 40), "1d", "1w", "9min", "9sec", "1hr", "-0", "0x10", "1e3",
+        String(repeating: "9", count: 40), "3661d", "1w",
+        // Bare numbers other than 0: a unit is always needed, as in +SPAN.
+        "90", "007", "1", "316224000",
+        // Units out of order or repeated.
+        "1s1m", "1ms1s", "1m1h", "1h1d", "1d1d", "1ms1ms", "500ms1s", "9min", "9sec", "1hr", "-0", "0x10", "1e3",
     ])
     func rejects(_ text: String) {
         do {
@@ -58,7 +64,8 @@ struct DurationTextTests {
             _ = try DurationText.parse("5x")
             Issue.record("expected an error")
         } catch {
-            #expect(error.description.hasPrefix("invalid duration '5x'"))
+            #expect(error.description.hasPrefix("invalid duration '5x': "))
+            #expect(error.reason.contains("unknown unit 'x'"))
             for form in ["9m", "90s", "1h30m", "500ms"] { #expect(error.description.contains(form)) }
         }
         do {

@@ -63,6 +63,16 @@ struct WakeSpecTests {
         // The longest span accepted, in each unit.
         Valid("+87840h", .relative(seconds: WakeSpec.maximumRelativeSeconds)),
         Valid("+316224000s", .relative(seconds: WakeSpec.maximumRelativeSeconds)),
+        Valid("+3660d", .relative(seconds: WakeSpec.maximumRelativeSeconds)),
+        Valid("+316224000000ms", .relative(seconds: WakeSpec.maximumRelativeSeconds)),
+        // Days and milliseconds, as DURATION options take them (one grammar).
+        Valid("+1d", .relative(seconds: 86_400)),
+        Valid("+1d2h", .relative(seconds: 93_600)),
+        Valid("+2D", .relative(seconds: 172_800)),
+        Valid("+500ms", .relative(.milliseconds(500))),
+        Valid("+500MS", .relative(.milliseconds(500))),
+        Valid("+1s500ms", .relative(.milliseconds(1500))),
+        Valid("+1d1h1m1s1ms", .relative(.milliseconds(90_061_001))),
     ]
 
     static let others: [Valid] = [
@@ -78,6 +88,18 @@ struct WakeSpecTests {
         Valid("2026-01-01T00:00", .dateTime(local(2026, 1, 1, 0, 0, 0))),
         Valid("2026-12-31T23:59:59", .dateTime(local(2026, 12, 31, 23, 59, 59))),
         Valid("2028-02-29T06:00", .dateTime(local(2028, 2, 29, 6, 0, 0))),  // leap day
+        // With a UTC offset or Z: an absolute instant.
+        Valid("2026-11-23T07:00+01:00", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 3600)),
+        Valid("2026-11-23T07:00:30-05:30", .zonedDateTime(local(2026, 11, 23, 7, 0, 30), utcOffsetSeconds: -19_800)),
+        Valid("2026-11-23T07:00Z", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 0)),
+        Valid("2026-11-23t07:00z", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 0)),
+        Valid("2026-11-23 07:00+01:00", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 3600)),
+        Valid("2026-11-23 07:00:30Z", .zonedDateTime(local(2026, 11, 23, 7, 0, 30), utcOffsetSeconds: 0)),
+        Valid("2026-11-23T07:00+0530", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 19_800)),
+        Valid("2026-11-23T07:00-08", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: -28_800)),
+        Valid("2026-11-23T07:00+00:00", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 0)),
+        Valid("2026-11-23T07:00-00:00", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 0)),
+        Valid("2026-11-23T07:00+23:59", .zonedDateTime(local(2026, 11, 23, 7, 0, 0), utcOffsetSeconds: 86_340)),
     ]
 
     @Test("24-hour times", arguments: twentyFourHour)
@@ -143,7 +165,8 @@ struct WakeSpecTests {
         "tomorrow",
         // Bad spans.
         "+0m", "+0s", "+0h0m0s", "-5m", "-1h", "+5x", "+5", "+", "+h", "+m5", "+1m1h", "+1h1h", "+1s1m", "+1h 30m",
-        "+ 5m", "+5 m", "+-5m", "++5m", "+5m+", "+1.5h", "+5ms",
+        "+ 5m", "+5 m", "+-5m", "++5m", "+5m+", "+1.5h", "+0ms", "+0d", "+1ms1s", "+1s1d", "+1d1d", "+90", "+0",
+        "+1w", "+1y", "+5min", "+5sec",
         // Spans too long, or too long to hold.
         "+87841h", "+316224001s", "+9999999999h", "+99999999999999999999h", "+999999999999h", "+9223372036854775807s",
         "+9223372036854775808s", "+99999999999999999999999999999999999999999m", "+9999999999999999h",
@@ -151,8 +174,13 @@ struct WakeSpecTests {
         // Bad dates.
         "2026-02-30T07:00", "2026-02-29T07:00", "2026-13-01T07:00", "2026-00-10T07:00", "2026-11-00T07:00",
         "2026-11-31T07:00", "2026-11-22", "2026-11-22T", "2026-11-22T25:00", "2026-11-22T24:00", "2026-11-22T07:60",
-        "2026-11-22T07", "2026-11-22X07:00", "2026-11-22T07:00Z", "2026-11-22T07:00+01:00", "2026-1-22T07:00",
+        "2026-11-22T07", "2026-11-22X07:00", "2026-1-22T07:00",
         "2026-11-2T07:00", "2026/11/22T07:00", "2026-11-22T7am", "2026-11-22T07:00pm", "2026-11-22  07:00",
+        // Bad UTC offsets.
+        "2026-11-22T07:00+24:00", "2026-11-22T07:00+01:60", "2026-11-22T07:00+1", "2026-11-22T07:00+01:0",
+        "2026-11-22T07:00+010", "2026-11-22T07:00+01:00:00", "2026-11-22T07:00+", "2026-11-22T07:00-",
+        "2026-11-22T07:00zz", "2026-11-22T07:00 +01:00", "2026-11-22T07:00+01::00", "2026-11-22T07:00+0:100",
+        "2026-11-22Z", "2026-11-22T07:00+01:00Z", "07:00Z", "07:00+01:00", "2026-11-22T+01:00",
         // Too long.
         String(repeating: "1", count: 100), String(repeating: "7", count: 65), "07:00" + String(repeating: "0", count: 200),
         "+" + String(repeating: "9", count: 1000) + "h", String(repeating: "a", count: 10_000),
@@ -172,7 +200,7 @@ struct WakeSpecTests {
         #expect(!error.reason.isEmpty)
         let message = error.description
         // Long tokens are quoted abbreviated, so the line stays readable.
-        #expect(message.contains("'\(text.printable.abbreviated(to: 40))'"), "message does not quote the token: \(message)")
+        #expect(message.contains("'\(TerminalText.printable(text, limit: WakeSpec.tokenLimit))'"), "message does not quote the token: \(message)")
         #expect(message.contains(WakeSpec.acceptedForms))
         for form in ["07:00", "07:00:30", "7am", "7:30pm", "+8h", "+90m", "+1h30m15s", "now", "2026-11-22T07:00"] {
             #expect(message.contains(form), "message lacks \(form): \(message)")
@@ -211,7 +239,7 @@ struct WakeSpecTests {
         #expect(try #require(Self.parseError("07:00 ")).reason.contains("space"))
     }
 
-    @Test("printable escapes control characters only")
+    @Test("printable escapes control, C1 and bidi characters, and shortens long names")
     func printable() {
         #expect("07:00".printable == "07:00")
         #expect("a\0b".printable == "a\\x00b")
@@ -219,5 +247,10 @@ struct WakeSpecTests {
         #expect("\u{7F}".printable == "\\x7f")
         #expect("tab\there".printable == "tab\\x09here")
         #expect("٧:٠٠ ü".printable == "٧:٠٠ ü")
+        #expect("a\u{9B}2J".printable == "a\\x9b2J")
+        #expect("\u{202E}evil".printable == "\\u{202E}evil")
+        let long = String(repeating: "x", count: 5000) + "END"
+        #expect(long.printable.count == TerminalText.nameLimit)
+        #expect(long.printable.hasSuffix("END"))
     }
 }

@@ -1,0 +1,62 @@
+/// The phrases that tell a sleeper when the alarm will ring, in words they can check at a
+/// glance: which day, how long from now, and whether a daylight-saving change moved it.
+extension Formatting {
+    static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                             "September", "October", "November", "December"]
+
+    static func monthName(_ m: Int, short: Bool) -> String {
+        let name = (1...12).contains(m) ? monthNames[m - 1] : "month \(m)"
+        return short && (1...12).contains(m) ? String(name.prefix(3)) : name
+    }
+
+    /// The day `target` falls on as seen from `now`, both read in `zone`: "today", "tomorrow",
+    /// "yesterday", else the weekday and date ("Wed 25 Nov"), with the year when it is not
+    /// now's year ("Mon 3 Jan 2028").
+    public static func dayPhrase(_ target: Instant, now: Instant, zone: TimeZoneRules) -> String {
+        let day = zone.localTime(at: target).date, today = zone.localTime(at: now).date
+        switch day.daysSinceEpoch.minus(today.daysSinceEpoch) {
+        case 0: return "today"
+        case 1: return "tomorrow"
+        case -1: return "yesterday"
+        default:
+            let weekday = weekdayNames[day.weekday]  // weekday is always 0...6
+            let base = "\(weekday) \(day.day) \(monthName(day.month, short: true))"
+            return day.year == today.year ? base : "\(base) \(day.year)"
+        }
+    }
+
+    /// How long until something, in the two largest units that matter: "in 2d 3h",
+    /// "in 23h 58m", "in 12m 5s", "in 45s". Rounded up to the second, then cut to the units
+    /// shown, so a wait is never shown as more than it is once those units are read.
+    /// A wait of zero or less is "now".
+    public static func waitPhrase(_ wait: Duration) -> String {
+        let t = wait.secondsRoundedUp
+        guard t > 0 else { return "now" }
+        let (d, h, m, s) = (t / 86_400, t / 3600 % 24, t / 60 % 60, t % 60)
+        if d > 0 { return h > 0 ? "in \(d)d \(h)h" : "in \(d)d" }
+        if t >= 3600 { return "in \(t / 3600)h \(m)m" }
+        if m > 0 { return "in \(m)m \(s)s" }
+        return "in \(s)s"
+    }
+
+    /// The armed line's account of a deadline: "07:00:00 tomorrow, in 23h 58m" (the clock
+    /// time with seconds, the day phrase, the wait phrase).
+    public static func ringsAt(_ target: Instant, now: Instant, zone: TimeZoneRules) -> String {
+        "\(clockTime(target, zone: zone, alwaysSeconds: true)) \(dayPhrase(target, now: now, zone: zone)), \(waitPhrase(target - now))"
+    }
+
+    /// When `Schedule.resolve` moved a deadline out of a spring-forward gap: "02:30 does not
+    /// exist on 29 March (clocks go forward); ringing at 03:00" (with the date of the ringing
+    /// too when the jump carries it to another day, as Samoa's skipped day did). Nil when the
+    /// deadline was not moved.
+    public static func gapNote(_ deadline: Deadline, zone: TimeZoneRules) -> String? {
+        guard let asked = deadline.shiftedFrom else { return nil }
+        let rings = zone.localTime(at: deadline.instant)
+        let askedText = "\(two(asked.hour)):\(two(asked.minute))" + (asked.second != 0 ? ":\(two(asked.second))" : "")
+        var note = "\(askedText) does not exist on \(asked.date.day) \(monthName(asked.date.month, short: false)) (clocks go forward); "
+        note += "ringing at \(clockTime(deadline.instant, zone: zone))"
+        if rings.date != asked.date { note += " on \(rings.date.day) \(monthName(rings.date.month, short: false))" }
+        return note
+    }
+}
