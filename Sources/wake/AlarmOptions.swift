@@ -23,8 +23,12 @@ struct AlarmOptions {
         func duration(_ text: String, _ option: String) throws(ArmError) -> Duration {
             do { return try DurationText.parse(text) } catch { throw usage("--\(option): \(error.description)") }
         }
-        whenText = try AlarmOptions.whenText(from: c.when)
-        do { spec = try WakeSpec(parsing: whenText) } catch { throw usage(error.description) }
+        guard !c.when.isEmpty else {
+            throw usage("missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)")
+        }
+        // WHEN may arrive as several words (`wake 7:30 pm`, `wake 2026-11-24 07:00`, unquoted).
+        whenText = c.when.joined(separator: " ")
+        do { spec = try WakeSpec(parsing: c.when) } catch { throw usage(error.description) }
         dryRun = c.dryRun
         quiet = c.quiet
         soundPath = c.sound
@@ -54,17 +58,6 @@ struct AlarmOptions {
         }
         inhibit = mode
         wakeSystem = c.wakeSystem
-    }
-
-    /// WHEN may arrive as two words (`wake 7:30 pm`, unquoted); anything else after it is a slip.
-    static func whenText(from words: [String]) throws(ArmError) -> String {
-        guard let first = words.first else {
-            throw ArmError(message: "missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)", status: ExitStatus.usage)
-        }
-        if words.count == 1 { return first }
-        if words.count == 2, ["am", "pm", "a.m.", "p.m."].contains(words[1].lowercased()) { return first + " " + words[1] }
-        throw ArmError(message: "unexpected '\(words[1].printable)' after the time '\(first.printable)'; give one time (quote it if it has spaces)",
-                       status: ExitStatus.usage)
     }
 
     /// Options that take a value: every spelling maps to its long name.

@@ -47,6 +47,7 @@ final class AlarmSession {
 
     func run(_ setup: AlarmSetup, deadline: Deadline) -> Int32 {
         consoleObserver.deadlineText = Formatting.clockTime(deadline.instant, zone: zone)
+        consoleObserver.gapNote = Formatting.gapNote(deadline, zone: zone)
         consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
@@ -133,7 +134,7 @@ final class AlarmSession {
             let at = Formatting.clockTime(wait.wall, zone: zone, alwaysSeconds: true)
             let nowText = Formatting.clockTime(now, zone: zone, alwaysSeconds: true)
             console.status { columns in
-                StatusLine.fit(label: label, deadline: at, remaining: wait.remaining, now: nowText, width: columns)
+                StatusLine.render(label: label, deadline: at, remaining: wait.remaining, now: nowText, width: columns)
             }
         }
     }

@@ -13,6 +13,8 @@ final class ConsoleObserver: RuntimeObserver {
     var keysReadable: () -> Bool = { false }
     /// The text of the alarm's deadline (`07:00`), for the ringing and missed lines.
     var deadlineText = ""
+    /// Said once when the alarm is set, if a daylight-saving gap moved the time.
+    var gapNote: String?
     private(set) var lastRingingLine: String?
 
     init(console: Console, zone: TimeZoneRules, settings: AlarmEngine.Settings) {
@@ -25,9 +27,12 @@ final class ConsoleObserver: RuntimeObserver {
 
     func observe(_ event: RuntimeEvent) {
         switch event.kind {
-        case .armed(let wait, let wall):
-            console.info("alarm set for \(clock(wall)) (\(Formatting.iso8601(wall, zone: zone))), in \(Formatting.span(wait.remaining(from: event.time)))"
+        case .armed(_, let wall):
+            // "alarm set for 07:00:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and
+            // the wait a sleeper checks, then the exact instant.
+            console.info("alarm set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
                          + (keysReadable() ? "; q cancels" : ""))
+            if let gapNote { console.info(gapNote) }
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
             let line = "RINGING: alarm for \(deadlineText)\(lateText)."
@@ -60,7 +65,7 @@ final class ConsoleObserver: RuntimeObserver {
 
     /// After Ctrl-Z and `fg` while ringing: the screen was the shell's; say again what is going on.
     func redrawRinging() {
-        guard let line = lastRingingLine else { return }
+        guard let line = lastRingingLine, console.showsStatus else { return }
         console.info(line + (keysReadable() ? " Any key stops; s, z or space snoozes." : ""))
     }
 

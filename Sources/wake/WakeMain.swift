@@ -166,6 +166,7 @@ enum WakeMain {
         let wait = deadline.instant - now.realtime
         let settings = options.engine
         console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
+        if let note = Formatting.gapNote(deadline, zone: zone) { console.result("note: \(note)") }
         console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
         console.result("clock: \(deadline.clock.rawValue)")
         console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")

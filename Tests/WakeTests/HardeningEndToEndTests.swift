@@ -37,16 +37,8 @@ func signalSpellings(_ signal: Int32, _ name: String) -> [String] {
 struct HardeningEndToEndTests {
     // MARK: late limit
 
-    /// A lateness made without touching the clock: wake is stopped (SIGSTOP) across its deadline
-    /// and continued 3 s after it, as if the machine had been suspended. The deadline leaves the
-    /// test 3 s to notice the armed event on a loaded machine.
     func lateRun(lateLimit: String) async throws -> WakeProcess {
-        let wake = try DetachedWake(["+3s", "-D", "null", "--ring-for", "1s", "--late-limit", lateLimit, "--inhibit", "off"])
-        try await wake.waitForEvent("armed")
-        kill(wake.pid, SIGSTOP)
-        try await Task.sleep(for: .seconds(6))
-        kill(wake.pid, SIGCONT)
-        return wake
+        try await lateWake(["-D", "null", "--ring-for", "1s", "--late-limit", lateLimit, "--inhibit", "off"])
     }
 
     @Test("--late-limit 0 means no limit: an alarm 3 s late still rings (exit 4), it is not 'missed' (3)")

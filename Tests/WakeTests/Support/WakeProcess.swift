@@ -440,3 +440,29 @@ func runOnPty(_ arguments: [String], steps: [String], environment: [String: Stri
     outcome.events = ChildProcess.read(events)
     return (outcome, WakeEvent.read(events))
 }
+
+/// A lateness made without touching the clock: wake gets an absolute deadline `lead` seconds
+/// ahead (UTC); once it has armed, it is stopped (SIGSTOP) and continued `late` seconds after
+/// the deadline, as if the machine had slept through it. The lateness is measured from the
+/// deadline, not from when this test got round to stopping wake, so a loaded machine that runs
+/// the test slowly cannot shrink it; only a test starved past the whole lead is retried.
+func lateWake(_ extra: [String], lead: Int = 10, late: Int = 3) async throws -> DetachedWake {
+    for _ in 0..<3 {
+        var deadline = time(nil) + lead
+        var parts = tm()
+        gmtime_r(&deadline, &parts)
+        let when = String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+        let wake = try DetachedWake([when] + extra, environment: ["TZ": "UTC"])
+        try await wake.waitForEvent("armed")
+        kill(wake.pid, SIGSTOP)
+        guard time(nil) < deadline else {
+            kill(wake.pid, SIGKILL)
+            kill(wake.pid, SIGCONT)
+            continue
+        }
+        while time(nil) < deadline + late { try await Task.sleep(for: .milliseconds(100)) }
+        kill(wake.pid, SIGCONT)
+        return wake
+    }
+    throw WakeTestError("the machine was too busy to stop wake before its deadline, three times")
+}
