@@ -201,11 +201,6 @@ public final class PCM {
         return out
     }
 
-    /// Kept for the command line until it moves to `deviceHints()`; a failure lists nothing.
-    public static func listDevices() -> [DeviceHint] {
-        do { return try deviceHints() } catch { return [] }
-    }
-
     /// The sound cards' numbers, for the `plughw:N` steps of the fallback chain.
     public static func cardNumbers() -> [Int] {
         var card: Int32 = -1

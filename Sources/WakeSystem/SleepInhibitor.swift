@@ -63,8 +63,6 @@ public final class SleepInhibitor {
         if lockFD < 0 { throw BusError(call: "fcntl(F_DUPFD_CLOEXEC)", name: nil, message: String(cString: strerror(errno))) }
     }
 
-    public var isHeld: Bool { lockFD >= 0 }
-
     public func release() {
         if lockFD >= 0 { close(lockFD) }
         lockFD = -1

@@ -21,8 +21,3 @@ func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws(Syste
         throw SystemCallError(name, e)
     }
 }
-
-/// Some calls (e.g. ALSA, sd-bus) return a negative errno instead of setting errno.
-func negativeErrno(_ name: String, _ r: Int32) throws(SystemCallError) {
-    if r < 0 { throw SystemCallError(name, Errno(rawValue: -r)) }
-}

@@ -11,7 +11,7 @@ public final class WakeTimer {
 
     public let fd: Int32
     public let clockID: clockid_t
-    private var cancelOnSet = false
+    private var period: Duration = .zero
 
     public init(clock: DeadlineClock, wakeSystem: Bool = false) throws(SystemCallError) {
         switch (clock, wakeSystem) {
@@ -24,11 +24,17 @@ public final class WakeTimer {
         fd = try syscall("timerfd_create") { timerfd_create(id, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
     }
 
-    /// A periodic timer on the monotonic clock.
-    public init(periodic interval: Duration) throws(SystemCallError) {
+    /// A periodic timer on the monotonic clock, ticking every `interval` once started.
+    public init(periodic interval: Duration, started: Bool = true) throws(SystemCallError) {
         clockID = CLOCK_MONOTONIC
+        period = interval
         fd = try syscall("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
-        let ns = interval.nanoseconds
+        if started { try startPeriodic() }
+    }
+
+    /// Starts (or restarts) the ticks of a periodic timer.
+    public func startPeriodic() throws(SystemCallError) {
+        let ns = period.nanoseconds
         let ts = Glibc.timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
         var spec = itimerspec(it_interval: ts, it_value: ts)
         let fd = self.fd
@@ -54,7 +60,6 @@ public final class WakeTimer {
         var flags = Int32(TFD_TIMER_ABSTIME)
         if clockID == CLOCK_REALTIME || clockID == CLOCK_REALTIME_ALARM {
             flags |= Int32(TFD_TIMER_CANCEL_ON_SET)
-            cancelOnSet = true
         }
         let fd = self.fd
         try syscall("timerfd_settime") { timerfd_settime(fd, flags, &spec, nil) }

@@ -49,40 +49,30 @@ public final class ReactorTimers: TimerFactory {
 
 /// A timer that ticks every `interval` while started; its descriptor is made up front.
 public final class PeriodicTimer {
-    private let fd: Int32
-    private let interval: Duration
+    private let timer: WakeTimer
     private let reactor: Reactor
     private var registration: Reactor.Registration?
     public private(set) var isRunning = false
 
     init(reactor: Reactor, interval: Duration, _ onTick: @escaping () -> Void) throws(SystemCallError) {
         self.reactor = reactor
-        self.interval = interval
-        let fd = try SystemCall.retrying("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
-        self.fd = fd
-        registration = reactor.register(fd: fd, events: 0) { _ in
-            var count: UInt64 = 0
-            if read(fd, &count, 8) == 8 { onTick() }
+        let timer = try WakeTimer(periodic: interval, started: false)
+        self.timer = timer
+        registration = reactor.register(fd: timer.fd, events: 0) { _ in
+            if timer.acknowledge() == .fired { onTick() }
         }
     }
 
-    deinit {
-        if let registration { reactor.unregister(registration) }
-        close(fd)
-    }
+    deinit { if let registration { reactor.unregister(registration) } }
 
     public func start() {
-        let ns = interval.nanoseconds
-        let ts = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-        var spec = itimerspec(it_interval: ts, it_value: ts)
-        timerfd_settime(fd, 0, &spec, nil)
-        if let registration { reactor.update(registration, events: Int16(POLLIN)) }
-        isRunning = true
+        // Only EINVAL can fail here, and the interval is ours: a timer that cannot start stays quiet.
+        isRunning = (try? timer.startPeriodic()) != nil
+        if isRunning, let registration { reactor.update(registration, events: Int16(POLLIN)) }
     }
 
     public func stop() {
-        var spec = itimerspec()
-        timerfd_settime(fd, 0, &spec, nil)
+        timer.disarm()
         if let registration { reactor.update(registration, events: 0) }
         isRunning = false
     }
