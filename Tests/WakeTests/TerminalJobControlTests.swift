@@ -42,3 +42,27 @@ struct TerminalJobControlTests {
         #expect(events.last?.name == "stopped", "\(o)")
     }
 }
+
+@Suite("Terminal: the status line")
+struct StatusLineFitTests {
+    /// Each redraw of the status line, as the terminal received it.
+    static func redraws(_ output: String) -> [String] {
+        output.components(separatedBy: "\r\u{1B}[K").dropFirst().map { $0.components(separatedBy: "\r").first ?? $0 }
+            .map { $0.components(separatedBy: "\n").first ?? $0 }.filter { !$0.isEmpty }
+    }
+
+    @Test("a 30-column terminal: every redraw fits in 29 columns, and a resize is followed", arguments: [30, 12])
+    func narrow(columns: Int) async throws {
+        let (o, _) = try await runOnPty(
+            ["+1h", "-D", "null", "--inhibit", "off"],
+            steps: ["winsize:\(columns)", "wait:armed", "sleep:2.2", "winsize:100", "sleep:1.2", "key:q"])
+        #expect(o.exit == 130, "\(o)")
+        let lines = Self.redraws(o.output).filter { !$0.contains("\n") && !$0.hasPrefix("cancelled") }
+        // Redraws fit the narrow width until the resize; from the first wide one on (the resize
+        // followed), the full form is drawn.
+        let firstWide = lines.firstIndex { $0.count > columns - 1 } ?? lines.endIndex
+        #expect(firstWide >= 2, "at least two redraws fitted \(columns - 1) columns before the resize: \(lines)")
+        #expect(firstWide < lines.endIndex, "after widening to 100 columns the full line is drawn: \(lines)")
+        #expect(lines[firstWide...].allSatisfy { $0.count > columns - 1 && $0.contains("now") }, "\(lines)")
+    }
+}

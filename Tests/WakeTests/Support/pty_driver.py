@@ -14,6 +14,7 @@ Steps run in order:
   mode                    record whether the terminal is in cbreak mode now
   snapshot:LABEL          record the termios settings (the same as before wake started?) and process state
   sleep:SECS              wait, reading the terminal
+  winsize:COLS            set the terminal's width (the kernel sends SIGWINCH to the foreground job)
 
 wake's stdin, stdout and stderr are the pty's slave side, which is also its controlling
 terminal; it starts with every signal at its default disposition and none blocked. The termios
@@ -33,6 +34,7 @@ import sys
 import termios
 import time
 import fcntl
+import struct
 
 
 def main():
@@ -169,6 +171,8 @@ def main():
             elif kind == "snapshot":
                 t = termios.tcgetattr(slave)
                 snapshots[arg] = {"equals_before": t == before, "cbreak": cbreak(t), "state": proc_state()}
+            elif kind == "winsize":
+                fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(arg), 0, 0))
             elif kind == "sleep":
                 end = time.monotonic() + float(arg)
                 while time.monotonic() < end:
