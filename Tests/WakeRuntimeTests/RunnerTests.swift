@@ -8,19 +8,23 @@ import WakeSystem
 /// milliseconds and every step of it can be checked.
 @Suite("Runner with an injected clock")
 struct RunnerTests {
-    /// Half a second of a 440 Hz tone as a WAV in memory.
-    static func tone() throws -> SoundFile {
+    /// A mono 16-bit WAV file's bytes: `frames` samples of a 440 Hz tone at 8 kHz.
+    static func toneWAV(frames: Int = 4000) -> [UInt8] {
         let rate = 8000
         var data: [UInt8] = []
-        for i in 0..<rate / 2 {
+        for i in 0..<frames {
             let v = Int16(12000 * sin(2 * Double.pi * 440 * Double(i) / Double(rate)))
             data += [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8)]
         }
         func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        let wav = Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
+        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
             + le32(rate) + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(data.count) + data
-        return try wav.withUnsafeBytes { try SoundFile(bytes: $0, name: "tone") }
+    }
+
+    /// Half a second of a 440 Hz tone, opened from memory.
+    static func tone() throws -> SoundFile {
+        try toneWAV().withUnsafeBytes { try SoundFile(bytes: $0, name: "tone") }
     }
 
     /// 2026-11-23 23:00 UTC, and an alarm for 07:00 the next morning.

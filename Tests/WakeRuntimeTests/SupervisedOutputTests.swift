@@ -8,6 +8,13 @@ import WakeSystem
 /// The real output workers on ALSA's null and file PCMs, supervised from a real reactor.
 @Suite("Supervised output")
 struct SupervisedOutputTests {
+    /// A fresh directory, removed by the caller's defer.
+    static func temporaryDirectory(_ label: String) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wake-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
     /// Turns the reactor until `done` or the limit; returns the longest single turn, which shows
     /// whether anything blocked the loop.
     @discardableResult
@@ -39,8 +46,7 @@ struct SupervisedOutputTests {
 
     @Test("a device that blocks forever is abandoned within the stall limit, and the loop never blocks")
     func stalledDeviceFallsBack() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wake-stall-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.temporaryDirectory("stall")
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -71,20 +77,11 @@ struct SupervisedOutputTests {
 
     @Test("a sound that stops decoding falls back to the built-in sound on the same device")
     func decodeFailureFallsBackToBuiltIn() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wake-trunc-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try Self.temporaryDirectory("trunc")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("alarm.wav").path
-        let tone = try RunnerTests.tone()
-        _ = tone
         // A file the alarm opened, then truncated during the night.
-        let rate = 8000
-        var data: [UInt8] = []
-        for i in 0..<rate { let v = Int16(9000 * sin(Double(i) / 3)); data += [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8)] }
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        let wav = Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
-            + le32(rate) + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(data.count) + data
+        let wav = RunnerTests.toneWAV(frames: 8000)
         try Data(wav).write(to: URL(fileURLWithPath: path))
         let sound = try SoundFile(path: path)
         #expect(truncate(path, 0) == 0)
