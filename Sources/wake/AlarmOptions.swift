@@ -1,16 +1,76 @@
 import WakeCore
 
+/// How an alarm rings, checked: shared by a one-off alarm, `wake add` and the daemon, which
+/// re-checks what it loads with the very same rules.
+struct RingSettings {
+    var soundPath: String?
+    var device: String
+    var volume: Int
+    var fadeIn: Duration
+    var engine: AlarmEngine.Settings
+    /// The options as given, keyed by long name without dashes: what `wake add` stores.
+    var given: [String: String]
+
+    init(_ r: RingOptionGroup) throws(ArmError) {
+        func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
+        func duration(_ text: String, _ option: String) throws(ArmError) -> Duration {
+            do { return try DurationText.parse(text) } catch { throw usage("--\(option): \(error.description)") }
+        }
+        soundPath = r.sound
+        if let s = r.sound, s.isEmpty { throw usage("--sound: empty file name; give a sound file or leave the option out") }
+        guard !r.device.isEmpty else { throw usage("--device: empty device name; try 'default', or see 'wake --list-devices'") }
+        device = r.device
+        guard let v = Int(r.volume), (0...100).contains(v), r.volume.allSatisfy(\.isNumber) else {
+            throw usage("--volume: invalid value '\(r.volume.printable)'; give a whole number from 1 to 100")
+        }
+        // An alarm nobody can hear is refused now, not discovered at 07:00.
+        guard v > 0 else { throw usage("--volume 0: the sound is silent; give a volume from 1 to 100") }
+        volume = v
+        fadeIn = try duration(r.fadeIn, "fade-in")
+        let snooze = try duration(r.snooze, "snooze")
+        guard snooze > .zero else { throw usage("--snooze: must be longer than zero, as 9m") }
+        let ringFor = try duration(r.ringFor, "ring-for")
+        let lateLimit = try duration(r.lateLimit, "late-limit")
+        if ringFor > .zero && fadeIn > ringFor {
+            throw usage("--fade-in \(r.fadeIn.printable) is longer than --ring-for \(r.ringFor.printable); shorten the fade or ring longer")
+        }
+        engine = AlarmEngine.Settings(lateLimit: lateLimit, snooze: snooze, ringFor: ringFor)
+        let defaults = RingOptionGroup()
+        var given: [String: String] = [:]
+        if let s = r.sound { given["sound"] = s }
+        if r.device != defaults.device { given["device"] = r.device }
+        if r.volume != defaults.volume { given["volume"] = r.volume }
+        if r.fadeIn != defaults.fadeIn { given["fade-in"] = r.fadeIn }
+        if r.snooze != defaults.snooze { given["snooze"] = r.snooze }
+        if r.ringFor != defaults.ringFor { given["ring-for"] = r.ringFor }
+        if r.lateLimit != defaults.lateLimit { given["late-limit"] = r.lateLimit }
+        self.given = given
+    }
+
+    /// Options stored with a standing alarm, checked again as the command line checks them.
+    init(stored options: [String: String]) throws(ArmError) {
+        var args: [String] = []
+        for key in options.keys.sorted() {
+            guard RingOptionGroup.storedKeys.contains(key) else {
+                throw ArmError(message: "unknown option '\(key.printable)' stored with the alarm", status: ExitStatus.config)
+            }
+            args += ["--\(key)", options[key] ?? ""]
+        }
+        let group: RingOptionGroup
+        do { group = try RingOptionGroup.parse(args) } catch {
+            throw ArmError(message: "stored options do not parse: \(RingOptionGroup.message(for: error))", status: ExitStatus.config)
+        }
+        try self.init(group)
+    }
+}
+
 /// What the command line asked for, checked: every value is known good before the alarm is armed.
 struct AlarmOptions {
     var whenText: String
     var spec: WakeSpec
     var dryRun: Bool
     var quiet: Bool
-    var soundPath: String?
-    var device: String
-    var volume: Int
-    var fadeIn: Duration
-    var engine: AlarmEngine.Settings
+    var ring: RingSettings
     var eventsPath: String?
     var unpaced: Bool
     var inhibit: InhibitMode
@@ -20,9 +80,6 @@ struct AlarmOptions {
 
     init(_ c: WakeCommand) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
-        func duration(_ text: String, _ option: String) throws(ArmError) -> Duration {
-            do { return try DurationText.parse(text) } catch { throw usage("--\(option): \(error.description)") }
-        }
         guard !c.when.isEmpty else {
             throw usage("missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)")
         }
@@ -31,33 +88,19 @@ struct AlarmOptions {
         do { spec = try WakeSpec(parsing: c.when) } catch { throw usage(error.description) }
         dryRun = c.dryRun
         quiet = c.quiet
-        soundPath = c.sound
-        if let s = c.sound, s.isEmpty { throw usage("--sound: empty file name; give a sound file or leave the option out") }
-        guard !c.device.isEmpty else { throw usage("--device: empty device name; try 'default', or see 'wake --list-devices'") }
-        device = c.device
-        guard let v = Int(c.volume), (0...100).contains(v), c.volume.allSatisfy(\.isNumber) else {
-            throw usage("--volume: invalid value '\(c.volume.printable)'; give a whole number from 1 to 100")
-        }
-        // An alarm nobody can hear is refused now, not discovered at 07:00.
-        guard v > 0 else { throw usage("--volume 0: the sound is silent; give a volume from 1 to 100") }
-        volume = v
-        fadeIn = try duration(c.fadeIn, "fade-in")
-        let snooze = try duration(c.snooze, "snooze")
-        guard snooze > .zero else { throw usage("--snooze: must be longer than zero, as 9m") }
-        let ringFor = try duration(c.ringFor, "ring-for")
-        let lateLimit = try duration(c.lateLimit, "late-limit")
-        if ringFor > .zero && fadeIn > ringFor {
-            throw usage("--fade-in \(c.fadeIn.printable) is longer than --ring-for \(c.ringFor.printable); shorten the fade or ring longer")
-        }
-        engine = AlarmEngine.Settings(lateLimit: lateLimit, snooze: snooze, ringFor: ringFor)
+        ring = try RingSettings(c.ring)
         if let e = c.events, e.isEmpty { throw usage("--events: empty path; give a file, or '-' for stdout") }
         eventsPath = c.events
         unpaced = c.unpaced
-        guard let mode = InhibitMode(rawValue: c.inhibit) else {
-            throw usage("--inhibit: invalid mode '\(c.inhibit.printable)'; use auto, require or off")
-        }
-        inhibit = mode
+        inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         wakeSystem = c.wakeSystem
+    }
+
+    static func inhibitMode(_ text: String) throws(ArmError) -> InhibitMode {
+        guard let mode = InhibitMode(rawValue: text) else {
+            throw ArmError(message: "--inhibit: invalid mode '\(text.printable)'; use auto, require or off", status: ExitStatus.usage)
+        }
+        return mode
     }
 
     /// Options that take a value: every spelling maps to its long name.

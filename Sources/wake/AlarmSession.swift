@@ -41,7 +41,7 @@ final class AlarmSession {
         terminal = Terminal(fd: STDIN_FILENO)
         stdinOpen = terminal != nil
         tick = terminal != nil || console.showsStatus ? try WakeTimer(clock: .wall) : nil
-        consoleObserver = ConsoleObserver(console: console, zone: zone, settings: options.engine)
+        consoleObserver = ConsoleObserver(console: console, zone: zone, settings: options.ring.engine)
         logObserver = log.map { EventLogObserver(log: $0, zone: zone) }
     }
 

@@ -17,6 +17,10 @@ struct WakeCommand: ParsableCommand {
 
             While ringing, s, z or space snoozes and any other key stops. While waiting, q cancels.
 
+            Standing alarms: wake add WHEN [--days DAYS] [--name NAME] [ring options]; wake list [--json]; \
+            wake skip NAME [--undo]; wake remove NAME; wake daemon (rings them; run it from the systemd \
+            user unit). See 'wake add --help'.
+
             Exit status: 0 rang and was stopped; 1 no sound could be made; 3 missed; 4 rang unstopped \
             for --ring-for; 64 usage error; 66 sound file unusable; 69 device or service unavailable; \
             71 the system refused a resource (descriptors); 73 event log not writable; 77 missing \
@@ -33,6 +37,29 @@ struct WakeCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
     var quiet = false
+
+    @OptionGroup var ring: RingOptionGroup
+
+    @Option(help: "Append one JSON object per event to this file ('-' for stdout: human lines then go to stderr).")
+    var events: String?
+
+    @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.")
+    var inhibit: String = "auto"
+
+    @Flag(help: "Arm the deadline on the RTC so a suspended machine wakes up for the alarm (needs CAP_WAKE_ALARM).")
+    var wakeSystem = false
+
+    @Flag(help: "List the ALSA PCM devices, as aplay -L does, and exit.")
+    var listDevices = false
+
+    @Flag(help: .hidden)
+    var unpaced = false
+}
+
+/// How an alarm rings: the options a one-off alarm and a standing one (`wake add`) share.
+struct RingOptionGroup: ParsableArguments {
+    /// The options a standing alarm stores, by long name.
+    static let storedKeys: Set<String> = ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit"]
 
     @Option(name: .shortAndLong, help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.")
     var sound: String?
@@ -54,21 +81,6 @@ struct WakeCommand: ParsableCommand {
 
     @Option(help: "Do not ring if the alarm is later than this (the machine was asleep); exit 3 instead (0: no limit).")
     var lateLimit: String = DurationText.format(Defaults.lateLimit)
-
-    @Option(help: "Append one JSON object per event to this file ('-' for stdout: human lines then go to stderr).")
-    var events: String?
-
-    @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.")
-    var inhibit: String = "auto"
-
-    @Flag(help: "Arm the deadline on the RTC so a suspended machine wakes up for the alarm (needs CAP_WAKE_ALARM).")
-    var wakeSystem = false
-
-    @Flag(help: "List the ALSA PCM devices, as aplay -L does, and exit.")
-    var listDevices = false
-
-    @Flag(help: .hidden)
-    var unpaced = false
 }
 
 enum WakeVersion {

@@ -53,14 +53,14 @@ enum WakeMain {
         // The sound file: opened and decoded end to end now, and held open until the end.
         let sound: SoundFile
         do {
-            if let path = options.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
+            if let path = options.ring.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
         } catch {
-            let next = options.soundPath == nil ? "reinstall wake" : "choose another file with --sound"
+            let next = options.ring.soundPath == nil ? "reinstall wake" : "choose another file with --sound"
             throw ArmError(message: error.description + "; " + next, status: ExitStatus.noInput)
         }
         // Silent at the volume asked for (a quiet file at a low volume) is refused too.
-        if let why = sound.silenceReason(volume: options.volume) {
-            throw ArmError(message: "cannot use sound file '\(sound.path.printable)': \(why) at --volume \(options.volume); "
+        if let why = sound.silenceReason(volume: options.ring.volume) {
+            throw ArmError(message: "cannot use sound file '\(sound.path.printable)': \(why) at --volume \(options.ring.volume); "
                 + "raise the volume or choose another file with --sound", status: ExitStatus.noInput)
         }
 
@@ -72,7 +72,7 @@ enum WakeMain {
         }
         let device: DeviceCheck.Report
         do {
-            device = try DeviceCheck.run(options.device, sound: sound, dryRun: options.dryRun, signals: signals)
+            device = try DeviceCheck.run(options.ring.device, sound: sound, dryRun: options.dryRun, signals: signals)
         } catch {
             // A signal during the checks cancels the alarm: recorded like any cancel.
             if let signal = error.signal, let path = options.eventsPath, let log = try? EventLog(path: path, zone: zone) as EventLog {
@@ -123,9 +123,9 @@ enum WakeMain {
             throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
                            status: ExitStatus.osError)
         }
-        let ring = RingRequest(sound: sound, soundKind: options.soundPath == nil ? .builtIn : .user, device: options.device,
-                               volume: options.volume, fadeIn: options.fadeIn, unpaced: options.unpaced)
-        let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.engine, ring: ring)
+        let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
+                               volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced)
+        let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring)
         return session.run(setup, deadline: deadline)
     }
 
@@ -164,15 +164,15 @@ enum WakeMain {
     static func printDryRun(_ options: AlarmOptions, deadline: Deadline, now: ClockReading, zone: TimeZoneRules, sound: SoundFile,
                             device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], console: Console) {
         let wait = deadline.instant - now.realtime
-        let settings = options.engine
+        let settings = options.ring.engine
         console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
         if let note = Formatting.gapNote(deadline, zone: zone) { console.result("note: \(note)") }
         console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
         console.result("clock: \(deadline.clock.rawValue)")
         console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
         console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))")
-        console.result("device: \(options.device.printable) (\(device.summary)): ok")
-        console.result("volume: \(options.volume) %" + (options.fadeIn > .zero ? ", fading in over \(DurationText.format(options.fadeIn))" : ""))
+        console.result("device: \(options.ring.device.printable) (\(device.summary)): ok")
+        console.result("volume: \(options.ring.volume) %" + (options.ring.fadeIn > .zero ? ", fading in over \(DurationText.format(options.ring.fadeIn))" : ""))
         console.result("snooze: \(DurationText.format(settings.snooze))")
         console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped"))
         console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)"))
