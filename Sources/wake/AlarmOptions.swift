@@ -35,7 +35,8 @@ struct RingSettings {
             throw usage("--fade-in \(r.fadeIn.printable) is longer than --ring-for \(r.ringFor.printable); shorten the fade or ring longer")
         }
         engine = AlarmEngine.Settings(lateLimit: lateLimit, snooze: snooze, ringFor: ringFor)
-        let defaults = RingOptionGroup()
+        // ArgumentParser's property wrappers are readable only on a parsed value.
+        let defaults = (try? RingOptionGroup.parse([])) ?? r
         var given: [String: String] = [:]
         if let s = r.sound { given["sound"] = s }
         if r.device != defaults.device { given["device"] = r.device }
