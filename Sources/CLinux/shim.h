@@ -19,3 +19,5 @@ static inline int wake_terminal_columns(int fd) {
 // SIGRTMIN and SIGRTMAX are function-like macros in glibc.
 static inline int wake_sigrtmin(void) { return SIGRTMIN; }
 static inline int wake_sigrtmax(void) { return SIGRTMAX; }
+
+#include <sys/inotify.h>

@@ -3,20 +3,29 @@ import WakeCore
 import WakeRuntime
 import WakeSystem
 
-/// One `wake WHEN` from arming to exit: the reactor with its sources (signals, keys, the bus,
+/// One wake process from arming to exit: the reactor with its sources (signals, keys, the bus,
 /// the countdown tick), the runner, and the observers. Raw input becomes commands here; what
-/// the alarm does comes back as events to the console and the log.
+/// the alarms do comes back as events to the console and the log. A one-off alarm and the
+/// daemon differ only in what signals and keys mean, which is `Mode`.
 final class AlarmSession {
-    private let options: AlarmOptions
-    private let zone: TimeZoneRules
-    private let console: Console
+    enum Mode {
+        /// `wake WHEN`: one alarm; signals and `q` cancel it.
+        case oneOff
+        /// `wake daemon`: standing alarms; keys reach only what rings, SIGTERM and SIGINT end the
+        /// daemon, SIGHUP reloads.
+        case daemon
+    }
+
+    let mode: Mode
+    let zone: TimeZoneRules
+    let console: Console
+    let reactor = Reactor()
+    let runner: Runner
+    let output: SupervisedOutput
+    let timers: ReactorTimers
+    let consoleObserver: ConsoleObserver
     private let signals: SignalChannel
-    private let inhibitor: InhibitorState
-    private let reactor = Reactor()
-    private let runner: Runner
-    private let output: SupervisedOutput
-    private let consoleObserver: ConsoleObserver
-    private let logObserver: EventLogObserver?
+    private var inhibitor: InhibitorState
     private let log: EventLog?
     private let terminal: Terminal?
     private var stdinOpen: Bool
@@ -26,10 +35,15 @@ final class AlarmSession {
     private let tick: WakeTimer?
     private var tickArmed = false
     private var fatalSignal: Int32?
+    private var endRequested = false
+    /// Called for SIGHUP in daemon mode.
+    var onReload: (() -> Void)?
+    /// Called before every poll, after the session's own work (the daemon re-arms here).
+    var beforeEachPoll: (() -> Void)?
 
-    init(options: AlarmOptions, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel,
-         inhibitor: InhibitorState) throws(SystemCallError) {
-        self.options = options
+    init(mode: Mode, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel, inhibitor: InhibitorState,
+         wakeSystem: Bool, settings: AlarmEngine.Settings) throws(SystemCallError) {
+        self.mode = mode
         self.zone = zone
         self.console = console
         self.signals = signals
@@ -37,28 +51,27 @@ final class AlarmSession {
         self.log = log
         let clock = SystemRuntimeClock()
         output = try SupervisedOutput(reactor: reactor, clock: clock, bell: TerminalBell()) { try? DefaultSound.open() }
-        runner = Runner(clock: clock, timers: ReactorTimers(reactor: reactor, wakeSystem: options.wakeSystem), output: output)
+        timers = ReactorTimers(reactor: reactor, wakeSystem: wakeSystem)
+        runner = Runner(clock: clock, timers: timers, output: output)
         terminal = Terminal(fd: STDIN_FILENO)
         stdinOpen = terminal != nil
         tick = terminal != nil || console.showsStatus ? try WakeTimer(clock: .wall) : nil
-        consoleObserver = ConsoleObserver(console: console, zone: zone, settings: options.ring.engine)
-        logObserver = log.map { EventLogObserver(log: $0, zone: zone) }
+        consoleObserver = ConsoleObserver(console: console, zone: zone, settings: settings)
+        consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
+        if let log {
+            let observer = EventLogObserver(log: log, zone: zone)
+            observer.includeAlarmID = mode == .daemon
+            runner.observe(with: observer)
+        }
+        runner.observe(with: consoleObserver)
     }
 
-    func run(_ setup: AlarmSetup, deadline: Deadline) -> Int32 {
-        consoleObserver.deadlineText = Formatting.clockTime(deadline.instant, zone: zone)
+    /// A one-off alarm: armed, run to its end; the exit code says how it ended.
+    func run(_ setup: AlarmSetup, deadline: Deadline, wakeSystem: Bool) -> Int32 {
+        consoleObserver.deadlineText = { [zone] _ in Formatting.clockTime(deadline.instant, zone: zone) }
         consoleObserver.gapNote = Formatting.gapNote(deadline, zone: zone)
-        consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
-        if let logObserver { runner.observe(with: logObserver) }
-        runner.observe(with: consoleObserver)
-        terminal?.enterCbreak()
-        defer {
-            runner.shutDown()
-            inhibitor.release()
-            terminal?.restore()
-            console.clearStatus()
-        }
-        register()
+        start()
+        defer { finish() }
         do {
             try runner.arm(setup)
         } catch {
@@ -66,28 +79,68 @@ final class AlarmSession {
             return ExitStatus.osError
         }
         reportInhibitor()
-        if options.wakeSystem {
+        if wakeSystem {
             let at = Formatting.clockTime(deadline.instant, zone: zone, alwaysSeconds: true)
             console.info("if the machine is suspended, its RTC will wake it at \(at)")
             log?.emit("wake_system", at: SystemClock.realtime, [("at", .string(Formatting.iso8601(deadline.instant, zone: zone)))])
         }
         // A signal that arrived during the arm-time checks counts before anything rings.
         handleSignals()
-        while !runner.isFinished && fatalSignal == nil {
+        if let failure = loop(until: { runner.isFinished }) { return failure }
+        if let fatalSignal { return endedBySignal(fatalSignal) }
+        guard let outcome = runner.outcome(of: setup.id) else { return ExitStatus.noSound }
+        return ExitStatus.code(for: outcome)
+    }
+
+    /// The daemon: its controller arms and re-arms alarms; this runs until SIGTERM or SIGINT.
+    func runDaemon() -> Int32 {
+        start()
+        defer { finish() }
+        handleSignals()
+        if let failure = loop(until: { endRequested }) { return failure }
+        if let fatalSignal { return endedBySignal(fatalSignal) }
+        return ExitStatus.ok
+    }
+
+    /// Swaps the "never sleep" lock (the daemon holds it only in a window before an alarm).
+    func setInhibitor(_ new: InhibitorState) {
+        inhibitor.release()
+        inhibitor = new
+        watchSleep()
+    }
+
+    private func start() {
+        terminal?.enterCbreak()
+        register()
+    }
+
+    private func finish() {
+        runner.shutDown()
+        inhibitor.release()
+        terminal?.restore()
+        console.clearStatus()
+    }
+
+    /// Turns the reactor until `done`; an exit code when the loop itself failed.
+    private func loop(until done: () -> Bool) -> Int32? {
+        while !done() && fatalSignal == nil {
             do { try reactor.runOnce() } catch {
                 console.error("the event loop failed (\(error)); stopping")
                 return ExitStatus.noSound
             }
         }
-        if let fatalSignal {
-            console.error("ended by \(SignalChannel.name(of: fatalSignal)); the alarm is cancelled")
-            return 128 + fatalSignal
-        }
-        guard let outcome = runner.outcome(of: setup.id) else { return ExitStatus.noSound }
-        return ExitStatus.code(for: outcome)
+        return nil
+    }
+
+    private func endedBySignal(_ signal: Int32) -> Int32 {
+        console.error("ended by \(SignalChannel.name(of: signal))" + (mode == .oneOff ? "; the alarm is cancelled" : ""))
+        return 128 + signal
     }
 
     // MARK: sources
+
+    private var busRegistration: Reactor.Registration?
+    private var busHook: Reactor.Registration?
 
     private func register() {
         reactor.register(fd: signals.fd) { [unowned self] _ in handleSignals() }
@@ -99,26 +152,34 @@ final class AlarmSession {
                 if tick.acknowledge() == .clockChanged { tickArmed = false }  // re-aligned below
             }
         }
-        if case .held(let bus) = inhibitor {
-            bus.onPrepareForSleep = { [unowned self] going in runner.prepareForSleep(going) }
-            do { try bus.watchSleep() } catch { console.error("warning: cannot watch for suspend: \(error)") }
-            if let pfd = bus.pollDescriptor {
-                let registration = reactor.register(fd: pfd.fd, events: pfd.events) { _ in bus.process() }
-                // sd-bus queues what arrives during a blocking call and then asks for no events:
-                // drain it before every poll, and wait for what it asks for now.
-                reactor.addHook { [reactor] in
-                    bus.process()
-                    reactor.update(registration, events: bus.pollDescriptor?.events ?? Int16(POLLIN))
-                }
-            }
-        }
+        watchSleep()
         reactor.addHook { [unowned self] in beforePoll() }
+    }
+
+    /// logind's PrepareForSleep through the inhibitor's bus connection, while one is held.
+    private func watchSleep() {
+        if let busRegistration { reactor.unregister(busRegistration) }
+        if let busHook { reactor.unregister(busHook) }
+        (busRegistration, busHook) = (nil, nil)
+        guard case .held(let bus) = inhibitor else { return }
+        bus.onPrepareForSleep = { [unowned self] going in runner.prepareForSleep(going) }
+        do { try bus.watchSleep() } catch { console.error("warning: cannot watch for suspend: \(error)") }
+        guard let pfd = bus.pollDescriptor else { return }
+        let registration = reactor.register(fd: pfd.fd, events: pfd.events) { _ in bus.process() }
+        busRegistration = registration
+        // sd-bus queues what arrives during a blocking call and then asks for no events: drain
+        // it before every poll, and wait for what it asks for now.
+        busHook = reactor.addHook { [reactor] in
+            bus.process()
+            reactor.update(registration, events: bus.pollDescriptor?.events ?? Int16(POLLIN))
+        }
     }
 
     /// Before every poll: keys only in the foreground (a background read would stop wake with
     /// SIGTTIN), cbreak whenever wake has become the foreground however it got there (`fg` of a
     /// running job sends no signal), and the countdown.
     private func beforePoll() {
+        beforeEachPoll?()
         let foreground = stdinOpen && terminal?.isForeground == true
         if foreground { terminal?.enterCbreak() }
         if let stdinRegistration { reactor.update(stdinRegistration, events: foreground ? Int16(POLLIN) : 0) }
@@ -130,7 +191,7 @@ final class AlarmSession {
         }
         if let wait, console.showsStatus {
             let now = SystemClock.realtime
-            let label = wait.snoozed ? "snoozed until" : "alarm"
+            let label = (wait.snoozed ? "snoozed until" : "alarm") + (mode == .daemon ? " " + wait.alarm : "")
             let at = Formatting.clockTime(wait.wall, zone: zone, alwaysSeconds: true)
             let nowText = Formatting.clockTime(now, zone: zone, alwaysSeconds: true)
             console.status { columns in
@@ -156,28 +217,37 @@ final class AlarmSession {
     private func handleSignals() {
         for s in signals.drain() {
             let who = Requester.signal(name: SignalChannel.name(of: s), number: s)
-            switch s {
-            case SIGINT, SIGTERM, SIGHUP: runner.command(.cancel, by: who)
-            case SIGUSR1: runner.command(.snooze, by: who)
-            case SIGTSTP:
+            switch (s, mode) {
+            case (SIGINT, .oneOff), (SIGTERM, .oneOff), (SIGHUP, .oneOff):
+                runner.command(.cancel, by: who)
+            case (SIGINT, .daemon), (SIGTERM, .daemon):
+                // The daemon ends; what rings now stops with it (it was recorded as fired).
+                runner.command(.cancel, by: who, activeOnly: true)
+                endRequested = true
+                return
+            case (SIGHUP, .daemon):
+                onReload?()
+            case (SIGUSR1, _):
+                runner.command(.snooze, by: who, activeOnly: mode == .daemon)
+            case (SIGTSTP, _):
                 // Give the terminal back as the shell expects it, then stop as the default action would.
                 console.clearStatus()
                 terminal?.restore()
                 SignalChannel.stopSelf()
-            case SIGCONT:
+            case (SIGCONT, _):
                 if stdinOpen { terminal?.enterCbreak() }
                 runner.continued()
                 consoleObserver.redrawRinging()
-            case SIGWINCH:
+            case (SIGWINCH, _):
                 break  // the status line is fitted to the new width before the next poll
             default:
-                // Every other signal we receive would have ended the process: end the alarm
+                // Every other signal we receive would have ended the process: end the alarms
                 // properly instead (sound stopped, terminal restored), then exit 128 + n.
                 fatalSignal = s
-                runner.command(.cancel, by: who)
+                runner.command(.cancel, by: who, activeOnly: mode == .daemon)
                 return
             }
-            if runner.isFinished { return }
+            if mode == .oneOff && runner.isFinished { return }
         }
     }
 
@@ -192,8 +262,8 @@ final class AlarmSession {
         }
         for k in keys {
             let (command, who) = KeyBinding.command(for: k)
-            runner.command(command, by: who)
-            if runner.isFinished { return }
+            runner.command(command, by: who, activeOnly: mode == .daemon)
+            if mode == .oneOff && runner.isFinished { return }
         }
     }
 }

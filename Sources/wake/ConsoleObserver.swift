@@ -7,12 +7,15 @@ import WakeSystem
 final class ConsoleObserver: RuntimeObserver {
     private let console: Console
     private let zone: TimeZoneRules
-    private let settings: AlarmEngine.Settings
+    /// Each alarm's engine settings (its ring-for and late limit are quoted).
+    var settings: (String) -> AlarmEngine.Settings
     /// Whether keys can reach wake now (stdin a terminal, wake in the foreground): the hints
     /// about keys are shown only then.
     var keysReadable: () -> Bool = { false }
-    /// The text of the alarm's deadline (`07:00`), for the ringing and missed lines.
-    var deadlineText = ""
+    /// The text of an alarm's deadline (`07:00`), for the ringing and missed lines.
+    var deadlineText: (String) -> String = { _ in "" }
+    /// How a line names an alarm (`'work' `) when a process holds several; empty for a one-off.
+    var alarmName: (String) -> String = { _ in "" }
     /// Said once when the alarm is set, if a daylight-saving gap moved the time.
     var gapNote: String?
     private(set) var lastRingingLine: String?
@@ -20,7 +23,7 @@ final class ConsoleObserver: RuntimeObserver {
     init(console: Console, zone: TimeZoneRules, settings: AlarmEngine.Settings) {
         self.console = console
         self.zone = zone
-        self.settings = settings
+        self.settings = { _ in settings }
     }
 
     private func clock(_ i: Instant) -> String { Formatting.clockTime(i, zone: zone, alwaysSeconds: true) }
@@ -30,22 +33,22 @@ final class ConsoleObserver: RuntimeObserver {
         case .armed(_, let wall):
             // "alarm set for 07:00:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and
             // the wait a sleeper checks, then the exact instant.
-            console.info("alarm set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
+            console.info("alarm \(alarmName(event.alarm))set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
                          + (keysReadable() ? "; q cancels" : ""))
             if let gapNote { console.info(gapNote) }
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
-            let line = "RINGING: alarm for \(deadlineText)\(lateText)."
+            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)."
             lastRingingLine = line
             console.info(line + (keysReadable() ? " Any key stops; s, z or space snoozes." : ""))
         case .ringing:
             break
         case .snoozed(let until):
             lastRingingLine = nil
-            console.info("snoozed until \(clock(until))")
+            console.info("\(alarmName(event.alarm))snoozed until \(clock(until))")
         case .finished(let outcome):
             lastRingingLine = nil
-            report(outcome)
+            report(outcome, alarm: event.alarm)
         case .clockChanged:
             console.info("the clock changed or the machine resumed: now \(clock(event.time.realtime))")
         case .suspended:
@@ -89,16 +92,17 @@ final class ConsoleObserver: RuntimeObserver {
         }
     }
 
-    private func report(_ outcome: Outcome) {
+    private func report(_ outcome: Outcome, alarm: String) {
+        let name = alarmName(alarm)
         switch outcome {
         case .stopped(let who):
-            console.info("stopped by \(who.description)")
+            console.info("\(name)stopped by \(who.description)")
         case .missed(let late):
-            console.error("missed alarm for \(deadlineText) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(settings.lateLimit))")
+            console.error("missed alarm \(name)for \(deadlineText(alarm)) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(settings(alarm).lateLimit))")
         case .timedOut:
-            console.info("rang for \(DurationText.format(settings.ringFor)) without being stopped")
+            console.info("\(name)rang for \(DurationText.format(settings(alarm).ringFor)) without being stopped")
         case .cancelled(let who):
-            console.info("cancelled by \(who.description) before ringing")
+            console.info("\(name)cancelled by \(who.description) before ringing")
         case .failed:
             break  // the sound's own line said why
         }

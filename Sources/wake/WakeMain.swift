@@ -117,7 +117,8 @@ enum WakeMain {
 
         let session: AlarmSession
         do {
-            session = try AlarmSession(options: options, zone: zone, console: console, log: log, signals: signals, inhibitor: inhibitor)
+            session = try AlarmSession(mode: .oneOff, zone: zone, console: console, log: log, signals: signals, inhibitor: inhibitor,
+                                       wakeSystem: options.wakeSystem, settings: options.ring.engine)
         } catch {
             inhibitor.release()
             throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
@@ -126,7 +127,7 @@ enum WakeMain {
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced)
         let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring)
-        return session.run(setup, deadline: deadline)
+        return session.run(setup, deadline: deadline, wakeSystem: options.wakeSystem)
     }
 
     static func checkWakeSystem(_ options: AlarmOptions) throws(ArmError) -> [String] {

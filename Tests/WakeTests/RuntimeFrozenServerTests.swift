@@ -38,7 +38,8 @@ struct RuntimeFrozenServerTests {
     func frozenThenSIGTERM(device: String) async throws {
         try await PulseAudioServer.with { pa in
             let recorder = try await pa.record()
-            let wake = try DetachedWake(["now", "-D", device, "--ring-for", "10s", "--inhibit", "off"], environment: pa.environment)
+            // --ring-for leaves the test room to send SIGTERM even when a loaded machine runs it slowly.
+            let wake = try DetachedWake(["now", "-D", device, "--ring-for", "60s", "--inhibit", "off"], environment: pa.environment)
             let frozen = try await ringThenFreeze(wake, pa, recorder)
             do {
                 let fallback = try await wake.waitForEvent("fallback", timeout: .seconds(6))

@@ -65,6 +65,7 @@ public final class Runner {
     /// Arms an alarm: makes its timers (so a shortage is reported now), announces it, and rings
     /// at once when it is already due.
     public func arm(_ setup: AlarmSetup) throws(SystemCallError) {
+        remove(setup.id)  // a standing alarm's next occurrence replaces its finished engine
         let alarm = Alarm(setup: setup)
         let id = setup.id
         alarm.wallTimer = try timers.deadlineTimer(.wall) { [unowned self] in expired(id, $0) }
@@ -77,6 +78,22 @@ public final class Runner {
         publish(id, .armed(wait: alarm.wait, wall: alarm.wait.wallInstant(from: now)), at: now)
         handle(id, .timerFired(now))
     }
+
+    /// Takes an alarm out: its sound stops if it is ringing, its timers go.
+    public func remove(_ id: String) {
+        guard let a = alarms.first(where: { $0.setup.id == id }) else { return }
+        if ringing.contains(id) { perform(.stopRinging, a) }
+        a.wallTimer?.disarm()
+        a.bootTimer?.disarm()
+        a.ringLimit?.disarm()
+        alarms.removeAll { $0 === a }
+    }
+
+    /// The alarms held, by ID, in the order they were armed.
+    public var alarmIDs: [String] { alarms.map(\.setup.id) }
+
+    /// The setup an alarm was armed with.
+    public func setup(of id: String) -> AlarmSetup? { alarms.first { $0.setup.id == id }?.setup }
 
     public var isFinished: Bool { alarms.allSatisfy(\.engine.isFinished) }
 
@@ -108,10 +125,17 @@ public final class Runner {
 
     // MARK: commands in
 
-    /// Sends `command` to one alarm, or to every alarm that is not finished.
-    public func command(_ command: AlarmCommand, by who: Requester, alarm id: String? = nil) {
+    /// Sends `command` to one alarm, or to every alarm; `activeOnly` limits it to alarms that
+    /// are ringing or snoozed (a daemon's key must not cancel tomorrow's alarm).
+    public func command(_ command: AlarmCommand, by who: Requester, alarm id: String? = nil, activeOnly: Bool = false) {
         let now = clock.now()
         for a in alarms where id == nil || a.setup.id == id {
+            if activeOnly {
+                switch a.engine.state {
+                case .ringing, .snoozed: break
+                default: continue
+                }
+            }
             handle(a.setup.id, .command(command, by: who, now))
         }
     }
