@@ -137,20 +137,5 @@ public final class EventLog {
         onWriteFailure?(message)
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += u.value < 0x10 ? "\\u000" : "\\u001"; out += String(u.value % 16, radix: 16) }
-                else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

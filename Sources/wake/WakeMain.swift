@@ -107,7 +107,7 @@ enum WakeMain {
         }
         log?.onWriteFailure = { [console] message in console.error("warning: \(message); the alarm goes on without its event log") }
 
-        let inhibitor = try takeInhibitor(options, why: "alarm at \(Formatting.clockTime(deadline.instant, zone: zone))")
+        let inhibitor = try takeInhibitor(options.inhibit, why: "alarm at \(Formatting.clockTime(deadline.instant, zone: zone))")
 
         if options.dryRun {
             inhibitor.release()
@@ -147,14 +147,14 @@ enum WakeMain {
     }
 
     /// The "never sleep" lock. Without it the alarm still works, but a suspend delays it: say so.
-    static func takeInhibitor(_ options: AlarmOptions, why: String) throws(ArmError) -> InhibitorState {
-        if options.inhibit == .off { return .off }
+    static func takeInhibitor(_ mode: AlarmOptions.InhibitMode, why: String) throws(ArmError) -> InhibitorState {
+        if mode == .off { return .off }
         do {
             let inhibitor = try SleepInhibitor()
             try inhibitor.inhibit(what: InhibitorState.what, who: "wake", why: why, mode: "block")
             return .held(inhibitor)
         } catch {
-            if options.inhibit == .require {
+            if mode == .require {
                 throw ArmError(message: "cannot keep the machine awake: \(error); is logind running? use --inhibit auto to ring anyway",
                                status: ExitStatus.unavailable)
             }

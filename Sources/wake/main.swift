@@ -17,29 +17,76 @@ StandardDescriptors.reopenClosed()
 _ = SoundServerEnvironment.prepare()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let command: WakeCommand
-do {
-    try AlarmOptions.checkRawArguments(arguments)
-    command = try WakeCommand.parse(arguments)
-} catch let error as ArmError {
-    Console(quiet: false).error(error.message)
-    exit(error.status)
-} catch {
-    if WakeCommand.exitCode(for: error) == .success { WakeCommand.exit(withError: error) }  // --help, --version
-    var message = WakeCommand.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-    while message.hasSuffix(".") { message.removeLast() }
-    Console(quiet: false).error("\(message); see 'wake --help'")
-    exit(ExitStatus.usage)
+
+/// Parses `args` as `T`, or exits with wake's own one-line usage error (64).
+func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String]) -> T {
+    do {
+        try AlarmOptions.checkRawArguments(args)
+        return try T.parse(args)
+    } catch let error as ArmError {
+        Console(quiet: false).error(error.message)
+        exit(error.status)
+    } catch {
+        if T.exitCode(for: error) == .success { T.exit(withError: error) }  // --help, --version
+        var message = T.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+        while message.hasSuffix(".") { message.removeLast() }
+        let help = T.self == WakeCommand.self ? "wake --help" : "wake \(T.configuration.commandName ?? "") --help"
+        Console(quiet: false).error("\(message); see '\(help)'")
+        exit(ExitStatus.usage)
+    }
 }
+
+let subcommand = arguments.first.flatMap { Subcommand.names[$0] }
+let rest = Array(arguments.dropFirst())
 
 // Libraries that print their own lines to stderr (libmpg123, libpulse, JACK) would break ours.
-LibraryNoise.silence()
-
-let signals: SignalChannel
-do {
-    signals = try SignalChannel()
-} catch {
-    Console(quiet: false).error("cannot set up signal handling: \(error); raise 'ulimit -n'")
-    exit(ExitStatus.osError)
+// After parsing: ArgumentParser prints help and usage errors through stdio.
+func startRunning() -> SignalChannel {
+    LibraryNoise.silence()
+    do {
+        return try SignalChannel()
+    } catch {
+        Console(quiet: false).error("cannot set up signal handling: \(error); raise 'ulimit -n'")
+        exit(ExitStatus.osError)
+    }
 }
-exit(WakeMain.run(command, signals: signals))
+
+/// Runs a subcommand's body, turning its ArmError into the line and the code.
+func finish(_ console: Console, _ body: () throws(ArmError) -> Int32) -> Never {
+    do { exit(try body()) } catch {
+        console.error(error.message)
+        exit(error.status)
+    }
+}
+
+switch subcommand {
+case is AddCommand.Type:
+    let c = parse(AddCommand.self, rest)
+    let signals = startRunning()
+    let console = Console(quiet: c.quiet)
+    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.add(c, console: console, signals: signals) }
+case is ListCommand.Type:
+    let c = parse(ListCommand.self, rest)
+    _ = startRunning()
+    let console = Console(quiet: false)
+    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.list(c, console: console) }
+case is SkipCommand.Type:
+    let c = parse(SkipCommand.self, rest)
+    _ = startRunning()
+    let console = Console(quiet: false)
+    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.skip(c, console: console) }
+case is RemoveCommand.Type:
+    let c = parse(RemoveCommand.self, rest)
+    _ = startRunning()
+    let console = Console(quiet: false)
+    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.remove(c, console: console) }
+case is DaemonCommand.Type:
+    let c = parse(DaemonCommand.self, rest)
+    let signals = startRunning()
+    let console = Console(quiet: c.quiet, stdoutIsEventStream: c.events == "-")
+    finish(console) { () throws(ArmError) -> Int32 in try DaemonMain.run(c, console: console, signals: signals) }
+default:
+    let command = parse(WakeCommand.self, arguments)
+    let signals = startRunning()
+    exit(WakeMain.run(command, signals: signals))
+}

@@ -1,0 +1,79 @@
+/// What the daemon does next for one standing alarm, decided from the alarm, what has already
+/// happened to it, and "now". Pure, so the rules are tested without a clock or a file:
+/// - each occurrence rings at most once: one recorded as fired (or skipped, or missed) is never
+///   looked at again, so a restart after a crash rings nothing twice;
+/// - an occurrence that passed while no daemon ran rings at once if it is within the alarm's
+///   late limit (0: no limit), else it is missed, and the next one is planned;
+/// - a skipped occurrence is passed over once; a one-off is done once it has rung or been missed.
+public enum StandingSchedule {
+    public struct Plan: Equatable, Sendable {
+        /// The occurrence to arm: in the future, or passed but within the late limit (the engine
+        /// then rings at once). Nil: nothing more to ring (a one-off that is done).
+        public var next: Deadline?
+        /// Occurrences that passed beyond the late limit while nothing rang them, the latest last
+        /// (at most `missedKept` of them).
+        public var missed: [Instant]
+        /// The occurrence passed over because it was skipped.
+        public var skipped: Instant?
+        /// True when the alarm is a one-off that has nothing left.
+        public var isDone: Bool { next == nil }
+    }
+
+    /// How many missed occurrences a plan lists (a week away from a daily alarm lists the last few).
+    public static let missedKept = 8
+
+    /// The first occurrence strictly after `after`, with the one-off rules.
+    public static func occurrence(of alarm: StandingAlarm, after: Instant, zone: TimeZoneRules) -> Deadline? {
+        if let date = alarm.date {
+            // A one-off on a date: that date's time (a gap moves it to the gap's end), once.
+            let local = LocalDateTime(date: date, hour: alarm.hour, minute: alarm.minute, second: alarm.second)
+            let t = zone.instant(for: local)
+            guard t > after else { return nil }
+            return Deadline(instant: t, clock: .wall, shiftedFrom: zone.localTime(at: t) == local ? nil : local)
+        }
+        return Recurrence.next(after: after, hour: alarm.hour, minute: alarm.minute, second: alarm.second,
+                               days: DaySet(bits: alarm.days), zone: zone)
+    }
+
+    /// The plan for `alarm` at `now`. `lateLimit` is the alarm's own (`--late-limit`).
+    public static func plan(_ alarm: StandingAlarm, record: AlarmRecord, lateLimit: Duration, now: Instant,
+                            zone: TimeZoneRules) -> Plan {
+        // Everything up to the latest occurrence already dealt with is history.
+        var handled = alarm.created
+        for t in [record.lastFired, record.missed, record.lastSkipped].compactMap({ $0 }) where t > handled { handled = t }
+        let isOneOff = alarm.days == 0
+        if isOneOff && handled > alarm.created { return Plan(next: nil, missed: [], skipped: nil) }
+
+        var missed: [Instant] = []
+        var skipped: Instant?
+        var after = handled
+        // A daemon away for years would walk every day since: start a little before the late
+        // limit's reach instead, and count what lies before as missed.
+        let reach = lateLimit > .zero ? lateLimit : .seconds(366 * 86_400)
+        let horizon = now - reach - .seconds(8 * 86_400)
+        if after < horizon, !isOneOff {
+            if let first = occurrence(of: alarm, after: after, zone: zone), first.instant < horizon { missed.append(first.instant) }
+            after = horizon
+        }
+        for _ in 0..<4096 {
+            guard let o = occurrence(of: alarm, after: after, zone: zone) else { return Plan(next: nil, missed: missed, skipped: skipped) }
+            if o.instant > now { return Plan(next: o, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+            if record.skip == o.instant {
+                skipped = o.instant
+            } else if lateLimit == .zero || now - o.instant <= lateLimit {
+                // The latest passed occurrence within the limit rings now, unless a later one
+                // also passed (then this one is missed and the later one is considered).
+                if let later = isOneOff ? nil : occurrence(of: alarm, after: o.instant, zone: zone), later.instant <= now {
+                    missed.append(o.instant)
+                } else {
+                    return Plan(next: o, missed: Array(missed.suffix(missedKept)), skipped: skipped)
+                }
+            } else {
+                missed.append(o.instant)
+            }
+            if isOneOff { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+            after = o.instant
+        }
+        return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped)
+    }
+}

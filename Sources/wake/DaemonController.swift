@@ -1,0 +1,275 @@
+import Glibc
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// `wake daemon`: keeps every standing alarm armed at its next occurrence in one runner. It
+/// reloads when the alarms or history files change (inotify) or on SIGHUP, records each
+/// occurrence as fired before it rings (so a restart never rings it twice), records what was
+/// missed, removes one-offs that are done, and holds the "never sleep" lock only in a window
+/// before the next occurrence.
+final class DaemonController: RuntimeObserver {
+    /// The inhibitor is taken this long before an occurrence, and kept until its ring ends.
+    static let inhibitWindow: Duration = .seconds(10 * 3600)
+
+    private struct Armed {
+        var alarm: StandingAlarm
+        var occurrence: Instant
+    }
+
+    private let session: AlarmSession
+    private let store: AlarmStore
+    private let zone: TimeZoneRules
+    private let console: Console
+    private let log: EventLog?
+    private let inhibitMode: AlarmOptions.InhibitMode
+    private let wakeSystem: Bool
+    private let unpaced: Bool
+    private var armed: [String: Armed] = [:]
+    private var sounds: [String: SoundFile] = [:]
+    private var pending: Set<String> = []
+    private var reloadRequested = false
+    private var watch: DirectoryWatch?
+    private var windowTimer: DeadlineTimer?
+    private var holdingInhibitor = false
+
+    init(session: AlarmSession, store: AlarmStore, zone: TimeZoneRules, console: Console, log: EventLog?,
+         inhibit: AlarmOptions.InhibitMode, wakeSystem: Bool, unpaced: Bool) {
+        self.session = session
+        self.store = store
+        self.zone = zone
+        self.console = console
+        self.log = log
+        inhibitMode = inhibit
+        self.wakeSystem = wakeSystem
+        self.unpaced = unpaced
+    }
+
+    /// Watches the files, arms what is there; throws when the files cannot be read at all.
+    func start(watching directories: [String]) throws(SystemCallError) {
+        session.runner.observe(with: self)
+        session.onReload = { [unowned self] in reloadRequested = true }
+        session.beforeEachPoll = { [unowned self] in applyPending() }
+        session.consoleObserver.alarmName = { "'\($0)' " }
+        session.consoleObserver.deadlineText = { [unowned self] id in
+            armed[id].map { Formatting.clockTime($0.occurrence, zone: zone) } ?? ""
+        }
+        session.consoleObserver.settings = { [unowned self] id in
+            session.runner.setup(of: id)?.settings ?? AlarmEngine.Settings()
+        }
+        let watch = try DirectoryWatch(directories: directories)
+        self.watch = watch
+        session.reactor.register(fd: watch.fd) { [unowned self] _ in
+            if watch.drain() { reloadRequested = true }
+        }
+        windowTimer = try session.timers.deadlineTimer(.wall) { [unowned self] _ in updateInhibitor() }
+        reload()
+    }
+
+    // MARK: the alarms
+
+    private func applyPending() {
+        if reloadRequested {
+            reloadRequested = false
+            pending = []
+            reload()
+        } else if !pending.isEmpty {
+            let names = pending
+            pending = []
+            reload(only: names)
+        }
+    }
+
+    /// Re-reads both files and brings every alarm that is not ringing or snoozed up to date.
+    private func reload(only names: Set<String>? = nil) {
+        let alarms: [StandingAlarm]
+        let history: [String: AlarmRecord]
+        do {
+            alarms = try store.load()
+            history = try store.loadHistory()
+        } catch {
+            // A broken file is reported, and what is armed stays armed: a typo must not silence tomorrow.
+            console.error("cannot reload the alarms: \(error); keeping the alarms as they were")
+            return
+        }
+        let now = SystemClock.realtime
+        let present = Set(alarms.map(\.name))
+        for name in armed.keys where !present.contains(name) && (names == nil || names!.contains(name)) && !isActive(name) {
+            session.runner.remove(name)
+            armed[name] = nil
+            console.info("'\(name)' removed")
+        }
+        var done: [String] = []
+        for alarm in alarms where names == nil || names!.contains(alarm.name) {
+            guard !isActive(alarm.name) else { continue }
+            let record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
+            let settings: RingSettings
+            do { settings = try RingSettings(stored: alarm.options) } catch {
+                console.error("alarm '\(alarm.name)': \(error.message); it keeps wake's defaults")
+                guard let defaults = try? RingSettings(stored: [:]) else { continue }
+                settings = defaults
+            }
+            let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone)
+            recordPlan(alarm.name, plan, record: record)
+            guard let next = plan.next else {
+                done.append(alarm.name)
+                session.runner.remove(alarm.name)
+                armed[alarm.name] = nil
+                continue
+            }
+            if let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant,
+               session.runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
+                continue  // armed as it should be
+            }
+            arm(alarm, at: next, settings: settings)
+        }
+        if !done.isEmpty { removeDone(done) }
+        updateInhibitor()
+    }
+
+    private func isActive(_ name: String) -> Bool {
+        switch session.runner.state(of: name) {
+        case .ringing?, .snoozed?: return true
+        default: return false
+        }
+    }
+
+    private func isFinished(_ name: String) -> Bool {
+        if case .finished? = session.runner.state(of: name) { return true } else { return false }
+    }
+
+    private func arm(_ alarm: StandingAlarm, at next: Deadline, settings: RingSettings) {
+        guard let sound = self.sound(settings.soundPath, alarm: alarm.name) else {
+            console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened")
+            return
+        }
+        let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
+                               fadeIn: settings.fadeIn, unpaced: unpaced)
+        let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: next.instant, clock: .wall), resolvedAt: SystemClock.now(),
+                               settings: settings.engine, ring: ring)
+        armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant)
+        do { try session.runner.arm(setup) } catch {
+            console.error("cannot arm '\(alarm.name)': \(error)")
+            armed[alarm.name] = nil
+        }
+    }
+
+    /// The alarm's sound, opened once per file; a file that no longer opens rings wake's own
+    /// sound instead, and says so (an alarm is never dropped for its sound).
+    private func sound(_ path: String?, alarm: String) -> (file: SoundFile, kind: FallbackChain.Sound)? {
+        if let path {
+            if let open = sounds[path] { return (open, .user) }
+            do {
+                let file = try SoundFile(path: path)
+                sounds[path] = file
+                return (file, .user)
+            } catch {
+                console.error("alarm '\(alarm)': \(error.description); it will ring wake's built-in sound")
+            }
+        }
+        if let builtIn = sounds[""] { return (builtIn, .builtIn) }
+        // The embedded sound always decodes; the synthesised tone stands behind it.
+        guard let builtIn = try? DefaultSound.open() else { return nil }
+        sounds[""] = builtIn
+        return (builtIn, .builtIn)
+    }
+
+    private func recordPlan(_ name: String, _ plan: StandingSchedule.Plan, record: AlarmRecord) {
+        var changed = record
+        if let last = plan.missed.last, last != record.missed {
+            changed.missed = last
+            let when = "\(Formatting.dayPhrase(last, now: SystemClock.realtime, zone: zone)) \(Formatting.clockTime(last, zone: zone))"
+            console.error("missed '\(name)' at \(when)" + (plan.missed.count > 1 ? " (and \(plan.missed.count - 1) earlier)" : "")
+                          + ": no daemon was running in time")
+            log?.emit("missed", at: SystemClock.realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
+        }
+        if let skipped = plan.skipped {
+            changed.lastSkipped = skipped
+            changed.skip = nil
+            log?.emit("skipped", at: SystemClock.realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(skipped, zone: zone)))])
+        }
+        if changed != record { save(name) { $0 = changed } }
+    }
+
+    private func save(_ name: String, _ change: @escaping (inout AlarmRecord) -> Void) {
+        do {
+            try store.updateHistory { history in
+                var record = history[name] ?? AlarmRecord(name: name)
+                change(&record)
+                history[name] = record
+            }
+        } catch {
+            console.error("cannot record what happened to '\(name)': \(error)")
+        }
+    }
+
+    private func removeDone(_ names: [String]) {
+        do {
+            try store.update { alarms in alarms.removeAll { names.contains($0.name) } }
+            try store.updateHistory { history in for n in names { history[n] = nil } }
+        } catch {
+            console.error("cannot remove finished one-off alarms: \(error)")
+        }
+    }
+
+    // MARK: events
+
+    func observe(_ event: RuntimeEvent) {
+        let name = event.alarm
+        switch event.kind {
+        case .ringStarted:
+            // Recorded before the sound starts: a crash from here on never rings it again.
+            guard let occurrence = armed[name]?.occurrence else { return }
+            let now = event.time.realtime
+            save(name) { r in
+                if r.lastFired != occurrence { r.lastFired = occurrence }
+                r.ringingSince = now
+                r.snoozedUntil = nil
+            }
+        case .snoozed(let until):
+            save(name) { r in
+                r.ringingSince = nil
+                r.snoozedUntil = until
+            }
+        case .finished(let outcome):
+            if case .missed = outcome, let occurrence = armed[name]?.occurrence {
+                save(name) { r in r.missed = occurrence }
+            } else {
+                save(name) { r in
+                    r.ringingSince = nil
+                    r.snoozedUntil = nil
+                }
+            }
+            pending.insert(name)
+        default:
+            break
+        }
+    }
+
+    // MARK: sleep
+
+    /// Holds the inhibitor while an occurrence is within the window or an alarm rings; arms a
+    /// timer for the next window otherwise. With --wake-system the RTC wakes the machine instead.
+    private func updateInhibitor() {
+        guard !wakeSystem, inhibitMode != .off else { return }
+        let now = SystemClock.realtime
+        let nearest = armed.values.map(\.occurrence).min()
+        let active = armed.keys.contains { isActive($0) }
+        let want = active || nearest.map { $0 - now <= Self.inhibitWindow } ?? false
+        if want && !holdingInhibitor {
+            let why = nearest.map { "alarm at \(Formatting.clockTime($0, zone: zone))" } ?? "alarm ringing"
+            do {
+                session.setInhibitor(try WakeMain.takeInhibitor(inhibitMode, why: why))
+                holdingInhibitor = true
+            } catch {
+                console.error(error.message)
+            }
+        } else if !want && holdingInhibitor {
+            session.setInhibitor(.off)
+            holdingInhibitor = false
+        }
+        if let nearest, !want {
+            try? windowTimer?.arm(Wait(instant: nearest - Self.inhibitWindow, clock: .wall))
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Glibc
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// `wake daemon`: the checks, then the session with its controller.
+enum DaemonMain {
+    static func run(_ c: DaemonCommand, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+        if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
+        let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
+        let (zone, warning) = ZoneLoader.local()
+        if let warning { console.error("warning: " + warning) }
+        do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
+        if c.wakeSystem {
+            guard WakeAlarmCapability.hasCapability else {
+                throw ArmError(message: "--wake-system needs the CAP_WAKE_ALARM capability, which this process lacks; run the daemon from the "
+                    + "systemd user unit on a seat (systemd 254 or newer grants it) or leave the option out", status: ExitStatus.noPermission)
+            }
+        }
+        let store = try StandingAlarmActions.store()
+        // Made (0700) and checked before anything is watched.
+        let directories: [String]
+        do { directories = try store.directories() } catch { throw StandingAlarmActions.storeError(error) }
+        let lock: DaemonLock
+        do { lock = try DaemonLock() } catch {
+            let who = DaemonLock.holder().map { " (pid \($0))" } ?? ""
+            throw ArmError(message: "another wake daemon is running\(who); stop it first (systemctl --user stop wake)",
+                           status: ExitStatus.unavailable)
+        }
+        let log: EventLog?
+        do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } } catch {
+            throw ArmError(message: error.description, status: ExitStatus.cantCreate)
+        }
+        let session: AlarmSession
+        do {
+            session = try AlarmSession(mode: .daemon, zone: zone, console: console, log: log, signals: signals, inhibitor: .off,
+                                       wakeSystem: c.wakeSystem, settings: AlarmEngine.Settings())
+        } catch {
+            throw ArmError(message: "cannot set up the daemon: \(error); the system is short of a resource", status: ExitStatus.osError)
+        }
+        let controller = DaemonController(session: session, store: store, zone: zone, console: console, log: log,
+                                          inhibit: inhibit, wakeSystem: c.wakeSystem, unpaced: c.unpaced)
+        do { try controller.start(watching: directories) } catch {
+            throw ArmError(message: "cannot watch the alarm files: \(error)", status: ExitStatus.osError)
+        }
+        console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")
+        let status = session.runDaemon()
+        withExtendedLifetime(lock) {}
+        return status
+    }
+}

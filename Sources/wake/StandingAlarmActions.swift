@@ -1,0 +1,267 @@
+import Glibc
+import WakeCore
+import WakeSystem
+
+/// What `wake add`, `list`, `skip` and `remove` do: each reads and changes the alarms file under
+/// its lock, so two at once never lose a change, and the daemon sees the change at once.
+enum StandingAlarmActions {
+    static func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
+
+    static func store() throws(ArmError) -> AlarmStore {
+        do { return try AlarmStore.standard() } catch { throw storeError(error) }
+    }
+
+    static func storeError(_ error: StoreError) -> ArmError {
+        ArmError(message: error.description, status: error.isCorrupt ? ExitStatus.config : ExitStatus.cantCreate)
+    }
+
+    static func zone(_ console: Console) -> TimeZoneRules {
+        let (zone, warning) = ZoneLoader.local()
+        if let warning { console.error("warning: " + warning) }
+        return zone
+    }
+
+    // MARK: add
+
+    static func add(_ c: AddCommand, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+        guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
+        let text = c.when.joined(separator: " ")
+        let spec: WakeSpec
+        do { spec = try WakeSpec(parsing: c.when) } catch { throw usage(error.description) }
+        var date: CivilDate?
+        let (hour, minute, second): (Int, Int, Int)
+        switch spec {
+        case .timeOfDay(let h, let m, let s):
+            (hour, minute, second) = (h, m, s)
+        case .dateTime(let local):
+            (hour, minute, second) = (local.hour, local.minute, local.second)
+            date = local.date
+        default:
+            throw usage("a standing alarm needs a time of day (06:30) or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
+        }
+        var days = DaySet.none
+        if let d = c.days {
+            guard date == nil else { throw usage("--days does not go with a date: an alarm on a date rings once; give a time of day") }
+            do { days = try DaySet(parsing: d) } catch { throw usage(error.description) }
+        }
+        if let name = c.name, !StandingAlarm.isValidName(name) {
+            throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
+        }
+        let settings = try RingSettings(c.ring)
+
+        // The checks a one-off alarm gets, so 07:00 finds nothing new wrong.
+        let zone = zone(console)
+        let sound: SoundFile
+        do {
+            if let path = settings.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
+        } catch {
+            throw ArmError(message: error.description + "; choose another file with --sound", status: ExitStatus.noInput)
+        }
+        do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
+        _ = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals)
+
+        let store = try store()
+        let now = SystemClock.realtime
+        var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
+                                  options: settings.given, created: now)
+        guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {
+            throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
+        }
+        let given = c.name
+        let added: String?
+        do {
+            added = try store.update { alarms -> String? in
+                let taken = Set(alarms.map(\.name))
+                if let given { if taken.contains(given) { return nil } } else { alarm.name = generatedName(alarm, taken: taken) }
+                alarms.append(alarm)
+                return alarm.name
+            }
+        } catch {
+            throw storeError(error)
+        }
+        guard let name = added else {
+            throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
+        }
+        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))")
+        if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
+        if !DaemonLock.isHeld() {
+            console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
+        }
+        return ExitStatus.ok
+    }
+
+    /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
+    static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
+        var base = String(format2(a.hour)) + format2(a.minute) + (a.second != 0 ? format2(a.second) : "")
+        if a.days != 0 { base += "-" + DaySet(bits: a.days).canonical.replacingCommas() }
+        if let d = a.date { base += "-\(d.year)-\(format2(d.month))-\(format2(d.day))" }
+        base = String(base.prefix(28))
+        var name = base
+        var n = 2
+        while taken.contains(name) { name = "\(base)-\(n)"; n += 1 }
+        return name
+    }
+
+    static func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+
+    /// `06:30 on weekdays`, `06:30 once`, `06:30 on 2026-11-24`.
+    static func rule(_ a: StandingAlarm) -> String {
+        let time = "\(format2(a.hour)):\(format2(a.minute))" + (a.second != 0 ? ":\(format2(a.second))" : "")
+        if let d = a.date { return "\(time) on \(d.year)-\(format2(d.month))-\(format2(d.day))" }
+        if a.days == 0 { return "\(time) once" }
+        return "\(time) on \(DaySet(bits: a.days).canonical)"
+    }
+
+    // MARK: list
+
+    struct Row {
+        var alarm: StandingAlarm
+        var next: Deadline?
+        var state: String
+        var skipNext: Bool
+        var missed: Instant?
+    }
+
+    static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool) -> [Row] {
+        alarms.sorted { $0.name < $1.name }.map { a in
+            let record = history[a.name] ?? AlarmRecord(name: a.name)
+            let lateLimit = (try? RingSettings(stored: a.options))?.engine.lateLimit ?? Defaults.lateLimit
+            // The next occurrence as the daemon will see it, skip included.
+            var upcoming = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone).next
+            var skipNext = false
+            if let u = upcoming, record.skip == u.instant {
+                skipNext = true
+                upcoming = StandingSchedule.occurrence(of: a, after: u.instant, zone: zone)
+            }
+            var state = "waiting"
+            if daemon, record.ringingSince != nil { state = "ringing" }
+            else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
+            else if skipNext { state = "skipped-next" }
+            else if let m = record.missed, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
+                state = "missed at \(Formatting.dayPhrase(m, now: now, zone: zone)) \(Formatting.clockTime(m, zone: zone, alwaysSeconds: true))"
+            }
+            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed)
+        }
+    }
+
+    static func list(_ c: ListCommand, console: Console) throws(ArmError) -> Int32 {
+        let store = try store()
+        let alarms: [StandingAlarm]
+        let history: [String: AlarmRecord]
+        do {
+            alarms = try store.load()
+            history = try store.loadHistory()
+        } catch {
+            throw storeError(error)
+        }
+        let zone = zone(console)
+        let now = SystemClock.realtime
+        let daemon = DaemonLock.isHeld()
+        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon)
+        if c.json {
+            console.result(JSONText.array(rows.map { json($0, zone: zone) }))
+            return ExitStatus.ok
+        }
+        if rows.isEmpty {
+            console.result("no standing alarms; add one with 'wake add 06:30 --days weekdays'")
+        } else {
+            var table = [["NAME", "TIME", "DAYS", "NEXT", "STATE"]]
+            for r in rows {
+                let days = r.alarm.date.map { "\($0.year)-\(format2($0.month))-\(format2($0.day))" }
+                    ?? (r.alarm.days == 0 ? "once" : DaySet(bits: r.alarm.days).canonical)
+                let next = r.next.map { Formatting.ringsAt($0.instant, now: now, zone: zone) } ?? "-"
+                let time = "\(format2(r.alarm.hour)):\(format2(r.alarm.minute)):\(format2(r.alarm.second))"
+                table.append([r.alarm.name, time, days, next, r.state])
+            }
+            let widths = (0..<5).map { col in table.map { $0[col].count }.max() ?? 0 }
+            for line in table {
+                console.result(line.enumerated().map { i, cell in i == 4 ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
+            }
+        }
+        if !daemon { console.error("note: no daemon is running, so nothing rings; start one with 'systemctl --user enable --now wake'") }
+        return ExitStatus.ok
+    }
+
+    static func json(_ r: Row, zone: TimeZoneRules) -> String {
+        let a = r.alarm
+        func iso(_ i: Instant?) -> String { i.map { JSONText.quote(Formatting.iso8601($0, zone: zone)) } ?? "null" }
+        let days = a.days == 0 ? [] : DaySet(bits: a.days).names
+        var options: [(String, String)] = []
+        for k in a.options.keys.sorted() { options.append((k, JSONText.quote(a.options[k] ?? ""))) }
+        return JSONText.object([
+            ("name", JSONText.quote(a.name)),
+            ("time", JSONText.quote("\(format2(a.hour)):\(format2(a.minute)):\(format2(a.second))")),
+            ("days", JSONText.array(days.map(JSONText.quote))),
+            ("date", a.date.map { JSONText.quote("\($0.year)-\(format2($0.month))-\(format2($0.day))") } ?? "null"),
+            ("next", iso(r.next?.instant)),
+            ("skip_next", r.skipNext ? "true" : "false"),
+            ("state", JSONText.quote(r.state)),
+            ("missed", iso(r.missed)),
+            ("options", JSONText.object(options)),
+        ])
+    }
+
+    // MARK: skip and remove
+
+    static func skip(_ c: SkipCommand, console: Console) throws(ArmError) -> Int32 {
+        let store = try store()
+        let zone = zone(console)
+        let now = SystemClock.realtime
+        let alarms: [StandingAlarm]
+        do { alarms = try store.load() } catch { throw storeError(error) }
+        guard let alarm = alarms.first(where: { $0.name == c.name }) else { throw unknown(c.name) }
+        let lateLimit = (try? RingSettings(stored: alarm.options))?.engine.lateLimit ?? Defaults.lateLimit
+        do {
+            let skipped = try store.updateHistory { history -> Instant? in
+                var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
+                var probe = record
+                probe.skip = nil
+                let next = StandingSchedule.plan(alarm, record: probe, lateLimit: lateLimit, now: now, zone: zone).next?.instant
+                record.skip = c.undo ? nil : next
+                history[alarm.name] = record
+                return next
+            }
+            guard let skipped else { console.info("'\(alarm.name)' has no occurrence left to skip"); return ExitStatus.ok }
+            let when = Formatting.ringsAt(skipped, now: now, zone: zone)
+            if c.undo {
+                console.info("'\(alarm.name)' rings again at its next occurrence: \(when)")
+            } else {
+                let after = StandingSchedule.occurrence(of: alarm, after: skipped, zone: zone)
+                console.info("skipping '\(alarm.name)' at \(when)" + (after.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""))
+            }
+        } catch {
+            throw storeError(error)
+        }
+        return ExitStatus.ok
+    }
+
+    static func remove(_ c: RemoveCommand, console: Console) throws(ArmError) -> Int32 {
+        let store = try store()
+        do {
+            let removed = try store.update { alarms -> Bool in
+                let before = alarms.count
+                alarms.removeAll { $0.name == c.name }
+                return alarms.count < before
+            }
+            guard removed else { throw unknown(c.name) }
+            try store.updateHistory { history in history[c.name] = nil }
+        } catch let error as ArmError {
+            throw error
+        } catch let error as StoreError {
+            throw storeError(error)
+        } catch {
+            throw ArmError(message: "\(error)", status: ExitStatus.cantCreate)
+        }
+        console.info("removed '\(c.name)'")
+        return ExitStatus.ok
+    }
+
+    static func unknown(_ name: String) -> ArmError {
+        usage("no standing alarm named '\(name.printable)'; see 'wake list'")
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func replacingCommas() -> String { String(map { $0 == "," ? "-" : $0 }) }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import WakeCore
+
+/// `wake add`: a standing alarm, checked exactly as a one-off alarm is.
+struct AddCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a standing alarm, rung by 'wake daemon'.",
+        discussion: """
+            WHEN is a time of day (06:30, 6:30am, 7:30 pm) or a local date and time (a one-off on that date). \\
+            Without --days it is a one-off at the next occurrence, removed once it has rung or been missed.
+
+            DAYS: daily, weekdays, weekends, day names (mon...sun, full names, any case), ranges (mon-fri, \\
+            wrapping fri-mon) and lists (mon,wed,fri).
+            """)
+
+    @Argument(help: ArgumentHelp("A time of day, or a local date and time.", valueName: "when"))
+    var when: [String] = []
+
+    @Option(help: "The days it rings on (default: once, at the next occurrence).")
+    var days: String?
+
+    @Option(help: "A unique name: lower-case letters, digits, - and _ (default: made from the time).")
+    var name: String?
+
+    @OptionGroup var ring: RingOptionGroup
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+}
+
+/// `wake list`: every standing alarm, its next occurrence and state.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the standing alarms.")
+
+    @Flag(help: "Print a JSON array instead of a table.")
+    var json = false
+}
+
+/// `wake skip NAME`: pass over the next occurrence only (a holiday).
+struct SkipCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "skip", abstract: "Skip the next occurrence of a standing alarm.")
+
+    @Argument(help: "The alarm's name (see 'wake list').")
+    var name: String
+
+    @Flag(help: "Ring the next occurrence after all.")
+    var undo = false
+}
+
+/// `wake remove NAME`.
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a standing alarm.")
+
+    @Argument(help: "The alarm's name (see 'wake list').")
+    var name: String
+}
+
+/// `wake daemon`: rings the standing alarms, in the foreground (the systemd user unit runs it).
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Ring the standing alarms, in the foreground; SIGHUP reloads, SIGTERM ends it.")
+
+    @Option(help: "Append one JSON object per event to this file ('-' for stdout).")
+    var events: String?
+
+    @Option(help: "Keep the machine from sleeping in a window before each alarm: auto, require or off.")
+    var inhibit: String = "auto"
+
+    @Flag(help: "Arm each alarm on the RTC so a suspended machine wakes up for it (needs CAP_WAKE_ALARM); then no inhibitor is needed.")
+    var wakeSystem = false
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+
+    @Flag(help: .hidden)
+    var unpaced = false
+}
+
+/// The subcommands, by the word that selects them. Anything else is `wake WHEN`.
+enum Subcommand {
+    static let names: [String: ParsableCommand.Type] = [
+        "add": AddCommand.self, "list": ListCommand.self, "skip": SkipCommand.self,
+        "remove": RemoveCommand.self, "daemon": DaemonCommand.self,
+    ]
+}
