@@ -345,3 +345,29 @@ struct StoreChildren {
         try addAlarms(s, prefix: prefix, count: 50)
     }
 }
+
+extension StoreTests {
+    /// How callers write changes: no annotation, except `throws(StoreError)` on a closure that
+    /// throws (Swift 6 infers `any Error` for it otherwise).
+    @Test func plainClosuresAreChanges() throws {
+        let dir = try TestDirectory("wake-store")
+        let s = store(in: dir)
+        let count = try s.update { alarms in
+            alarms.append(standing("x"))
+            return alarms.count
+        }
+        #expect(count == 1)
+        try s.update { $0.append(standing("y")) }
+        let e = storeError { () throws(StoreError) in
+            try s.update { alarms throws(StoreError) in
+                guard let i = alarms.firstIndex(where: { $0.name == "z" }) else {
+                    throw StoreError(path: "", reason: "no alarm named 'z'")
+                }
+                alarms.remove(at: i)
+            }
+        }
+        #expect(e?.reason == "no alarm named 'z'")
+        try s.updateHistory { $0["x", default: AlarmRecord(name: "x")].skip = Instant(nanoseconds: 5) }
+        #expect(try s.loadHistory()["x"]?.skip == Instant(nanoseconds: 5))
+    }
+}
