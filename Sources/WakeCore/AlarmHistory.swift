@@ -1,0 +1,94 @@
+/// What happened to one standing alarm: a record in the state file.
+public struct AlarmRecord: Hashable, Sendable {
+    public var name: String
+    /// The occurrence (its deadline instant) recorded as fired, BEFORE it rings: a crash while
+    /// ringing never rings it twice.
+    public var lastFired: Instant?
+    /// The occurrence to skip (set by `wake skip`), consumed once it has passed.
+    public var skip: Instant?
+    /// The last occurrence recorded as missed.
+    public var missed: Instant?
+    /// Until when it was snoozed: informational, a snooze does not survive a restart.
+    public var snoozedUntil: Instant?
+
+    public init(name: String) { self.name = name }
+
+    /// Nothing recorded.
+    public var isEmpty: Bool { lastFired == nil && skip == nil && missed == nil && snoozedUntil == nil }
+}
+
+/// The state file: one `[NAME]` table per alarm, in the alarms file's TOML subset.
+///
+/// ```
+/// [work]
+/// fired = "2026-11-24T05:30:00Z"
+/// skip = "2026-11-25T05:30:00Z"
+/// ```
+public enum AlarmHistory {
+    /// The comment at the top of the file, documenting it.
+    public static let header = """
+        # wake: what happened to each standing alarm. Written by wake; comments are not kept.
+        #
+        # The same strict TOML subset as alarms.toml: one [NAME] table per alarm, with any of
+        #   fired = "2026-11-24T05:30:00Z"          the occurrence last recorded as fired (before it rang)
+        #   skip = "2026-11-25T05:30:00Z"           the occurrence `wake skip` asked to skip
+        #   missed = "2026-11-23T05:30:00Z"         the occurrence last recorded as missed
+        #   snoozed_until = "2026-11-24T05:39:00Z"  until when it was snoozed (not kept over a restart)
+        # Each is an occurrence's instant in UTC, with up to 9 fraction digits (".123456789") when needed.
+
+        """
+
+    static let keys = ["fired", "skip", "missed", "snoozed_until"]
+
+    public static func parse(_ text: String) throws(AlarmBook.ParseError) -> [String: AlarmRecord] {
+        typealias ParseError = AlarmBook.ParseError
+        var records: [String: AlarmRecord] = [:]
+        var current: AlarmRecord?
+        var keysSeen: Set<String> = []
+        for (number, scalars) in TOMLSubset.lines(text) {
+            func fail(_ m: String) -> ParseError { ParseError(line: number, message: m) }
+            switch try TOMLSubset.parseLine(scalars, number: number) {
+            case .blank:
+                continue
+            case .table(let parts):
+                if let r = current { records[r.name] = r }
+                guard parts.count == 1 else { throw fail("expected a table [NAME], not [\(parts.joined(separator: "."))]") }
+                let name = parts[0]
+                guard StandingAlarm.isValidName(name) else {
+                    throw fail("invalid alarm name '\(name.printable)': \(AlarmBook.nameRule)")
+                }
+                guard records[name] == nil else { throw fail("duplicate alarm '\(name)'") }
+                current = AlarmRecord(name: name)
+                keysSeen = []
+            case .pair(let key, let value):
+                guard current != nil else { throw fail("'\(key) = ...' comes before the first [NAME] table") }
+                guard keys.contains(key) else { throw fail("unknown key '\(key)' in alarm '\(current!.name)'") }
+                guard keysSeen.insert(key).inserted else { throw fail("duplicate key '\(key)' in alarm '\(current!.name)'") }
+                guard case .string(let s) = value else { throw fail("\(key) takes a string in double quotes, not an array") }
+                guard let t = TOMLSubset.instant(s) else {
+                    throw fail("\(key) must be a UTC time such as \"2026-11-23T03:00:00Z\", not \"\(s.printable)\"")
+                }
+                switch key {
+                case "fired": current!.lastFired = t
+                case "skip": current!.skip = t
+                case "missed": current!.missed = t
+                default: current!.snoozedUntil = t
+                }
+            }
+        }
+        if let r = current { records[r.name] = r }
+        return records
+    }
+
+    /// The file for `records` (keyed by name), in name order, a table for each, empty ones too.
+    public static func serialize(_ records: [String: AlarmRecord]) -> String {
+        var out = header
+        for (name, r) in records.sorted(by: { $0.key < $1.key }) {
+            out += "\n[\(name)]\n"
+            let values: [(String, Instant?)] = [("fired", r.lastFired), ("skip", r.skip), ("missed", r.missed),
+                                                 ("snoozed_until", r.snoozedUntil)]
+            for case let (key, t?) in values { out += "\(key) = \"\(TOMLSubset.instantText(t))\"\n" }
+        }
+        return out
+    }
+}

@@ -1,0 +1,53 @@
+/// An alarm kept in the alarms file and rung by `wake daemon`: a time of day that repeats on
+/// some weekdays, or a one-off. A plain value; reading and writing it is `AlarmBook`'s job.
+public struct StandingAlarm: Hashable, Sendable {
+    /// 1 to 32 of `a-z 0-9 _ -`, not starting with `-` (see `isValidName`).
+    public var name: String
+    /// Local time of day.
+    public var hour: Int, minute: Int, second: Int
+    /// Weekday bits: bit w is weekday w (0 = Sunday ... 6 = Saturday), as `CivilDate.weekday`.
+    /// 0 is a one-off: on `date` when it is set, else at the first `time` after `created`.
+    public var days: UInt8
+    /// A one-off on this local date (WHEN was a date and time); nil otherwise.
+    public var date: CivilDate?
+    /// Ring options exactly as given on the command line, keyed by long option name without
+    /// dashes (`AlarmBook.optionKeys`): checked again, by the command line's own rules, on load.
+    public var options: [String: String]
+    /// When it was added.
+    public var created: Instant
+
+    public init(name: String, hour: Int, minute: Int, second: Int, days: UInt8, date: CivilDate?,
+                options: [String: String], created: Instant) {
+        self.name = name
+        self.hour = hour; self.minute = minute; self.second = second
+        self.days = days
+        self.date = date
+        self.options = options
+        self.created = created
+    }
+
+    /// The longest name accepted.
+    public static let nameLimit = 32
+
+    /// 1 to 32 of `a-z`, `0-9`, `_` and `-`, not starting with `-` (so a name is never taken
+    /// for an option on the command line). Such a name is a TOML bare key, a file name and a
+    /// word that needs no quoting or escaping anywhere it is printed.
+    public static func isValidName(_ s: String) -> Bool {
+        let u = s.utf8
+        guard (1...nameLimit).contains(u.count), u.first != UInt8(ascii: "-") else { return false }
+        return u.allSatisfy { c in
+            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                || c == UInt8(ascii: "_") || c == UInt8(ascii: "-")
+        }
+    }
+
+    /// Weekday bits for every day.
+    public static let everyDay: UInt8 = 0b111_1111
+    /// Monday to Friday.
+    public static let weekdays: UInt8 = 0b011_1110
+    /// Saturday and Sunday.
+    public static let weekend: UInt8 = 0b100_0001
+
+    /// Whether it rings on weekday `w` (0 = Sunday).
+    public func rings(onWeekday w: Int) -> Bool { (0...6).contains(w) && days & (1 << UInt8(w)) != 0 }
+}

@@ -1,0 +1,220 @@
+import Glibc
+import SystemPackage
+import WakeCore
+
+/// Why the alarms or the history could not be read or written.
+public struct StoreError: Error, CustomStringConvertible, Equatable {
+    /// The file or directory concerned ("" when there is none, e.g. no HOME).
+    public var path: String
+    /// What is wrong, without the path: "line 7: unknown key 'tyme'".
+    public var reason: String
+    /// The file's contents are wrong (they do not parse, are not UTF-8, are too large): exit 78
+    /// (EX_CONFIG). The file is left as it is, never overwritten.
+    public var isCorrupt: Bool
+    /// A file or directory another user owns or could write: refused, so nobody else can
+    /// change your alarms. (EX_NOPERM, 77, fits.)
+    public var isUnsafe: Bool
+    /// The line a corrupt file is wrong on, when one is.
+    public var line: Int?
+
+    public init(path: String, reason: String, isCorrupt: Bool = false, isUnsafe: Bool = false, line: Int? = nil) {
+        self.path = path; self.reason = reason; self.isCorrupt = isCorrupt; self.isUnsafe = isUnsafe; self.line = line
+    }
+
+    /// `'/home/me/.config/wake/alarms.toml': line 7: unknown key 'tyme'`
+    public var description: String { path.isEmpty ? reason : "'\(TerminalText.escape(path))': \(reason)" }
+}
+
+/// The standing alarms (`alarms.toml` under the config home) and what happened to them
+/// (`history.toml` under the state home).
+///
+/// Every change runs under an exclusive lock (`FileLock` on `FILE.lock`), reads the file,
+/// applies the change and writes the file atomically (`AtomicFile`), so two `wake add` at once
+/// both land. A file that does not parse is reported with its line and left byte for byte as
+/// it was: nothing is written over it. Directories are created 0700, files 0600; a directory
+/// or file owned by another user, or writable by group or others, is refused, for reading
+/// and writing alike.
+public struct AlarmStore: Sendable {
+    public let alarmsFile: String
+    public let historyFile: String
+    /// How long a change waits for another wake's lock.
+    public var lockTimeout: Duration = .seconds(5)
+
+    public init(alarmsFile: String, historyFile: String) {
+        self.alarmsFile = alarmsFile
+        self.historyFile = historyFile
+    }
+
+    /// The store at the XDG paths (`XDGPaths.alarmsFile`, `XDGPaths.historyFile`).
+    public static func standard() throws(StoreError) -> AlarmStore {
+        guard let alarms = XDGPaths.alarmsFile else {
+            throw StoreError(path: "", reason: "cannot find the alarms file: neither XDG_CONFIG_HOME nor HOME is set to an absolute path")
+        }
+        guard let history = XDGPaths.historyFile else {
+            throw StoreError(path: "", reason: "cannot find the history file: neither XDG_STATE_HOME nor HOME is set to an absolute path")
+        }
+        return AlarmStore(alarmsFile: alarms, historyFile: history)
+    }
+
+    /// `wake/` under the config home: created 0700 when missing (by a change); refused when
+    /// owned by another user or writable by group or others.
+    public var alarmsDirectory: String { AtomicFile.split(alarmsFile).directory }
+    /// `wake/` under the state home, held to the same rules.
+    public var historyDirectory: String { AtomicFile.split(historyFile).directory }
+
+    // MARK: Alarms
+
+    /// The alarms, in file order (name order for files wake wrote); [] when there is no file.
+    public func load() throws(StoreError) -> [StandingAlarm] {
+        guard let text = try readExisting(alarmsFile, in: alarmsDirectory) else { return [] }
+        return try Self.alarms(text, path: alarmsFile)
+    }
+
+    /// Under the lock: reads the alarms, lets `change` modify them, and writes them back
+    /// atomically when they changed. Nothing is written when the file does not parse, when
+    /// `change` throws, or when the new alarms would not read back as they are (an invalid
+    /// name, two alarms with one name, ...).
+    public func update<T>(_ change: (inout [StandingAlarm]) throws(StoreError) -> T) throws(StoreError) -> T {
+        try Self.ensureDirectory(alarmsDirectory)
+        let lock = try FileLock(path: alarmsFile + ".lock", timeout: lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
+        var old: [StandingAlarm] = []
+        if let text = try AtomicFile.read(alarmsFile, check: Self.checkFile(alarmsFile)) {
+            old = try Self.alarms(text, path: alarmsFile)
+        }
+        var new = old
+        let result = try change(&new)
+        guard new != old else { return result }
+        let text = AlarmBook.serialize(new)
+        let back: [StandingAlarm]
+        do {
+            back = try AlarmBook.parse(text)
+        } catch {
+            throw StoreError(path: alarmsFile, reason: "the changed alarms would not read back (\(error)); nothing written")
+        }
+        guard back == new.sorted(by: { $0.name < $1.name }) else {
+            throw StoreError(path: alarmsFile, reason: "the changed alarms would not read back as they are; nothing written")
+        }
+        try Self.write(text, to: alarmsFile)
+        return result
+    }
+
+    // MARK: History
+
+    /// What happened to each alarm, by name; empty when there is no file.
+    public func loadHistory() throws(StoreError) -> [String: AlarmRecord] {
+        guard let text = try readExisting(historyFile, in: historyDirectory) else { return [:] }
+        return try Self.records(text, path: historyFile)
+    }
+
+    /// `update` for the history.
+    public func updateHistory<T>(_ change: (inout [String: AlarmRecord]) throws(StoreError) -> T) throws(StoreError) -> T {
+        try Self.ensureDirectory(historyDirectory)
+        let lock = try FileLock(path: historyFile + ".lock", timeout: lockTimeout)
+        defer { withExtendedLifetime(lock) {} }
+        var old: [String: AlarmRecord] = [:]
+        if let text = try AtomicFile.read(historyFile, check: Self.checkFile(historyFile)) {
+            old = try Self.records(text, path: historyFile)
+        }
+        var new = old
+        let result = try change(&new)
+        guard new != old else { return result }
+        let text = AlarmHistory.serialize(new)
+        let back: [String: AlarmRecord]
+        do {
+            back = try AlarmHistory.parse(text)
+        } catch {
+            throw StoreError(path: historyFile, reason: "the changed history would not read back (\(error)); nothing written")
+        }
+        guard back == new else {
+            throw StoreError(path: historyFile, reason: "the changed history would not read back as it is; nothing written")
+        }
+        try Self.write(text, to: historyFile)
+        return result
+    }
+
+    // MARK: Files and directories
+
+    static func alarms(_ text: String, path: String) throws(StoreError) -> [StandingAlarm] {
+        do {
+            return try AlarmBook.parse(text)
+        } catch {
+            throw StoreError(path: path, reason: error.description, isCorrupt: true, line: error.line)
+        }
+    }
+
+    static func records(_ text: String, path: String) throws(StoreError) -> [String: AlarmRecord] {
+        do {
+            return try AlarmHistory.parse(text)
+        } catch {
+            throw StoreError(path: path, reason: error.description, isCorrupt: true, line: error.line)
+        }
+    }
+
+    static func write(_ text: String, to path: String) throws(StoreError) {
+        do {
+            try AtomicFile.write(text, to: path, mode: 0o600)
+        } catch {
+            throw StoreError(path: path, reason: "cannot write it (\(error)); the file is as it was")
+        }
+    }
+
+    /// The text of `path`, or nil when it or its directory does not exist; both checked first.
+    func readExisting(_ path: String, in directory: String) throws(StoreError) -> String? {
+        guard RegularFile.kind(of: directory) != nil else { return nil }
+        try Self.checkDirectory(directory)
+        return try AtomicFile.read(path, check: Self.checkFile(path))
+    }
+
+    /// Refuses what another user could have written: owned by someone else, or writable by
+    /// group or others.
+    static func checkOwnership(_ st: stat, path: String, what: String, fix: String) throws(StoreError) {
+        let me = geteuid()
+        if st.st_uid != me {
+            throw StoreError(path: path, reason: "\(what) is owned by uid \(st.st_uid), not by you (uid \(me)): another user could change your alarms; refusing to use it",
+                             isUnsafe: true)
+        }
+        if st.st_mode & 0o022 != 0 {
+            let mode = String(st.st_mode & 0o7777, radix: 8)
+            let writers = st.st_mode & 0o022 == 0o022 ? "its group and others" : st.st_mode & 0o002 != 0 ? "others" : "its group"
+            throw StoreError(path: path, reason: "\(what) is writable by \(writers) (mode \(mode)): another user could change your alarms; refusing to use it until you run chmod \(fix) on it",
+                             isUnsafe: true)
+        }
+    }
+
+    static func checkFile(_ path: String) -> (stat) throws(StoreError) -> Void {
+        { (st) throws(StoreError) in try checkOwnership(st, path: path, what: "the file", fix: "600") }
+    }
+
+    static func checkDirectory(_ directory: String) throws(StoreError) {
+        var st = stat()
+        do {
+            try syscall("stat") { stat(directory, &st) }
+        } catch {
+            throw StoreError(path: directory, reason: error.description)
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            throw StoreError(path: directory, reason: "is \(FileKind(mode: st.st_mode)), not a directory")
+        }
+        try checkOwnership(st, path: directory, what: "the directory", fix: "700")
+    }
+
+    /// Creates `directory` and any missing parents 0700 (as the XDG spec asks), then checks it.
+    static func ensureDirectory(_ directory: String) throws(StoreError) {
+        if RegularFile.kind(of: directory) == nil {
+            var prefix = directory.hasPrefix("/") ? "" : "."
+            for component in directory.split(separator: "/") {
+                prefix += "/" + component
+                if RegularFile.kind(of: prefix) != nil { continue }
+                do {
+                    try syscall("mkdir") { mkdir(prefix, 0o700) }
+                    try syscall("chmod") { chmod(prefix, 0o700) }  // 0700 whatever the umask
+                } catch {
+                    if error.errno == .fileExists { continue }  // made by another wake meanwhile
+                    throw StoreError(path: prefix, reason: "cannot create the directory: \(error)")
+                }
+            }
+        }
+        try checkDirectory(directory)
+    }
+}

@@ -1,0 +1,130 @@
+import Glibc
+import SystemPackage
+
+/// Whole-file reads and writes for wake's small files.
+///
+/// A write never leaves a partial file where the old one was: it goes to a new temporary file
+/// in the same directory, is flushed to the disk, and only then renamed over the old file (an
+/// atomic replacement on one file system); the directory is flushed too, so the rename
+/// survives a crash. A write that fails on the way (no space, an I/O error) removes its
+/// temporary file and leaves the old file as it was.
+public enum AtomicFile {
+    /// The largest file read: far more than any alarms file; a bound on what a mistake costs.
+    public static let readLimit = 1 << 20
+
+    /// Writes `text` to a temporary file in `path`'s directory (created with `O_EXCL` and
+    /// `mode`, exactly), fsyncs it, renames it over `path`, and fsyncs the directory.
+    public static func write(_ text: String, to path: String, mode: mode_t = 0o600) throws(SystemCallError) {
+        let (directory, base) = split(path)
+        var temporary = ""
+        var fd: Int32 = -1
+        for attempt in 1...100 {
+            temporary = directory + "/." + base + ".tmp-\(getpid())-\(UInt32.random(in: .min ... .max))"
+            do {
+                fd = try syscall("open") { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, mode) }
+                break
+            } catch {
+                if error.errno != .fileExists || attempt == 100 { throw error }
+            }
+        }
+        do throws(SystemCallError) {
+            try syscall("fchmod") { fchmod(fd, mode) }  // exactly `mode`, whatever the umask
+            let bytes = Array(text.utf8)
+            var written = 0
+            while written < bytes.count {
+                let n = try syscall("write") {
+                    bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+                }
+                if n == 0 { throw SystemCallError("write", .noSpace) }
+                written += n
+            }
+            try syscall("fsync") { fsync(fd) }
+            let closed = close(fd)
+            fd = -1
+            if closed == -1, Glibc.errno != EINTR { throw SystemCallError("close", Errno(rawValue: Glibc.errno)) }
+            try syscall("rename") { rename(temporary, path) }
+        } catch {
+            if fd != -1 { close(fd) }
+            unlink(temporary)
+            throw error
+        }
+        try syncDirectory(directory)
+    }
+
+    /// Flushes a directory's entries (a rename in it) to the disk.
+    static func syncDirectory(_ directory: String) throws(SystemCallError) {
+        let fd = try syscall("open") { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(fd) }
+        do {
+            try syscall("fsync") { fsync(fd) }
+        } catch {
+            // Some file systems cannot sync a directory; the rename is then as durable as they make it.
+            if error.errno != .invalidArgument { throw error }
+        }
+    }
+
+    /// The file's text, or nil when it does not exist. Regular files only (`RegularFile`: a
+    /// FIFO or device there is refused at once, never waited on), at most `readLimit` bytes,
+    /// UTF-8 only (anything else is reported as corrupt, with its line).
+    public static func read(_ path: String) throws(StoreError) -> String? {
+        try read(path, check: nil)
+    }
+
+    /// `read`, with `check` run on the opened file's `fstat` before anything is read (so the
+    /// file checked is the file read).
+    static func read(_ path: String, check: ((stat) throws(StoreError) -> Void)?) throws(StoreError) -> String? {
+        let file: OpenedFile
+        do {
+            file = try RegularFile.open(path)
+        } catch {
+            if error.errno == .noSuchFileOrDirectory { return nil }
+            throw StoreError(path: path, reason: error.reason)
+        }
+        defer { close(file.fd) }
+        if let check {
+            var st = stat()
+            do {
+                try syscall("fstat") { fstat(file.fd, &st) }
+            } catch {
+                throw StoreError(path: path, reason: error.description)
+            }
+            try check(st)
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let n: Int
+            do {
+                n = try syscall("read") { chunk.withUnsafeMutableBytes { Glibc.read(file.fd, $0.baseAddress, $0.count) } }
+            } catch {
+                throw StoreError(path: path, reason: error.description)
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+            if bytes.count > readLimit {
+                throw StoreError(path: path, reason: "is larger than \(readLimit) bytes", isCorrupt: true)
+            }
+        }
+        return try text(bytes, path: path)
+    }
+
+    /// `bytes` as UTF-8 text, or a corrupt-file error naming the first line that is not.
+    static func text(_ bytes: [UInt8], path: String) throws(StoreError) -> String {
+        if let s = String(validating: bytes, as: UTF8.self) { return s }
+        var line = 1
+        var start = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "\n") {
+            if String(validating: bytes[start..<i], as: UTF8.self) == nil { break }
+            line += 1
+            start = i + 1
+        }
+        throw StoreError(path: path, reason: "line \(line): not valid UTF-8 text", isCorrupt: true, line: line)
+    }
+
+    /// The directory part and the last component of `path` ("." for a bare name).
+    static func split(_ path: String) -> (directory: String, base: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}
