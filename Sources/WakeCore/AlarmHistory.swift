@@ -10,11 +10,17 @@ public struct AlarmRecord: Hashable, Sendable {
     public var missed: Instant?
     /// Until when it was snoozed: informational, a snooze does not survive a restart.
     public var snoozedUntil: Instant?
+    /// The last occurrence passed over because it was skipped.
+    public var lastSkipped: Instant?
+    /// When the daemon started ringing it, while it rings (for `wake list`).
+    public var ringingSince: Instant?
 
     public init(name: String) { self.name = name }
 
     /// Nothing recorded.
-    public var isEmpty: Bool { lastFired == nil && skip == nil && missed == nil && snoozedUntil == nil }
+    public var isEmpty: Bool {
+        lastFired == nil && skip == nil && missed == nil && snoozedUntil == nil && lastSkipped == nil && ringingSince == nil
+    }
 }
 
 /// The state file: one `[NAME]` table per alarm, in the alarms file's TOML subset.
@@ -34,11 +40,13 @@ public enum AlarmHistory {
         #   skip = "2026-11-25T05:30:00Z"           the occurrence `wake skip` asked to skip
         #   missed = "2026-11-23T05:30:00Z"         the occurrence last recorded as missed
         #   snoozed_until = "2026-11-24T05:39:00Z"  until when it was snoozed (not kept over a restart)
+        #   skipped = "2026-11-25T05:30:00Z"        the occurrence last passed over because it was skipped
+        #   ringing_since = "2026-11-24T05:30:01Z"  when the daemon started ringing it, while it rings
         # Each is an occurrence's instant in UTC, with up to 9 fraction digits (".123456789") when needed.
 
         """
 
-    static let keys = ["fired", "skip", "missed", "snoozed_until"]
+    static let keys = ["fired", "skip", "missed", "snoozed_until", "skipped", "ringing_since"]
 
     public static func parse(_ text: String) throws(AlarmBook.ParseError) -> [String: AlarmRecord] {
         typealias ParseError = AlarmBook.ParseError
@@ -72,6 +80,8 @@ public enum AlarmHistory {
                 case "fired": current!.lastFired = t
                 case "skip": current!.skip = t
                 case "missed": current!.missed = t
+                case "skipped": current!.lastSkipped = t
+                case "ringing_since": current!.ringingSince = t
                 default: current!.snoozedUntil = t
                 }
             }
@@ -86,7 +96,8 @@ public enum AlarmHistory {
         for (name, r) in records.sorted(by: { $0.key < $1.key }) {
             out += "\n[\(name)]\n"
             let values: [(String, Instant?)] = [("fired", r.lastFired), ("skip", r.skip), ("missed", r.missed),
-                                                 ("snoozed_until", r.snoozedUntil)]
+                                                 ("snoozed_until", r.snoozedUntil), ("skipped", r.lastSkipped),
+                                                 ("ringing_since", r.ringingSince)]
             for case let (key, t?) in values { out += "\(key) = \"\(TOMLSubset.instantText(t))\"\n" }
         }
         return out

@@ -49,7 +49,7 @@ struct AlarmHistoryTests {
                 func t(_ rng: inout PropertyRNG) -> Instant? {
                     rng.chance(50) ? Instant(nanoseconds: Int64(bitPattern: rng.next())) : nil
                 }
-                r.lastFired = t(&rng); r.skip = t(&rng); r.missed = t(&rng); r.snoozedUntil = t(&rng)
+                r.lastFired = t(&rng); r.skip = t(&rng); r.missed = t(&rng); r.snoozedUntil = t(&rng); r.lastSkipped = t(&rng); r.ringingSince = t(&rng)
                 records[r.name] = r
             }
             #expect(try AlarmHistory.parse(AlarmHistory.serialize(records)) == records)
