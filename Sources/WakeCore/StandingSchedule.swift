@@ -13,7 +13,7 @@ public enum StandingSchedule {
         /// Occurrences that passed beyond the late limit while nothing rang them, the latest last
         /// (at most `missedKept` of them).
         public var missed: [Instant]
-        /// The occurrence passed over because it was skipped.
+        /// The occurrence passed over because it was skipped (it may still lie ahead).
         public var skipped: Instant?
         /// True when the alarm is a one-off that has nothing left.
         public var isDone: Bool { next == nil }
@@ -57,10 +57,15 @@ public enum StandingSchedule {
         }
         for _ in 0..<4096 {
             guard let o = occurrence(of: alarm, after: after, zone: zone) else { return Plan(next: nil, missed: missed, skipped: skipped) }
-            if o.instant > now { return Plan(next: o, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
             if record.skip == o.instant {
+                // Passed over, in the past or ahead: the next plan starts after it.
                 skipped = o.instant
-            } else if lateLimit == .zero || now - o.instant <= lateLimit {
+                if isOneOff { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+                after = o.instant
+                continue
+            }
+            if o.instant > now { return Plan(next: o, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+            if lateLimit == .zero || now - o.instant <= lateLimit {
                 // The latest passed occurrence within the limit rings now, unless a later one
                 // also passed (then this one is missed and the later one is considered).
                 if let later = isOneOff ? nil : occurrence(of: alarm, after: o.instant, zone: zone), later.instant <= now {

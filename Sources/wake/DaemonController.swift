@@ -176,6 +176,9 @@ final class DaemonController: RuntimeObserver {
 
     private func recordPlan(_ name: String, _ plan: StandingSchedule.Plan, record: AlarmRecord) {
         var changed = record
+        // Left by a daemon that died while this alarm rang or was snoozed: it is neither now.
+        changed.ringingSince = nil
+        changed.snoozedUntil = nil
         if let last = plan.missed.last, last != record.missed {
             changed.missed = last
             let when = "\(Formatting.dayPhrase(last, now: SystemClock.realtime, zone: zone)) \(Formatting.clockTime(last, zone: zone))"

@@ -20,7 +20,14 @@ enum DaemonMain {
         let store = try StandingAlarmActions.store()
         // Made (0700) and checked before anything is watched.
         let directories: [String]
-        do { directories = try store.directories() } catch { throw StandingAlarmActions.storeError(error) }
+        do {
+            // An update that changes nothing makes both directories (0700) and checks them.
+            try store.update { _ in }
+            try store.updateHistory { _ in }
+            directories = [store.alarmsDirectory, store.historyDirectory]
+        } catch {
+            throw StandingAlarmActions.storeError(error)
+        }
         let lock: DaemonLock
         do { lock = try DaemonLock() } catch {
             let who = DaemonLock.holder().map { " (pid \($0))" } ?? ""
@@ -40,10 +47,10 @@ enum DaemonMain {
         }
         let controller = DaemonController(session: session, store: store, zone: zone, console: console, log: log,
                                           inhibit: inhibit, wakeSystem: c.wakeSystem, unpaced: c.unpaced)
+        console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")
         do { try controller.start(watching: directories) } catch {
             throw ArmError(message: "cannot watch the alarm files: \(error)", status: ExitStatus.osError)
         }
-        console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")
         let status = session.runDaemon()
         withExtendedLifetime(lock) {}
         return status

@@ -48,9 +48,15 @@ enum StandingAlarmActions {
             throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
         }
         let settings = try RingSettings(c.ring)
+        let zone = zone(console)
+        let now = SystemClock.realtime
+        var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
+                                  options: settings.given, created: now)
+        guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {
+            throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
+        }
 
         // The checks a one-off alarm gets, so 07:00 finds nothing new wrong.
-        let zone = zone(console)
         let sound: SoundFile
         do {
             if let path = settings.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
@@ -61,12 +67,6 @@ enum StandingAlarmActions {
         _ = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals)
 
         let store = try store()
-        let now = SystemClock.realtime
-        var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
-                                  options: settings.given, created: now)
-        guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {
-            throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
-        }
         let given = c.name
         let added: String?
         do {
@@ -126,13 +126,10 @@ enum StandingAlarmActions {
         alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
             let lateLimit = (try? RingSettings(stored: a.options))?.engine.lateLimit ?? Defaults.lateLimit
-            // The next occurrence as the daemon will see it, skip included.
-            var upcoming = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone).next
-            var skipNext = false
-            if let u = upcoming, record.skip == u.instant {
-                skipNext = true
-                upcoming = StandingSchedule.occurrence(of: a, after: u.instant, zone: zone)
-            }
+            // The next occurrence as the daemon will see it, a skip passed over.
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone)
+            let upcoming = plan.next
+            let skipNext = [plan.skipped, record.lastSkipped].contains { $0.map { $0 > now } ?? false }
             var state = "waiting"
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
@@ -214,14 +211,23 @@ enum StandingAlarmActions {
         do {
             let skipped = try store.updateHistory { history -> Instant? in
                 var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
-                var probe = record
-                probe.skip = nil
-                let next = StandingSchedule.plan(alarm, record: probe, lateLimit: lateLimit, now: now, zone: zone).next?.instant
-                record.skip = c.undo ? nil : next
+                if c.undo {
+                    // Taken back, whether or not the daemon has already passed over it.
+                    let skipped = [record.skip, record.lastSkipped].compactMap { $0 }.filter { $0 > now }.min()
+                    record.skip = nil
+                    if let l = record.lastSkipped, l > now { record.lastSkipped = nil }
+                    history[alarm.name] = record
+                    return skipped
+                }
+                let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone).next?.instant
+                record.skip = next
                 history[alarm.name] = record
                 return next
             }
-            guard let skipped else { console.info("'\(alarm.name)' has no occurrence left to skip"); return ExitStatus.ok }
+            guard let skipped else {
+                console.info(c.undo ? "'\(alarm.name)' has no skipped occurrence ahead" : "'\(alarm.name)' has no occurrence left to skip")
+                return ExitStatus.ok
+            }
             let when = Formatting.ringsAt(skipped, now: now, zone: zone)
             if c.undo {
                 console.info("'\(alarm.name)' rings again at its next occurrence: \(when)")

@@ -43,6 +43,8 @@ public final class Runner {
     private var alarms: [Alarm] = []
     /// The alarms ringing now, in the order they started; the first one's sound plays.
     private var ringing: [String] = []
+    /// The alarm whose sound the output is playing: the one its events belong to.
+    private var sounding = ""
     private var sleptBaseline: Duration
 
     public init(clock: RuntimeClock, timers: TimerFactory, output: SoundOutput) {
@@ -190,13 +192,19 @@ public final class Runner {
             a.audibleAnnounced = false
             publish(id, .ringStarted(late: late), at: now)
             ringing.append(id)
-            if ringing.count == 1 { output.start(a.setup.ring) }
+            if ringing.count == 1 {
+                sounding = id
+                output.start(a.setup.ring)
+            }
         case .stopRinging:
             let wasSounding = ringing.first == id
             ringing.removeAll { $0 == id }
             if wasSounding {
                 output.stop()
-                if let next = ringing.first, let b = alarms.first(where: { $0.setup.id == next }) { output.start(b.setup.ring) }
+                if let next = ringing.first, let b = alarms.first(where: { $0.setup.id == next }) {
+                    sounding = next
+                    output.start(b.setup.ring)
+                }
             }
         case .armRingLimit(let wait):
             do { try a.ringLimit.arm(wait) } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
@@ -218,8 +226,7 @@ public final class Runner {
 
     private func soundEvent(_ event: OutputEvent) {
         let now = clock.now()
-        let id = ringing.first ?? ""
-        publish(id, .sound(event), at: now)
+        publish(sounding, .sound(event), at: now)
         switch event {
         case .audible, .bell:
             for a in alarms where ringing.contains(a.setup.id) && !a.audibleAnnounced {
