@@ -8,7 +8,7 @@ import Glibc
 /// 0700 `XDG_RUNTIME_DIR` in a fresh temporary directory, `PATH`, `LANG=C.UTF-8`,
 /// `SYSTEMD_LOG_TARGET=console`):
 ///
-///     sh -c 'echo $$ > CGROUP/cgroup.procs ...;
+///     sh -c '(watch the test process) & echo $$ > CGROUP/cgroup.procs ...;
 ///            exec unshare --mount --propagation private --pid --fork --kill-child=SIGKILL --mount-proc \
 ///              sh -c "mount -t tmpfs -o mode=0755 tmpfs /run/systemd && mkdir /run/systemd/system &&
 ///                     /usr/lib/systemd/systemd --user --default-standard-output=inherit ..."'
@@ -27,7 +27,8 @@ import Glibc
 /// - A PID namespace whose init is `sh`, killed with `unshare` (`--kill-child`): when the
 ///   namespace's init dies the kernel kills the manager and every service it started, so
 ///   `stop()`, or a test that dies half-way and lets `ChildProcess`'s deinit kill `unshare`,
-///   leaves nothing behind. `sh` stays the namespace's init (systemd as PID 1 would think it
+///   leaves nothing behind. If the test process itself dies, a watcher `sh` loop (polling it
+///   once a second) kills `unshare`; only the empty cgroups are then left. `sh` stays the namespace's init (systemd as PID 1 would think it
 ///   is the system manager).
 /// - `systemctl` must run *inside* the namespaces (`nsenter --target <init> --mount --pid`):
 ///   from outside the PID namespace the manager drops the connection to its private socket
@@ -128,7 +129,10 @@ final class SystemdUserManager {
         let inner = "mount -t tmpfs -o mode=0755 tmpfs /run/systemd && mkdir /run/systemd/system && "
             + "\(systemdPath) --user --default-standard-output=inherit --default-standard-error=inherit; "
             + "echo \"systemd --user exited: $?\" >&2"
-        let outer = "for d in \"$@\"; do echo $$ > \"$d/cgroup.procs\" || exit 90; done; "
+        // The watcher (left in the test's cgroup) kills unshare, and so the namespace, if the
+        // test process dies without stopping the manager; it ends when unshare does.
+        let outer = "t=$PPID; u=$$; (while kill -0 $t && kill -0 $u; do sleep 1; done 2>/dev/null; kill -KILL $u 2>/dev/null) & "
+            + "for d in \"$@\"; do echo $$ > \"$d/cgroup.procs\" || exit 90; done; "
             + "exec \(unsharePath) --mount --propagation private --pid --fork --kill-child=SIGKILL --mount-proc /bin/sh -c '\(inner)'"
         let env = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": runtime,
                    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8",
@@ -147,7 +151,7 @@ final class SystemdUserManager {
             var last = ""
             while true {
                 if launcher.hasExited { throw WakeTestError("the user manager exited at start: \(launcher.result!)") }
-                if m.namespaceInit == 0, let child = childPID(of: launcher.pid) { m.namespaceInit = child }
+                if m.namespaceInit == 0, let child = namespaceChild(of: launcher.pid) { m.namespaceInit = child }
                 if m.namespaceInit != 0, FileManager.default.fileExists(atPath: runtime + "/systemd/private") {
                     let r = try await m.systemctl(["show", "-p", "SystemState", "--value"], timeout: .seconds(20))
                     last = "\(r)"
@@ -277,20 +281,26 @@ final class SystemdUserManager {
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else { throw WakeTestError("cannot write \(path)") }
     }
 
-    /// A child of `parent` (unshare's only child: the namespace's init).
-    private static func childPID(of parent: pid_t) -> pid_t? {
-        if let text = try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8),
-           let first = text.split(separator: " ").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
-            return first
+    /// The child of `parent` (unshare) that is in another PID namespace: the namespace's init.
+    /// (unshare's other child is the watcher, in ours.)
+    private static func namespaceChild(of parent: pid_t) -> pid_t? {
+        let fm = FileManager.default
+        guard let ours = try? fm.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid") else { return nil }
+        var children: [pid_t] = []
+        if let text = try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8) {
+            children = text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        } else if let entries = try? fm.contentsOfDirectory(atPath: "/proc") {
+            for e in entries {
+                guard let pid = pid_t(e), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                      let close = stat.lastIndex(of: ")") else { continue }
+                let fields = stat[stat.index(after: close)...].split(separator: " ")
+                if fields.count > 1, pid_t(fields[1]) == parent { children.append(pid) }
+            }
         }
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
-        for e in entries {
-            guard let pid = pid_t(e), let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, pid_t(fields[1]) == parent { return pid }
+        return children.first { child in
+            guard let ns = try? fm.destinationOfSymbolicLink(atPath: "/proc/\(child)/ns/pid") else { return false }
+            return ns != ours
         }
-        return nil
     }
 
     /// The cgroup hierarchies the manager places itself by: `name=systemd` (legacy and hybrid
@@ -317,6 +327,7 @@ final class SystemdUserManager {
         for (root, path) in mounts {
             let base = root + (path == "/" ? "" : path)
             guard access(base + "/cgroup.procs", W_OK) == 0 else { continue }
+            sweepStaleCgroups(in: base)
             let dir = base + "/" + name
             guard mkdir(dir, 0o755) == 0 else {
                 removeCgroups(relative: relative, waitFor: .zero)
@@ -326,6 +337,17 @@ final class SystemdUserManager {
             relative = (path == "/" ? "" : path) + "/" + name
         }
         return (made, relative)
+    }
+
+    /// Removes the (empty) cgroups a test process that died without `stop()` left behind:
+    /// `wake-user-manager-PID-…` whose PID is gone.
+    private static func sweepStaleCgroups(in base: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+        for e in entries where e.hasPrefix("wake-user-manager-") {
+            let parts = e.split(separator: "-")
+            guard parts.count >= 4, let pid = pid_t(parts[3]), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            _ = removeTree(base + "/" + e)
+        }
     }
 
     /// Removes `relative` (depth first) from every cgroup hierarchy that has it, retrying while
