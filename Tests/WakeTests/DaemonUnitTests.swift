@@ -15,15 +15,17 @@ import Testing
 // MARK: - Assumptions about `wake add` and `wake daemon`, all in one place
 
 enum DaemonUnitAssumptions {
-    /// Options given to `wake add` besides WHEN, `--name` and `-D`: ring options of `wake WHEN`.
-    /// (`--inhibit off`: no logind on this machine's system bus is wanted by these tests.)
-    static let ringOptions = ["--inhibit", "off"]
+    /// Options given to `wake add` besides WHEN, `--name`, `-D` and `--ring-for` (its ring
+    /// options are those of `wake WHEN` that belong to the alarm: sound, device, volume, fade-in,
+    /// snooze, ring-for, late-limit).
+    static let addOptions: [String] = []
     /// How long the first alarm rings: long enough that the SIGKILL lands while it rings, even
     /// on a busy machine (the daemon is killed as soon as audio reaches the capture file).
     static let firstRingFor = "30s"
     static let secondRingFor = "2s"
-    /// The daemon's command line after the binary: `daemon --events PATH`.
-    static func daemonArguments(events: String) -> [String] { ["daemon", "--events", events] }
+    /// The daemon's command line after the binary. `--inhibit` is the daemon's, not `wake
+    /// add`'s (main's wip DaemonCommand); off: these tests want no logind on the system bus.
+    static func daemonArguments(events: String) -> [String] { ["daemon", "--events", events, "--inhibit", "off"] }
     /// The event the daemon logs when an alarm starts ringing, and its field naming the alarm.
     static let ringingEvent = "ringing"
     static let alarmField = "alarm"
@@ -192,7 +194,7 @@ struct DaemonUnitTests {
             gmtime_r(&due, &parts)
             let when = String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
             let add = try ChildProcess(WakeBinary.path, ["add", when, "--name", name, "-D", "file:'\(capture)',raw",
-                                                         "--ring-for", ringFor] + A.ringOptions,
+                                                         "--ring-for", ringFor] + A.addOptions,
                                        environment: env, directory: dir)
             let r = await add.wait(timeout: .seconds(30))
             guard r.exitCode == 0 else { throw WakeTestError("wake add \(when) --name \(name) failed: \(r)") }
