@@ -135,8 +135,11 @@ struct DaemonUnitTests {
             try await m.installDropIn(for: "wake.service", text: "[Service]\nExecStart=\nExecStart=\(command)\n")
             try await m.setEnvironment(wakeEnv)
 
-            // The service starts.
-            try await m.systemctlChecked(["start", "wake"])
+            // The service starts the way users are told to start it (which also needs the
+            // [Install] section: WantedBy=default.target).
+            try await m.systemctlChecked(["enable", "--now", "wake"])
+            #expect(try await m.systemctl(["is-enabled", "wake"]).stdout == "enabled\n")
+            #expect(FileManager.default.fileExists(atPath: m.unitDirectory + "/default.target.wants/wake.service"))
             #expect(try await m.activeState(of: "wake") == "active", "\(report())")
             let firstPID = try await m.mainPID(of: "wake")
             #expect(firstPID > 0)
