@@ -94,13 +94,13 @@ final class DaemonController: RuntimeObserver {
         }
         let now = SystemClock.realtime
         let present = Set(alarms.map(\.name))
-        for name in armed.keys where !present.contains(name) && (names == nil || names!.contains(name)) && !isActive(name) {
+        for name in armed.keys where !present.contains(name) && (names?.contains(name) ?? true) && !isActive(name) {
             session.runner.remove(name)
             armed[name] = nil
             console.info("'\(name)' removed")
         }
         var done: [String] = []
-        for alarm in alarms where names == nil || names!.contains(alarm.name) {
+        for alarm in alarms where names?.contains(alarm.name) ?? true {
             guard !isActive(alarm.name) else { continue }
             let record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
             let settings: RingSettings

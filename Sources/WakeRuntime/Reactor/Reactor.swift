@@ -55,8 +55,9 @@ public final class Reactor {
     /// the same turn is not called.
     public func runOnce(timeout: Duration? = nil) throws(SystemCallError) {
         for id in hooks.keys.sorted() { hooks[id]?() }
-        let ids = order.filter { (sources[$0]?.events ?? 0) != 0 }
-        var fds = ids.map { pollfd(fd: sources[$0]!.fd, events: sources[$0]!.events, revents: 0) }
+        let watched = order.compactMap { id in sources[id].map { (id, $0) } }.filter { $0.1.events != 0 }
+        let ids = watched.map(\.0)
+        var fds = watched.map { pollfd(fd: $0.1.fd, events: $0.1.events, revents: 0) }
         let ms: Int32 = timeout.map { Int32(clamping: max(0, ($0.nanoseconds + 999_999) / 1_000_000)) } ?? -1
         let n = fds.count
         let ready = try SystemCall.retrying("poll") { poll(&fds, nfds_t(n), ms) }

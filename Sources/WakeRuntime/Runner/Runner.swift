@@ -24,9 +24,9 @@ public final class Runner {
         let setup: AlarmSetup
         var engine: AlarmEngine
         var wait: Wait
-        var wallTimer: DeadlineTimer!
-        var bootTimer: DeadlineTimer!
-        var ringLimit: DeadlineTimer!
+        var wallTimer: DeadlineTimer?
+        var bootTimer: DeadlineTimer?
+        var ringLimit: DeadlineTimer?
         var audibleAnnounced = false
 
         init(setup: AlarmSetup) {
@@ -120,7 +120,7 @@ public final class Runner {
             default: continue
             }
             let remaining = a.wait.remaining(from: now)
-            if best == nil || remaining < best!.3 { best = (a.setup.id, snoozed, a.wait.wallInstant(from: now), remaining) }
+            if remaining < best?.3 ?? .seconds(Int64.max) { best = (a.setup.id, snoozed, a.wait.wallInstant(from: now), remaining) }
         }
         return best
     }
@@ -182,12 +182,12 @@ public final class Runner {
         switch action {
         case .armTimer(let wait):
             a.wait = wait
-            let (use, other) = wait.clock == .wall ? (a.wallTimer!, a.bootTimer!) : (a.bootTimer!, a.wallTimer!)
-            other.disarm()
-            do { try use.arm(wait) } catch { publish(id, .problem("cannot arm the timer: \(error)"), at: now) }
+            let (use, other) = wait.clock == .wall ? (a.wallTimer, a.bootTimer) : (a.bootTimer, a.wallTimer)
+            other?.disarm()
+            do { try use?.arm(wait) } catch { publish(id, .problem("cannot arm the timer: \(error)"), at: now) }
         case .disarmTimer:
-            a.wallTimer.disarm()
-            a.bootTimer.disarm()
+            a.wallTimer?.disarm()
+            a.bootTimer?.disarm()
         case .startRinging(let late):
             a.audibleAnnounced = false
             publish(id, .ringStarted(late: late), at: now)
@@ -207,9 +207,9 @@ public final class Runner {
                 }
             }
         case .armRingLimit(let wait):
-            do { try a.ringLimit.arm(wait) } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
+            do { try a.ringLimit?.arm(wait) } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
         case .disarmRingLimit:
-            a.ringLimit.disarm()
+            a.ringLimit?.disarm()
         case .reportClockChange:
             publish(id, .clockChanged, at: now)
         case .reportSnoozed(let until):
