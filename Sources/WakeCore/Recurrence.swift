@@ -16,11 +16,6 @@
 ///   exists to ring on. (A one-off `Schedule.resolve` asked that day rings when the clocks jump,
 ///   at 00:00 of the next date; a standing alarm would then ring twice on that next date.)
 public enum Recurrence {
-    /// UTC offsets lie within (-25 h, +26 h): RFC 8536 for TZif files (`acceptedOffsets`), and
-    /// POSIX rules are parsed within ±24:59:59. So the instant of a reading on date D lies within
-    /// [D 00:00 - 26 h, D 24:00 + 25 h] (as if UTC), whatever the zone.
-    static let maxOffset: Int64 = 26 * 3600
-    static let minOffset: Int64 = -25 * 3600
     /// Dates searched, relative to the local date of `after`. Back: a date's first occurrence can
     /// follow `after` only if its reading is within 51 h (the widest offset change) before the
     /// reading at `after`: three dates back. Ahead: a non-empty set has a date within 7 days,
@@ -40,15 +35,18 @@ public enum Recurrence {
         let selected = days.isEmpty ? DaySet.daily : days
         let start = zone.localTime(at: after).date.daysSinceEpoch  // clamped: ± 15 cannot overflow
         let afterSeconds = after.seconds
+        // The instant of a reading r lies within [r - most, r - least]: `instant(for:)` answers
+        // r - offset for an offset in force, or a jump between two of them.
+        let (least, most) = zone.offsetBounds
         var best: Deadline?
         for k in -searchBack...searchAhead {
             let date = CivilDate(daysSinceEpoch: start + k)
             guard selected.contains(date.weekday) else { continue }
             let midnight = date.daysSinceEpoch.times(86_400)  // as if UTC
             // Every occurrence from here on lies after the best found: stop.
-            if let b = best, midnight.minus(maxOffset) > b.instant.seconds { break }
+            if let b = best, midnight.minus(most) > b.instant.seconds { break }
             // This date's occurrence lies at or before `after` whatever the zone: no need to look.
-            if midnight.plus(86_400).minus(minOffset) < afterSeconds { continue }
+            if midnight.plus(86_400).minus(least) < afterSeconds { continue }
             guard let d = occurrence(on: date, hour: hour, minute: minute, second: second, zone: zone),
                   d.instant > after else { continue }
             if best.map({ d.instant < $0.instant }) ?? true { best = d }
@@ -83,5 +81,17 @@ public enum Recurrence {
             guard zone.localTime(at: dayStart).date == date else { return nil }
         }
         return Deadline(instant: t, clock: .wall, shiftedFrom: asked)
+    }
+}
+
+extension TimeZoneRules {
+    /// The least and the greatest UTC offset the zone ever gives: those of its table of local
+    /// types and of its footer rule (UTC's 0 stands in for an empty table, as in `localType`).
+    /// Within (-25 h, +26 h) for every TZif file (RFC 8536) and parsed `TZ` rule (±24:59:59).
+    var offsetBounds: (least: Int64, most: Int64) {
+        var offsets = types.map { Int64($0.offset) }
+        if types.isEmpty { offsets.append(0) }
+        if let footer { offsets += [Int64(footer.standardOffset), Int64(footer.daylightOffset)] }
+        return (offsets.min() ?? 0, offsets.max() ?? 0)
     }
 }
