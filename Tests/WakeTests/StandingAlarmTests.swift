@@ -223,3 +223,31 @@ struct StandingAlarmDaemonTests {
         #expect(await daemon.wait().exitCode == 0)
     }
 }
+
+@Suite("Standing alarms: sleep", .serialized)
+struct StandingAlarmSleepTests {
+    @Test("the daemon holds the never-sleep lock only within 10 hours of an alarm",
+          .enabled(if: LogindMock.isAvailable, "needs python3-dbusmock, dbus-daemon and busctl"))
+    func inhibitorWindow() async throws {
+        try await LogindMock.with { mock in
+            let home = try AlarmHome()
+            let env = home.environment.merging(mock.environment) { $1 }
+            var r = try await WakeProcess.run(["add", AlarmHome.soon(12 * 3600), "--name", "far", "--days", "daily", "-D", "null"],
+                                              environment: env)
+            #expect(r.exitCode == 0, "\(r)")
+            let daemon = try DetachedWake(["daemon"], environment: env, directory: home.dir)
+            try await daemon.waitForEvent("armed")
+            try await Task.sleep(for: .seconds(1))
+            #expect(try await mock.inhibitors().isEmpty, "12 hours ahead: the laptop may sleep")
+            r = try await WakeProcess.run(["add", AlarmHome.soon(3600), "--name", "near", "-D", "null"], environment: env)
+            #expect(r.exitCode == 0, "\(r)")
+            let held = try await mock.waitForInhibitors(count: 1)
+            #expect(held.first?.what == "sleep:idle" && held.first?.why.contains("alarm at") == true, "\(held)")
+            r = try await WakeProcess.run(["remove", "near"], environment: env)
+            #expect(r.exitCode == 0, "\(r)")
+            _ = try await mock.waitForInhibitors(count: 0)
+            daemon.send(SIGTERM)
+            #expect(await daemon.wait().exitCode == 0)
+        }
+    }
+}
