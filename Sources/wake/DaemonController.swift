@@ -85,8 +85,7 @@ final class DaemonController: RuntimeObserver {
         let alarms: [StandingAlarm]
         let history: [String: AlarmRecord]
         do {
-            alarms = try store.load()
-            history = try store.loadHistory()
+            (alarms, history) = try store.loadAll()
         } catch {
             // A broken file is reported, and what is armed stays armed: a typo must not silence tomorrow.
             console.error("cannot reload the alarms: \(error); keeping the alarms as they were")

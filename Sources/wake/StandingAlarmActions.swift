@@ -146,8 +146,7 @@ enum StandingAlarmActions {
         let alarms: [StandingAlarm]
         let history: [String: AlarmRecord]
         do {
-            alarms = try store.load()
-            history = try store.loadHistory()
+            (alarms, history) = try store.loadAll()
         } catch {
             throw storeError(error)
         }
