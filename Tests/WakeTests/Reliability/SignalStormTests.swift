@@ -93,7 +93,9 @@ struct SignalStormTests {
 
     @Test("SIGTERM right after a fallback (the failed device reopened): exit 0, stopped")
     func termDuringFallback() async throws {
-        let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off"],
+        // --ring-for far beyond the test's own pace: a starved test process (the suite under
+        // ASan on two cores) must still get its SIGTERM in before the alarm ends by itself.
+        let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "10m", "--inhibit", "off"],
                                     environment: faults("pcm.write:null=ENODEV@20"))
         try await wake.waitForEvent("fallback", timeout: .seconds(15))
         wake.send(SIGTERM)

@@ -73,7 +73,7 @@ final class LogindMock {
         }
     }
 
-    static func start(timeout: Duration = .seconds(60)) async throws -> LogindMock {
+    static func start(timeout: Duration = .seconds(120)) async throws -> LogindMock {
         guard FileManager.default.fileExists(atPath: configPath) else {
             throw WakeTestError("the bus configuration \(configPath) is missing")
         }
