@@ -11,14 +11,15 @@ public final class DaemonLock {
     /// Takes the lock, or throws when another daemon holds it (`EWOULDBLOCK`) or it cannot be made.
     public init() throws(SystemCallError) {
         guard let path = DaemonLock.path else { throw SystemCallError("open(daemon.lock)", .noSuchFileOrDirectory) }
-        fd = try syscall("open(\(path))") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) }
-        let fd = self.fd
+        // Locked before `self.fd` is set: a throw after that would run deinit and close it twice.
+        let fd = try syscall("open(\(path))") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) }
         do {
             try syscall("flock(\(path))") { flock(fd, LOCK_EX | LOCK_NB) }
         } catch {
             close(fd)
             throw error
         }
+        self.fd = fd
         // The holder's PID, for the message a second daemon gives.
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)

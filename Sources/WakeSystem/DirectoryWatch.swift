@@ -8,10 +8,10 @@ public final class DirectoryWatch {
 
     /// Watches each directory for files written, moved in (an atomic rename), created or deleted.
     public init(directories: [String]) throws(SystemCallError) {
-        fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        // Watches added before `self.fd` is set: a throw after that would run deinit and close it twice.
+        let fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
         for dir in directories {
-            let fd = self.fd
             do {
                 try syscall("inotify_add_watch(\(dir))") { inotify_add_watch(fd, dir, mask) }
             } catch {
@@ -19,6 +19,7 @@ public final class DirectoryWatch {
                 throw error
             }
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -55,24 +55,27 @@ public final class EventLog {
         self.zone = zone
         self.path = path
         func fail(_ r: String, _ e: Errno) -> OpenError { OpenError(path: path, reason: r, errno: e) }
+        // Everything that can fail happens before the stored properties are set: a class whose
+        // init throws once they are all set runs its deinit, which would close the descriptor a
+        // second time (and with it whatever another thread had opened under that number).
+        let opened: Int32
         if path == "-" {
-            fd = STDOUT_FILENO
-            ownsFD = false
-            isStandardOutput = true
+            opened = STDOUT_FILENO
         } else {
             do {
-                fd = try RegularFile.open(path, flags: O_WRONLY | O_APPEND | O_CREAT, mode: 0o644,
-                                          accept: [.regular, .characterDevice, .fifo]).fd
+                opened = try RegularFile.open(path, flags: O_WRONLY | O_APPEND | O_CREAT, mode: 0o644,
+                                              accept: [.regular, .characterDevice, .fifo]).fd
             } catch {
                 throw fail(error.reason, error.errno)
             }
-            ownsFD = true
-            isStandardOutput = false
         }
-        if let problem = EventLog.probe(fd) {
-            if ownsFD { close(fd) }
+        if let problem = EventLog.probe(opened) {
+            if path != "-" { close(opened) }
             throw fail(problem.reason, problem.errno)
         }
+        fd = opened
+        ownsFD = path != "-"
+        isStandardOutput = path == "-"
     }
 
     deinit { if ownsFD { close(fd) } }

@@ -58,7 +58,8 @@ public final class SupervisedOutput: SoundOutput {
             watchdog = try PeriodicTimer(reactor: reactor, interval: .seconds(1)) { [unowned self] in checkStall() }
             bellTimer = try PeriodicTimer(reactor: reactor, interval: .seconds(1)) { [unowned self] in self.bell?.ring() }
         } catch {
-            close(reportFD)
+            // Every stored property is set by now, so deinit runs and closes reportFD: closing
+            // it here too would close whatever another thread opened under that number.
             throw error
         }
         reportRegistration = reactor.register(fd: reportFD) { [unowned self] _ in drainReports() }
