@@ -29,7 +29,7 @@ public enum AlarmBook {
     public static let optionKeys = Set(optionOrder)
 
     /// Day names as written, Sunday first (the bit order of `StandingAlarm.days`).
-    public static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    public static let dayNames = DaySet.shortNames
     /// The order days are written in: Monday first, as people read a week.
     static let writtenDayOrder = [1, 2, 3, 4, 5, 6, 0]
 
@@ -183,7 +183,7 @@ public enum AlarmBook {
         var out = header
         for a in alarms.sorted(by: { $0.name < $1.name }) {
             out += "\n[alarms.\(a.name)]\n"
-            out += "time = \"\(two(a.hour)):\(two(a.minute)):\(two(a.second))\"\n"
+            out += "time = \"\(a.timeText)\"\n"
             if a.days != 0 {
                 let names = writtenDayOrder.filter { a.days & (1 << UInt8($0)) != 0 }.map { "\"\(dayNames[$0])\"" }
                 out += "days = [\(names.joined(separator: ", "))]\n"

@@ -41,13 +41,25 @@ public struct StandingAlarm: Hashable, Sendable {
         }
     }
 
-    /// Weekday bits for every day.
-    public static let everyDay: UInt8 = 0b111_1111
-    /// Monday to Friday.
-    public static let weekdays: UInt8 = 0b011_1110
-    /// Saturday and Sunday.
-    public static let weekend: UInt8 = 0b100_0001
+    /// Weekday bits for every day, Monday to Friday, Saturday and Sunday: `DaySet`'s, as bits.
+    public static let everyDay = DaySet.daily.bits
+    public static let weekdays = DaySet.weekdays.bits
+    public static let weekend = DaySet.weekends.bits
+
+    /// The days it rings on (empty for a one-off).
+    public var daySet: DaySet { DaySet(bits: days) }
 
     /// Whether it rings on weekday `w` (0 = Sunday).
-    public func rings(onWeekday w: Int) -> Bool { (0...6).contains(w) && days & (1 << UInt8(w)) != 0 }
+    public func rings(onWeekday w: Int) -> Bool { daySet.contains(w) }
+
+    /// `06:30:00`, as the alarms file writes it.
+    public var timeText: String { "\(AlarmBook.two(hour)):\(AlarmBook.two(minute)):\(AlarmBook.two(second))" }
+
+    /// `06:30`, with the seconds only when there are any: how a person wrote it.
+    public var shortTimeText: String {
+        "\(AlarmBook.two(hour)):\(AlarmBook.two(minute))" + (second != 0 ? ":\(AlarmBook.two(second))" : "")
+    }
+
+    /// `2026-11-24` for a one-off on a date.
+    public var dateText: String? { date.map(TOMLSubset.dateText) }
 }

@@ -60,8 +60,8 @@ public enum SoundServerEnvironment {
     }
 
     static func explainUnreachable(device: String, runtimeDir: String?, pulseServer: String?, base: String, uid: uid_t) -> String? {
-        let name = device.split(separator: ":", maxSplits: 1).first.map(String.init) ?? device
-        guard ["default", "pulse", "pipewire"].contains(name), pulseServer == nil else { return nil }
+        // Only the bare server-backed names: `default:CARD=x` names a card, not the server.
+        guard ["default", "pulse", "pipewire"].contains(device), pulseServer == nil else { return nil }
         let fix = "run wake from your desktop session or set XDG_RUNTIME_DIR"
         guard let runtimeDir else {
             let dir = "\(base)/\(uid)"

@@ -52,14 +52,14 @@ struct RingSettings {
     init(stored options: [String: String]) throws(ArmError) {
         var args: [String] = []
         for key in options.keys.sorted() {
-            guard RingOptionGroup.storedKeys.contains(key) else {
-                throw ArmError(message: "unknown option '\(key.printable)' stored with the alarm", status: ExitStatus.config)
+            guard AlarmBook.optionKeys.contains(key) else {
+                throw ArmError(message: "unknown option '\(key.printable)' stored with the alarm; remove that line from alarms.toml", status: ExitStatus.config)
             }
             args += ["--\(key)", options[key] ?? ""]
         }
         let group: RingOptionGroup
         do { group = try RingOptionGroup.parse(args) } catch {
-            throw ArmError(message: "stored options do not parse: \(RingOptionGroup.message(for: error))", status: ExitStatus.config)
+            throw ArmError(message: "stored options do not parse: \(RingOptionGroup.message(for: error)); correct them in alarms.toml", status: ExitStatus.config)
         }
         try self.init(group)
     }

@@ -88,7 +88,7 @@ final class DaemonController: RuntimeObserver {
             (alarms, history) = try store.loadAll()
         } catch {
             // A broken file is reported, and what is armed stays armed: a typo must not silence tomorrow.
-            console.error("cannot reload the alarms: \(error); keeping the alarms as they were")
+            console.error("cannot reload the alarms: \(error); keeping the alarms as they were: fix the file and save it, the daemon reloads by itself")
             return
         }
         let now = SystemClock.realtime
@@ -104,7 +104,7 @@ final class DaemonController: RuntimeObserver {
             let record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
             let settings: RingSettings
             do { settings = try RingSettings(stored: alarm.options) } catch {
-                console.error("alarm '\(alarm.name)': \(error.message); it keeps wake's defaults")
+                console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's defaults until you 'wake remove' and 'wake add' it again")
                 guard let defaults = try? RingSettings(stored: [:]) else { continue }
                 settings = defaults
             }
@@ -148,7 +148,7 @@ final class DaemonController: RuntimeObserver {
                                settings: settings.engine, ring: ring)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant)
         do { try session.runner.arm(setup) } catch {
-            console.error("cannot arm '\(alarm.name)': \(error)")
+            console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
             armed[alarm.name] = nil
         }
     }
@@ -201,7 +201,7 @@ final class DaemonController: RuntimeObserver {
                 history[name] = record
             }
         } catch {
-            console.error("cannot record what happened to '\(name)': \(error)")
+            console.error("cannot record what happened to '\(name)': \(error); make \(store.historyDirectory) yours and writable, or a restart may ring it again")
         }
     }
 
@@ -210,7 +210,7 @@ final class DaemonController: RuntimeObserver {
             try store.update { alarms in alarms.removeAll { names.contains($0.name) } }
             try store.updateHistory { history in for n in names { history[n] = nil } }
         } catch {
-            console.error("cannot remove finished one-off alarms: \(error)")
+            console.error("cannot remove finished one-off alarms: \(error); remove them with 'wake remove'")
         }
     }
 

@@ -32,8 +32,7 @@ enum DeviceCheck {
         case .done(.success(let report)):
             return report
         case .done(.failure(let error)):
-            // Only the bare server-backed names: `default:CARD=x` names a card, not the server.
-            if ["default", "pulse", "pipewire"].contains(device), let why = SoundServerEnvironment.explainUnreachable(device: device) {
+            if let why = SoundServerEnvironment.explainUnreachable(device: device) {
                 throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message); \(why)", status: ExitStatus.unavailable)
             }
             throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message) (\(error.call)); see 'wake --list-devices'",

@@ -92,9 +92,9 @@ enum StandingAlarmActions {
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
     static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
-        var base = String(format2(a.hour)) + format2(a.minute) + (a.second != 0 ? format2(a.second) : "")
-        if a.days != 0 { base += "-" + DaySet(bits: a.days).canonical.replacingCommas() }
-        if let d = a.date { base += "-\(d.year)-\(format2(d.month))-\(format2(d.day))" }
+        var base = a.shortTimeText.filter { $0 != ":" }
+        if a.days != 0 { base += "-" + a.daySet.canonical.replacingCommas() }
+        if let d = a.dateText { base += "-" + d }
         base = String(base.prefix(28))
         var name = base
         var n = 2
@@ -102,14 +102,11 @@ enum StandingAlarmActions {
         return name
     }
 
-    static func format2(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-
     /// `06:30 on weekdays`, `06:30 once`, `06:30 on 2026-11-24`.
     static func rule(_ a: StandingAlarm) -> String {
-        let time = "\(format2(a.hour)):\(format2(a.minute))" + (a.second != 0 ? ":\(format2(a.second))" : "")
-        if let d = a.date { return "\(time) on \(d.year)-\(format2(d.month))-\(format2(d.day))" }
-        if a.days == 0 { return "\(time) once" }
-        return "\(time) on \(DaySet(bits: a.days).canonical)"
+        if let d = a.dateText { return "\(a.shortTimeText) on \(d)" }
+        if a.days == 0 { return "\(a.shortTimeText) once" }
+        return "\(a.shortTimeText) on \(a.daySet.canonical)"
     }
 
     // MARK: list
@@ -163,11 +160,9 @@ enum StandingAlarmActions {
         } else {
             var table = [["NAME", "TIME", "DAYS", "NEXT", "STATE"]]
             for r in rows {
-                let days = r.alarm.date.map { "\($0.year)-\(format2($0.month))-\(format2($0.day))" }
-                    ?? (r.alarm.days == 0 ? "once" : DaySet(bits: r.alarm.days).canonical)
+                let days = r.alarm.dateText ?? (r.alarm.days == 0 ? "once" : r.alarm.daySet.canonical)
                 let next = r.next.map { Formatting.ringsAt($0.instant, now: now, zone: zone) } ?? "-"
-                let time = "\(format2(r.alarm.hour)):\(format2(r.alarm.minute)):\(format2(r.alarm.second))"
-                table.append([r.alarm.name, time, days, next, r.state])
+                table.append([r.alarm.name, r.alarm.timeText, days, next, r.state])
             }
             let widths = (0..<5).map { col in table.map { $0[col].count }.max() ?? 0 }
             for line in table {
@@ -181,14 +176,14 @@ enum StandingAlarmActions {
     static func json(_ r: Row, zone: TimeZoneRules) -> String {
         let a = r.alarm
         func iso(_ i: Instant?) -> String { i.map { JSONText.quote(Formatting.iso8601($0, zone: zone)) } ?? "null" }
-        let days = a.days == 0 ? [] : DaySet(bits: a.days).names
+        let days = a.daySet.names
         var options: [(String, String)] = []
         for k in a.options.keys.sorted() { options.append((k, JSONText.quote(a.options[k] ?? ""))) }
         return JSONText.object([
             ("name", JSONText.quote(a.name)),
-            ("time", JSONText.quote("\(format2(a.hour)):\(format2(a.minute)):\(format2(a.second))")),
+            ("time", JSONText.quote(a.timeText)),
             ("days", JSONText.array(days.map(JSONText.quote))),
-            ("date", a.date.map { JSONText.quote("\($0.year)-\(format2($0.month))-\(format2($0.day))") } ?? "null"),
+            ("date", a.dateText.map(JSONText.quote) ?? "null"),
             ("next", iso(r.next?.instant)),
             ("skip_next", r.skipNext ? "true" : "false"),
             ("state", JSONText.quote(r.state)),

@@ -77,11 +77,3 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: .hidden)
     var unpaced = false
 }
-
-/// The subcommands, by the word that selects them. Anything else is `wake WHEN`.
-enum Subcommand {
-    static let names: [String: ParsableCommand.Type] = [
-        "add": AddCommand.self, "list": ListCommand.self, "skip": SkipCommand.self,
-        "remove": RemoveCommand.self, "daemon": DaemonCommand.self,
-    ]
-}

@@ -58,8 +58,6 @@ struct WakeCommand: ParsableCommand {
 
 /// How an alarm rings: the options a one-off alarm and a standing one (`wake add`) share.
 struct RingOptionGroup: ParsableArguments {
-    /// The options a standing alarm stores, by long name.
-    static let storedKeys: Set<String> = ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit"]
 
     @Option(name: .shortAndLong, help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.")
     var sound: String?

@@ -36,7 +36,6 @@ func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String]) -> T {
     }
 }
 
-let subcommand = arguments.first.flatMap { Subcommand.names[$0] }
 let rest = Array(arguments.dropFirst())
 
 // Libraries that print their own lines to stderr (libmpg123, libpulse, JACK) would break ours.
@@ -51,40 +50,33 @@ func startRunning() -> SignalChannel {
     }
 }
 
-/// Runs a subcommand's body, turning its ArmError into the line and the code.
-func finish(_ console: Console, _ body: () throws(ArmError) -> Int32) -> Never {
-    do { exit(try body()) } catch {
+/// Parses a subcommand, sets up, runs its body and exits with its code; an ArmError becomes
+/// its one line and code.
+func run<T: ParsableCommand>(_ type: T.Type, quiet: (T) -> Bool = { _ in false }, eventStream: (T) -> Bool = { _ in false },
+                             _ body: (T, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
+    let c = parse(T.self, rest)
+    let signals = startRunning()
+    let console = Console(quiet: quiet(c), stdoutIsEventStream: eventStream(c))
+    do { exit(try body(c, console, signals)) } catch {
         console.error(error.message)
         exit(error.status)
     }
 }
 
-switch subcommand {
-case is AddCommand.Type:
-    let c = parse(AddCommand.self, rest)
-    let signals = startRunning()
-    let console = Console(quiet: c.quiet)
-    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.add(c, console: console, signals: signals) }
-case is ListCommand.Type:
-    let c = parse(ListCommand.self, rest)
-    _ = startRunning()
-    let console = Console(quiet: false)
-    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.list(c, console: console) }
-case is SkipCommand.Type:
-    let c = parse(SkipCommand.self, rest)
-    _ = startRunning()
-    let console = Console(quiet: false)
-    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.skip(c, console: console) }
-case is RemoveCommand.Type:
-    let c = parse(RemoveCommand.self, rest)
-    _ = startRunning()
-    let console = Console(quiet: false)
-    finish(console) { () throws(ArmError) -> Int32 in try StandingAlarmActions.remove(c, console: console) }
-case is DaemonCommand.Type:
-    let c = parse(DaemonCommand.self, rest)
-    let signals = startRunning()
-    let console = Console(quiet: c.quiet, stdoutIsEventStream: c.events == "-")
-    finish(console) { () throws(ArmError) -> Int32 in try DaemonMain.run(c, console: console, signals: signals) }
+// The first word picks a subcommand; anything else is `wake WHEN`.
+switch arguments.first {
+case "add":
+    run(AddCommand.self, quiet: \.quiet) { c, console, signals throws(ArmError) in try StandingAlarmActions.add(c, console: console, signals: signals) }
+case "list":
+    run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(c, console: console) }
+case "skip":
+    run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(c, console: console) }
+case "remove":
+    run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(c, console: console) }
+case "daemon":
+    run(DaemonCommand.self, quiet: \.quiet, eventStream: { $0.events == "-" }) { c, console, signals throws(ArmError) in
+        try DaemonMain.run(c, console: console, signals: signals)
+    }
 default:
     let command = parse(WakeCommand.self, arguments)
     let signals = startRunning()

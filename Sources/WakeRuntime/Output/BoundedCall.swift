@@ -37,29 +37,20 @@ public enum BoundedCall {
         let wakeFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
         let result = Result<T>()
         let box = Job(wakeFD: wakeFD) { result.value = work() }
-        let context = Unmanaged.passRetained(box).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let r = pthread_create(&thread, &attributes, { context in
-            guard let context else { return nil }
-            let box = Unmanaged<Job>.fromOpaque(context).takeRetainedValue()
-            box.work()
-            pthread_mutex_lock(&box.mutex)
-            box.finished = true
-            if !box.abandoned {
-                var one: UInt64 = 1
-                _ = write(box.wakeFD, &one, 8)
+        do {
+            try DetachedThread.start {
+                box.work()
+                pthread_mutex_lock(&box.mutex)
+                box.finished = true
+                if !box.abandoned {
+                    var one: UInt64 = 1
+                    _ = write(box.wakeFD, &one, 8)
+                }
+                pthread_mutex_unlock(&box.mutex)
             }
-            pthread_mutex_unlock(&box.mutex)
-            return nil
-        }, context)
-        pthread_attr_destroy(&attributes)
-        if r != 0 {
-            Unmanaged<Job>.fromOpaque(context).release()
+        } catch {
             close(wakeFD)
-            throw SystemCallError("pthread_create", .init(rawValue: r))
+            throw error
         }
         defer {
             pthread_mutex_lock(&box.mutex)

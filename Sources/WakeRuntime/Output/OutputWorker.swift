@@ -25,22 +25,7 @@ final class OutputWorker: @unchecked Sendable {
     /// Starts the thread; throws when no thread can be made (the caller falls back).
     static func spawn(_ job: Job, mailbox: WorkerMailbox) throws(SystemCallError) {
         let worker = OutputWorker(job: job, mailbox: mailbox)
-        let context = Unmanaged.passRetained(worker).toOpaque()
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        // Never joined: a worker stuck in a plugin is left behind, and its thread ends when it can.
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let r = pthread_create(&thread, &attributes, { context in
-            guard let context else { return nil }
-            Unmanaged<OutputWorker>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
-        if r != 0 {
-            Unmanaged<OutputWorker>.fromOpaque(context).release()
-            throw SystemCallError("pthread_create", .init(rawValue: r))
-        }
+        try DetachedThread.start { worker.run() }
     }
 
     private var written: Int64 = 0
