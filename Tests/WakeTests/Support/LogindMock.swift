@@ -73,7 +73,18 @@ final class LogindMock {
         }
     }
 
-    static func start(timeout: Duration = .seconds(120)) async throws -> LogindMock {
+    /// A fresh bus and mock; a start that does not come up in `timeout` is thrown away and tried
+    /// again from scratch (seen under ASan on two cores: the mock now and then never claimed its
+    /// name, with nothing on its stderr, while a second start came up at once).
+    static func start(timeout: Duration = .seconds(60), attempts: Int = 3) async throws -> LogindMock {
+        var failure: Error = WakeTestError("the logind mock was never started")
+        for _ in 0..<max(1, attempts) {
+            do { return try await startOnce(timeout: timeout) } catch { failure = error }
+        }
+        throw failure
+    }
+
+    private static func startOnce(timeout: Duration) async throws -> LogindMock {
         guard FileManager.default.fileExists(atPath: configPath) else {
             throw WakeTestError("the bus configuration \(configPath) is missing")
         }
