@@ -21,3 +21,16 @@ static inline int wake_sigrtmin(void) { return SIGRTMIN; }
 static inline int wake_sigrtmax(void) { return SIGRTMAX; }
 
 #include <sys/inotify.h>
+
+#include <sys/socket.h>
+#include <sys/types.h>
+// struct ucred is declared only under _GNU_SOURCE; this one has its layout (pid, uid, gid).
+// The peer's credentials of a Unix socket as the kernel recorded them at connect(); -1 and
+// errno on failure.
+// accept4 too (a non-blocking, close-on-exec client in one call).
+int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+struct wake_peer { int pid; unsigned int uid; unsigned int gid; };
+static inline int wake_peer_credentials(int fd, struct wake_peer *out) {
+    socklen_t len = sizeof *out;
+    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, out, &len);
+}

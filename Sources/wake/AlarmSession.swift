@@ -36,6 +36,7 @@ final class AlarmSession {
     private var tickArmed = false
     private var fatalSignal: Int32?
     private var endRequested = false
+    private var control: ControlEndpoint?
     /// Called for SIGHUP in daemon mode.
     var onReload: (() -> Void)?
     /// Called before every poll, after the session's own work (the daemon re-arms here).
@@ -112,9 +113,11 @@ final class AlarmSession {
     private func start() {
         terminal?.enterCbreak()
         register()
+        openControl()
     }
 
     private func finish() {
+        control?.close()
         runner.shutDown()
         inhibitor.release()
         terminal?.restore()
@@ -198,6 +201,24 @@ final class AlarmSession {
                 StatusLine.render(label: label, deadline: at, remaining: wait.remaining, now: nowText, width: columns)
             }
         }
+    }
+
+    /// The control socket, so `wake list/stop/snooze/cancel` reach this process from anywhere.
+    /// Without it the alarm still rings and keys and signals still work: say so, and go on.
+    private func openControl() {
+        do {
+            guard let dir = try ControlDirectory.prepare(create: true) else { return }
+            control = try ControlEndpoint(session: self, directory: dir)
+        } catch let error as ControlDirectoryError {
+            console.error("warning: \(error); 'wake stop' and 'wake list' cannot reach this \(mode == .daemon ? "daemon" : "alarm")")
+        } catch {
+            console.error("warning: cannot open the control socket (\(error)); 'wake stop' and 'wake list' cannot reach this \(mode == .daemon ? "daemon" : "alarm")")
+        }
+    }
+
+    /// Another user's process reached the control socket: shut out, and recorded.
+    func logControlRefused(_ peer: PeerCredentials) {
+        log?.emit("control_refused", at: SystemClock.realtime, [("uid", .int(Int64(peer.uid))), ("pid", .int(Int64(peer.pid)))])
     }
 
     private func reportInhibitor() {

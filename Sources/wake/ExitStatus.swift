@@ -5,6 +5,8 @@ import WakeCore
 enum ExitStatus {
     static let ok: Int32 = 0
     static let noSound: Int32 = 1
+    /// `wake stop/snooze/cancel`: no alarm took the command (as pkill's 1).
+    static let nothingMatched: Int32 = 1
     static let missed: Int32 = 3
     static let timedOut: Int32 = 4
     static let usage: Int32 = 64  // EX_USAGE

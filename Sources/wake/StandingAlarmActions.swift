@@ -138,6 +138,56 @@ enum StandingAlarmActions {
         }
     }
 
+    /// One line of `wake list`: a standing alarm, or a one-off alarm some process is running.
+    struct Entry {
+        var id: String
+        var pid: Int32?
+        var standing: Row?
+        var time: String
+        var days: String
+        var next: Instant?
+        var state: String
+        var sound: String?
+        var device: String
+    }
+
+    /// What a running wake said about one of its alarms, as `wake list` shows it.
+    static func liveState(_ r: ControlRecord, zone: TimeZoneRules) -> String {
+        switch r["state"] {
+        case "snoozed":
+            let until = r["next"].flatMap(Int64.init).map { " until " + Formatting.clockTime(Instant(nanoseconds: $0), zone: zone, alwaysSeconds: true) }
+            return "snoozed" + (until ?? "")
+        case let s?: return s.printable
+        case nil: return "?"
+        }
+    }
+
+    static func entries(_ rows: [Row], running: [ControlRecord], zone: TimeZoneRules) -> [Entry] {
+        var live: [String: ControlRecord] = [:]
+        for r in running where r["kind"] == "alarm" && r["standing"] == "1" { if let id = r["id"] { live[id] = r } }
+        var entries = rows.map { row -> Entry in
+            let a = row.alarm
+            let r = live[a.name]
+            // The daemon's own word beats the history file while it runs the alarm.
+            var state = row.state
+            var next = row.next?.instant
+            if let r, r["state"] != "waiting" {
+                state = liveState(r, zone: zone)
+                next = r["next"].flatMap(Int64.init).map { Instant(nanoseconds: $0) }
+            }
+            return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
+                         days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
+                         sound: a.options["sound"], device: a.options["device"] ?? Defaults.device)
+        }
+        for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
+            entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
+                                 days: "once", next: r["next"].flatMap(Int64.init).map { Instant(nanoseconds: $0) },
+                                 state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
+                                 device: r["device"] ?? ""))
+        }
+        return entries
+    }
+
     static func list(_ c: ListCommand, console: Console) throws(ArmError) -> Int32 {
         let store = try store()
         let alarms: [StandingAlarm]
@@ -150,46 +200,72 @@ enum StandingAlarmActions {
         let zone = zone(console)
         let now = SystemClock.realtime
         let daemon = DaemonLock.isHeld()
-        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon)
+        var running: [ControlRecord] = []
+        do { running = try ControlActions.ask(.list, console: console) } catch {
+            console.error("warning: \(error.message); running alarms are not shown")
+        }
+        let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon), running: running, zone: zone)
         if c.json {
-            console.result(JSONText.array(rows.map { json($0, zone: zone) }))
+            console.result(JSONText.array(entries.map { json($0, zone: zone) }))
             return ExitStatus.ok
         }
-        if rows.isEmpty {
-            console.result("no standing alarms; add one with 'wake add 06:30 --days weekdays'")
+        if entries.isEmpty {
+            console.result("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'")
         } else {
-            var table = [["NAME", "TIME", "DAYS", "NEXT", "STATE"]]
-            for r in rows {
-                let days = r.alarm.dateText ?? (r.alarm.days == 0 ? "once" : r.alarm.daySet.canonical)
-                let next = r.next.map { Formatting.ringsAt($0.instant, now: now, zone: zone) } ?? "-"
-                table.append([r.alarm.name, r.alarm.timeText, days, next, r.state])
+            var table = [["ID", "TIME", "DAYS", "NEXT", "STATE", "PID", "DEVICE", "SOUND"]]
+            for e in entries {
+                let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
+                table.append([e.id.printable, e.time.printable, e.days, next, e.state, e.pid.map(String.init) ?? "-",
+                              e.device.printable, e.sound.map { $0.printable } ?? "built-in"])
             }
-            let widths = (0..<5).map { col in table.map { $0[col].count }.max() ?? 0 }
+            let widths = (0..<8).map { col in table.map { $0[col].count }.max() ?? 0 }
             for line in table {
-                console.result(line.enumerated().map { i, cell in i == 4 ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
+                console.result(line.enumerated().map { i, cell in i == 7 ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
             }
         }
-        if !daemon { console.error("note: no daemon is running, so nothing rings; start one with 'systemctl --user enable --now wake'") }
+        if !daemon && !alarms.isEmpty {
+            console.error("note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'")
+        }
         return ExitStatus.ok
     }
 
-    static func json(_ r: Row, zone: TimeZoneRules) -> String {
-        let a = r.alarm
+    static func json(_ e: Entry, zone: TimeZoneRules) -> String {
         func iso(_ i: Instant?) -> String { i.map { JSONText.quote(Formatting.iso8601($0, zone: zone)) } ?? "null" }
-        let days = a.daySet.names
-        var options: [(String, String)] = []
-        for k in a.options.keys.sorted() { options.append((k, JSONText.quote(a.options[k] ?? ""))) }
-        return JSONText.object([
-            ("name", JSONText.quote(a.name)),
-            ("time", JSONText.quote(a.timeText)),
-            ("days", JSONText.array(days.map(JSONText.quote))),
-            ("date", a.dateText.map(JSONText.quote) ?? "null"),
-            ("next", iso(r.next?.instant)),
-            ("skip_next", r.skipNext ? "true" : "false"),
-            ("state", JSONText.quote(r.state)),
-            ("missed", iso(r.missed)),
-            ("options", JSONText.object(options)),
-        ])
+        var fields: [(String, String)] = [
+            ("id", JSONText.quote(e.id)),
+            ("kind", JSONText.quote(e.standing == nil ? "one-off" : "standing")),
+            ("pid", e.pid.map(String.init) ?? "null"),
+        ]
+        if let r = e.standing {
+            let a = r.alarm
+            var options: [(String, String)] = []
+            for k in a.options.keys.sorted() { options.append((k, JSONText.quote(a.options[k] ?? ""))) }
+            fields += [
+                ("name", JSONText.quote(a.name)),
+                ("time", JSONText.quote(a.timeText)),
+                ("days", JSONText.array(a.daySet.names.map(JSONText.quote))),
+                ("date", a.dateText.map(JSONText.quote) ?? "null"),
+                ("next", iso(e.next)),
+                ("skip_next", r.skipNext ? "true" : "false"),
+                ("state", JSONText.quote(e.state)),
+                ("missed", iso(r.missed)),
+                ("options", JSONText.object(options)),
+            ]
+        } else {
+            fields += [
+                ("name", "null"),
+                ("time", JSONText.quote(e.time)),
+                ("days", "[]"),
+                ("date", "null"),
+                ("next", iso(e.next)),
+                ("skip_next", "false"),
+                ("state", JSONText.quote(e.state)),
+                ("missed", "null"),
+                ("options", "{}"),
+            ]
+        }
+        fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device))]
+        return JSONText.object(fields)
     }
 
     // MARK: skip and remove

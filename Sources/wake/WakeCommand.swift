@@ -21,6 +21,9 @@ struct WakeCommand: ParsableCommand {
             wake skip NAME [--undo]; wake remove NAME; wake daemon (rings them; run it from the systemd \
             user unit). See 'wake add --help'.
 
+            From any shell of yours: wake stop [ID] (what rings or is snoozed), wake snooze [ID], \
+            wake cancel ID (a waiting one-off, by PID); wake list shows them all.
+
             Exit status: 0 rang and was stopped; 1 no sound could be made; 3 missed; 4 rang unstopped \
             for --ring-for; 64 usage error; 66 sound file unusable; 69 device or service unavailable; \
             71 the system refused a resource (descriptors); 73 event log not writable; 77 missing \

@@ -162,6 +162,16 @@ enum WakeMain {
         }
     }
 
+    /// Where `wake stop` and `wake list` will reach the alarm, or why they will not.
+    static func controlReport() -> String {
+        do {
+            let dir = try ControlDirectory.prepare(create: false) ?? ControlDirectory.path()
+            return "\(dir.printable) ('wake list', 'wake stop' and 'wake snooze' reach the alarm from any shell)"
+        } catch {
+            return "not possible: \(error); the alarm still rings and stops by key or signal"
+        }
+    }
+
     static func printDryRun(_ options: AlarmOptions, deadline: Deadline, now: ClockReading, zone: TimeZoneRules, sound: SoundFile,
                             device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], console: Console) {
         let wait = deadline.instant - now.realtime
@@ -184,5 +194,6 @@ enum WakeMain {
         }
         if options.wakeSystem { console.result("wake system: yes, by \(rtcs.joined(separator: ", "))") }
         if let events = options.eventsPath { console.result("events: \(events == "-" ? "stdout" : events.printable)") }
+        console.result("control: " + controlReport())
     }
 }

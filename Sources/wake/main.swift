@@ -73,6 +73,12 @@ case "skip":
     run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(c, console: console) }
 case "remove":
     run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(c, console: console) }
+case "stop":
+    run(StopCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.stop, id: c.id, console: console) }
+case "snooze":
+    run(SnoozeCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.snooze, id: c.id, console: console) }
+case "cancel":
+    run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.id, console: console) }
 case "daemon":
     run(DaemonCommand.self, quiet: \.quiet, eventStream: { $0.events == "-" }) { c, console, signals throws(ArmError) in
         try DaemonMain.run(c, console: console, signals: signals)

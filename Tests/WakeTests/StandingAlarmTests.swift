@@ -61,7 +61,7 @@ struct StandingAlarmCommandTests {
         let firstNext = work["next"] as? String
 
         r = try await home.run(["list"])
-        #expect(r.exitCode == 0 && r.stdout.contains("NAME") && r.stdout.contains("work") && r.stdout.contains("weekdays"), "\(r)")
+        #expect(r.exitCode == 0 && r.stdout.contains("ID  ") && r.stdout.contains("work") && r.stdout.contains("weekdays"), "\(r)")
 
         r = try await home.run(["skip", "work"])
         #expect(r.exitCode == 0 && r.stdout.contains("skipping 'work'"), "\(r)")

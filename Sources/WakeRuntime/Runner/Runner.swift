@@ -108,6 +108,15 @@ public final class Runner {
 
     public var isRinging: Bool { !ringing.isEmpty }
 
+    /// When an armed or snoozed alarm rings next, on the wall clock.
+    public func nextWall(of id: String) -> Instant? {
+        guard let a = alarms.first(where: { $0.setup.id == id }) else { return nil }
+        switch a.engine.state {
+        case .armed, .snoozed: return a.wait.wallInstant(from: clock.now())
+        default: return nil
+        }
+    }
+
     /// The nearest wait of any alarm (armed or snoozed), for a countdown.
     public func nextWait() -> (alarm: String, snoozed: Bool, wall: Instant, remaining: Duration)? {
         let now = clock.now()

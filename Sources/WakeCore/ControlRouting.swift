@@ -1,0 +1,49 @@
+/// Which of a process's alarms a control command is for, and why one named by ID is passed
+/// over. Without an ID a command goes to every alarm it means something to (`wake stop` stops
+/// what rings and leaves tomorrow's alarm alone); with one, the named alarm gets it or a reason.
+public enum ControlRouting {
+    public enum Phase: String, Sendable {
+        case waiting, ringing, snoozed, finished
+    }
+
+    public struct Alarm: Equatable, Sendable {
+        public var id: String
+        public var phase: Phase
+        /// A standing alarm (the daemon's): it cannot be cancelled, only skipped or removed.
+        public var standing: Bool
+        public init(id: String, phase: Phase, standing: Bool) { self.id = id; self.phase = phase; self.standing = standing }
+    }
+
+    /// Why a named alarm does not take the command: the client words it.
+    public enum Refusal: String, Equatable, Sendable {
+        /// It waits: nothing to stop or snooze yet.
+        case waiting
+        /// Snoozed already (a snooze does not stack).
+        case snoozed
+        /// It has ended; the process is on its way out.
+        case finished
+        /// A standing alarm cannot be cancelled: `wake skip` or `wake remove` it.
+        case standing
+    }
+
+    public enum Verdict: Equatable, Sendable {
+        case apply
+        case refuse(Refusal)
+    }
+
+    public static func route(_ command: AlarmCommand, id: String?, alarms: [Alarm]) -> [(id: String, verdict: Verdict)] {
+        let candidates = alarms.filter { id == nil || $0.id == id }
+        let verdicts = candidates.map { ($0.id, verdict(command, $0)) }
+        return id == nil ? verdicts.filter { $0.1 == .apply } : verdicts
+    }
+
+    static func verdict(_ command: AlarmCommand, _ alarm: Alarm) -> Verdict {
+        switch (command, alarm.phase) {
+        case (_, .finished): return .refuse(.finished)
+        case (.snooze, .ringing), (.stop, .ringing), (.stop, .snoozed): return .apply
+        case (.snooze, .snoozed): return .refuse(.snoozed)
+        case (.snooze, .waiting), (.stop, .waiting): return .refuse(.waiting)
+        case (.cancel, _): return alarm.standing ? .refuse(.standing) : .apply
+        }
+    }
+}

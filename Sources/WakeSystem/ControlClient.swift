@@ -1,0 +1,109 @@
+import Glibc
+import SystemPackage
+import WakeCore
+
+/// The asking side of the control protocol: one request to every registered wake of the user
+/// at once, their answers gathered within one deadline, so a stopped or hung process costs
+/// the caller that deadline and no more. Entries whose process is gone are removed on the way.
+public enum ControlClient {
+    public struct Reply {
+        public var pid: Int32
+        /// The records it sent, or nil when it did not answer.
+        public var records: [ControlRecord]?
+        /// Why there is no answer, in words.
+        public var problem: String?
+    }
+
+    /// The longest answer read from one process (a daemon with a few hundred alarms needs a
+    /// fraction of it); more is a broken peer.
+    static let maxReply = 1 << 20
+
+    private final class Exchange {
+        let pid: Int32
+        let socket: UnixSocket
+        var output: ArraySlice<UInt8>
+        var input: [UInt8] = []
+        var done = false
+        var problem: String?
+        init(pid: Int32, socket: UnixSocket, output: ArraySlice<UInt8>) { self.pid = pid; self.socket = socket; self.output = output }
+    }
+
+    public static func ask(_ request: ControlRequest, directory: String, timeout: Duration = .seconds(2)) -> [Reply] {
+        var replies: [Reply] = []
+        var exchanges: [Exchange] = []
+        let me = geteuid()
+        for (pid, path) in ControlDirectory.entries(in: directory) {
+            let socket: UnixSocket
+            do { socket = try UnixSocket.connect(to: path) } catch {
+                switch error.errno {
+                case .connectionRefused, .noSuchFileOrDirectory:
+                    // Nobody listens: if its process is gone, the entry is stale. (A process
+                    // that is alive may be between bind and listen; leave it be.)
+                    if kill(pid, 0) != 0 && errno == ESRCH { _ = unlink(path) }
+                case .resourceTemporarilyUnavailable:
+                    replies.append(Reply(pid: pid, records: nil, problem: "its queue is full (stopped or hung?)"))
+                default:
+                    replies.append(Reply(pid: pid, records: nil, problem: error.description))
+                }
+                continue
+            }
+            // The server is checked as the server checks us: another user's socket planted in
+            // the directory must not be able to answer for our alarms.
+            guard let peer = try? socket.peerCredentials(), peer.uid == me else {
+                replies.append(Reply(pid: pid, records: nil, problem: "its socket is not served by you; ignored"))
+                continue
+            }
+            exchanges.append(Exchange(pid: pid, socket: socket, output: ArraySlice(request.line.utf8)))
+        }
+        let deadline = SystemClock.monotonic + timeout
+        while exchanges.contains(where: { !$0.done }) {
+            let left = deadline - SystemClock.monotonic
+            guard left > .zero else { break }
+            let open = exchanges.filter { !$0.done }
+            var fds = open.map { pollfd(fd: $0.socket.fd, events: Int16($0.output.isEmpty ? POLLIN : POLLOUT), revents: 0) }
+            let ms = Int32(clamping: max(1, (left.nanoseconds + 999_999) / 1_000_000))
+            let n = poll(&fds, nfds_t(fds.count), ms)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { if n < 0 { break } else { continue } }
+            for (i, x) in open.enumerated() where fds[i].revents != 0 { step(x) }
+        }
+        for x in exchanges {
+            if x.done, x.problem == nil, let records = parse(x.input) {
+                replies.append(Reply(pid: x.pid, records: records, problem: nil))
+            } else {
+                replies.append(Reply(pid: x.pid, records: nil, problem: x.problem ?? (x.done ? "its answer did not parse" : "no answer within \(DurationText.format(timeout)) (stopped or hung?)")))
+            }
+        }
+        return replies.sorted { $0.pid < $1.pid }
+    }
+
+    private static func step(_ x: Exchange) {
+        do {
+            if !x.output.isEmpty {
+                x.output = x.output.dropFirst(try x.socket.write(x.output))
+                return
+            }
+            switch try x.socket.read(into: &x.input, limit: 16384) {
+            case .bytes:
+                if x.input.count > maxReply { x.done = true; x.problem = "its answer is too long" }
+                else if x.input.count >= 9, x.input.suffix(9).elementsEqual("kind=end\n".utf8) { x.done = true }
+            case .wouldBlock: break
+            case .end: x.done = true
+            }
+        } catch {
+            x.done = true
+            x.problem = error.description
+        }
+    }
+
+    /// The records up to `kind=end`; nil when the answer is cut short or does not parse.
+    static func parse(_ bytes: [UInt8]) -> [ControlRecord]? {
+        var records: [ControlRecord] = []
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            guard let r = try? ControlRecord(decoding: line) else { return nil }
+            if r["kind"] == "end" { return records }
+            records.append(r)
+        }
+        return nil
+    }
+}

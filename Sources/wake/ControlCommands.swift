@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// `wake stop [ID]`: what rings or is snoozed, ended as a key would end it.
+struct StopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stop",
+        abstract: "Stop what is ringing or snoozed (every such alarm of yours without an ID).",
+        discussion: "ID is a one-off alarm's PID or a standing alarm's name, as 'wake list' shows them. Exit status: 0 something was stopped, 1 nothing matched.")
+
+    @Argument(help: ArgumentHelp("The alarm: a PID or a standing alarm's name.", valueName: "id"))
+    var id: String?
+}
+
+/// `wake snooze [ID]`.
+struct SnoozeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snooze",
+        abstract: "Snooze what is ringing (every ringing alarm of yours without an ID).",
+        discussion: "ID is a one-off alarm's PID or a standing alarm's name, as 'wake list' shows them. Exit status: 0 something was snoozed, 1 nothing matched.")
+
+    @Argument(help: ArgumentHelp("The alarm: a PID or a standing alarm's name.", valueName: "id"))
+    var id: String?
+}
+
+/// `wake cancel ID`: a one-off alarm ended before it rings, as `q` would end it.
+struct CancelCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancel a one-off alarm before it rings (it exits 130, as for q).",
+        discussion: "ID is the alarm's PID, as 'wake list' shows it. A standing alarm is skipped ('wake skip') or removed ('wake remove') instead. Exit status: 0 cancelled, 1 nothing matched.")
+
+    @Argument(help: ArgumentHelp("The alarm's PID.", valueName: "id"))
+    var id: String
+}

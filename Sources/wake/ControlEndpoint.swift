@@ -1,0 +1,103 @@
+import Glibc
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// A session's answer to `wake list`, `stop`, `snooze` and `cancel` from another shell: the
+/// control server in the user's control directory, its requests turned into the runner's
+/// commands (with who asked, so the log says `by: "control"`), and what the alarms are now.
+/// A one-off alarm answers to its PID, the daemon's alarms to their names.
+final class ControlEndpoint {
+    let server: ControlServer
+    private unowned let session: AlarmSession
+    private let pid = getpid()
+
+    init(session: AlarmSession, directory: String) throws(SystemCallError) {
+        self.session = session
+        let me = Unowned()
+        server = try ControlServer(reactor: session.reactor, timers: session.timers,
+                                   path: ControlDirectory.socketPath(in: directory, pid: getpid())) { request, peer in
+            me.endpoint?.answer(request, from: peer) ?? []
+        }
+        me.endpoint = self
+        server.onRefused = { [weak session] peer in
+            session?.logControlRefused(peer)
+        }
+    }
+
+    private final class Unowned { weak var endpoint: ControlEndpoint? }
+
+    func close() { server.close() }
+
+    // MARK: answers
+
+    private var standing: Bool { session.mode == .daemon }
+
+    /// The ID others name an alarm by.
+    private func publicID(_ id: String) -> String { standing ? id : String(pid) }
+    private func internalID(_ publicID: String) -> String? { session.runner.alarmIDs.first { self.publicID($0) == publicID } }
+
+    private func phase(_ id: String) -> ControlRouting.Phase {
+        switch session.runner.state(of: id) {
+        case .armed?: return .waiting
+        case .ringing?: return .ringing
+        case .snoozed?: return .snoozed
+        case .finished?, nil: return .finished
+        }
+    }
+
+    func answer(_ request: ControlRequest, from peer: PeerCredentials) -> [ControlRecord] {
+        switch request {
+        case .list:
+            return session.runner.alarmIDs.filter { phase($0) != .finished }.map(describe)
+        case .command(let command, let id):
+            let alarms = session.runner.alarmIDs.map { ControlRouting.Alarm(id: publicID($0), phase: phase($0), standing: standing) }
+            let who = Requester.control("wake \(command.rawValue) (pid \(peer.pid))")
+            var records: [ControlRecord] = []
+            for (target, verdict) in ControlRouting.route(command, id: id, alarms: alarms) {
+                guard let local = internalID(target) else { continue }
+                var record = base(local)
+                switch verdict {
+                case .apply:
+                    session.runner.command(command, by: who, alarm: local)
+                    record["kind"] = "done"
+                    switch session.runner.state(of: local) {
+                    case .snoozed?:
+                        record["action"] = "snoozed"
+                        record["until"] = session.runner.nextWall(of: local).map { String($0.nanoseconds) }
+                    case .finished(.cancelled)?: record["action"] = "cancelled"
+                    case .finished?: record["action"] = "stopped"
+                    default: record["action"] = "unchanged"
+                    }
+                case .refuse(let why):
+                    record["kind"] = "refused"
+                    record["reason"] = why.rawValue
+                }
+                records.append(record)
+            }
+            return records
+        }
+    }
+
+    /// The fields every record about an alarm has.
+    private func base(_ id: String) -> ControlRecord {
+        var r = ControlRecord()
+        r["id"] = publicID(id)
+        r["pid"] = String(pid)
+        r["standing"] = standing ? "1" : "0"
+        r["time"] = session.consoleObserver.deadlineText(id)
+        return r
+    }
+
+    private func describe(_ id: String) -> ControlRecord {
+        var r = base(id)
+        r["kind"] = "alarm"
+        r["state"] = phase(id).rawValue
+        if let next = session.runner.nextWall(of: id) { r["next"] = String(next.nanoseconds) }
+        if let ring = session.runner.setup(of: id)?.ring {
+            r["sound"] = ring.soundKind == .builtIn ? "" : ring.sound.path
+            r["device"] = ring.device
+        }
+        return r
+    }
+}
