@@ -6,11 +6,15 @@ import Testing
 struct AlarmHome {
     let dir: TestDirectory
     var environment: [String: String] {
-        ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "TZ": "UTC"]
+        // A control directory of its own: `wake list` must not see other tests' alarms.
+        ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "XDG_RUNTIME_DIR": dir.file("run"), "TZ": "UTC"]
     }
     var alarmsFile: String { dir.file("config") + "/wake/alarms.toml" }
 
-    init() throws { dir = try TestDirectory("wake-home") }
+    init() throws {
+        dir = try TestDirectory("wake-home")
+        mkdir(dir.file("run"), 0o700)
+    }
 
     func run(_ args: [String]) async throws -> ProcessResult {
         try await WakeProcess.run(args, environment: environment)
