@@ -208,6 +208,9 @@ enum TOMLSubset {
     enum Value: Equatable {
         case string(String)
         case array([String])
+        /// Only where the caller allows scalars (the config file): `volume = 60`.
+        case integer(Int)
+        case boolean(Bool)
     }
 
     enum Line: Equatable {
@@ -243,8 +246,8 @@ enum TOMLSubset {
         }
     }
 
-    /// One line, parsed.
-    static func parseLine(_ line: ArraySlice<Unicode.Scalar>, number: Int) throws(ParseError) -> Line {
+    /// One line, parsed. `scalars` also accepts TOML's decimal integers and booleans as values.
+    static func parseLine(_ line: ArraySlice<Unicode.Scalar>, number: Int, scalars: Bool = false) throws(ParseError) -> Line {
         var s = Scanner(line, number)
         s.skipSpace()
         if s.atEndOrComment { return .blank }
@@ -302,7 +305,8 @@ enum TOMLSubset {
         case nil, "#":
             throw s.fail("'\(key) =' has no value")
         default:
-            throw s.fail("the value of '\(key)' must be a string in double quotes")
+            guard scalars else { throw s.fail("the value of '\(key)' must be a string in double quotes") }
+            value = try s.scalar(key)
         }
         s.skipSpace()
         guard s.atEndOrComment else { throw s.fail("unexpected text after the value of '\(key)'") }
@@ -322,6 +326,26 @@ enum TOMLSubset {
         mutating func advance() { i += 1 }
         mutating func skipSpace() { while let c = peek, c == " " || c == "\t" { i += 1 } }
         func fail(_ m: String) -> ParseError { ParseError(line: number, message: m) }
+
+        /// `true`, `false`, or a decimal integer as TOML writes one: an optional sign, no leading
+        /// zeros, `_` only between digits. Anything else (floats, dates, hex) is named as such.
+        mutating func scalar(_ key: String) throws(ParseError) -> Value {
+            var word = ""
+            while let c = peek, c != " ", c != "\t", c != "#" { word.unicodeScalars.append(c); i += 1 }
+            if word == "true" { return .boolean(true) }
+            if word == "false" { return .boolean(false) }
+            var digits = Substring(word)
+            var negative = false
+            if let sign = digits.first, sign == "+" || sign == "-" { negative = sign == "-"; digits = digits.dropFirst() }
+            let parts = digits.split(separator: "_", omittingEmptySubsequences: false)
+            let isInteger = !digits.isEmpty && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
+                && !(digits.count > 1 && digits.first == "0")
+            guard isInteger else {
+                throw fail("the value of '\(key)' must be a string in double quotes, a whole number or true/false, not '\(word)'")
+            }
+            guard let magnitude = Int(parts.joined()), magnitude <= Int(Int32.max) else { throw fail("the number for '\(key)' is too large") }
+            return .integer(negative ? -magnitude : magnitude)
+        }
 
         mutating func bareKey() -> String {
             var k = ""

@@ -48,9 +48,10 @@ struct RingSettings {
         self.given = given
     }
 
-    /// Options stored with a standing alarm, checked again as the command line checks them.
-    init(stored options: [String: String]) throws(ArmError) {
-        var args: [String] = []
+    /// Options stored with a standing alarm, checked again as the command line checks them,
+    /// over the config file's defaults.
+    init(stored options: [String: String], defaults: ConfigDefaults = ConfigDefaults()) throws(ArmError) {
+        var args: [String] = defaults.arguments(for: ConfigDefaults.ringKeys, except: Set(options.keys.map { "--" + $0 }))
         for key in options.keys.sorted() {
             guard AlarmBook.optionKeys.contains(key) else {
                 throw ArmError(message: "unknown option '\(key.printable)' stored with the alarm; remove that line from alarms.toml", status: ExitStatus.config)
@@ -76,6 +77,9 @@ struct AlarmOptions {
     var unpaced: Bool
     var inhibit: InhibitMode
     var wakeSystem: Bool
+    /// The config file read, and the options the command line gave: where each setting came from.
+    var config = ConfigDefaults()
+    var given: Set<String> = []
 
     enum InhibitMode: String { case auto, require, off }
 
@@ -117,7 +121,9 @@ struct AlarmOptions {
     /// and keeps the last of a repeated option, which for an alarm is more likely a slip than an
     /// intent, so that is refused, whatever spelling each occurrence uses (`-D`, `--device`,
     /// `--device=`, or bundled as `-qD`).
-    static func checkRawArguments(_ args: [String]) throws(ArmError) {
+    /// Returns the value options given, by long name (`--volume`): what the config file must not override.
+    @discardableResult
+    static func checkRawArguments(_ args: [String]) throws(ArmError) -> Set<String> {
         var seen = Set<String>()
         func count(_ canonical: String) throws(ArmError) {
             if !seen.insert(canonical).inserted {
@@ -165,5 +171,6 @@ struct AlarmOptions {
                 throw ArmError(message: "\(option): negative value '\(value.printable)'; give \(hint)", status: ExitStatus.usage)
             }
         }
+        return seen
     }
 }

@@ -15,6 +15,8 @@ final class DaemonController: RuntimeObserver {
     private struct Armed {
         var alarm: StandingAlarm
         var occurrence: Instant
+        /// The config file's entries it was armed under: a change to the file re-arms it.
+        var defaults: [ConfigFile.Entry]
     }
 
     private let session: AlarmSession
@@ -32,9 +34,12 @@ final class DaemonController: RuntimeObserver {
     private var watch: DirectoryWatch?
     private var windowTimer: DeadlineTimer?
     private var holdingInhibitor = false
+    /// The config file's defaults under every alarm's own options, re-read on each reload.
+    private var config: ConfigDefaults
 
     init(session: AlarmSession, store: AlarmStore, zone: TimeZoneRules, console: Console, log: EventLog?,
-         inhibit: AlarmOptions.InhibitMode, wakeSystem: Bool, unpaced: Bool) {
+         inhibit: AlarmOptions.InhibitMode, wakeSystem: Bool, unpaced: Bool, config: ConfigDefaults) {
+        self.config = config
         self.session = session
         self.store = store
         self.zone = zone
@@ -91,6 +96,9 @@ final class DaemonController: RuntimeObserver {
             console.error("cannot reload the alarms: \(error); keeping the alarms as they were: fix the file and save it, the daemon reloads by itself")
             return
         }
+        do { config = try ConfigDefaults.load() } catch {
+            console.error("\(error.message); the alarms keep the defaults read before")
+        }
         let now = SystemClock.realtime
         let present = Set(alarms.map(\.name))
         for name in armed.keys where !present.contains(name) && (names?.contains(name) ?? true) && !isActive(name) {
@@ -103,9 +111,9 @@ final class DaemonController: RuntimeObserver {
             guard !isActive(alarm.name) else { continue }
             let record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
             let settings: RingSettings
-            do { settings = try RingSettings(stored: alarm.options) } catch {
+            do { settings = try RingSettings(stored: alarm.options, defaults: config) } catch {
                 console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's defaults until you 'wake remove' and 'wake add' it again")
-                guard let defaults = try? RingSettings(stored: [:]) else { continue }
+                guard let defaults = try? RingSettings(stored: [:], defaults: config) else { continue }
                 settings = defaults
             }
             let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone)
@@ -116,7 +124,7 @@ final class DaemonController: RuntimeObserver {
                 armed[alarm.name] = nil
                 continue
             }
-            if let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant,
+            if let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant, current.defaults == config.entries,
                session.runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
                 continue  // armed as it should be
             }
@@ -146,7 +154,7 @@ final class DaemonController: RuntimeObserver {
                                fadeIn: settings.fadeIn, unpaced: unpaced)
         let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: next.instant, clock: .wall), resolvedAt: SystemClock.now(),
                                settings: settings.engine, ring: ring)
-        armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant)
+        armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant, defaults: config.entries)
         do { try session.runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
             armed[alarm.name] = nil

@@ -5,7 +5,7 @@ import WakeSystem
 
 /// `wake daemon`: the checks, then the session with its controller.
 enum DaemonMain {
-    static func run(_ c: DaemonCommand, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+    static func run(_ c: DaemonCommand, config: ConfigDefaults, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
         if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         let (zone, warning) = ZoneLoader.local()
@@ -46,7 +46,7 @@ enum DaemonMain {
             throw ArmError(message: "cannot set up the daemon: \(error); the system is short of a resource", status: ExitStatus.osError)
         }
         let controller = DaemonController(session: session, store: store, zone: zone, console: console, log: log,
-                                          inhibit: inhibit, wakeSystem: c.wakeSystem, unpaced: c.unpaced)
+                                          inhibit: inhibit, wakeSystem: c.wakeSystem, unpaced: c.unpaced, config: config)
         console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")
         do { try controller.start(watching: directories) } catch {
             throw ArmError(message: "cannot watch the alarm files: \(error)", status: ExitStatus.osError)

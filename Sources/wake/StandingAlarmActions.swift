@@ -23,7 +23,8 @@ enum StandingAlarmActions {
 
     // MARK: add
 
-    static func add(_ c: AddCommand, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+    static func add(_ invocation: Invocation<AddCommand>, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+        let c = invocation.command
         guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
         let spec: WakeSpec
@@ -50,8 +51,11 @@ enum StandingAlarmActions {
         let settings = try RingSettings(c.ring)
         let zone = zone(console)
         let now = SystemClock.realtime
+        // Stored: what the command line gave. The config file's defaults stay in the config file,
+        // so changing it later changes the alarms that did not say otherwise.
+        let stored = settings.given.filter { invocation.given.contains("--" + $0.key) }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
-                                  options: settings.given, created: now)
+                                  options: stored, created: now)
         guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {
             throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
         }
@@ -119,10 +123,11 @@ enum StandingAlarmActions {
         var missed: Instant?
     }
 
-    static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool) -> [Row] {
+    static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
+                     config: ConfigDefaults = ConfigDefaults()) -> [Row] {
         alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
-            let lateLimit = (try? RingSettings(stored: a.options))?.engine.lateLimit ?? Defaults.lateLimit
+            let lateLimit = (try? RingSettings(stored: a.options, defaults: config))?.engine.lateLimit ?? Defaults.lateLimit
             // The next occurrence as the daemon will see it, a skip passed over.
             let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone)
             let upcoming = plan.next
@@ -204,7 +209,8 @@ enum StandingAlarmActions {
         do { running = try ControlActions.ask(.list, console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
         }
-        let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon), running: running, zone: zone)
+        let config = (try? ConfigDefaults.load()) ?? ConfigDefaults()
+        let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running, zone: zone)
         if c.json {
             console.result(JSONText.array(entries.map { json($0, zone: zone) }))
             return ExitStatus.ok
@@ -277,7 +283,8 @@ enum StandingAlarmActions {
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
         guard let alarm = alarms.first(where: { $0.name == c.name }) else { throw unknown(c.name) }
-        let lateLimit = (try? RingSettings(stored: alarm.options))?.engine.lateLimit ?? Defaults.lateLimit
+        let lateLimit = (try? RingSettings(stored: alarm.options, defaults: (try? ConfigDefaults.load()) ?? ConfigDefaults()))?.engine.lateLimit
+            ?? Defaults.lateLimit
         do {
             let skipped = try store.updateHistory { history -> Instant? in
                 var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)

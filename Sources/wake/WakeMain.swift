@@ -7,11 +7,14 @@ import WakeSystem
 /// wait, and a dry run runs every one of them (it takes and releases the inhibitor too) and
 /// exits with the code the real run would.
 enum WakeMain {
-    static func run(_ command: WakeCommand, signals: SignalChannel) -> Int32 {
+    static func run(_ invocation: Invocation<WakeCommand>, signals: SignalChannel) -> Int32 {
+        let command = invocation.command
         let console = Console(quiet: command.quiet, stdoutIsEventStream: command.events == "-")
         if command.listDevices { return listDevices(console) }
         do {
-            let options = try AlarmOptions(command)
+            var options = try AlarmOptions(command)
+            options.config = invocation.config
+            options.given = invocation.given
             return try arm(options, console: console, signals: signals)
         } catch {
             console.error(error.message)
@@ -176,24 +179,31 @@ enum WakeMain {
                             device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], console: Console) {
         let wait = deadline.instant - now.realtime
         let settings = options.ring.engine
+        /// ` (from the command line)`, ` (from PATH line 3)`, or nothing for a built-in default.
+        func from(_ keys: String...) -> String {
+            let sources = keys.compactMap { options.config.source(of: $0, given: options.given) }
+            return sources.isEmpty ? "" : " (" + Array(Set(sources)).sorted().joined(separator: "; ") + ")"
+        }
         console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
         if let note = Formatting.gapNote(deadline, zone: zone) { console.result("note: \(note)") }
         console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
         console.result("clock: \(deadline.clock.rawValue)")
         console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
-        console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))")
-        console.result("device: \(options.ring.device.printable) (\(device.summary)): ok")
-        console.result("volume: \(options.ring.volume) %" + (options.ring.fadeIn > .zero ? ", fading in over \(DurationText.format(options.ring.fadeIn))" : ""))
-        console.result("snooze: \(DurationText.format(settings.snooze))")
-        console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped"))
-        console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)"))
+        console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))" + from("sound"))
+        console.result("device: \(options.ring.device.printable) (\(device.summary)): ok" + from("device"))
+        console.result("volume: \(options.ring.volume) %" + (options.ring.fadeIn > .zero ? ", fading in over \(DurationText.format(options.ring.fadeIn))" : "")
+            + from("volume", "fade-in"))
+        console.result("snooze: \(DurationText.format(settings.snooze))" + from("snooze"))
+        console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from("ring-for"))
+        console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from("late-limit"))
         switch inhibitor {
-        case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)")
-        case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)")
-        case .off: console.result("inhibit: off")
+        case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from("inhibit"))
+        case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from("inhibit"))
+        case .off: console.result("inhibit: off" + from("inhibit"))
         }
         if options.wakeSystem { console.result("wake system: yes, by \(rtcs.joined(separator: ", "))") }
         if let events = options.eventsPath { console.result("events: \(events == "-" ? "stdout" : events.printable)") }
         console.result("control: " + controlReport())
+        console.result("config: " + (options.config.path.map { p in options.config.entries.isEmpty ? "\(p.printable) (none set)" : p.printable } ?? "none"))
     }
 }

@@ -18,11 +18,24 @@ _ = SoundServerEnvironment.prepare()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-/// Parses `args` as `T`, or exits with wake's own one-line usage error (64).
-func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String]) -> T {
+/// What the command line gave and the config file added under it.
+struct Invocation<T> {
+    var command: T
+    var config = ConfigDefaults()
+    /// The value options the command line itself gave (`--volume`).
+    var given: Set<String> = []
+}
+
+/// Parses `args` as `T`, with the config file's values for `configKeys` the command line leaves
+/// out, or exits with wake's own one-line error (64 for usage, 78 for the config file).
+func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], configKeys: [String] = []) -> Invocation<T> {
     do {
-        try AlarmOptions.checkRawArguments(args)
-        return try T.parse(args)
+        let given = try AlarmOptions.checkRawArguments(args)
+        // --help and --version answer whatever the config file says.
+        let informational = args.contains { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion-script") }
+        guard !configKeys.isEmpty, !informational else { return Invocation(command: try T.parse(args), given: given) }
+        let config = try ConfigDefaults.load()
+        return Invocation(command: try T.parse(config.arguments(for: configKeys, except: given) + args), config: config, given: given)
     } catch let error as ArmError {
         Console(quiet: false).error(error.message)
         exit(error.status)
@@ -52,11 +65,12 @@ func startRunning() -> SignalChannel {
 
 /// Parses a subcommand, sets up, runs its body and exits with its code; an ArmError becomes
 /// its one line and code.
-func run<T: ParsableCommand>(_ type: T.Type, quiet: (T) -> Bool = { _ in false }, eventStream: (T) -> Bool = { _ in false },
-                             _ body: (T, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
-    let c = parse(T.self, rest)
+func run<T: ParsableCommand>(_ type: T.Type, configKeys: [String] = [], quiet: (T) -> Bool = { _ in false },
+                             eventStream: (T) -> Bool = { _ in false },
+                             _ body: (Invocation<T>, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
+    let c = parse(T.self, rest, configKeys: configKeys)
     let signals = startRunning()
-    let console = Console(quiet: quiet(c), stdoutIsEventStream: eventStream(c))
+    let console = Console(quiet: quiet(c.command), stdoutIsEventStream: eventStream(c.command))
     do { exit(try body(c, console, signals)) } catch {
         console.error(error.message)
         exit(error.status)
@@ -66,25 +80,27 @@ func run<T: ParsableCommand>(_ type: T.Type, quiet: (T) -> Bool = { _ in false }
 // The first word picks a subcommand; anything else is `wake WHEN`.
 switch arguments.first {
 case "add":
-    run(AddCommand.self, quiet: \.quiet) { c, console, signals throws(ArmError) in try StandingAlarmActions.add(c, console: console, signals: signals) }
+    run(AddCommand.self, configKeys: ConfigDefaults.ringKeys, quiet: \.quiet) { c, console, signals throws(ArmError) in
+        try StandingAlarmActions.add(c, console: console, signals: signals)
+    }
 case "list":
-    run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(c, console: console) }
+    run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(c.command, console: console) }
 case "skip":
-    run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(c, console: console) }
+    run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(c.command, console: console) }
 case "remove":
-    run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(c, console: console) }
+    run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(c.command, console: console) }
 case "stop":
-    run(StopCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.stop, id: c.id, console: console) }
+    run(StopCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.stop, id: c.command.id, console: console) }
 case "snooze":
-    run(SnoozeCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.snooze, id: c.id, console: console) }
+    run(SnoozeCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.snooze, id: c.command.id, console: console) }
 case "cancel":
-    run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.id, console: console) }
+    run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
-    run(DaemonCommand.self, quiet: \.quiet, eventStream: { $0.events == "-" }) { c, console, signals throws(ArmError) in
-        try DaemonMain.run(c, console: console, signals: signals)
+    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, quiet: \.quiet, eventStream: { $0.events == "-" }) {
+        c, console, signals throws(ArmError) in try DaemonMain.run(c.command, config: c.config, console: console, signals: signals)
     }
 default:
-    let command = parse(WakeCommand.self, arguments)
+    let invocation = parse(WakeCommand.self, arguments, configKeys: ConfigDefaults.ringKeys + ConfigDefaults.processKeys)
     let signals = startRunning()
-    exit(WakeMain.run(command, signals: signals))
+    exit(WakeMain.run(invocation, signals: signals))
 }

@@ -1,0 +1,90 @@
+import Glibc
+import WakeCore
+import WakeSystem
+
+/// The user's defaults, `$XDG_CONFIG_HOME/wake/config.toml`: built-in defaults < this file <
+/// the command line (and, for a standing alarm, < the options stored with it). Values are
+/// checked by the command line's own rules when the file is read, so a mistake in it is found
+/// at once, with the file, the line and the key (exit 78), never at 07:00.
+struct ConfigDefaults {
+    /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm.
+    static let ringKeys = AlarmBook.optionOrder
+    /// Process-wide options, for `wake WHEN` and `wake daemon`.
+    static let processKeys = ["inhibit"]
+    static let knownKeys = Set(ringKeys + processKeys)
+
+    var path: String?
+    var entries: [ConfigFile.Entry] = []
+
+    static var standardPath: String? { XDGPaths.configHome().map { $0 + "/wake/config.toml" } }
+
+    /// Reads and checks the file; a missing one is no error.
+    static func load(path: String? = standardPath) throws(ArmError) -> ConfigDefaults {
+        guard let path else { return ConfigDefaults(path: nil) }
+        let text: String
+        do {
+            guard let t = try AtomicFile.read(path) else { return ConfigDefaults(path: path) }
+            text = t
+        } catch {
+            throw ArmError(message: "cannot read the config file: \(error); fix it or move it away", status: ExitStatus.config)
+        }
+        let entries: [ConfigFile.Entry]
+        do { entries = try ConfigFile.parse(text, known: knownKeys) } catch {
+            throw ArmError(message: "config file '\(path.printable)' \(error.description); correct it", status: ExitStatus.config)
+        }
+        let config = ConfigDefaults(path: path, entries: entries)
+        try config.check()
+        return config
+    }
+
+    /// Each value as the command line checks it, then the ring options together (a fade longer
+    /// than the ring).
+    private func check() throws(ArmError) {
+        func fail(_ e: ConfigFile.Entry?, _ message: String) -> ArmError {
+            let at = e.map { " line \($0.line), \($0.key)" } ?? ""
+            // The option's own message already says what to give instead.
+            return ArmError(message: "config file '\((path ?? "").printable)'\(at): \(message)", status: ExitStatus.config)
+        }
+        for e in entries {
+            do {
+                if e.key == "inhibit" {
+                    _ = try AlarmOptions.inhibitMode(e.value)
+                } else {
+                    _ = try RingSettings(try RingOptionGroup.parseChecked(["--\(e.key)=\(e.value)"]))
+                }
+            } catch {
+                throw fail(e, error.message)
+            }
+        }
+        do { _ = try RingSettings(try RingOptionGroup.parseChecked(arguments(for: Self.ringKeys))) } catch {
+            throw fail(nil, error.message)
+        }
+    }
+
+    func entry(_ key: String) -> ConfigFile.Entry? { entries.first { $0.key == key } }
+
+    /// `--key=value` for each of `keys` the file sets (the `=` form, so a value is never taken
+    /// for an option).
+    func arguments(for keys: [String], except given: Set<String> = []) -> [String] {
+        keys.compactMap { key in
+            guard !given.contains("--" + key), let e = entry(key) else { return nil }
+            return "--\(key)=\(e.value)"
+        }
+    }
+
+    /// Where a setting came from, for the dry run: nil for a built-in default.
+    func source(of key: String, given: Set<String>) -> String? {
+        if given.contains("--" + key) { return "from the command line" }
+        if let e = entry(key), let path { return "from \(path.printable) line \(e.line)" }
+        return nil
+    }
+}
+
+extension RingOptionGroup {
+    /// Parses ring options, turning ArgumentParser's error into wake's one line (64).
+    static func parseChecked(_ args: [String]) throws(ArmError) -> RingOptionGroup {
+        do { return try parse(args) } catch {
+            throw ArmError(message: message(for: error), status: ExitStatus.usage)
+        }
+    }
+}
