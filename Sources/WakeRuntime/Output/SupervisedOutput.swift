@@ -48,6 +48,8 @@ public final class SupervisedOutput: SoundOutput {
     private var nextProbeRound = Instant(nanoseconds: 0)
     /// Probes abandoned while stuck whose threads have not returned yet.
     private var stuckProbes: [WorkerMailbox] = []
+    /// Workers that raised a mixer and have not yet said they put it back.
+    private var raisedBy: Set<Int> = []
     /// The mixer guard's saved levels, shared by every worker of this process (MixerGuard.swift).
     private let mixers = MixerLedger(directory: MixerStateStore.directory())
 
@@ -149,8 +151,12 @@ public final class SupervisedOutput: SoundOutput {
 
     public func finish(within limit: Duration) {
         stop()
-        let deadline = clock.monotonic() + limit
+        let start = clock.monotonic()
         while !stopping.isEmpty {
+            // A worker still holding a raised mixer is given up to the stall limit to put it
+            // back (the sound is already off): else the levels wait for the next start.
+            let holding = stopping.contains { raisedBy.contains($0.id) }
+            let deadline = start + (holding ? max(limit, stallLimit) : limit)
             let left = deadline - clock.monotonic()
             guard left > .zero else { break }
             var pfd = pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)
@@ -316,9 +322,10 @@ public final class SupervisedOutput: SoundOutput {
                 switch report {
                 case .stopped(let frames, let seams):
                     stopping.removeAll { $0 === mailbox }
+                    raisedBy.remove(mailbox.id)
                     return (frames, seams)
                 default:
-                    forward(report)
+                    forward(report, from: mailbox)
                 }
             }
             let left = deadline - clock.monotonic()
@@ -336,8 +343,10 @@ public final class SupervisedOutput: SoundOutput {
         for mailbox in stopping {
             for report in mailbox.takeReports() {
                 switch report {
-                case .stopped: stopping.removeAll { $0 === mailbox }
-                default: forward(report)
+                case .stopped:
+                    stopping.removeAll { $0 === mailbox }
+                    raisedBy.remove(mailbox.id)
+                default: forward(report, from: mailbox)
                 }
             }
         }
@@ -354,7 +363,7 @@ public final class SupervisedOutput: SoundOutput {
                     startNextProbe()
                     return
                 default:
-                    forward(report)
+                    forward(report, from: p.mailbox)
                 }
             }
             return
@@ -364,7 +373,12 @@ public final class SupervisedOutput: SoundOutput {
     }
 
     /// Reports that only say something (underruns, the mixer guard): passed on as events.
-    private func forward(_ report: WorkerReport) {
+    private func forward(_ report: WorkerReport, from mailbox: WorkerMailbox) {
+        switch report {
+        case .mixerRaised: raisedBy.insert(mailbox.id)
+        case .mixerRestored: raisedBy.remove(mailbox.id)
+        default: break
+        }
         switch report {
         case .recovered(let what, let count): onEvent?(.recovered(what: what, count: count))
         case .mixerRaised(let mixer, let from, let to): onEvent?(.mixerRaised(mixer: mixer, from: from, to: to))
@@ -389,7 +403,7 @@ public final class SupervisedOutput: SoundOutput {
             case .stopped:
                 break  // only after a stop, which moved the worker to `stopping`
             case .recovered, .mixerRaised, .mixerRestored, .mixerProblem:
-                forward(report)
+                forward(report, from: mailbox)
             }
         }
     }
