@@ -24,7 +24,7 @@ public enum AlarmBook {
     }
 
     /// The ring options an alarm may carry, in the order they are written.
-    public static let optionOrder = ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit"]
+    public static let optionOrder = ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit", "min-volume", "mixer"]
     /// The same, as a set.
     public static let optionKeys = Set(optionOrder)
 
@@ -45,8 +45,8 @@ public enum AlarmBook {
         #   date = "2026-11-24"      or rings once, on this local date
         #                            (neither days nor date: once, at the first such time after created)
         #   sound = "/path/a.flac"   ring options as given to `wake add`, without the dashes: sound,
-        #   volume = "80"            device, volume, fade-in, snooze, ring-for, late-limit; always
-        #                            strings, checked like the command line's options when read
+        #   volume = "80"            device, volume, fade-in, snooze, ring-for, late-limit, min-volume,
+        #                            mixer; always strings, checked like the command line's options when read
         #   created = "2026-11-23T03:00:00Z"   when the alarm was added, UTC (required)
         #
         # Every value is a string in double quotes, with TOML's escapes (\\" \\\\ \\n \\t \\uXXXX); days is an

@@ -7,6 +7,10 @@ public enum Defaults {
     public static let snooze: Duration = .seconds(9 * 60)
     public static let ringFor: Duration = .seconds(10 * 60)
     public static let lateLimit: Duration = .seconds(30 * 60)
+    /// The mixer guard's floor (`--min-volume`): a quieter or muted output is raised to it while ringing.
+    public static let minVolume = 50
+    /// While the terminal bell rings in place of sound, how often the devices are tried again.
+    public static let bellRetry: Duration = .seconds(5)
     /// How long a sound output may accept no audio before it counts as failed.
     public static let stallLimit: Duration = .seconds(3)
     /// How much audio wake keeps queued ahead on a device, and the ALSA buffer it asks for.

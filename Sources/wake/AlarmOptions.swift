@@ -8,6 +8,8 @@ struct RingSettings {
     var volume: Int
     var fadeIn: Duration
     var engine: AlarmEngine.Settings
+    /// The mixer guard: `--mixer auto` with `--min-volume`, or off.
+    var mixer: MixerPolicy
     /// The options as given, keyed by long name without dashes: what `wake add` stores.
     var given: [String: String]
 
@@ -35,6 +37,14 @@ struct RingSettings {
             throw usage("--fade-in \(r.fadeIn.printable) is longer than --ring-for \(r.ringFor.printable); shorten the fade or ring longer")
         }
         engine = AlarmEngine.Settings(lateLimit: lateLimit, snooze: snooze, ringFor: ringFor)
+        guard let floor = Int(r.minVolume), (1...100).contains(floor), r.minVolume.allSatisfy(\.isNumber) else {
+            throw usage("--min-volume: invalid value '\(r.minVolume.printable)'; give a whole number from 1 to 100 (percent)")
+        }
+        switch r.mixer {
+        case "auto": mixer = .guardFloor(floor)
+        case "off": mixer = .off
+        default: throw usage("--mixer: invalid mode '\(r.mixer.printable)'; use auto (raise a muted or quiet output while ringing) or off")
+        }
         // ArgumentParser's property wrappers are readable only on a parsed value.
         let defaults = (try? RingOptionGroup.parse([])) ?? r
         var given: [String: String] = [:]
@@ -45,6 +55,8 @@ struct RingSettings {
         if r.snooze != defaults.snooze { given["snooze"] = r.snooze }
         if r.ringFor != defaults.ringFor { given["ring-for"] = r.ringFor }
         if r.lateLimit != defaults.lateLimit { given["late-limit"] = r.lateLimit }
+        if r.minVolume != defaults.minVolume { given["min-volume"] = r.minVolume }
+        if r.mixer != defaults.mixer { given["mixer"] = r.mixer }
         self.given = given
     }
 
@@ -113,6 +125,7 @@ struct AlarmOptions {
         "-s": "--sound", "-D": "--device", "--sound": "--sound", "--device": "--device", "--volume": "--volume",
         "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
         "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
+        "--min-volume": "--min-volume", "--mixer": "--mixer",
     ]
     /// Short flags that take no value and may be bundled (`-qD null`).
     static let shortFlags: Set<Character> = ["q", "h"]
@@ -167,7 +180,7 @@ struct AlarmOptions {
                                status: ExitStatus.usage)
             }
             if value.dropFirst().first?.isNumber == true {
-                let hint = option == "--volume" ? "a whole number from 1 to 100" : "a duration from zero up, as 9m"
+                let hint = option == "--volume" || option == "--min-volume" ? "a whole number from 1 to 100" : "a duration from zero up, as 9m"
                 throw ArmError(message: "\(option): negative value '\(value.printable)'; give \(hint)", status: ExitStatus.usage)
             }
         }

@@ -18,6 +18,8 @@ final class ConsoleObserver: RuntimeObserver {
     var alarmName: (String) -> String = { _ in "" }
     /// Said once when the alarm is set, if a daylight-saving gap moved the time.
     var gapNote: String?
+    /// Said once when the alarm is set, if the output is muted or quiet (what the guard will do).
+    var mixerNote: String?
     private(set) var lastRingingLine: String?
 
     init(console: Console, zone: TimeZoneRules, settings: AlarmEngine.Settings) {
@@ -36,6 +38,7 @@ final class ConsoleObserver: RuntimeObserver {
             console.info("alarm \(alarmName(event.alarm))set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
                          + (keysReadable() ? "; q cancels" : ""))
             if let gapNote { console.info(gapNote) }
+            if let mixerNote { console.info(mixerNote) }
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
             let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)."
@@ -89,6 +92,16 @@ final class ConsoleObserver: RuntimeObserver {
             console.error("NO SOUND DEVICE WORKS: RINGING THE TERMINAL BELL INSTEAD")
         case .failed(let reason):
             console.error("could not make any sound: \(reason)")
+        case .mixerRaised(let mixer, let from, let to):
+            let how = from.levels.isMuted ? ((from.percent ?? 100) < (to.percent ?? 100) ? "unmuted and raised to" : "unmuted at") : "raised to"
+            console.info("the output was \(from.levels.isMuted ? "muted" : "turned down") (\(from.volumeSummary) on '\(mixer.printable)'): "
+                         + "\(how) \(to.percent ?? 100) % while ringing")
+        case .mixerRestored(let mixer, let to, let kept):
+            console.info("the mixer '\(mixer.printable)' is back as it was (\(to.summary))" + (kept ? "; what was changed while ringing is kept" : ""))
+        case .mixerProblem(let reason):
+            console.error("warning: " + reason)
+        case .backFromBell(let device):
+            console.error("SOUND IS BACK on '\(device.printable)': the bell stops")
         }
     }
 

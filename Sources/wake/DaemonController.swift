@@ -151,7 +151,7 @@ final class DaemonController: RuntimeObserver {
             return
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
-                               fadeIn: settings.fadeIn, unpaced: unpaced)
+                               fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
         let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: next.instant, clock: .wall), resolvedAt: SystemClock.now(),
                                settings: settings.engine, ring: ring)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant, defaults: config.entries)

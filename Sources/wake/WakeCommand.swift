@@ -82,6 +82,12 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: "Do not ring if the alarm is later than this (the machine was asleep); exit 3 instead (0: no limit).")
     var lateLimit: String = DurationText.format(Defaults.lateLimit)
+
+    @Option(help: "While ringing, unmute the output and raise it to at least this many percent (1 to 100), then put it back.")
+    var minVolume: String = String(Defaults.minVolume)
+
+    @Option(help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.")
+    var mixer: String = "auto"
 }
 
 enum WakeVersion {

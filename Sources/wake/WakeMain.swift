@@ -83,7 +83,7 @@ enum WakeMain {
             }
             throw error
         }
-
+        let mixer = try MixerCheck.run(device: options.ring.device, policy: options.ring.mixer, signals: signals)
 
         let log: EventLog?
         do {
@@ -115,6 +115,7 @@ enum WakeMain {
         if options.dryRun {
             inhibitor.release()
             printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, rtcs: rtcs, console: console)
+            console.result("mixer: \(mixer.text)")
             return ExitStatus.ok
         }
 
@@ -128,7 +129,8 @@ enum WakeMain {
                            status: ExitStatus.osError)
         }
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
-                               volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced)
+                               volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
+        if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring)
         return session.run(setup, deadline: deadline, wakeSystem: options.wakeSystem)
     }

@@ -55,12 +55,16 @@ let rest = Array(arguments.dropFirst())
 // After parsing: ArgumentParser prints help and usage errors through stdio.
 func startRunning() -> SignalChannel {
     LibraryNoise.silence()
+    let signals: SignalChannel
     do {
-        return try SignalChannel()
+        signals = try SignalChannel()
     } catch {
         Console(quiet: false).error("cannot set up signal handling: \(error); raise 'ulimit -n'")
         exit(ExitStatus.osError)
     }
+    // Mixer levels a wake killed mid-ring left raised are put back first, whatever the command.
+    MixerCheck.restoreLeftovers()
+    return signals
 }
 
 /// Parses a subcommand, sets up, runs its body and exits with its code; an ArmError becomes

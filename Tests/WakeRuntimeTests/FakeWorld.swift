@@ -143,6 +143,10 @@ final class EventRecorder: RuntimeObserver {
                 case .bell: return "bell"
                 case .failed: return "soundFailed"
                 case .stopped: return "soundStopped"
+                case .mixerRaised: return "mixerRaised"
+                case .mixerRestored: return "mixerRestored"
+                case .mixerProblem: return "mixerProblem"
+                case .backFromBell: return "backFromBell"
                 }
             case .problem: return "problem"
             }

@@ -80,6 +80,20 @@ public final class EventLogObserver: RuntimeObserver {
             case .stopped(let frames, let seams):
                 name = "sound_stopped"
                 fields += [("frames", .int(frames)), ("seams", .int(seams))]
+            case .mixerRaised(let mixer, let from, let to):
+                name = "mixer_raised"
+                fields += [("mixer", .string(mixer)), ("control", .string(from.element)), ("from", .int(Int64(from.percent ?? 100))),
+                           ("to", .int(Int64(to.percent ?? 100))), ("muted", .bool(from.levels.isMuted))]
+            case .mixerRestored(let mixer, let to, let kept):
+                name = "mixer_restored"
+                fields += [("mixer", .string(mixer)), ("control", .string(to.element)), ("volume", .int(Int64(to.percent ?? 100))),
+                           ("muted", .bool(to.levels.isMuted)), ("kept_changes", .bool(kept))]
+            case .mixerProblem(let reason):
+                name = "problem"
+                fields.append(("reason", .string(reason)))
+            case .backFromBell(let device):
+                name = "recovered"
+                fields += [("what", .string("sound")), ("from", .string("bell")), ("device", .string(device))]
             }
         }
         log.emit(name, at: event.time.realtime, fields)

@@ -12,6 +12,8 @@ final class OutputWorker: @unchecked Sendable {
         var source: LoopingSource
         var latency: Duration
         var unpaced: Bool
+        /// The mixer guard, with its floor in percent; nil with `--mixer off`.
+        var mixer: (ledger: MixerLedger, floor: Int)?
     }
 
     let mailbox: WorkerMailbox
@@ -28,6 +30,7 @@ final class OutputWorker: @unchecked Sendable {
         try DetachedThread.start { worker.run() }
     }
 
+    private var raisedMixer: MixerLedger.Token?
     private var written: Int64 = 0
     private var sawFirstFrame = false
     private var recoveredCount = 0
@@ -35,6 +38,7 @@ final class OutputWorker: @unchecked Sendable {
     private var lastRecoveredReport = Instant(nanoseconds: 0)
 
     private func run() {
+        defer { mailbox.markEnded() }
         let source = job.source
         let pcm: PCM
         do {
@@ -44,6 +48,11 @@ final class OutputWorker: @unchecked Sendable {
             return mailbox.post(.failed(.device, error.description))
         }
         if mailbox.pending() == .abandoned { return }  // gave up on us while the open hung: never touch it again
+        // The mixer behind the device, now that the device is known to open (see MixerGuard.swift).
+        if let (ledger, floor) = job.mixer {
+            raisedMixer = ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
+            if mailbox.pending() == .abandoned { return releaseMixer() }
+        }
         let paced = pcm.isClockless && !job.unpaced
         mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: pcm.isClockless))
         let schedule = PacingSchedule(rate: pcm.rate, lead: job.latency)
@@ -52,7 +61,7 @@ final class OutputWorker: @unchecked Sendable {
 
         while true {
             switch mailbox.pending() {
-            case .abandoned: return
+            case .abandoned: return releaseMixer()
             case .stop: return stop(pcm)
             case .resync:
                 // Pick up as if the frames written so far had been played up to now.
@@ -60,11 +69,12 @@ final class OutputWorker: @unchecked Sendable {
             case .go: break
             }
             if source.pending.frames == 0 {
-                guard mailbox.beginSoundRead() else { return }
+                guard mailbox.beginSoundRead() else { return releaseMixer() }
                 do { try source.fill() } catch {
                     mailbox.endSoundRead()
                     pcm.drop()
                     pcm.close()
+                    releaseMixer()
                     return mailbox.post(.failed(.sound, "decoding '\(source.sound.path.printable)' failed: \(error.description)"))
                 }
                 mailbox.endSoundRead()
@@ -79,7 +89,7 @@ final class OutputWorker: @unchecked Sendable {
                 }
                 want = Int(min(Int64(want), due - written))
             }
-            guard mailbox.beginWrite(want) else { continue }  // the stop is taken at the top of the loop
+            guard mailbox.beginWrite(want) else { continue }  // the stop or abandonment is taken at the top of the loop
             let r = pcm.write(source.pending.pointer, frames: want)
             if r != want { mailbox.endWrite() }
             if r > 0 {
@@ -141,9 +151,18 @@ final class OutputWorker: @unchecked Sendable {
         }
     }
 
+    /// Puts back the mixer this worker raised, when its sound ends however it ends (after an
+    /// abandonment too: the ledger knows whether it is still this worker's to restore).
+    private func releaseMixer() {
+        guard let token = raisedMixer, let (ledger, _) = job.mixer else { return }
+        raisedMixer = nil
+        ledger.restore(token, worker: mailbox.id) { mailbox.post($0) }
+    }
+
     private func fail(_ pcm: PCM, _ reason: String) {
         pcm.drop()
         pcm.close()
+        releaseMixer()
         mailbox.post(.failed(.device, reason))
     }
 
@@ -166,6 +185,7 @@ final class OutputWorker: @unchecked Sendable {
         }
         pcm.drop()
         pcm.close()
+        releaseMixer()
         if recoveredCount > 0 { mailbox.post(.recovered(recoveredKind, count: recoveredCount)) }
         mailbox.post(.stopped(frames: written, seams: source.seams))
     }

@@ -12,11 +12,13 @@ public struct RingRequest {
     public var fadeIn: Duration
     /// Test and benchmark switch: write to clockless devices as fast as they take audio.
     public var unpaced: Bool
+    /// The mixer guard (`--mixer`, `--min-volume`): off unless asked for.
+    public var mixer: MixerPolicy
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
-                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false) {
+                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off) {
         self.sound = sound; self.soundKind = soundKind; self.device = device
-        self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced
+        self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced; self.mixer = mixer
     }
 }
 
@@ -35,6 +37,14 @@ public enum OutputEvent: Hashable, Sendable {
     case failed(reason: String)
     /// The sound stopped: frames written and loop seams passed during this ring.
     case stopped(frames: Int64, seams: Int64)
+    /// The mixer behind the device was unmuted and raised to the floor (`from` and `to` levels).
+    case mixerRaised(mixer: String, from: MixerReading, to: MixerReading)
+    /// The levels were put back; `keptChanges`: a channel changed during the ring was left as set.
+    case mixerRestored(mixer: String, to: MixerReading, keptChanges: Bool)
+    /// The mixer could not be read, raised or put back; the ring goes on.
+    case mixerProblem(String)
+    /// On the bell, a device worked again: the sound is back on it.
+    case backFromBell(device: String)
 }
 
 /// The sound path as the runner sees it: start, stop, and events back. Never blocks.

@@ -8,12 +8,21 @@ import WakeSystem
 /// its device never touched again) and the next output of the fallback chain starts on a fresh
 /// worker, down to the built-in sound and the terminal bell. Every descriptor it needs is made
 /// in `init`, when the alarm is set.
+///
+/// On the bell it does not give up: every `bellRetry` it walks the device steps of the chain
+/// again (the requested device, `default`, each card), one probe worker at a time, supervised
+/// like any other (a probe stuck on a hung server is abandoned after the stall limit, and no
+/// more than two stuck ones are left behind before the retries wait for them to end); the
+/// first probe whose device opens becomes the ring's output again (`backFromBell`).
+/// The loop itself never waits on a probe.
 public final class SupervisedOutput: SoundOutput {
     public var onEvent: ((OutputEvent) -> Void)?
     public var stallLimit: Duration = Defaults.stallLimit
     public var latency: Duration = Defaults.latency
     /// How long a stop waits for the worker's own report before going on without it.
     public var stopWait: Duration = .milliseconds(100)
+    /// While on the bell, how often the devices are tried again.
+    public var bellRetry: Duration = Defaults.bellRetry
 
     private let reactor: Reactor
     private let clock: RuntimeClock
@@ -32,6 +41,18 @@ public final class SupervisedOutput: SoundOutput {
         case failed
     }
 
+    /// While on the bell: the worker trying a device now, the devices left in this round, and
+    /// when the next round starts.
+    private var probe: (mailbox: WorkerMailbox, output: FallbackChain.Output, stall: StallWatch)?
+    private var probeQueue: [FallbackChain.Output] = []
+    private var nextProbeRound = Instant(nanoseconds: 0)
+    /// Probes abandoned while stuck whose threads have not returned yet.
+    private var stuckProbes: [WorkerMailbox] = []
+    /// Workers that raised a mixer and have not yet said they put it back.
+    private var raisedBy: Set<Int> = []
+    /// The mixer guard's saved levels, shared by every worker of this process (MixerGuard.swift).
+    private let mixers = MixerLedger(directory: MixerStateStore.directory())
+
     private var state: State = .idle
     private var request: RingRequest?
     private var chain = FallbackChain(device: Defaults.device, sound: .builtIn)
@@ -47,6 +68,8 @@ public final class SupervisedOutput: SoundOutput {
     private var stall = StallWatch(start: Instant(nanoseconds: 0))
     private var lastTick = Instant(nanoseconds: 0)
     private var cardNumbers: () -> [Int] = { PCM.cardNumbers() }
+    /// The sound the chain last rang (what a return from the bell rings).
+    private var lastSoundKind: FallbackChain.Sound = .builtIn
 
     public init(reactor: Reactor, clock: RuntimeClock, bell: TerminalBell?, builtInSound: @escaping () -> SoundFile?) throws(SystemCallError) {
         self.reactor = reactor
@@ -105,6 +128,13 @@ public final class SupervisedOutput: SoundOutput {
             }
         case .bell:
             bellTimer.stop()
+            if let probe {
+                // A probe may have raised a mixer: a stop lets it put it back on its own time.
+                probe.mailbox.requestStop()
+                stopping.append(probe.mailbox)
+                self.probe = nil
+            }
+            probeQueue = []
             onEvent?(.stopped(frames: 0, seams: 0))
         case .idle, .failed:
             break
@@ -121,8 +151,12 @@ public final class SupervisedOutput: SoundOutput {
 
     public func finish(within limit: Duration) {
         stop()
-        let deadline = clock.monotonic() + limit
+        let start = clock.monotonic()
         while !stopping.isEmpty {
+            // A worker still holding a raised mixer is given up to the stall limit to put it
+            // back (the sound is already off): else the levels wait for the next start.
+            let holding = stopping.contains { raisedBy.contains($0.id) }
+            let deadline = start + (holding ? max(limit, stallLimit) : limit)
             let left = deadline - clock.monotonic()
             guard left > .zero else { break }
             var pfd = pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)
@@ -135,11 +169,30 @@ public final class SupervisedOutput: SoundOutput {
     // MARK: the chain
 
     private func launch(_ output: FallbackChain.Output) {
-        guard case .device(let device, let kind) = output else { return startBell() }
-        guard let request, let sound = sound(kind, request) else {
-            lastFailure = "wake's built-in sound could not be opened"
-            return advance(after: .device)
+        guard case .device = output else { return startBell() }
+        switch spawn(output) {
+        case .success(let mailbox):
+            state = .device(mailbox, output)
+            stall = StallWatch(limit: stallLimit, start: clock.monotonic())
+        case .failure(let failure):
+            state = .idle
+            advance(after: failure.kind)
         }
+    }
+
+    private struct SpawnFailure: Error {
+        var kind: FallbackChain.Failure
+        var reason: String
+    }
+
+    /// Starts a worker for `output` (a device); on failure `lastFailure` says why.
+    private func spawn(_ output: FallbackChain.Output) -> Result<WorkerMailbox, SpawnFailure> {
+        func failed(_ kind: FallbackChain.Failure, _ reason: String) -> Result<WorkerMailbox, SpawnFailure> {
+            lastFailure = reason
+            return .failure(SpawnFailure(kind: kind, reason: reason))
+        }
+        guard case .device(let device, let kind) = output, let request else { return failed(.device, "no device") }
+        guard let sound = sound(kind, request) else { return failed(.device, "wake's built-in sound could not be opened") }
         nextWorkerID += 1
         let mailbox = WorkerMailbox(id: nextWorkerID, wakeFD: reportFD, start: clock.monotonic())
         mailbox.sound = ObjectIdentifier(sound)
@@ -147,18 +200,16 @@ public final class SupervisedOutput: SoundOutput {
         do {
             try source.rewind()
         } catch {
-            lastFailure = error.description
-            return advance(after: .sound)
+            return failed(.sound, error.description)
         }
-        state = .device(mailbox, output)
-        stall = StallWatch(limit: stallLimit, start: clock.monotonic())
+        let mixer = request.mixer.floor.map { (ledger: mixers, floor: $0) }
         do {
-            try OutputWorker.spawn(.init(device: device, source: source, latency: latency, unpaced: request.unpaced), mailbox: mailbox)
+            try OutputWorker.spawn(.init(device: device, source: source, latency: latency, unpaced: request.unpaced, mixer: mixer),
+                                   mailbox: mailbox)
         } catch {
-            state = .idle
-            lastFailure = "cannot start the sound thread (\(error))"
-            return advance(after: .device)
+            return failed(.device, "cannot start the sound thread (\(error))")
         }
+        return .success(mailbox)
     }
 
     /// The sound for `kind`: the alarm's own while no stuck worker may be reading it, else a
@@ -172,6 +223,7 @@ public final class SupervisedOutput: SoundOutput {
 
     private func advance(after failure: FallbackChain.Failure) {
         let from = describe(chain.current)
+        if case .device(_, let kind) = chain.current { lastSoundKind = failure == .sound ? .builtIn : kind }
         let next = chain.advance(after: failure, cards: cardNumbers)
         // With no terminal there is no bell to fall back to: the failure itself is the news.
         if next != .bell || bell != nil { onEvent?(.fallback(from: from, to: describe(next), reason: lastFailure)) }
@@ -194,9 +246,70 @@ public final class SupervisedOutput: SoundOutput {
             return
         }
         state = .bell
-        watchdog.stop()
         bellTimer.start()
         onEvent?(.bell)
+        // The watchdog keeps ticking on the bell: it paces the retries and watches the probes.
+        probe = nil
+        probeQueue = []
+        nextProbeRound = clock.monotonic() + bellRetry
+    }
+
+    // MARK: back from the bell
+
+    /// The devices to try again, in the chain's order: the requested one, `default`, each card.
+    private func probeRound() -> [FallbackChain.Output] {
+        guard let request else { return [] }
+        let kind: FallbackChain.Sound
+        if case .device(_, let k) = chain.current { kind = k } else { kind = lastSoundKind }
+        var devices = [request.device]
+        if request.device != "default" { devices.append("default") }
+        devices += cardNumbers().map { "plughw:\($0)" }.filter { !devices.contains($0) }
+        return devices.map { .device($0, kind) }
+    }
+
+    /// On each watchdog tick while on the bell: watches the probe, or starts the next one.
+    private func tickOnBell(_ now: Instant) {
+        if let p = probe {
+            var watch = p.stall
+            watch.progressed(at: p.mailbox.lastProgress)
+            guard watch.isStalled(at: now) else { return }
+            abandon(p.mailbox)
+            stuckProbes.append(p.mailbox)
+            probe = nil
+        }
+        stuckProbes.removeAll { $0.hasEnded }
+        // Threads stuck on a hung server are not piled up: wait for them to come back first.
+        guard stuckProbes.count < 2 else { return }
+        if probeQueue.isEmpty {
+            guard now >= nextProbeRound else { return }
+            probeQueue = probeRound()
+            nextProbeRound = now + bellRetry
+        }
+        startNextProbe()
+    }
+
+    private func startNextProbe() {
+        while !probeQueue.isEmpty {
+            let output = probeQueue.removeFirst()
+            if case .success(let mailbox) = spawn(output) {
+                probe = (mailbox, output, StallWatch(limit: stallLimit, start: clock.monotonic()))
+                return
+            }
+        }
+    }
+
+    /// A probe's device opened: the ring is back on it.
+    private func backFromBell(_ mailbox: WorkerMailbox, _ output: FallbackChain.Output) {
+        probe = nil
+        probeQueue = []
+        bellTimer.stop()
+        if case .device(let device, let kind) = output {
+            chain = FallbackChain(device: device, sound: kind)
+            onEvent?(.backFromBell(device: device))
+        }
+        state = .device(mailbox, output)
+        stall = StallWatch(limit: stallLimit, start: clock.monotonic())
+        stall.progressed(at: mailbox.lastProgress)
     }
 
     // MARK: reports and the watchdog
@@ -209,11 +322,10 @@ public final class SupervisedOutput: SoundOutput {
                 switch report {
                 case .stopped(let frames, let seams):
                     stopping.removeAll { $0 === mailbox }
+                    raisedBy.remove(mailbox.id)
                     return (frames, seams)
-                case .recovered(let what, let count):
-                    onEvent?(.recovered(what: what, count: count))
                 default:
-                    break
+                    forward(report, from: mailbox)
                 }
             }
             let left = deadline - clock.monotonic()
@@ -231,27 +343,67 @@ public final class SupervisedOutput: SoundOutput {
         for mailbox in stopping {
             for report in mailbox.takeReports() {
                 switch report {
-                case .stopped: stopping.removeAll { $0 === mailbox }
-                case .recovered(let what, let count): onEvent?(.recovered(what: what, count: count))
-                default: break
+                case .stopped:
+                    stopping.removeAll { $0 === mailbox }
+                    raisedBy.remove(mailbox.id)
+                default: forward(report, from: mailbox)
                 }
             }
         }
+        if case .bell = state, let p = probe {
+            var reports = p.mailbox.takeReports()[...]
+            while let report = reports.popFirst() {
+                switch report {
+                case .opened:
+                    backFromBell(p.mailbox, p.output)
+                    return handle([report] + Array(reports), from: p.mailbox, output: p.output)
+                case .failed:
+                    // Not back yet: the next device of this round, or the next round.
+                    probe = nil
+                    startNextProbe()
+                    return
+                default:
+                    forward(report, from: p.mailbox)
+                }
+            }
+            return
+        }
         guard case .device(let mailbox, let output) = state else { return }
-        for report in mailbox.takeReports() {
+        handle(mailbox.takeReports(), from: mailbox, output: output)
+    }
+
+    /// Reports that only say something (underruns, the mixer guard): passed on as events.
+    private func forward(_ report: WorkerReport, from mailbox: WorkerMailbox) {
+        switch report {
+        case .mixerRaised: raisedBy.insert(mailbox.id)
+        case .mixerRestored: raisedBy.remove(mailbox.id)
+        default: break
+        }
+        switch report {
+        case .recovered(let what, let count): onEvent?(.recovered(what: what, count: count))
+        case .mixerRaised(let mixer, let from, let to): onEvent?(.mixerRaised(mixer: mixer, from: from, to: to))
+        case .mixerRestored(let mixer, let to, let kept): onEvent?(.mixerRestored(mixer: mixer, to: to, keptChanges: kept))
+        case .mixerProblem(let reason): onEvent?(.mixerProblem(reason))
+        case .opened, .firstFrame, .failed, .stopped: break
+        }
+    }
+
+    /// The reports of the worker that is the ring's output now.
+    private func handle(_ reports: [WorkerReport], from mailbox: WorkerMailbox, output: FallbackChain.Output) {
+        for report in reports {
             switch report {
             case .opened(let format, let paced):
                 onEvent?(.opened(device: output.deviceName ?? "?", format: format, paced: paced))
             case .firstFrame:
                 onEvent?(.audible)
-            case .recovered(let what, let count):
-                onEvent?(.recovered(what: what, count: count))
             case .failed(let failure, let reason):
                 state = .idle
                 lastFailure = reason
                 return advance(after: failure)
             case .stopped:
                 break  // only after a stop, which moved the worker to `stopping`
+            case .recovered, .mixerRaised, .mixerRestored, .mixerProblem:
+                forward(report, from: mailbox)
             }
         }
     }
@@ -259,6 +411,7 @@ public final class SupervisedOutput: SoundOutput {
     private func checkStall() {
         let now = clock.monotonic()
         defer { lastTick = now }
+        if case .bell = state { return tickOnBell(now) }
         guard case .device(let mailbox, _) = state else { return }
         // Ticks that came far apart mean this process was not running (Ctrl-Z, a debugger):
         // the device cannot be blamed for that time.
@@ -281,6 +434,9 @@ public final class SupervisedOutput: SoundOutput {
 
     private func abandonAll() {
         if case .device(let mailbox, _) = state { abandon(mailbox) }
+        if let probe { abandon(probe.mailbox) }
+        probe = nil
+        probeQueue = []
         for mailbox in stopping { abandon(mailbox) }
         stopping = []
         state = .idle

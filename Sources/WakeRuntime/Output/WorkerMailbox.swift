@@ -8,6 +8,9 @@ enum WorkerReport: Sendable {
     case recovered(String, count: Int)
     case failed(FallbackChain.Failure, String)
     case stopped(frames: Int64, seams: Int64)
+    case mixerRaised(mixer: String, from: MixerReading, to: MixerReading)
+    case mixerRestored(mixer: String, to: MixerReading, keptChanges: Bool)
+    case mixerProblem(String)
 }
 
 /// The one place an output worker and the event loop meet: requests in, reports and progress
@@ -26,6 +29,8 @@ final class WorkerMailbox: @unchecked Sendable {
     private var stopRequested = false
     private var resyncRequested = false
     private(set) var abandoned = false
+    /// The worker's thread has returned (abandoned or not).
+    private var ended = false
     /// The worker is inside a read of the sound file: if it is abandoned now, the file's
     /// handle may be mid-call and cannot be lent to another worker.
     private var readingSound = false
@@ -113,7 +118,12 @@ final class WorkerMailbox: @unchecked Sendable {
         }
     }
 
+    /// Last thing the worker does.
+    func markEnded() { locked { ended = true } }
+
     // MARK: the loop's side
+
+    var hasEnded: Bool { locked { ended } }
 
     func takeReports() -> [WorkerReport] {
         locked {

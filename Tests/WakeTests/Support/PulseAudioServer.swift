@@ -53,26 +53,34 @@ final class PulseAudioServer {
     let socketPath: String
     /// A client.conf with `autospawn = no`.
     let clientConfigPath: String
-    private let server: ChildProcess
+    private var server: ChildProcess
+    private let configPath: String
     private var recorders: [PulseRecorder] = []
 
     var pid: pid_t { server.pid }
     /// `unix:<socket>`.
     var address: String { "unix:\(socketPath)" }
 
-    /// The environment that sends a client (wake, pactl, aplay) to this server.
+    /// The environment that sends a client (wake, pactl, aplay) to this server. `XDG_STATE_HOME`
+    /// is private too: the mixer levels wake saves while it rings belong to this server.
     var environment: [String: String] {
-        ["PULSE_SERVER": address, "XDG_RUNTIME_DIR": runtimeDirectory, "PULSE_CLIENTCONFIG": clientConfigPath]
+        ["PULSE_SERVER": address, "XDG_RUNTIME_DIR": runtimeDirectory, "PULSE_CLIENTCONFIG": clientConfigPath,
+         "XDG_STATE_HOME": stateHome]
     }
+
+    /// The private `XDG_STATE_HOME` given to clients (wake's mixer save files go to `wake/` in it).
+    var stateHome: String { directory.file("state") }
 
     /// Variables of the developer's session that must not leak into the server or its clients.
     static let sessionVariables = ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY", "PULSE_SERVER",
                                    "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH", "PULSE_COOKIE", "PULSE_SINK",
                                    "PULSE_SOURCE", "ALSA_CONFIG_PATH"]
 
-    private init(directory: TestDirectory, server: ChildProcess, runtime: String, home: String, socket: String, client: String) {
+    private init(directory: TestDirectory, server: ChildProcess, runtime: String, home: String, socket: String, client: String,
+                 config: String) {
         self.directory = directory
         self.server = server
+        configPath = config
         runtimeDirectory = runtime
         self.home = home
         socketPath = socket
@@ -112,28 +120,51 @@ final class PulseAudioServer {
 
             """.utf8))
         let client = try dir.write("client.conf", Array("autospawn = no\n".utf8))
-        let server = try ChildProcess(pulseaudioPath, [
+        let server = try launch(dir: dir, config: config, home: home, runtime: runtime)
+        let s = PulseAudioServer(directory: dir, server: server, runtime: runtime, home: home, socket: socket, client: client, config: config)
+        do {
+            try await s.waitUntilAnswering(timeout: timeout)
+            return s
+        } catch {
+            await s.stop()
+            throw error
+        }
+    }
+
+    private static func launch(dir: TestDirectory, config: String, home: String, runtime: String) throws -> ChildProcess {
+        try ChildProcess(pulseaudioPath, [
             "-n", "-F", config, "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
             "--realtime=no", "--high-priority=no", "--log-target=stderr",
         ], environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": runtime],
            unset: sessionVariables, directory: dir)
-        let s = PulseAudioServer(directory: dir, server: server, runtime: runtime, home: home, socket: socket, client: client)
-        do {
-            let deadline = ContinuousClock.now + timeout
-            while true {
-                if server.hasExited { throw WakeTestError("pulseaudio exited at start: \(server.result!)") }
-                if FileManager.default.fileExists(atPath: socket), let r = try? await s.pactl(["info"]), r.exitCode == 0,
-                   r.stdout.contains("Default Sink: speaker") {
-                    return s
-                }
-                if ContinuousClock.now >= deadline {
-                    throw WakeTestError("pulseaudio did not answer 'pactl info' within \(timeout)\nserver stderr:\n\(server.currentStderr)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
+    }
+
+    /// Kills the server dead (SIGKILL), as a crashed sound server, and reaps it.
+    func killServer() async {
+        server.send(SIGKILL)
+        await server.wait(timeout: .seconds(5))
+    }
+
+    /// Starts the server again on the same socket and configuration (after `killServer()`), as a
+    /// desktop's sound server that is restarted; returns once `pactl info` answers.
+    func restart(timeout: Duration = .seconds(30)) async throws {
+        if !server.hasExited { await killServer() }
+        server = try PulseAudioServer.launch(dir: directory, config: configPath, home: home, runtime: runtimeDirectory)
+        try await waitUntilAnswering(timeout: timeout)
+    }
+
+    private func waitUntilAnswering(timeout: Duration) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if server.hasExited { throw WakeTestError("pulseaudio exited at start: \(server.result!)") }
+            if FileManager.default.fileExists(atPath: socketPath), let r = try? await pactl(["info"]), r.exitCode == 0,
+               r.stdout.contains("Default Sink: speaker") {
+                return
             }
-        } catch {
-            await s.stop()
-            throw error
+            if ContinuousClock.now >= deadline {
+                throw WakeTestError("pulseaudio did not answer 'pactl info' within \(timeout)\nserver stderr:\n\(server.currentStderr)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 

@@ -1,0 +1,136 @@
+/// The file a ringing wake writes before it changes a mixer (`mixer-PID.state` under the state
+/// home), so that when it is killed mid-ring the next wake to start can put the levels back.
+///
+/// ```
+/// # wake: mixer levels a ringing wake changed, put back by the next wake to start once it is gone.
+/// owner	4242	1234567	6f1c0a4e-...
+/// server	unix:/run/user/1000/pulse/native
+/// entry	default	Master	0	65536	6553,6553	0	32768,32768	1
+/// ```
+///
+/// Fields are separated by tabs. `owner`: the process ID, its start time (clock ticks since
+/// boot, field 22 of /proc/PID/stat: a reused ID has another) and the boot ID (after a reboot
+/// neither means anything). `server`: the sound server the levels belong to (`PULSE_SERVER`,
+/// else `XDG_RUNTIME_DIR`; may be empty). Each `entry`: the mixer, its element, the raw volume
+/// range, the saved volumes and switches, and the ones wake set (`-` for none; switches as
+/// `0`/`1` per channel). Parsing is strict and never traps: anything else is a `ParseError`
+/// with its line.
+public struct MixerSaveFile: Hashable, Sendable {
+    public struct Owner: Hashable, Sendable {
+        public var pid: Int32
+        public var startTicks: UInt64
+        public var bootID: String
+        public init(pid: Int32, startTicks: UInt64, bootID: String) {
+            self.pid = pid; self.startTicks = startTicks; self.bootID = bootID
+        }
+    }
+
+    public struct Entry: Hashable, Sendable {
+        /// The ALSA control name, `default` or `hw:0`.
+        public var mixer: String
+        /// The element and the levels before wake changed them.
+        public var saved: MixerReading
+        /// The levels wake set.
+        public var applied: MixerLevels
+        public init(mixer: String, saved: MixerReading, applied: MixerLevels) {
+            self.mixer = mixer; self.saved = saved; self.applied = applied
+        }
+    }
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    public var owner: Owner
+    public var server: String
+    public var entries: [Entry]
+
+    public init(owner: Owner, server: String, entries: [Entry]) {
+        self.owner = owner; self.server = server; self.entries = entries
+    }
+
+    /// Whether a name can be written in the format (no tab, newline or other control character).
+    public static func storable(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+    }
+
+    /// Channels per element at most: ALSA's simple mixer knows 32.
+    static let channelLimit = 32
+
+    public func serialize() -> String {
+        var out = "# wake: mixer levels a ringing wake changed, put back by the next wake to start once it is gone.\n"
+        out += "owner\t\(owner.pid)\t\(owner.startTicks)\t\(owner.bootID)\n"
+        out += "server\t\(server)\n"
+        for e in entries {
+            let fields = [e.mixer, e.saved.element, String(e.saved.range.lowerBound), String(e.saved.range.upperBound),
+                          Self.volumes(e.saved.levels), Self.switches(e.saved.levels),
+                          Self.volumes(e.applied), Self.switches(e.applied)]
+            out += "entry\t" + fields.joined(separator: "\t") + "\n"
+        }
+        return out
+    }
+
+    static func volumes(_ l: MixerLevels) -> String { l.volumes.isEmpty ? "-" : l.volumes.map(String.init).joined(separator: ",") }
+    static func switches(_ l: MixerLevels) -> String { l.switches.isEmpty ? "-" : String(l.switches.map { $0 ? "1" : "0" }) }
+
+    public static func parse(_ text: String) throws(ParseError) -> MixerSaveFile {
+        var owner: Owner?
+        var server: String?
+        var entries: [Entry] = []
+        var n = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            n += 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            func fail(_ m: String) -> ParseError { ParseError(line: n, message: m) }
+            switch f[0] {
+            case "owner":
+                guard owner == nil else { throw fail("a second owner line") }
+                guard f.count == 4, let pid = Int32(f[1]), pid > 0, let start = UInt64(f[2]), !f[3].isEmpty else {
+                    throw fail("owner takes a process ID, its start time and the boot ID")
+                }
+                owner = Owner(pid: pid, startTicks: start, bootID: f[3])
+            case "server":
+                guard server == nil else { throw fail("a second server line") }
+                guard f.count == 2 else { throw fail("server takes one field") }
+                server = f[1]
+            case "entry":
+                guard f.count == 9 else { throw fail("an entry has 8 fields, not \(f.count - 1)") }
+                guard storable(f[1]), storable(f[2]) else { throw fail("an empty mixer or element name") }
+                guard let lo = Int(f[3]), let hi = Int(f[4]), lo < hi else { throw fail("the volume range '\(f[3])' to '\(f[4])' is not a range") }
+                let saved = MixerLevels(volumes: try volumes(f[5], lo...hi, fail), switches: try switches(f[6], fail))
+                let applied = MixerLevels(volumes: try volumes(f[7], lo...hi, fail), switches: try switches(f[8], fail))
+                guard saved.volumes.count == applied.volumes.count, saved.switches.count == applied.switches.count else {
+                    throw fail("the saved and the applied levels have different channels")
+                }
+                guard !entries.contains(where: { $0.mixer == f[1] }) else { throw fail("a second entry for mixer '\(f[1])'") }
+                entries.append(Entry(mixer: f[1], saved: MixerReading(element: f[2], range: lo...hi, levels: saved), applied: applied))
+            default:
+                throw fail("unknown line '\(String(f[0].prefix(20)))'")
+            }
+        }
+        guard let owner else { throw ParseError(line: n, message: "no owner line") }
+        return MixerSaveFile(owner: owner, server: server ?? "", entries: entries)
+    }
+
+    private static func volumes(_ s: String, _ range: ClosedRange<Int>, _ fail: (String) -> ParseError) throws(ParseError) -> [Int] {
+        if s == "-" { return [] }
+        let parts = s.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= channelLimit else { throw fail("more than \(channelLimit) channels") }
+        var out: [Int] = []
+        for p in parts {
+            guard let v = Int(p), range.contains(v) else { throw fail("volume '\(String(p.prefix(20)))' is not in \(range.lowerBound)...\(range.upperBound)") }
+            out.append(v)
+        }
+        return out
+    }
+
+    private static func switches(_ s: String, _ fail: (String) -> ParseError) throws(ParseError) -> [Bool] {
+        if s == "-" { return [] }
+        guard s.count <= channelLimit, s.allSatisfy({ $0 == "0" || $0 == "1" }) else { throw fail("switches are 0 or 1 per channel, or -") }
+        return s.map { $0 == "1" }
+    }
+}

@@ -1,0 +1,168 @@
+import Glibc
+import WakeCore
+import WakeSystem
+
+/// The mixer guard: a ring on a muted or turned-down output is unmuted and raised to the floor
+/// (`--min-volume`), and put back exactly when its sound ends.
+///
+/// Where it runs, and why: on the output worker, right after its PCM opened and before the first
+/// frame, and back on that worker when its sound ends (stop, snooze, failure, fallback). Mixer
+/// calls reach the sound server just as PCM calls do (the pulse plugin's control blocks about
+/// 30 s per call when the server hangs), so they must never run on the event loop; the worker
+/// is already supervised (a stall abandons it) and owns the device's lifetime. Opening the
+/// mixer there, at ring time, also binds it to the sink the sound goes to (the pulse plugin
+/// looks up the default sink when opened), and a device that will not open never has its mixer
+/// touched. The worker keeps the mixer open until it restores it, so the restore reaches the
+/// sink it raised even if the default sink changed meanwhile.
+///
+/// Before anything is changed the old levels are saved (`MixerStateStore`: one file per
+/// process); the file is removed once they are back. A worker abandoned while it holds a raised
+/// mixer cannot be waited for: its entry stays in this ledger and in the file. The next worker
+/// on the same mixer adopts it (keeps the original levels, restores them at its own end); an
+/// abandoned worker that comes back to life restores only what it still owns; whatever is left
+/// when wake dies (SIGKILL, a hung server until exit) is put back by the next wake to start.
+///
+/// The ledger's mutex guards only its bookkeeping and the file write, and only workers take it:
+/// the event loop never does, so no mixer call can ever hold the loop up.
+final class MixerLedger: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private struct Held {
+        var entry: MixerSaveFile.Entry
+        /// The worker that restores it; nil when nobody does any more (its restore failed).
+        var owner: Int?
+        var restoring = false
+    }
+    private var entries: [String: Held] = [:]
+    private var order: [String] = []
+    private let path: String?
+    private let owner: MixerSaveFile.Owner
+
+    init(directory: String?) {
+        path = directory.map { MixerStateStore.path(in: $0, pid: getpid()) }
+        owner = MixerStateStore.currentOwner()
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+
+    /// A mixer a worker raised (or adopted) and must put back.
+    final class Token {
+        let control: String
+        let mixer: Mixer
+        init(control: String, mixer: Mixer) { self.control = control; self.mixer = mixer }
+    }
+
+    /// On a worker whose PCM on `device` just opened: unmutes and raises the mixer behind it to
+    /// `floor` percent when it is below. Returns what the worker must restore at its end.
+    func raise(device: String, floor: Int, worker: Int, report: (WorkerReport) -> Void) -> Token? {
+        guard let control = MixerPlan.control(forDevice: device) else { return nil }
+        // An entry being put back by another worker (one that came back to life) is waited for,
+        // briefly, so its original levels are not read as the user's.
+        var adopted: MixerSaveFile.Entry?
+        for _ in 0..<100 {
+            let busy: Bool = locked {
+                guard var held = entries[control] else { return false }
+                if held.restoring { return true }
+                held.owner = worker
+                entries[control] = held
+                adopted = held.entry
+                return false
+            }
+            if !busy { break }
+            var ts = timespec(tv_sec: 0, tv_nsec: 10_000_000)
+            nanosleep(&ts, nil)
+        }
+        let mixer: Mixer
+        let before: MixerReading
+        do {
+            mixer = try Mixer(control: control)
+            before = try mixer.read()
+        } catch {
+            if adopted != nil { locked { entries[control]?.owner = nil } }
+            report(.mixerProblem("cannot read the mixer behind '\(device.printable)' (\(error)); ringing at the level it is at"))
+            return nil
+        }
+        let token = Token(control: control, mixer: mixer)
+        guard let target = MixerPlan.raised(before, floor: floor) else {
+            // Loud enough already; an adopted entry is still this worker's to put back.
+            return adopted == nil ? nil : token
+        }
+        let saved = adopted?.saved ?? before
+        guard MixerSaveFile.storable(control), MixerSaveFile.storable(before.element) else { return nil }
+        let entry = MixerSaveFile.Entry(mixer: control, saved: saved, applied: target)
+        // Saved before anything changes: a crash from here on is put right by the next start.
+        let saveError = locked { () -> StoreError? in
+            if entries[control] == nil { order.append(control) }
+            entries[control] = Held(entry: entry, owner: worker)
+            return writeFile()
+        }
+        if let saveError {
+            report(.mixerProblem("cannot save the mixer levels before raising them (\(saveError)); if wake dies while ringing they stay raised"))
+        }
+        do {
+            try mixer.write(target)
+        } catch {
+            // Whatever was written is put back at the end (only values still as wake set them).
+            report(.mixerProblem("cannot raise the mixer behind '\(device.printable)' (\(error)); ringing at the level it is at"))
+            return token
+        }
+        var after = before
+        after.levels = target
+        report(.mixerRaised(mixer: control, from: before, to: after))
+        return token
+    }
+
+    /// On the worker that raised (or adopted) `token`'s mixer, when its sound ends: puts the
+    /// saved levels back where they are still as wake set them, unless another worker has
+    /// taken the entry over meanwhile.
+    func restore(_ token: Token, worker: Int, report: (WorkerReport) -> Void) {
+        defer { token.mixer.close() }
+        let entry: MixerSaveFile.Entry? = locked {
+            guard var held = entries[token.control], held.owner == worker else { return nil }
+            held.restoring = true
+            entries[token.control] = held
+            return held.entry
+        }
+        guard let entry else { return }
+        let outcome: MixerStateStore.RestoreOutcome
+        do { outcome = try MixerStateStore.restore(entry, on: token.mixer) } catch { outcome = .failed(error) }
+        let saveError = locked { () -> StoreError? in
+            if case .failed = outcome {
+                entries[token.control]?.restoring = false
+                entries[token.control]?.owner = nil  // left for the next worker on it, or the next start
+                return nil
+            }
+            entries[token.control] = nil
+            order.removeAll { $0 == token.control }
+            return writeFile()
+        }
+        switch outcome {
+        case .restored(let reading, let kept):
+            report(.mixerRestored(mixer: token.control, to: reading, keptChanges: kept))
+        case .unchanged:
+            report(.mixerProblem("the mixer '\(token.control.printable)' was changed while ringing; left as it is"))
+        case .failed(let error):
+            report(.mixerProblem("cannot put the mixer '\(token.control.printable)' back (\(error)); the next start of wake will"))
+        }
+        if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError))")) }
+    }
+
+    /// Under the mutex: the file holds exactly the entries not yet put back.
+    private func writeFile() -> StoreError? {
+        guard let path else { return StoreError(path: "", reason: "neither XDG_STATE_HOME nor HOME is set to an absolute path") }
+        if entries.isEmpty {
+            MixerStateStore.remove(path)
+            return nil
+        }
+        let file = MixerSaveFile(owner: owner, server: MixerStateStore.serverIdentity(),
+                                 entries: order.compactMap { entries[$0]?.entry })
+        do { try MixerStateStore.write(file, to: path) } catch { return error }
+        return nil
+    }
+}

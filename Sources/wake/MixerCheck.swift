@@ -1,0 +1,76 @@
+import Glibc
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// The mixer guard's work outside the ring, each piece bounded (a mixer behind a hung sound
+/// server blocks about 30 s per call): what the dry run and the armed line say about the mixer
+/// (read only, never changed), and, at every start, putting back what a dead wake left raised.
+enum MixerCheck {
+    /// What is said about the mixer when the alarm is set.
+    struct Report {
+        /// The dry run's line, after "mixer: ".
+        var text: String
+        /// Worth saying under the armed line too: the output is muted or below the floor, or
+        /// the mixer cannot be read.
+        var notable: Bool
+    }
+
+    static func run(device: String, policy: MixerPolicy, signals: SignalChannel) throws(ArmError) -> Report {
+        guard let control = MixerPlan.control(forDevice: device) else {
+            return Report(text: policy == .off ? "left alone: --mixer off" : "none known for '\(device.printable)': left alone", notable: false)
+        }
+        let outcome: BoundedCall.Outcome<Result<MixerReading, ALSAError>>
+        do {
+            outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: signals) {
+                Result { () throws(ALSAError) -> MixerReading in
+                    let mixer = try Mixer(control: control)
+                    defer { mixer.close() }
+                    return try mixer.read()
+                }
+            }
+        } catch {
+            return Report(text: "cannot be read now (\(error)); the alarm rings anyway", notable: true)
+        }
+        switch outcome {
+        case .done(.success(let reading)):
+            let text = MixerPlan.describe(reading, policy: policy)
+            let quiet = reading.levels.isMuted || (reading.percent ?? 100) < (policy.floor ?? Defaults.minVolume)
+            return Report(text: text + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet)
+        case .done(.failure(let error)):
+            return Report(text: "cannot read the mixer '\(control.printable)' (\(error.message)); the alarm rings at whatever level it has",
+                          notable: true)
+        case .timedOut:
+            return Report(text: "the mixer '\(control.printable)' did not answer in \(Formatting.span(Defaults.stallLimit)); the alarm rings anyway",
+                          notable: true)
+        case .interrupted(let signal):
+            throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while checking the mixer; nothing was set",
+                           status: 128 + signal, signal: signal)
+        }
+    }
+
+    /// At the start of every wake command: levels a wake that died mid-ring left raised are put
+    /// back (`MixerStateStore.restoreLeftovers`), once, each said in one line on stderr. Costs one
+    /// directory read when there is nothing to do. Bounded: a hung sound server holds the start
+    /// up for at most the stall limit, and the file then waits for the next start. Signals are
+    /// not read here (they stay queued for the command itself).
+    static func restoreLeftovers() {
+        guard let directory = MixerStateStore.directory(), MixerStateStore.hasLeftovers(in: directory) else { return }
+        let console = Console(quiet: false)
+        let outcome: BoundedCall.Outcome<[String]>
+        do {
+            outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: nil) { MixerStateStore.restoreLeftovers(in: directory) }
+        } catch {
+            return console.error("warning: cannot put back the mixer levels an earlier wake left raised: \(error)")
+        }
+        switch outcome {
+        case .done(let lines):
+            for line in lines { console.error(line) }
+        case .timedOut:
+            console.error("warning: the mixer an earlier wake left raised did not answer in \(Formatting.span(Defaults.stallLimit)); "
+                          + "the next start of wake tries again")
+        case .interrupted:
+            break
+        }
+    }
+}
