@@ -114,8 +114,8 @@ enum WakeMain {
 
         if options.dryRun {
             inhibitor.release()
-            printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, rtcs: rtcs, console: console)
-            console.result("mixer: \(mixer.text)")
+            printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, rtcs: rtcs,
+                        mixer: mixer.text, console: console)
             return ExitStatus.ok
         }
 
@@ -178,7 +178,7 @@ enum WakeMain {
     }
 
     static func printDryRun(_ options: AlarmOptions, deadline: Deadline, now: ClockReading, zone: TimeZoneRules, sound: SoundFile,
-                            device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], console: Console) {
+                            device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], mixer: String, console: Console) {
         let wait = deadline.instant - now.realtime
         let settings = options.ring.engine
         /// ` (from the command line)`, ` (from PATH line 3)`, or nothing for a built-in default.
@@ -198,6 +198,7 @@ enum WakeMain {
         console.result("snooze: \(DurationText.format(settings.snooze))" + from("snooze"))
         console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from("ring-for"))
         console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from("late-limit"))
+        console.result("mixer: \(mixer)" + from("mixer", "min-volume"))
         switch inhibitor {
         case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from("inhibit"))
         case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from("inhibit"))
