@@ -21,6 +21,11 @@ struct ConfigDefaults {
     /// Reads and checks the file; a missing one is no error.
     static func load(path: String? = standardPath) throws(ArmError) -> ConfigDefaults {
         guard let path else { return ConfigDefaults(path: nil) }
+        // A file that is there but unreadable is a mistake to report; a path a parent directory
+        // will not even let us look into (HOME still another user's, as under setpriv or su)
+        // holds no config of ours.
+        var st = stat()
+        if stat(path, &st) != 0 && (errno == ENOENT || errno == EACCES || errno == ENOTDIR) { return ConfigDefaults(path: path) }
         let text: String
         do {
             guard let t = try AtomicFile.read(path) else { return ConfigDefaults(path: path) }

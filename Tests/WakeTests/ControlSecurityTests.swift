@@ -8,6 +8,28 @@ struct ControlSecurityTests {
     static let nobody = ["--reuid", "65534", "--regid", "65534", "--clear-groups"]
     static var canSwitchUser: Bool { getuid() == 0 && access(InhibitTool.setpriv, X_OK) == 0 }
 
+    /// Python: `exchange(path, payload)` sends one request as a raw client and returns every
+    /// byte of the answer (the server may close before reading it all: that is no error).
+    static let exchange = """
+        import socket, sys
+        def exchange(path, payload):
+            s = socket.socket(socket.AF_UNIX); s.settimeout(30); s.connect(path)
+            try:
+                s.sendall(payload)
+            except OSError:
+                pass
+            data = b""
+            try:
+                while True:
+                    chunk = s.recv(4096)
+                    if not chunk: break
+                    data += chunk
+            except OSError:
+                pass
+            return data
+
+        """
+
     /// Runs `python3 -c script args` and returns its stdout.
     static func python(_ script: String, _ args: [String], timeout: Duration = .seconds(120)) async throws -> String {
         let r = try await runTool("/usr/bin/python3", ["-c", script] + args, timeout: timeout)
@@ -65,22 +87,8 @@ struct ControlSecurityTests {
             guard ContinuousClock.now < deadline, !wake.hasExited else { throw WakeTestError("no socket: \(wake.currentStderr)") }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let answer = try await Self.python("""
-            import socket, sys
-            s = socket.socket(socket.AF_UNIX); s.settimeout(30); s.connect(sys.argv[1])
-            try:
-                s.sendall(b"wake/1 cancel " + sys.argv[2].encode() + b"\\n")
-            except OSError:
-                pass
-            data = b""
-            try:
-                while True:
-                    chunk = s.recv(4096)
-                    if not chunk: break
-                    data += chunk
-            except OSError:
-                pass
-            print(repr(data))
+        let answer = try await Self.python(Self.exchange + """
+            print(repr(exchange(sys.argv[1], b"wake/1 cancel " + sys.argv[2].encode() + b"\\n")))
             """, [socketPath, "\(wake.pid)"])
         #expect(answer.trimmingCharacters(in: .whitespacesAndNewlines) == "b''", "no answer at all: \(answer)")
         // And wake's own client refuses a directory that is not root's.
@@ -102,23 +110,9 @@ struct ControlSecurityTests {
         let socketPath = "\(world.control)/\(wake.pid).sock"
 
         // Each malformed request gets an error record, then the end of the answer.
-        let replies = try await Self.python("""
-            import socket, sys
+        let replies = try await Self.python(Self.exchange + """
             for payload in [b"wake/1 reboot\\n", b"\\xc3\\x28\\n", b"wake/9 list\\n", b"wake/1 cancel\\n", b"x" * 5000]:
-                s = socket.socket(socket.AF_UNIX); s.settimeout(30); s.connect(sys.argv[1])
-                try:
-                    s.sendall(payload)
-                except OSError:
-                    pass
-                data = b""
-                try:
-                    while True:
-                        chunk = s.recv(4096)
-                        if not chunk: break
-                        data += chunk
-                except OSError:
-                    pass
-                print(data.decode("utf-8", "replace").replace("\\n", "|"))
+                print(exchange(sys.argv[1], payload).decode("utf-8", "replace").replace("\\n", "|"))
             """, [socketPath])
         let lines = replies.split(separator: "\n")
         #expect(lines.count == 5 && lines.allSatisfy { $0.contains("kind=error") && $0.hasSuffix("kind=end|") }, "\(replies)")
