@@ -137,6 +137,28 @@ struct ControlTests {
         #expect(access("\(world.control)/\(wake.pid).sock", F_OK) != 0, "and its entry is cleaned")
     }
 
+    @Test("without XDG_RUNTIME_DIR: /run/user/UID when logind made it, else /tmp/wake-UID, made 0700")
+    func fallbackDirectory() async throws {
+        let uid = geteuid()
+        var st = stat()
+        let logind = "/run/user/\(uid)"
+        let expected = lstat(logind, &st) == 0 && st.st_uid == uid ? logind + "/wake" : "/tmp/wake-\(uid)"
+        let dir = try TestDirectory("wake-ctl-fallback")
+        let env = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "TZ": "UTC"]
+        let wake = try DetachedWake(["+1h", "-D", "null", "--inhibit", "off"], environment: env, unset: ["XDG_RUNTIME_DIR"], directory: dir)
+        try await wake.waitForEvent("armed")
+        let socket = "\(expected)/\(wake.pid).sock"
+        let deadline = ContinuousClock.now + .seconds(60)
+        while access(socket, F_OK) != 0 {
+            guard ContinuousClock.now < deadline else { throw WakeTestError("no socket at \(socket)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(lstat(expected, &st) == 0 && st.st_mode & 0o777 == 0o700 && st.st_uid == uid)
+        let r = try await WakeProcess.run(["cancel", "\(wake.pid)"], environment: env, unset: ["XDG_RUNTIME_DIR"])
+        #expect(r.exitCode == 0, "\(r)")
+        #expect(await wake.wait(timeout: .seconds(60)).exitCode == 130)
+    }
+
     @Test("a wake that cannot answer (stopped) costs the others a short wait and a warning, nothing more")
     func stoppedProcess() async throws {
         let world = try ControlWorld()
