@@ -159,6 +159,50 @@ struct ControlSecurityTests {
         #expect(wake.count("fallback") == 0 && wake.count("problem") == 0, "the sound never faltered: \(wake.eventLogText)")
     }
 
+    @Test("out of descriptors: a crowd of silent clients neither spins the loop nor locks out a real client")
+    func outOfDescriptors() async throws {
+        let world = try ControlWorld()
+        let child = try world.alarm(["now", "-D", "null", "--ring-for", "10m"])
+        defer { child.send(SIGKILL) }
+        try await child.waitForEvent("ringing")
+        try await world.waitForSocket(child.pid)
+        // A descriptor limit a few above what the ringing alarm holds: the crowd cannot all be accepted.
+        let open = (try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd")).count
+        try await runTool("/usr/bin/prlimit", ["--pid", "\(child.pid)", "--nofile=\(open + 3):\(open + 3)"])
+        let socketPath = "\(world.control)/\(child.pid).sock"
+        let crowd = Task {
+            try await Self.python("""
+                import socket, sys, time
+                crowd = []
+                for i in range(40):
+                    s = socket.socket(socket.AF_UNIX); s.setblocking(False)
+                    try:
+                        s.connect(sys.argv[1])
+                    except OSError:
+                        pass
+                    crowd.append(s)
+                time.sleep(4)
+                """, [socketPath])
+        }
+        try await Task.sleep(for: .seconds(1))
+        func cpu() -> Double {
+            let fields = ChildProcess.read("/proc/\(child.pid)/stat").split(separator: ")").last?.split(separator: " ") ?? []
+            guard fields.count > 13, let u = Double(fields[11]), let s = Double(fields[12]) else { return 0 }
+            return (u + s) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        let before = cpu()
+        let start = ContinuousClock.now
+        let list = try await world.list()
+        #expect(list.first?["state"] as? String == "ringing", "a real client still gets in: \(list)")
+        try await Task.sleep(until: start + .seconds(2))
+        let used = cpu() - before
+        #expect(used < 1.0, "the loop did not spin on the listener: \(used) s of CPU in 2 s")
+        _ = try await crowd.value
+        let r = try await world.run(["stop"])
+        #expect(r.exitCode == 0, "\(r)")
+        #expect(await child.wait(timeout: .seconds(60)).exitCode == 0)
+    }
+
     @Test("a control directory others can reach is refused by the client (77) and the alarm rings anyway, with a warning")
     func unsafeDirectory() async throws {
         let world = try ControlWorld()

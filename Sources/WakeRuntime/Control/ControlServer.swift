@@ -35,6 +35,7 @@ public final class ControlServer {
     private let listener: UnixSocket
     private var listenerRegistration: Reactor.Registration?
     private var clients: [Client] = []
+    private var listenerResting = false
     private var sweep: PeriodicTimer?
     private let owner = geteuid()
     private let handler: Handler
@@ -78,7 +79,16 @@ public final class ControlServer {
     private func acceptClients() {
         for _ in 0..<Self.acceptsPerTurn {
             let socket: UnixSocket?
-            do { socket = try listener.accept() } catch { return }  // EMFILE and the like: the queue waits for the next turn
+            do { socket = try listener.accept() } catch {
+                // Out of descriptors (EMFILE and the like): make room by dropping the oldest
+                // client, as a full table does. With none to drop the client stays queued and the
+                // listener readable, so polling it now would spin: rest it until the next sweep.
+                if let oldest = clients.first { drop(oldest); continue }
+                if let listenerRegistration { reactor.update(listenerRegistration, events: 0) }
+                listenerResting = true
+                sweep?.start()
+                return
+            }
             guard let socket else { return }
             guard let peer = try? socket.peerCredentials(), peer.uid == owner else {
                 let peer = try? socket.peerCredentials()
@@ -147,11 +157,16 @@ public final class ControlServer {
         if let r = client.registration { reactor.unregister(r) }
         client.registration = nil
         clients.removeAll { $0 === client }
-        if clients.isEmpty { sweep?.stop() }
+        if clients.isEmpty && !listenerResting { sweep?.stop() }
     }
 
     private func dropIdle() {
+        if listenerResting, let listenerRegistration {
+            listenerResting = false
+            reactor.update(listenerRegistration, events: Int16(POLLIN))
+        }
         let now = SystemClock.monotonic
         for c in clients where now - c.since > Self.idleLimit { drop(c) }
+        if clients.isEmpty && !listenerResting { sweep?.stop() }
     }
 }
