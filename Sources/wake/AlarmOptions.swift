@@ -76,8 +76,10 @@ struct AlarmOptions {
     var unpaced: Bool
     var inhibit: InhibitMode
     var wakeSystem: Bool
+    var notify: NotifyMode
 
     enum InhibitMode: String { case auto, require, off }
+    enum NotifyMode: String { case auto, require, off }
 
     init(_ c: WakeCommand) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
@@ -95,6 +97,7 @@ struct AlarmOptions {
         unpaced = c.unpaced
         inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         wakeSystem = c.wakeSystem
+        notify = try AlarmOptions.notifyMode(c.notify)
     }
 
     static func inhibitMode(_ text: String) throws(ArmError) -> InhibitMode {
@@ -104,11 +107,19 @@ struct AlarmOptions {
         return mode
     }
 
+    static func notifyMode(_ text: String) throws(ArmError) -> NotifyMode {
+        guard let mode = NotifyMode(rawValue: text) else {
+            throw ArmError(message: "--notify: invalid mode '\(text.printable)'; use auto, require or off", status: ExitStatus.usage)
+        }
+        return mode
+    }
+
     /// Options that take a value: every spelling maps to its long name.
     static let valueOptions: [String: String] = [
         "-s": "--sound", "-D": "--device", "--sound": "--sound", "--device": "--device", "--volume": "--volume",
         "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
         "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
+        "--notify": "--notify",
     ]
     /// Short flags that take no value and may be bundled (`-qD null`).
     static let shortFlags: Set<Character> = ["q", "h"]

@@ -82,6 +82,8 @@ enum WakeMain {
         }
 
 
+        let notify = try NotifySetup.prepare(options.notify, dryRun: options.dryRun, signals: signals)
+
         let log: EventLog?
         do {
             if options.dryRun, let path = options.eventsPath, path != "-", access(path, F_OK) != 0 {
@@ -112,6 +114,7 @@ enum WakeMain {
         if options.dryRun {
             inhibitor.release()
             printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, rtcs: rtcs, console: console)
+            console.result(NotifySetup.report(options.notify, notify))
             return ExitStatus.ok
         }
 
@@ -124,6 +127,8 @@ enum WakeMain {
             throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
                            status: ExitStatus.osError)
         }
+        if options.notify != .off { session.notifier = DesktopNotifier(session: session, mode: options.notify, bus: notify.bus) }
+        if let warning = NotifySetup.warning(notify) { console.error(warning) }
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced)
         let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring)
