@@ -140,6 +140,14 @@ public struct NoticeSync: Hashable, Sendable {
         if closed == id { id = nil }
     }
 
+    /// The connection went: what was in flight on it will never be answered. Ids belong to
+    /// the server, not the connection, so what is shown can still be replaced or closed
+    /// through a new one; the wanted notice goes out again with the next change.
+    public mutating func connectionLost() {
+        inFlight = false
+        sent = nil
+    }
+
     /// Nothing on screen, nothing wanted and nothing on the way.
     public var isIdle: Bool { wanted == nil && id == nil && !inFlight }
 

@@ -82,8 +82,10 @@ final class DesktopNotifier: RuntimeObserver {
 
     // MARK: the bus
 
-    private func attach(_ bus: NotificationBus) {
-        self.bus = bus
+    /// Takes `bus` into use: its signals, and its descriptor in the loop. False when it has
+    /// no descriptor to watch (it failed at once); it is then dropped.
+    @discardableResult
+    private func attach(_ bus: NotificationBus) -> Bool {
         bus.onAction = { [unowned self] id, key in pressed(key, on: id) }
         bus.onClosed = { [unowned self] id in
             for (name, var t) in alarms where t.sync.id == id {
@@ -92,38 +94,40 @@ final class DesktopNotifier: RuntimeObserver {
             }
         }
         bus.onWatchFailed = { [unowned self] error in warn("the notification's buttons will not work (\(error))") }
+        guard let pfd = bus.pollDescriptor else { return false }
         do { try bus.watch() } catch { warn("the notification's buttons will not work (\(error))") }
-        guard let pfd = bus.pollDescriptor else { return detach() }
+        self.bus = bus
         registration = session.reactor.register(fd: pfd.fd, events: pfd.events) { [unowned self] _ in
             // Dispatched here, after the poll, never in the hook: a button that ends the alarm
             // must be seen by the loop's check before it polls again.
             bus.process()
             if !bus.isOpen { detach() }
         }
+        return true
     }
 
+    /// The connection went (the bus daemon restarted, or refused us). Only called between
+    /// updates, never inside one: it resets what the syncs have in flight.
     private func detach() {
         if let registration { session.reactor.unregister(registration) }
         registration = nil
         bus = nil
-        // What was in flight on the lost connection is answered with an error as it closes;
-        // nothing shown through it can be replaced any more.
         for (name, var t) in alarms {
-            t.sync = NoticeSync()
+            t.sync.connectionLost()
             alarms[name] = t
         }
     }
 
-    /// Connects when a notification is due and no connection is up (never blocks).
-    private func connected() -> NotificationBus? {
-        if let bus, bus.isOpen { return bus }
-        if bus != nil { detach() }
-        guard let fresh = try? NotificationBus() else { return nil }
-        attach(fresh)
-        return bus
+    /// The connection, or a new one when there is none (the session bus may have come since
+    /// wake was armed); never blocks.
+    private func connection() -> NotificationBus? {
+        if let bus { return bus }
+        guard let fresh = try? NotificationBus(), attach(fresh) else { return nil }
+        return fresh
     }
 
     private func beforePoll() {
+        if let bus, !bus.isOpen { detach() }
         applyChanges()
         if let bus, let registration {
             if let pfd = bus.pollDescriptor { session.reactor.update(registration, events: pfd.events) } else { detach() }
@@ -151,11 +155,13 @@ final class DesktopNotifier: RuntimeObserver {
     private func perform(_ call: NoticeSync.Call, for name: String) {
         switch call {
         case .notify(let notice, let replacing):
-            guard let bus = connected() else { return failed(name, nil) }
+            guard let bus = connection() else { return failed(name, nil) }
             do {
                 try bus.notify(notice, replacing: replacing) { [unowned self] result in
                     switch result {
-                    case .success(let id): update(name) { $0.notified(id: id) }
+                    case .success(let id):
+                        warned = false  // working again: the next failure is news
+                        update(name) { $0.notified(id: id) }
                     case .failure(let error): failed(name, error)
                     }
                 }

@@ -141,6 +141,20 @@ struct NoticeSyncTests {
         #expect(s.show(nil) == [.close(6)])
     }
 
+    @Test("the connection lost with a Notify in flight: the next change goes out through a new one, replacing what is shown")
+    func connectionLost() {
+        var s = NoticeSync()
+        _ = s.show(ringing)
+        _ = s.notified(id: 3)
+        _ = s.show(snoozed)
+        s.connectionLost()
+        #expect(!s.inFlight && s.id == 3)
+        #expect(s.show(ringing) == [.notify(ringing, replacing: 3)])
+        _ = s.notified(id: 3)
+        s.connectionLost()
+        #expect(s.show(nil) == [.close(3)])
+    }
+
     @Test("a server that answers a replacement with a new id: the old one is taken down")
     func newIDOnReplace() {
         var s = NoticeSync()
