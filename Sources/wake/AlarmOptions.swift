@@ -89,11 +89,19 @@ struct AlarmOptions {
     var unpaced: Bool
     var inhibit: InhibitMode
     var wakeSystem: Bool
+    var notify: NotifyMode
     /// The config file read, and the options the command line gave: where each setting came from.
     var config = ConfigDefaults()
     var given: Set<String> = []
 
+    /// ` (from the command line)`, ` (from PATH line 3)`, or nothing for built-in defaults.
+    func source(_ keys: [String]) -> String {
+        let sources = keys.compactMap { config.source(of: $0, given: given) }
+        return sources.isEmpty ? "" : " (" + Array(Set(sources)).sorted().joined(separator: "; ") + ")"
+    }
+
     enum InhibitMode: String { case auto, require, off }
+    enum NotifyMode: String { case auto, require, off }
 
     init(_ c: WakeCommand) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
@@ -111,11 +119,19 @@ struct AlarmOptions {
         unpaced = c.unpaced
         inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         wakeSystem = c.wakeSystem
+        notify = try AlarmOptions.notifyMode(c.notify)
     }
 
     static func inhibitMode(_ text: String) throws(ArmError) -> InhibitMode {
         guard let mode = InhibitMode(rawValue: text) else {
             throw ArmError(message: "--inhibit: invalid mode '\(text.printable)'; use auto, require or off", status: ExitStatus.usage)
+        }
+        return mode
+    }
+
+    static func notifyMode(_ text: String) throws(ArmError) -> NotifyMode {
+        guard let mode = NotifyMode(rawValue: text) else {
+            throw ArmError(message: "--notify: invalid mode '\(text.printable)'; use auto, require or off", status: ExitStatus.usage)
         }
         return mode
     }
@@ -126,6 +142,7 @@ struct AlarmOptions {
         "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
         "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
         "--min-volume": "--min-volume", "--mixer": "--mixer",
+        "--notify": "--notify",
     ]
     /// Short flags that take no value and may be bundled (`-qD null`).
     static let shortFlags: Set<Character> = ["q", "h"]

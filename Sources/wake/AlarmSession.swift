@@ -41,6 +41,8 @@ final class AlarmSession {
     var onReload: (() -> Void)?
     /// Called before every poll, after the session's own work (the daemon re-arms here).
     var beforeEachPoll: (() -> Void)?
+    /// The desktop notification (`--notify`); it hooks itself into the runner and the reactor.
+    var notifier: DesktopNotifier?
 
     init(mode: Mode, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel, inhibitor: InhibitorState,
          wakeSystem: Bool, settings: AlarmEngine.Settings) throws(SystemCallError) {
@@ -119,6 +121,7 @@ final class AlarmSession {
     private func finish() {
         control?.close()
         runner.shutDown()
+        notifier?.finish()
         inhibitor.release()
         terminal?.restore()
         console.clearStatus()

@@ -10,7 +10,7 @@ struct ConfigDefaults {
     /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm.
     static let ringKeys = AlarmBook.optionOrder
     /// Process-wide options, for `wake WHEN` and `wake daemon`.
-    static let processKeys = ["inhibit"]
+    static let processKeys = ["inhibit", "notify"]
     static let knownKeys = Set(ringKeys + processKeys)
 
     var path: String?
@@ -54,6 +54,8 @@ struct ConfigDefaults {
             do {
                 if e.key == "inhibit" {
                     _ = try AlarmOptions.inhibitMode(e.value)
+                } else if e.key == "notify" {
+                    _ = try AlarmOptions.notifyMode(e.value)
                 } else {
                     _ = try RingSettings(try RingOptionGroup.parseChecked(["--\(e.key)=\(e.value)"]))
                 }

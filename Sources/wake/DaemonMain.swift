@@ -8,6 +8,7 @@ enum DaemonMain {
     static func run(_ c: DaemonCommand, config: ConfigDefaults, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
         if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
+        let notifyMode = try AlarmOptions.notifyMode(c.notify)
         let (zone, warning) = ZoneLoader.local()
         if let warning { console.error("warning: " + warning) }
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
@@ -34,6 +35,7 @@ enum DaemonMain {
             throw ArmError(message: "another wake daemon is running\(who); stop it first (systemctl --user stop wake)",
                            status: ExitStatus.unavailable)
         }
+        let notify = try NotifySetup.prepare(notifyMode, dryRun: false, signals: signals)
         let log: EventLog?
         do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } } catch {
             throw ArmError(message: error.description, status: ExitStatus.cantCreate)
@@ -45,6 +47,8 @@ enum DaemonMain {
         } catch {
             throw ArmError(message: "cannot set up the daemon: \(error); the system is short of a resource", status: ExitStatus.osError)
         }
+        if notifyMode != .off { session.notifier = DesktopNotifier(session: session, mode: notifyMode, bus: notify.bus) }
+        if let warning = NotifySetup.warning(notify) { console.error(warning) }
         let controller = DaemonController(session: session, store: store, zone: zone, console: console, log: log,
                                           inhibit: inhibit, wakeSystem: c.wakeSystem, unpaced: c.unpaced, config: config)
         console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")

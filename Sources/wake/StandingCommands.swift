@@ -68,6 +68,9 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Keep the machine from sleeping in a window before each alarm: auto, require or off.")
     var inhibit: String = "auto"
 
+    @Option(help: "Show a desktop notification with Snooze and Stop buttons for each ringing alarm: auto, require (exit 69 if no notification server) or off.")
+    var notify: String = "auto"
+
     @Flag(help: "Arm each alarm on the RTC so a suspended machine wakes up for it (needs CAP_WAKE_ALARM); then no inhibitor is needed.")
     var wakeSystem = false
 

@@ -49,6 +49,9 @@ struct WakeCommand: ParsableCommand {
     @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.")
     var inhibit: String = "auto"
 
+    @Option(help: "Show a desktop notification with Snooze and Stop buttons while ringing: auto (if a notification server is there), require (exit 69 if none), off.")
+    var notify: String = "auto"
+
     @Flag(help: "Arm the deadline on the RTC so a suspended machine wakes up for the alarm (needs CAP_WAKE_ALARM).")
     var wakeSystem = false
 

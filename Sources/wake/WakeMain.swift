@@ -85,6 +85,8 @@ enum WakeMain {
         }
         let mixer = try MixerCheck.run(device: options.ring.device, policy: options.ring.mixer, signals: signals)
 
+        let notify = try NotifySetup.prepare(options.notify, dryRun: options.dryRun, signals: signals)
+
         let log: EventLog?
         do {
             if options.dryRun, let path = options.eventsPath, path != "-", access(path, F_OK) != 0 {
@@ -116,6 +118,7 @@ enum WakeMain {
             inhibitor.release()
             printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, rtcs: rtcs,
                         mixer: mixer.text, console: console)
+            console.result(NotifySetup.report(options.notify, notify) + options.source(["notify"]))
             return ExitStatus.ok
         }
 
@@ -128,6 +131,8 @@ enum WakeMain {
             throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
                            status: ExitStatus.osError)
         }
+        if options.notify != .off { session.notifier = DesktopNotifier(session: session, mode: options.notify, bus: notify.bus) }
+        if let warning = NotifySetup.warning(notify) { console.error(warning) }
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
@@ -181,11 +186,7 @@ enum WakeMain {
                             device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], mixer: String, console: Console) {
         let wait = deadline.instant - now.realtime
         let settings = options.ring.engine
-        /// ` (from the command line)`, ` (from PATH line 3)`, or nothing for a built-in default.
-        func from(_ keys: String...) -> String {
-            let sources = keys.compactMap { options.config.source(of: $0, given: options.given) }
-            return sources.isEmpty ? "" : " (" + Array(Set(sources)).sorted().joined(separator: "; ") + ")"
-        }
+        func from(_ keys: String...) -> String { options.source(keys) }
         console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
         if let note = Formatting.gapNote(deadline, zone: zone) { console.result("note: \(note)") }
         console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")

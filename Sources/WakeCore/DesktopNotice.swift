@@ -1,0 +1,167 @@
+/// What the desktop notification says about an alarm in each of its states. Pure: the
+/// notifier picks the phase, the bus edge sends the result as it is.
+public struct DesktopNotice: Hashable, Sendable {
+    public struct Button: Hashable, Sendable {
+        /// What the server sends back in ActionInvoked.
+        public var key: String
+        public var label: String
+        public init(key: String, label: String) { self.key = key; self.label = label }
+    }
+
+    /// The freedesktop `urgency` hint's byte.
+    public enum Urgency: UInt8, Hashable, Sendable {
+        case low = 0, normal = 1, critical = 2
+    }
+
+    /// Plain text: the specification gives the summary no markup.
+    public var summary: String
+    /// Escaped for servers that read the body as markup (`<`, `>`, `&`).
+    public var body: String
+    public var buttons: [Button]
+    public var urgency: Urgency
+    /// Kept on screen after a button is pressed: the alarm's state is shown until it ends.
+    public var resident: Bool
+
+    public init(summary: String, body: String, buttons: [Button], urgency: Urgency, resident: Bool) {
+        self.summary = summary; self.body = body; self.buttons = buttons; self.urgency = urgency; self.resident = resident
+    }
+
+    public static let snoozeKey = "snooze"
+    public static let stopKey = "stop"
+
+    public enum Phase: Hashable, Sendable {
+        /// Sounding since this wall-clock time (`07:00:02`).
+        case ringing(since: String)
+        /// No device works and the terminal bell rings instead; `reason` is the last failure.
+        case bell(reason: String)
+        /// Silent until this wall-clock time, then rings again.
+        case snoozed(until: String)
+        /// Not even the bell could be made: the alarm has ended without a sound.
+        case failed(reason: String)
+    }
+
+    /// The notice for `phase`. `alarm` names the alarm in the summary (`07:00`, or `06:30 (work)`
+    /// when a daemon rings several); `snooze` is the alarm's own snooze length, for the button.
+    public static func make(_ phase: Phase, alarm: String, snooze: Duration) -> DesktopNotice {
+        let name = TerminalText.printable(alarm)
+        let stop = Button(key: stopKey, label: "Stop")
+        let both = [Button(key: snoozeKey, label: snoozeLabel(snooze)), stop]
+        switch phase {
+        case .ringing(let since):
+            return DesktopNotice(summary: "Alarm \(name)", body: markup("Ringing since \(since)."),
+                                 buttons: both, urgency: .critical, resident: true)
+        case .bell(let reason):
+            // The last resort a desktop user sees: said as loudly as a notification can.
+            return DesktopNotice(summary: "Alarm \(name): NO SOUND DEVICE WORKS",
+                                 body: markup("wake can play sound on no device and rings the terminal bell instead, "
+                                              + "which may be out of earshot. Last failure: \(reason). Check the sound device."),
+                                 buttons: both, urgency: .critical, resident: true)
+        case .snoozed(let until):
+            return DesktopNotice(summary: "Alarm \(name): snoozed until \(until)", body: markup("Rings again at \(until)."),
+                                 buttons: [stop], urgency: .normal, resident: true)
+        case .failed(let reason):
+            // Left standing after the alarm ends (a process cannot answer buttons it no longer
+            // has): the news that it could not ring must outlive it.
+            return DesktopNotice(summary: "Alarm \(name) COULD NOT RING",
+                                 body: markup("No sound could be made: \(reason)."),
+                                 buttons: [], urgency: .critical, resident: false)
+        }
+    }
+
+    /// In the largest unit that counts it whole: `Snooze 9 min`, `Snooze 2 h`, `Snooze 90 s`,
+    /// `Snooze 90 min`; anything finer in the duration grammar (`Snooze 1500ms`).
+    public static func snoozeLabel(_ snooze: Duration) -> String {
+        let ms = snooze.milliseconds
+        guard ms > 0 else { return "Snooze" }
+        if ms % 3_600_000 == 0 { return "Snooze \(ms / 3_600_000) h" }
+        if ms % 60_000 == 0 { return "Snooze \(ms / 60_000) min" }
+        if ms % 1000 == 0 { return "Snooze \(ms / 1000) s" }
+        return "Snooze \(DurationText.format(snooze))"
+    }
+
+    /// `text` with its control characters escaped and the markup characters written as
+    /// entities, so a reason from a device or a server reads as the words it is.
+    public static func markup(_ text: String) -> String {
+        var out = ""
+        for ch in TerminalText.escape(text) {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}
+
+/// One alarm's notification kept in step with what it should show, over a bus where every
+/// call is answered later or never. At most one Notify is in flight: a change waits for its
+/// answer, since it must name the id that answer carries (a second Notify sent without it
+/// would put up a second notification).
+public struct NoticeSync: Hashable, Sendable {
+    /// A call to make on the bus.
+    public enum Call: Hashable, Sendable {
+        /// Show `notice`, replacing the notification with this id (0: a new one).
+        case notify(DesktopNotice, replacing: UInt32)
+        case close(UInt32)
+    }
+
+    /// The server's id for what is on screen, once known.
+    public private(set) var id: UInt32?
+    public private(set) var inFlight = false
+    private var wanted: DesktopNotice?
+    /// The last notice sent, whatever became of it: a failure is not retried until the notice
+    /// changes, and neither is one the user dismissed.
+    private var sent: DesktopNotice?
+
+    public init() {}
+
+    /// What should be on screen now (nil: nothing).
+    public mutating func show(_ notice: DesktopNotice?) -> [Call] {
+        wanted = notice
+        return next()
+    }
+
+    /// Notify's answer: the id, or nil when the call failed.
+    public mutating func notified(id newID: UInt32?) -> [Call] {
+        inFlight = false
+        var calls: [Call] = []
+        if let newID {
+            // A server that did not replace put up a second one: take the old one down.
+            if let old = id, old != newID { calls.append(.close(old)) }
+            id = newID
+        }
+        return calls + next()
+    }
+
+    /// The server closed it (dismissed, expired): a later change puts up a new one.
+    public mutating func closedByServer(id closed: UInt32) {
+        if closed == id { id = nil }
+    }
+
+    /// The connection went: what was in flight on it will never be answered. Ids belong to
+    /// the server, not the connection, so what is shown can still be replaced or closed
+    /// through a new one; the wanted notice goes out again with the next change.
+    public mutating func connectionLost() {
+        inFlight = false
+        sent = nil
+    }
+
+    /// Nothing on screen, nothing wanted and nothing on the way.
+    public var isIdle: Bool { wanted == nil && id == nil && !inFlight }
+
+    private mutating func next() -> [Call] {
+        guard !inFlight else { return [] }
+        if let wanted {
+            guard wanted != sent else { return [] }
+            sent = wanted
+            inFlight = true
+            return [.notify(wanted, replacing: id ?? 0)]
+        }
+        sent = nil
+        guard let shown = id else { return [] }
+        id = nil
+        return [.close(shown)]
+    }
+}

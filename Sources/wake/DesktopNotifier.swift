@@ -1,0 +1,310 @@
+import Glibc
+import WakeCore
+import WakeRuntime
+import WakeSystem
+
+/// The desktop notification (`--notify`): while an alarm rings or is snoozed, a notification
+/// says so, with Snooze and Stop buttons that become commands like a key's; it goes when the
+/// alarm ends. Events only record what each alarm should show; the bus work happens before the
+/// next poll, after the sound has been started, and never waits for the server.
+final class DesktopNotifier: RuntimeObserver {
+    /// How long the end of a process waits for a Notify still unanswered, so that what it put
+    /// up can be taken down: a notification left behind would offer buttons nobody answers.
+    static let exitWait: Duration = .milliseconds(500)
+
+    private struct Tracked {
+        var sync = NoticeSync()
+        var phase: DesktopNotice.Phase?
+        var since = ""
+        var bellReason: String?
+    }
+
+    private unowned let session: AlarmSession
+    private let mode: AlarmOptions.NotifyMode
+    private var bus: NotificationBus?
+    private var registration: Reactor.Registration?
+    private var alarms: [String: Tracked] = [:]
+    private var changed: Set<String> = []
+    private var warned = false
+
+    /// `bus`: the connection made at arm time, if one could be; another is tried when an alarm
+    /// starts ringing and there is none (the session bus may have come since).
+    init(session: AlarmSession, mode: AlarmOptions.NotifyMode, bus: NotificationBus?) {
+        self.session = session
+        self.mode = mode
+        session.runner.observe(with: self)
+        session.reactor.addHook { [unowned self] in beforePoll() }
+        if let bus { attach(bus) }
+    }
+
+    // MARK: events in
+
+    func observe(_ event: RuntimeEvent) {
+        let id = event.alarm
+        var t = alarms[id] ?? Tracked()
+        switch event.kind {
+        case .ringStarted:
+            t.since = clock(event.time.realtime, seconds: true)
+            t.bellReason = nil
+            t.phase = .ringing(since: t.since)
+        case .sound(.fallback(_, let to, let reason)) where to == "bell":
+            t.bellReason = reason
+        case .sound(.bell):
+            guard t.phase != nil else { return }
+            t.phase = .bell(reason: t.bellReason ?? "every sound device failed")
+        case .sound(.opened):
+            // A device works again: the bell is no longer the news.
+            guard case .bell? = t.phase else { return }
+            t.phase = .ringing(since: t.since)
+        case .snoozed(let until):
+            t.phase = .snoozed(until: clock(until, seconds: false))
+        case .finished(.failed(let reason)):
+            t.phase = .failed(reason: reason)
+        case .finished:
+            t.phase = nil
+        default:
+            return
+        }
+        alarms[id] = t
+        changed.insert(id)
+    }
+
+    private func clock(_ i: Instant, seconds: Bool) -> String {
+        Formatting.clockTime(i, zone: session.zone, alwaysSeconds: seconds)
+    }
+
+    private func notice(for id: String, _ phase: DesktopNotice.Phase) -> DesktopNotice {
+        var name = session.consoleObserver.deadlineText(id)
+        if session.mode == .daemon { name += " (\(id))" }
+        let snooze = session.runner.setup(of: id)?.settings.snooze ?? Defaults.snooze
+        return DesktopNotice.make(phase, alarm: name, snooze: snooze)
+    }
+
+    // MARK: the bus
+
+    /// Takes `bus` into use: its signals, and its descriptor in the loop. False when it has
+    /// no descriptor to watch (it failed at once); it is then dropped.
+    @discardableResult
+    private func attach(_ bus: NotificationBus) -> Bool {
+        bus.onAction = { [unowned self] id, key in pressed(key, on: id) }
+        bus.onClosed = { [unowned self] id in
+            for (name, var t) in alarms where t.sync.id == id {
+                t.sync.closedByServer(id: id)
+                alarms[name] = t
+            }
+        }
+        bus.onWatchFailed = { [unowned self] error in warn("the notification's buttons will not work (\(error))") }
+        guard let pfd = bus.pollDescriptor else { return false }
+        do { try bus.watch() } catch { warn("the notification's buttons will not work (\(error))") }
+        self.bus = bus
+        registration = session.reactor.register(fd: pfd.fd, events: pfd.events) { [unowned self] _ in
+            // Dispatched here, after the poll, never in the hook: a button that ends the alarm
+            // must be seen by the loop's check before it polls again.
+            bus.process()
+            if !bus.isOpen { detach() }
+        }
+        return true
+    }
+
+    /// The connection went (the bus daemon restarted, or refused us). Only called between
+    /// updates, never inside one: it resets what the syncs have in flight.
+    private func detach() {
+        if let registration { session.reactor.unregister(registration) }
+        registration = nil
+        bus = nil
+        for (name, var t) in alarms {
+            t.sync.connectionLost()
+            alarms[name] = t
+        }
+    }
+
+    /// The connection, or a new one when there is none (the session bus may have come since
+    /// wake was armed); never blocks.
+    private func connection() -> NotificationBus? {
+        if let bus { return bus }
+        guard let fresh = try? NotificationBus(), attach(fresh) else { return nil }
+        return fresh
+    }
+
+    private func beforePoll() {
+        if let bus, !bus.isOpen { detach() }
+        applyChanges()
+        if let bus, let registration {
+            if let pfd = bus.pollDescriptor { session.reactor.update(registration, events: pfd.events) } else { detach() }
+        }
+    }
+
+    private func applyChanges() {
+        let names = changed
+        changed = []
+        for name in names.sorted() {
+            guard let t = alarms[name] else { continue }
+            let wanted = t.phase.map { notice(for: name, $0) }
+            update(name) { $0.show(wanted) }
+        }
+    }
+
+    /// Changes one alarm's sync and makes the calls it asks for.
+    private func update(_ name: String, _ change: (inout NoticeSync) -> [NoticeSync.Call]) {
+        guard var t = alarms[name] else { return }
+        let calls = change(&t.sync)
+        alarms[name] = t
+        for call in calls { perform(call, for: name) }
+    }
+
+    private func perform(_ call: NoticeSync.Call, for name: String) {
+        switch call {
+        case .notify(let notice, let replacing):
+            guard let bus = connection() else { return failed(name, nil) }
+            do {
+                try bus.notify(notice, replacing: replacing) { [unowned self] result in
+                    switch result {
+                    case .success(let id):
+                        warned = false  // working again: the next failure is news
+                        update(name) { $0.notified(id: id) }
+                    case .failure(let error): failed(name, error)
+                    }
+                }
+            } catch {
+                failed(name, error)
+            }
+        case .close(let id):
+            do { try bus?.close(id) } catch { warn("cannot take the desktop notification down (\(error))") }
+        }
+    }
+
+    /// A Notify that failed (`error` nil: there is no session bus).
+    private func failed(_ name: String, _ error: BusError?) {
+        // With auto, a session without a bus or a notification server is no news; anything else is.
+        let absent = ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner"]
+        if mode == .require || !(error == nil || absent.contains(error?.name ?? "")) {
+            warn("the desktop notification could not be shown (\(error.map { "\($0)" } ?? "no session bus"))")
+        }
+        update(name) { $0.notified(id: nil) }
+    }
+
+    private func warn(_ what: String) {
+        guard !warned else { return }
+        warned = true
+        session.console.error("warning: \(what); the alarm rings on without it")
+    }
+
+    // MARK: buttons
+
+    private func pressed(_ key: String, on id: UInt32) {
+        guard let name = alarms.first(where: { $0.value.sync.id == id })?.key else { return }  // another program's
+        switch key {
+        case DesktopNotice.snoozeKey: session.runner.command(.snooze, by: .notification, alarm: name, activeOnly: true)
+        case DesktopNotice.stopKey: session.runner.command(.stop, by: .notification, alarm: name, activeOnly: true)
+        default: break
+        }
+    }
+
+    // MARK: the end
+
+    /// At exit, after the sound has stopped: takes down what the ended alarms showed, waiting
+    /// a little for a Notify still unanswered (its id is needed to close it) and for the
+    /// writes, never for longer than `exitWait` in all.
+    func finish() {
+        bus?.onAction = nil
+        applyChanges()
+        guard let bus else { return }
+        let deadline = SystemClock.monotonic + Self.exitWait
+        while bus.isOpen && alarms.values.contains(where: { $0.sync.inFlight }) {
+            let left = deadline - SystemClock.monotonic
+            guard left > .zero else { break }
+            bus.turn(within: left)
+        }
+        bus.flush(within: max(.zero, deadline - SystemClock.monotonic))
+    }
+}
+
+/// The arm-time side of `--notify`: the check `require` and the dry run make (a blocking call,
+/// bounded, on a thread of its own), and the connection the alarm keeps.
+enum NotifySetup {
+    struct Prepared {
+        var bus: NotificationBus?
+        /// Who answered, when the server was asked (require, dry run).
+        var server: NotificationBus.ServerInfo?
+        /// Why there will be no notification, when that is known now.
+        var unavailable: String?
+    }
+
+    static func prepare(_ mode: AlarmOptions.NotifyMode, dryRun: Bool, signals: SignalChannel) throws(ArmError) -> Prepared {
+        if mode == .off { return Prepared() }
+        var prepared = Prepared()
+        if mode == .require || dryRun {
+            switch try ask(signals: signals) {
+            case .success(let info):
+                prepared.server = info
+            case .failure(let reason):
+                if mode == .require {
+                    throw ArmError(message: "--notify require: no desktop notification server answers on the session bus "
+                        + "'\(sessionBusAddress.printable)': \(reason); run wake in a desktop session (or point "
+                        + "DBUS_SESSION_BUS_ADDRESS at its bus), or use --notify auto to ring without one",
+                        status: ExitStatus.unavailable)
+                }
+                prepared.unavailable = reason
+            }
+        }
+        if dryRun { return prepared }
+        do { prepared.bus = try NotificationBus() } catch {
+            if mode == .require {
+                throw ArmError(message: "--notify require: cannot connect to the session bus '\(sessionBusAddress.printable)': "
+                    + "\(error.description.printable); use --notify auto to ring without a notification", status: ExitStatus.unavailable)
+            }
+            prepared.unavailable = error.description
+        }
+        return prepared
+    }
+
+    /// Where sd-bus looks for the session bus, as it does: for messages.
+    static var sessionBusAddress: String {
+        if let a = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }), !a.isEmpty { return a }
+        if let d = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), !d.isEmpty { return "unix:path=\(d)/bus" }
+        return "(none: neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set)"
+    }
+
+    private enum Answer {
+        case success(NotificationBus.ServerInfo)
+        case failure(String)
+    }
+
+    private static func ask(signals: SignalChannel) throws(ArmError) -> Answer {
+        let limit = Defaults.stallLimit
+        let outcome: BoundedCall.Outcome<Result<NotificationBus.ServerInfo, BusError>>
+        do {
+            outcome = try BoundedCall.run(limit: limit, signals: signals) {
+                Result { () throws(BusError) -> NotificationBus.ServerInfo in try NotificationBus.probe(timeout: limit) }
+            }
+        } catch {
+            throw ArmError(message: "cannot check the notification server: \(error); the system is short of a resource",
+                           status: ExitStatus.osError)
+        }
+        switch outcome {
+        case .done(.success(let info)): return .success(info)
+        case .done(.failure(let error)): return .failure(error.description.printable)
+        case .timedOut: return .failure("the notification server did not answer in \(Formatting.span(limit)) (is it hung?)")
+        case .interrupted(let signal):
+            throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while asking for the notification server; nothing was set",
+                           status: 128 + signal, signal: signal)
+        }
+    }
+
+    /// The dry run's line.
+    static func report(_ mode: AlarmOptions.NotifyMode, _ prepared: Prepared) -> String {
+        if mode == .off { return "notify: off" }
+        if let s = prepared.server {
+            let who = "'\(s.name.printable)' \(s.version.printable) by '\(s.vendor.printable)'"
+            let buttons = s.hasActions ? "with Snooze and Stop buttons" : "which shows no buttons: stop the alarm with a key or a signal"
+            return "notify: \(mode.rawValue) (notification server \(who), \(buttons))"
+        }
+        return "notify: \(mode.rawValue) (no notification: \(prepared.unavailable ?? "not checked"); the alarm rings without one)"
+    }
+
+    /// Said once when the alarm is set: a required notification whose buttons would not work.
+    static func warning(_ prepared: Prepared) -> String? {
+        guard let s = prepared.server, !s.hasActions else { return nil }
+        return "warning: the notification server '\(s.name.printable)' shows no buttons; stop the alarm with a key or a signal"
+    }
+}
