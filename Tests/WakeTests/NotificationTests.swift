@@ -127,7 +127,7 @@ struct NotificationTests {
             let dry = try await WakeProcess.run(["+1h", "-D", "null", "--inhibit", "off", "--dry-run", "--notify", "require"],
                                                 environment: environment(mock))
             #expect(dry.exitCode == 0, "\(dry)")
-            #expect(dry.stdoutLines.last == "notify: require (notification server 'mock-notify' 1.0 by 'test vendor', with Snooze and Stop buttons)",
+            #expect(dry.stdoutLines.last == "notify: require (notification server 'mock-notify' 1.0 by 'test vendor', with Snooze and Stop buttons) (from the command line)",
                     "\(dry)")
             let wake = try DetachedWake(["+1h", "-D", "null", "--inhibit", "off", "--notify", "require"], environment: environment(mock))
             try await wake.waitForEvent("armed")
@@ -162,7 +162,7 @@ struct NotificationTests {
             #expect(calls.isEmpty, "\(calls)")
             let dry = try await WakeProcess.run(["now", "-D", "null", "--inhibit", "off", "--notify", "off", "--dry-run"],
                                                 environment: environment(mock))
-            #expect(dry.stdoutLines.last == "notify: off", "\(dry)")
+            #expect(dry.stdoutLines.last == "notify: off (from the command line)", "\(dry)")
             #expect(try await mock.calls().isEmpty, "the dry run asked nothing either")
         }
     }
