@@ -178,18 +178,14 @@ public final class NotificationBus {
     /// The bus descriptor and the events to poll it for; nil once the connection is gone.
     public var pollDescriptor: pollfd? {
         guard let bus, sd_bus_is_open(bus) > 0 else { return nil }
-        let fd = sd_bus_get_fd(bus)
-        let events = sd_bus_get_events(bus)
-        guard fd >= 0, events >= 0 else { return nil }
-        return pollfd(fd: fd, events: Int16(events), revents: 0)
+        return BusLoop.pollDescriptor(bus)
     }
 
     /// Reads, writes and dispatches whatever can move without waiting (replies, signals, the
-    /// handshake, timeouts that passed). Run before every poll as well: while sd-bus holds
-    /// unprocessed input it asks poll for nothing, so a queue left alone would never drain.
+    /// handshake, timeouts that passed); see `BusLoop.drain`.
     public func process() {
         guard let bus else { return }
-        while sd_bus_process(bus, nil) > 0 {}
+        BusLoop.drain(bus)
     }
 
     /// Waits at most `limit` for the bus to have something to do, then does it: for the end of

@@ -90,17 +90,12 @@ public final class SleepInhibitor {
     /// The bus descriptor and the events to poll it for.
     public var pollDescriptor: pollfd? {
         guard let bus, slot != nil else { return nil }
-        let fd = sd_bus_get_fd(bus)
-        let events = sd_bus_get_events(bus)
-        guard fd >= 0, events >= 0 else { return nil }
-        return pollfd(fd: fd, events: Int16(events), revents: 0)
+        return BusLoop.pollDescriptor(bus)
     }
 
-    /// Handles whatever arrived on the bus (signals call `onPrepareForSleep`). Called before every
-    /// poll too: sd-bus queues messages that arrive during a blocking call, and while anything is
-    /// queued it asks poll for no events at all, so an unprocessed queue would never drain.
+    /// Handles whatever arrived on the bus (signals call `onPrepareForSleep`); see `BusLoop.drain`.
     public func process() {
         guard let bus else { return }
-        while sd_bus_process(bus, nil) > 0 {}
+        BusLoop.drain(bus)
     }
 }
