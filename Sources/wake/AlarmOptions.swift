@@ -77,7 +77,7 @@ struct AlarmOptions {
     var inhibit: InhibitMode
     var wakeSystem: Bool
 
-    enum InhibitMode: String { case auto, require, off }
+    enum InhibitMode: String, CaseIterable { case auto, require, off }
 
     init(_ c: WakeCommand) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
