@@ -1,22 +1,29 @@
 # wake: the two commands of the README's quick start, and their helpers.
 #   make run ARGS='07:00'   installs what is missing, builds, and runs wake
 #   make test               installs what is missing and runs the test suite
+#   make install            installs the release binary, man page, completions and user unit
+#                           (PREFIX=/usr/local, DESTDIR for staging); make uninstall removes them
+#   make deb                builds wake_<version>-<revision>_<arch>.deb and checks it with lintian
 
 # Debian packages: C libraries wake links, and the real peers its tests run against
 # (a dbus-daemon with python-dbusmock's logind template and busctl to drive it, sox to make
 # test sounds, strace to watch the inhibitor lock close, setpriv to run as an unprivileged user,
 # a private PulseAudio server with pactl/parec and ALSA's pulse plugin to ring through a sound
-# server and to freeze it).
-BUILD_PACKAGES := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev
-TEST_PACKAGES  := $(BUILD_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
-                  sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins
-BENCH_PACKAGES := $(TEST_PACKAGES) mpv hyperfine strace time pulseaudio pulseaudio-utils libasound2-plugins
+# server and to freeze it; and what make deb needs, since the tests build and check the package).
+# make deb: dpkg-shlibdeps (dpkg-dev; binutils' strip and readelf), lintian, and man-db and
+# groff-base for the man page checks (lintian's and the tests').
+BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev
+PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base
+TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
+                    sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins
+BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time pulseaudio pulseaudio-utils libasound2-plugins
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT ?= swift
 ARGS ?= --help
 
-.PHONY: run test build release deps-build deps-test deps-bench bench sound asan stress clean
+.PHONY: run test build release deps-build deps-test deps-bench deps-package bench sound asan stress clean \
+        install install-strip uninstall deb
 
 # Installs only what dpkg does not already have, so a second run costs nothing.
 define apt_install
@@ -37,15 +44,39 @@ deps-test:
 deps-bench:
 	$(call apt_install,$(BENCH_PACKAGES))
 
+deps-package:
+	$(call apt_install,$(PACKAGE_PACKAGES))
+
 # The binary that ships links the Swift runtime statically: 3 MB less resident memory and a
 # quarter less start-up time than the shared runtime (BENCHMARKS.md). wake reads time zones
 # itself, so the static Foundation's TimeZone ignoring TZ does not touch it; `make test` checks
 # this very binary under several TZ values. (The linker's note that FoundationEssentials uses
 # mktemp comes from the toolchain's static library, not from wake.)
-RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib
+#
+# It is also the binary `make install` and `make deb` ship, so it is hardened as Debian builds
+# are: `-z now` (every symbol bound at start-up, then the GOT read-only: BIND_NOW), and no
+# RUNPATH ($ORIGIN, which SwiftPM adds for libraries next to the binary; wake has none, and
+# lintian refuses a custom search path).
+RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib -Xlinker -z -Xlinker now --disable-local-rpath
+RELEASE_BIN   := .build/release/wake
+# What the release binary is built from (the Makefile holds its flags): make rebuilds it only
+# when one of these is newer.
+RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f 2>/dev/null)
 
+# (touched, so that a build with nothing to do still counts as fresh for the rule below)
 release: deps-build
-	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) && touch $(RELEASE_BIN)
+
+# The binary as a file: built when missing or older than a source, else left alone (a no-op
+# `swift build` still costs seconds, and `sudo make install` may have no toolchain on its PATH).
+# NO_BUILD=1 makes a stale binary an error instead: the tests pass it, because `swift test`
+# holds SwiftPM's lock on .build while they run and a `swift build` under it would wait forever.
+$(RELEASE_BIN): $(RELEASE_SOURCES)
+ifeq ($(NO_BUILD),1)
+	@echo "$@ is missing or older than its sources ($(firstword $(shell find $(RELEASE_SOURCES) -newer $@ 2>/dev/null))); run 'make release' first" >&2; exit 1
+else
+	$(MAKE) --no-print-directory release
+endif
 
 run: release
 	./.build/release/wake $(ARGS)
@@ -53,10 +84,11 @@ run: release
 build: deps-build
 	$(SWIFT) build
 
+# The release binary first: InstallTests install and package it, and reuse it when it is fresh.
 test: deps-test
+	$(SWIFT) build $(RELEASE_FLAGS) && touch $(RELEASE_BIN)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(SWIFT) build $(RELEASE_FLAGS)
 	WAKE_BINARY=$(CURDIR)/.build/release/wake $(SWIFT) test --skip-build --filter 'DryRunTimeZone|SourceLevel|SampleExact'
 
 bench: deps-bench
@@ -82,4 +114,101 @@ sound:
 	python3 scripts/make-alarm-sound
 
 clean:
-	rm -rf .build .build-asan .build-bench
+	rm -rf .build .build-asan .build-bench wake_*.deb
+
+# ---- Installation, GNU style -----------------------------------------------------------------
+# PREFIX and the directories below may be set on the command line; DESTDIR is prepended only to
+# where files are written (a staging root), never to what is written into them (the unit's
+# ExecStart names $(BINDIR)/wake). Nothing is built as root when the binary is fresh:
+#   make release && sudo make install
+PREFIX      ?= /usr/local
+EXEC_PREFIX ?= $(PREFIX)
+BINDIR      ?= $(EXEC_PREFIX)/bin
+LIBDIR      ?= $(EXEC_PREFIX)/lib
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR      ?= $(DATAROOTDIR)/man
+MAN1DIR     ?= $(MANDIR)/man1
+DOCDIR      ?= $(DATAROOTDIR)/doc/wake
+# Where each shell and systemd look without being told: bash-completion and fish search every
+# $XDG_DATA_DIRS (/usr/local/share and /usr/share); Debian's zsh has vendor-completions in its
+# fpath for packages, but under /usr/local only site-functions; systemd --user reads both
+# /usr/lib/systemd/user and /usr/local/lib/systemd/user.
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+ZSHCOMPDIR  ?= $(DATAROOTDIR)/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
+FISHCOMPDIR ?= $(DATAROOTDIR)/fish/vendor_completions.d
+USERUNITDIR ?= $(LIBDIR)/systemd/user
+
+INSTALL         ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 0755
+INSTALL_DATA    ?= $(INSTALL) -m 0644
+
+# Every file install puts down, as uninstall removes it (one list, so the two cannot drift).
+INSTALLED_FILES = $(BINDIR)/wake $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md \
+                  $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service
+
+# The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
+# wants it; the completion scripts come from the binary's own parser (bash's without the #!
+# line ArgumentParser gives it: bash-completion sources the file, it is not run); the unit's
+# ExecStart is rewritten to the installed binary.
+install: $(RELEASE_BIN)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) \
+	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR)
+	$(INSTALL_PROGRAM) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/wake
+	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
+	$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(RELEASE_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/wake
+	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_wake
+	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/wake.fish
+	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/wake $(DESTDIR)$(ZSHCOMPDIR)/_wake $(DESTDIR)$(FISHCOMPDIR)/wake.fish
+	sed 's|^ExecStart=[^ ]*/wake |ExecStart=$(BINDIR)/wake |' Resources/wake.service > $(DESTDIR)$(USERUNITDIR)/wake.service
+	chmod 0644 $(DESTDIR)$(USERUNITDIR)/wake.service
+	grep -qx 'ExecStart=$(BINDIR)/wake daemon' $(DESTDIR)$(USERUNITDIR)/wake.service
+
+# GNU's install-strip: the same, with the binary stripped as Debian's dh_strip does.
+install-strip: install
+	strip --remove-section=.comment --remove-section=.note --strip-unneeded $(DESTDIR)$(BINDIR)/wake
+
+# Removes the files install put there and wake's own doc directory if it is then empty; shared
+# directories (bin, man1, completions) stay.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
+	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+# ---- Debian package ---------------------------------------------------------------------------
+# The version is WakeVersion's (Sources/wake/WakeCommand.swift); the Debian revision is ours.
+VERSION      := $(shell sed -n 's/^ *static let string = "wake \([0-9][^"]*\)".*/\1/p' Sources/wake/WakeCommand.swift)
+DEB_REVISION ?= 1
+DEB_VERSION  := $(VERSION)-$(DEB_REVISION)
+DEB_ARCH     := $(shell dpkg --print-architecture 2>/dev/null)
+# Where the package is written, and where it is put together (the tests use directories of
+# their own).
+DEBDIR       ?= .
+DEB_WORK     ?= .build/deb
+DEB          := $(DEBDIR)/wake_$(DEB_VERSION)_$(DEB_ARCH).deb
+DEB_ROOT     := $(abspath $(DEB_WORK))/root
+# The changelog's date: the last commit's, so the same tree makes the same package.
+DEB_DATE     := $(shell git log -1 --format=%aD 2>/dev/null || date -R)
+
+# Staged with `make install-strip PREFIX=/usr`; Depends from dpkg-shlibdeps (it reads the
+# binary's NEEDED libraries and the shlibs files of the packages that provide them; it wants a
+# debian/control in its working directory, so it gets a minimal one); md5sums of every file;
+# files owned by root without fakeroot (--root-owner-group). lintian fails the build on an error.
+deb: deps-package $(RELEASE_BIN)
+	@test -n "$(VERSION)" || { echo "no version in Sources/wake/WakeCommand.swift"; exit 1; }
+	rm -rf $(DEB_WORK) && mkdir -p $(DEB_ROOT)/DEBIAN $(DEB_WORK)/debian $(DEBDIR)
+	$(MAKE) --no-print-directory install-strip PREFIX=/usr DESTDIR=$(DEB_ROOT)
+	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@DATE@/$(DEB_DATE)/' packaging/changelog.in \
+	  | gzip -9n > $(DEB_ROOT)/usr/share/doc/wake/changelog.Debian.gz
+	$(INSTALL_DATA) packaging/copyright $(DEB_ROOT)/usr/share/doc/wake/copyright
+	printf 'Source: wake\n\nPackage: wake\nArchitecture: any\n' > $(DEB_WORK)/debian/control
+	cd $(DEB_WORK) && dpkg-shlibdeps -O root/usr/bin/wake | sed -n 's/^shlibs:Depends=//p' > depends
+	@test -s $(DEB_WORK)/depends || { echo "dpkg-shlibdeps found no dependencies"; exit 1; }
+	cd $(DEB_ROOT) && find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
+	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' \
+	  -e "s/@DEPENDS@/$$(cat $(DEB_WORK)/depends)/" -e "s/@SIZE@/$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1)/" \
+	  packaging/control.in > $(DEB_ROOT)/DEBIAN/control
+	chmod 0644 $(DEB_ROOT)/DEBIAN/control $(DEB_ROOT)/DEBIAN/md5sums
+	readelf -d $(DEB_ROOT)/usr/bin/wake | grep -Eq 'BIND_NOW|FLAGS.*NOW' || { echo "wake is not linked with -z now"; exit 1; }
+	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
+	lintian --fail-on error $(DEB)
+	@echo "built $(DEB); install it with: sudo apt install $(DEB)"

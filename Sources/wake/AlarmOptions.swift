@@ -100,8 +100,8 @@ struct AlarmOptions {
         return sources.isEmpty ? "" : " (" + Array(Set(sources)).sorted().joined(separator: "; ") + ")"
     }
 
-    enum InhibitMode: String { case auto, require, off }
-    enum NotifyMode: String { case auto, require, off }
+    enum InhibitMode: String, CaseIterable { case auto, require, off }
+    enum NotifyMode: String, CaseIterable { case auto, require, off }
 
     init(_ c: WakeCommand) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }

@@ -7,17 +7,17 @@ struct AddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add a standing alarm, rung by 'wake daemon'.",
         discussion: """
-            WHEN is a time of day (06:30, 6:30am, 7:30 pm) or a local date and time (a one-off on that date). \\
+            WHEN is a time of day (06:30, 6:30am, 7:30 pm) or a local date and time (a one-off on that date). \
             Without --days it is a one-off at the next occurrence, removed once it has rung or been missed.
 
-            DAYS: daily, weekdays, weekends, day names (mon...sun, full names, any case), ranges (mon-fri, \\
+            DAYS: daily, weekdays, weekends, day names (mon...sun, full names, any case), ranges (mon-fri, \
             wrapping fri-mon) and lists (mon,wed,fri).
             """)
 
     @Argument(help: ArgumentHelp("A time of day, or a local date and time.", valueName: "when"))
     var when: [String] = []
 
-    @Option(help: "The days it rings on (default: once, at the next occurrence).")
+    @Option(help: "The days it rings on (default: once, at the next occurrence).", completion: CompletionValues.days)
     var days: String?
 
     @Option(help: "A unique name: lower-case letters, digits, - and _ (default: made from the time).")
@@ -62,13 +62,14 @@ struct DaemonCommand: ParsableCommand {
         commandName: "daemon",
         abstract: "Ring the standing alarms, in the foreground; SIGHUP reloads, SIGTERM ends it.")
 
-    @Option(help: "Append one JSON object per event to this file ('-' for stdout).")
+    @Option(help: "Append one JSON object per event to this file ('-' for stdout).", completion: .file())
     var events: String?
 
-    @Option(help: "Keep the machine from sleeping in a window before each alarm: auto, require or off.")
+    @Option(help: "Keep the machine from sleeping in a window before each alarm: auto, require or off.", completion: CompletionValues.inhibit)
     var inhibit: String = "auto"
 
-    @Option(help: "Show a desktop notification with Snooze and Stop buttons for each ringing alarm: auto, require (exit 69 if no notification server) or off.")
+    @Option(help: "Show a desktop notification with Snooze and Stop buttons for each ringing alarm: auto, require (exit 69 if no notification server) or off.",
+            completion: CompletionValues.notify)
     var notify: String = "auto"
 
     @Flag(help: "Arm each alarm on the RTC so a suspended machine wakes up for it (needs CAP_WAKE_ALARM); then no inhibitor is needed.")

@@ -43,13 +43,15 @@ struct WakeCommand: ParsableCommand {
 
     @OptionGroup var ring: RingOptionGroup
 
-    @Option(help: "Append one JSON object per event to this file ('-' for stdout: human lines then go to stderr).")
+    @Option(help: "Append one JSON object per event to this file ('-' for stdout: human lines then go to stderr).", completion: .file())
     var events: String?
 
-    @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.")
+    @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.",
+            completion: CompletionValues.inhibit)
     var inhibit: String = "auto"
 
-    @Option(help: "Show a desktop notification with Snooze and Stop buttons while ringing: auto (if a notification server is there), require (exit 69 if none), off.")
+    @Option(help: "Show a desktop notification with Snooze and Stop buttons while ringing: auto (if a notification server is there), require (exit 69 if none), off.",
+            completion: CompletionValues.notify)
     var notify: String = "auto"
 
     @Flag(help: "Arm the deadline on the RTC so a suspended machine wakes up for the alarm (needs CAP_WAKE_ALARM).")
@@ -65,7 +67,7 @@ struct WakeCommand: ParsableCommand {
 /// How an alarm rings: the options a one-off alarm and a standing one (`wake add`) share.
 struct RingOptionGroup: ParsableArguments {
 
-    @Option(name: .shortAndLong, help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.")
+    @Option(name: .shortAndLong, help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.", completion: .file())
     var sound: String?
 
     @Option(name: [.customShort("D"), .long], help: "ALSA PCM to ring on, as aplay -D takes it.")
@@ -89,7 +91,7 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: "While ringing, unmute the output and raise it to at least this many percent (1 to 100), then put it back.")
     var minVolume: String = String(Defaults.minVolume)
 
-    @Option(help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.")
+    @Option(help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.", completion: .list(["auto", "off"]))
     var mixer: String = "auto"
 }
 

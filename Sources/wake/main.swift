@@ -103,6 +103,25 @@ case "daemon":
     run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, quiet: \.quiet, eventStream: { $0.events == "-" }) {
         c, console, signals throws(ArmError) in try DaemonMain.run(c.command, config: c.config, console: console, signals: signals)
     }
+case "help":
+    // `wake help [SUBCOMMAND]`, which the completion scripts offer: that subcommand's --help.
+    guard let name = rest.first else { _ = parse(WakeCommand.self, ["--help"]); exit(ExitStatus.usage) }
+    guard let sub = WakeCommandTree.subcommands.first(where: { $0.configuration.commandName == name }) else {
+        Console(quiet: false).error("no subcommand '\(name.printable)'; see 'wake --help'")
+        exit(ExitStatus.usage)
+    }
+    guard rest.count == 1 else {
+        Console(quiet: false).error("help takes one subcommand, not '\(rest[1].printable)'; see 'wake --help'")
+        exit(ExitStatus.usage)
+    }
+    /// Prints a subcommand's help (parse exits for --help); opened from the existential here.
+    func help<T: ParsableCommand>(_ type: T.Type) { _ = parse(type, ["--help"]) }
+    help(sub)
+    exit(ExitStatus.usage)
+case let first where WakeCommandTree.handles(first):
+    // The completion scripts and the help dump, generated from the whole tree (they print and exit).
+    _ = parse(WakeCommandTree.self, arguments)
+    exit(ExitStatus.usage)
 default:
     let invocation = parse(WakeCommand.self, arguments, configKeys: ConfigDefaults.ringKeys + ConfigDefaults.processKeys)
     let signals = startRunning()

@@ -1,0 +1,71 @@
+import ArgumentParser
+import WakeCore
+
+/// The whole command line as one ArgumentParser tree, for what is generated from it: the shell
+/// completion scripts (`wake --generate-completion-script bash|zsh|fish`), `wake help SUBCOMMAND`,
+/// and the help dump (`wake --experimental-dump-help`).
+///
+/// `main.swift` does not run this tree: it picks a subcommand by its first word and parses
+/// `WakeCommand` for anything else (`wake 07:00` must not be mistaken for a subcommand, and every
+/// usage error gets wake's own line). The subcommands here are the very types main.swift runs.
+/// The root repeats `WakeCommand`'s options but not its WHEN: the generated bash script counts a
+/// root's positional words before it looks for a subcommand, so with WHEN here `wake add 07:00
+/// --days we<Tab>` would offer nothing. `InstallTests` checks that the root offers exactly the
+/// options `wake --help` lists and that every subcommand main.swift dispatches is here.
+struct WakeCommandTree: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wake",
+        abstract: WakeCommand.configuration.abstract,
+        discussion: WakeCommand.configuration.discussion,
+        subcommands: subcommands)
+
+    /// The subcommands, each named by its first word on the command line.
+    static let subcommands: [any ParsableCommand.Type] = [
+        AddCommand.self, ListCommand.self, SkipCommand.self, RemoveCommand.self,
+        StopCommand.self, SnoozeCommand.self, CancelCommand.self, DaemonCommand.self,
+    ]
+
+    // `wake WHEN [options]`'s options, as in WakeCommand (names, kinds and completions matter here).
+    @Flag(help: "Run every check the alarm would, print what would happen, and exit.")
+    var dryRun = false
+
+    @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
+    var quiet = false
+
+    @OptionGroup var ring: RingOptionGroup
+
+    @Option(help: "Append one JSON object per event to this file.", completion: .file())
+    var events: String?
+
+    @Option(help: "Keep the machine from sleeping while the alarm is set.", completion: CompletionValues.inhibit)
+    var inhibit: String = "auto"
+
+    @Option(help: "Show a desktop notification with Snooze and Stop buttons while it rings.", completion: CompletionValues.notify)
+    var notify: String = "auto"
+
+    @Flag(help: "Arm the deadline on the RTC (needs CAP_WAKE_ALARM).")
+    var wakeSystem = false
+
+    @Flag(help: "List the ALSA PCM devices and exit.")
+    var listDevices = false
+
+    /// Only the root has --version (a version in the configuration would give every subcommand one).
+    @Flag(help: "Show the version.")
+    var version = false
+
+    /// The first words that select this tree instead of `WakeCommand`.
+    static func handles(_ firstArgument: String?) -> Bool {
+        guard let a = firstArgument else { return false }
+        return a == "--experimental-dump-help" || a == "--generate-completion-script"
+            || a.hasPrefix("--generate-completion-script=")
+    }
+}
+
+/// Values the completion scripts offer.
+enum CompletionValues {
+    /// `--days`: the keywords, then the short day names, Monday first (full names, ranges and
+    /// lists are accepted too, but would only crowd the list).
+    static let days: CompletionKind = .list(["daily", "weekdays", "weekends"] + DaySet.daily.names)
+    static let inhibit: CompletionKind = .list(AlarmOptions.InhibitMode.allCases.map(\.rawValue))
+    static let notify: CompletionKind = .list(AlarmOptions.NotifyMode.allCases.map(\.rawValue))
+}
