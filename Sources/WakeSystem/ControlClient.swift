@@ -32,9 +32,10 @@ public enum ControlClient {
         var replies: [Reply] = []
         var exchanges: [Exchange] = []
         let me = geteuid()
+        let deadline = SystemClock.monotonic + timeout
         for (pid, path) in ControlDirectory.entries(in: directory) {
             let socket: UnixSocket
-            do { socket = try UnixSocket.connect(to: path) } catch {
+            do { socket = try connect(path, until: deadline) } catch {
                 switch error.errno {
                 case .connectionRefused, .noSuchFileOrDirectory:
                     // Nobody listens: if its process is gone, the entry is stale. (A process
@@ -55,7 +56,6 @@ public enum ControlClient {
             }
             exchanges.append(Exchange(pid: pid, socket: socket, output: ArraySlice(request.line.utf8)))
         }
-        let deadline = SystemClock.monotonic + timeout
         while exchanges.contains(where: { !$0.done }) {
             let left = deadline - SystemClock.monotonic
             guard left > .zero else { break }
@@ -75,6 +75,18 @@ public enum ControlClient {
             }
         }
         return replies.sorted { $0.pid < $1.pid }
+    }
+
+    /// Connects; a full queue (a busy server, or one crowded by other clients) is tried again
+    /// every 20 ms until `deadline`, since the server drains it as it turns.
+    static func connect(_ path: String, until deadline: Instant) throws(SystemCallError) -> UnixSocket {
+        while true {
+            do { return try UnixSocket.connect(to: path) } catch {
+                guard error.errno == .resourceTemporarilyUnavailable, SystemClock.monotonic < deadline else { throw error }
+                var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+                nanosleep(&pause, nil)
+            }
+        }
     }
 
     private static func step(_ x: Exchange) {

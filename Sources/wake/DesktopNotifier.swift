@@ -272,10 +272,12 @@ enum NotifySetup {
 
     private static func ask(signals: SignalChannel) throws(ArmError) -> Answer {
         let limit = Defaults.stallLimit
+        // The bound is the call's: sd-bus's own timeout, later, is only a backstop, so a hung
+        // server is always reported the same way.
         let outcome: BoundedCall.Outcome<Result<NotificationBus.ServerInfo, BusError>>
         do {
             outcome = try BoundedCall.run(limit: limit, signals: signals) {
-                Result { () throws(BusError) -> NotificationBus.ServerInfo in try NotificationBus.probe(timeout: limit) }
+                Result { () throws(BusError) -> NotificationBus.ServerInfo in try NotificationBus.probe(timeout: limit + .seconds(2)) }
             }
         } catch {
             throw ArmError(message: "cannot check the notification server: \(error); the system is short of a resource",

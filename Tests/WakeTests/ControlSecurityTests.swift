@@ -181,7 +181,7 @@ struct ControlSecurityTests {
                     except OSError:
                         pass
                     crowd.append(s)
-                time.sleep(4)
+                time.sleep(20)
                 """, [socketPath])
         }
         try await Task.sleep(for: .seconds(1))
@@ -192,12 +192,15 @@ struct ControlSecurityTests {
         }
         let before = cpu()
         let start = ContinuousClock.now
-        let list = try await world.list()
-        #expect(list.first?["state"] as? String == "ringing", "a real client still gets in: \(list)")
         try await Task.sleep(until: start + .seconds(2))
         let used = cpu() - before
         #expect(used < 1.0, "the loop did not spin on the listener: \(used) s of CPU in 2 s")
-        _ = try await crowd.value
+        // While the crowd is still there a real client gets in (on a starved machine a try may
+        // find the queue full for its whole 2 s: it is the crowd's turn, not a lock-out).
+        var list: [[String: Any]] = []
+        for _ in 0..<5 where list.first?["state"] as? String != "ringing" { list = try await world.list() }
+        #expect(list.first?["state"] as? String == "ringing", "a real client still gets in: \(list)")
+        crowd.cancel()
         let r = try await world.run(["stop"])
         #expect(r.exitCode == 0, "\(r)")
         #expect(await child.wait(timeout: .seconds(60)).exitCode == 0)
