@@ -1662,29 +1662,34 @@ def report_startup(R, startup, static):
                 "`wake --version`, Swift runtime shared, 6.6 ms a run) put 48 % of the time in the kernel (exec, "
                 "`mmap`, page faults), 32 % in the dynamic linker and 13 % in the Swift runtime; linking the "
                 "runtime statically (`-Xswiftc -static-stdlib`) took it to 4.4 ms."))
-    R.para("What start-up was cut, and what each step bought (issue 18; hyperfine medians on this machine while it "
-           "was shared with other builds, so a few tenths of a millisecond are noise; the run above is the "
-           "reference):",
-           "(1) `wake --version` is answered before anything else, with one write(2): it had gone through "
-           "swift-argument-parser, whose parse reflects over every option (Mirror, Decodable) and makes the Swift "
-           "runtime's first protocol-conformance lookup, which scans every conformance record of the static binary "
-           "(`perf record` over 200 runs: that scan alone was a third of wake's user time). 9.2 → 5.6 ms.",
+    R.para("What start-up was cut, and what each step bought (issue 18; measured while developing, on this "
+           "machine shared with other builds: medians of three hyperfine rounds of 200 runs each, the old and new "
+           "binaries side by side, so compare within a line rather than with the table above):",
+           "(1) `wake --version` is answered before anything else, with one write(2). It had gone through "
+           "swift-argument-parser, whose parse reflects over every option (Mirror, Decodable) and sets off the "
+           "Swift runtime's first protocol-conformance lookup, which scans every conformance record in the "
+           "static binary: `perf record` over 200 runs put a third of wake's user time in that scan alone. "
+           "11.8 → 7.1 ms.",
            "(2) `wake list`, `wake stop|snooze [ID]` and `wake cancel ID` with plain words skip the parser too (it "
-           "would return just those words; anything with a dash still goes through it). `wake list` 8.6 → 6.7 ms, "
-           "`wake stop` 8.9 → 7.5 ms.",
-           "(3) Linker flags: `-z pack-relative-relocs` (RELR, with lld or GNU ld 2.40; gold, swiftc's default, "
-           "does not know it) packs the static runtime's 51,650 relative relocations into a 4 KB table and takes "
-           "1 MB off the binary, but bought nothing measurable (5.6–6.5 ms either way, within the noise): applying "
-           "relative relocations is cheap, and the pages they touch are touched anyway. Not adopted: it would "
-           "change the linker for no gain.",
-           "What is left is loading the C libraries: a trivial static-stdlib Swift program starts in 2.8 ms; the "
-           "same program linked against libsystemd, libsndfile and libasound (22 shared objects, as wake) in "
-           "5.5 ms, which is all of `wake --version` now; without libsystemd (15 objects) in 3.8 ms. libsystemd "
-           "brings libcap, libgcrypt, libgpg-error, liblzma, libzstd and liblz4 for the sd-bus calls of the "
-           "inhibitor and notifications, and every start pays about 1.7 ms for them. **Next step**: load libsystemd "
-           "with `dlopen` only when a bus is needed (not done here: the inhibitor and notification code is being "
-           "changed elsewhere); that would bring `--version` to about 1.9× aplay's. Loading libsndfile the same way, "
-           "only when a sound file is opened, would take off most of the remaining 1 ms (its seven codec libraries).")
+           "would return just those words; anything with a dash still goes through it, with its help and "
+           "errors): `wake list` 10.8 → 8.7 ms, `wake stop` with nothing ringing 10.7 → 8.2 ms.",
+           "(3) `-z pack-relative-relocs` (RELR; it needs lld or GNU ld 2.40, since gold, swiftc's default, does "
+           "not know it) packs the static runtime's 51,650 relative relocations into a 4 KB table and takes 1 MB "
+           "off the binary, but bought nothing: 7.1 ms either way. Applying relative relocations is cheap, and "
+           "the pages they write are touched anyway. Not adopted. `-z now`, which the Debian package will be "
+           "linked with, binds every symbol of the 22 objects before `main`: `LD_BIND_NOW=1` (the same work) "
+           "took `--version` from 8.1 to 8.8 ms (five rounds, both through `env`; 0.6 ms more user time), "
+           "about a tenth more; the rows above measure it again in this run.",
+           "What is left is loading the C libraries, measured with a trivial static-stdlib Swift program linked "
+           "against each set: alone 2.9 ms (aplay: 1.9 ms); with libasound 2.9; with libasound and libsndfile "
+           "(libFLAC, libvorbis, libvorbisenc, libopus, libogg, libmpg123, libmp3lame) 4.4; with libasound and "
+           "libsystemd (libcap, libgcrypt, libgpg-error, liblzma, libzstd, liblz4) 4.75; with all three, as "
+           "wake, 6.0 ms; `wake --version` itself 7.3 ms (a 31 MB binary against 8 MB: more to map and fault "
+           "in). **Next step**: `dlopen` libsystemd only when a bus is needed (the inhibitor, notifications) and "
+           "libsndfile only when a sound file is opened; not done here, as the inhibitor and notification code "
+           "is being changed elsewhere. Either alone takes off about 1.2–1.5 ms, which leaves `--version` near "
+           "3× aplay's; both together, about 3 ms, would bring it to about 4.3 ms, 2.3× aplay's, and `wake "
+           "list` with it.")
     sc = startup.get("sf_command", {})
     flac = median(startup["wake 07:00 --dry-run -s 10-min FLAC"])
     flac_t = median(startup["flac -t, 10-min FLAC (decode, check)"])
@@ -1702,8 +1707,9 @@ def report_startup(R, startup, static):
                "`SFC_SET_SCALE_FLOAT_INT_READ`, asked of every file when this benchmark was first written, "
                "decoded the whole file a second time to find its peak.)")
     R.headline.append(
-        f"Start-up: `wake --version` {fmt(median(startup['wake --version']), 1)} ms ({v:.1f}× `aplay --version`); "
-        f"a dry run with the default sound {fmt(dry, 1)} ms.")
+        f"Start-up: `wake --version` {fmt(median(startup['wake --version']), 1)} ms ({v:.1f}× `aplay --version`), "
+        f"`wake list` {fmt(median(startup['wake list']), 1)} ms ({lst:.1f}×); a dry run with the default sound "
+        f"{fmt(dry, 1)} ms.")
 
 
 def report_stop(R, stop):
