@@ -1743,10 +1743,13 @@ def report_desktop(R, desktop, window):
     f = desktop["firing"]
     names = ["wake"] + [n for n in DESKTOP_PLAYERS if n in f]
     wk = f.get("wake", [])
-    R.para(f"**Firing**: from the deadline to the first sound at the sink, ms ({desktop['count']} rounds, one alarm "
+    R.para(f"**Firing**: from the deadline to the first sound at the sink, ms ({desktop['count']} round"
+           f"{'s' if desktop['count'] != 1 else ''}, one alarm "
            "every 3 s, the contestants taking turns, each started 3.1–3.9 s before a whole-second deadline as in "
            "figure 1; the peers are the best shell recipe of figure 1, `sleep` to the microsecond then `exec` the "
-           "player). The figure includes the monitor's own delivery, up to one 10 ms fragment, the same for all.")
+           "player). The resolution is one fragment of the monitor, about 10 ms, either way and the same for every "
+           "player: the null sink renders a fragment at a time, and a fragment can only be placed by its arrival; "
+           "a figure a few milliseconds below zero is within it.")
     R.table(["contestant", "median ms", "worst ms", "alarms", "wake ÷ this (median)"],
             [[n, fmt(median(f[n]), 1), fmt(max(f[n]), 1), len(f[n]), "—" if n == "wake" else ratio(median(wk), median(f[n]))]
              for n in names if f.get(n)])
@@ -1798,7 +1801,8 @@ def report_desktop(R, desktop, window):
            "is stopped 0.8 s after its deadline or 0.4 s after its first sound, whichever is later; by SIGTERM "
            "(every contestant), or by running `wake stop PID` (wake's second slot in each round; the time runs from "
            "the command's start). A negative time means the last sound reached the sink before the stop: what "
-           "the player had queued in the server was dropped, not played out.")
+           "the player had queued in the server was dropped, not played out (the resolution is the same 10 ms "
+           "fragment as for the firing).")
     order = sorted(st, key=lambda k: (not k.startswith("wake"), k))
     R.table(["contestant, how", "median ms", "worst ms", "runs"], [[k, fmt(median(st[k]), 1), fmt(max(st[k]), 1), len(st[k])] for k in order])
     term = st.get("wake, by SIGTERM", [])
