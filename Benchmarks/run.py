@@ -129,11 +129,15 @@ def cleanup():
 
 
 def reap(proc):
-    """Waits for a child with wait4(): returns (exit code, rusage). Reads its stderr first."""
+    """Waits for a child with wait4(): returns (exit code, rusage). Reads its stderr first.
+    A child that Popen reaped already (send_signal() and poll() reap one that has ended) has no
+    rusage left: None then."""
     err = proc.stderr.read() if proc.stderr else b""
+    proc.stderr_text = err.decode(errors="replace").strip()
+    if proc.returncode is not None:
+        return proc.returncode, None
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr_text = err.decode(errors="replace").strip()
     return proc.returncode, usage
 
 
@@ -517,7 +521,12 @@ def fig_quiet_window(ctx, seconds, copies, extra=(), watch=None, after=None):
     wall0 = time.time()
     steps = watch_clock(seconds)
     wall1 = time.time()
+    ended = []
     for p in procs:
+        if p["proc"].poll() is not None:  # ended during the window: its counters are gone
+            ended.append(p)
+            p["t1"] = p["t0"]
+            continue
         p["t1"] = sample(p["proc"].pid)
     watched = {name: (watched0[name], sample(pid)) for name, pid in (watch or {}).items()}
     after_result = after(procs) if after else None
@@ -527,6 +536,11 @@ def fig_quiet_window(ctx, seconds, copies, extra=(), watch=None, after=None):
     for p in procs:
         p["proc"].send_signal(signal.SIGTERM)
     failures = []
+    for p in ended:
+        failures.append(f"{p['label']} (copy {p['copy']}) ended during the window, exit {p['proc'].returncode}: "
+                        f"{(p['proc'].stderr.read() if p['proc'].stderr else b'').decode(errors='replace').strip()[:300]}")
+        p["proc"].stderr = None
+    procs = [p for p in procs if p not in ended]
     for p in procs:
         code, usage = reap(p["proc"])
         # VmHWM just before the signal, not wait4's ru_maxrss: a child of this (vforking) Python
@@ -1435,6 +1449,10 @@ def report_waiting(R, window):
                "\"sleep:idle\" lock over a private system bus with python-dbusmock's logind on it (the bus "
                "connection is one more descriptor in the same `poll()`):",
                f"{fmt(median(inh['wakeups_per_min']), 1)} wake-ups a minute.")
+    for failure in window.get("failures", []):
+        R.add(f"- failure: {failure}")
+    if window.get("failures"):
+        R.add("")
     loop = rows_by.get(("wait", "once-a-second loop (python3)"))
     sl = rows_by.get(("wait", "sleep 3600"))
     R.headline.append(
