@@ -1497,8 +1497,11 @@ def report_ringing(R, window, thr, sysc):
            f"Paced ringing costs wake about {fmt(cpu_w / wu_w * 1e6, 0)} µs per wake-up, "
            f"{fmt(wu_w, 0)} wake-ups a minute"
            + (": the output worker wakes for each 20 ms write (3,000 a minute), the loop once a second for "
-              "its stall watchdog." if abs(wu_w - 3060) < 150 else ".") + " Decoding is a small part of it (the 10-minute FLAC costs "
-           f"{fmt(wake_paced['FLAC'][0], 4)} s a minute against {fmt(cpu_w, 4)} s for the WAV). Against the "
+              "its stall watchdog." if abs(wu_w - 3060) < 150 else ".")
+           + (" Decoding is a small part of it" if wake_paced["FLAC"][0] < 1.5 * cpu_w else
+              " Decoding is most of the difference between the files, FLAC of noise being the hardest to decode")
+           + f" (the 10-minute FLAC costs {fmt(wake_paced['FLAC'][0], 4)} s a minute against {fmt(cpu_w, 4)} s for the "
+           "WAV). Against the "
            "unpaced rows the ratio compares wake's whole paced cost with the others' bare decode-and-write, "
            "so it overstates wake's cost; against mpv pacing itself it is like for like. (Runs before issue 18 "
            "read the main thread alone, which only runs the watchdog while the worker writes: they reported 60 "
