@@ -1771,8 +1771,10 @@ def report_desktop(R, desktop, window):
            "player). The resolution is one fragment of the monitor, about 10 ms, either way and the same for every "
            "player: the null sink renders a fragment at a time, and a fragment can only be placed by its arrival; "
            "a figure a few milliseconds below zero is within it.")
-    R.table(["contestant", "median ms", "worst ms", "alarms", "wake ÷ this (median)"],
-            [[n, fmt(median(f[n]), 1), fmt(max(f[n]), 1), len(f[n]), "—" if n == "wake" else ratio(median(wk), median(f[n]))]
+    # A difference, not a ratio: at the sink a delay can be a little below zero (the resolution).
+    R.table(["contestant", "median ms", "worst ms", "alarms", "wake − this (median), ms"],
+            [[n, fmt(median(f[n]), 1), fmt(max(f[n]), 1), len(f[n]), "—" if n == "wake" else
+              (lambda d: f"{d:+.1f}" if abs(d) < 100 else f"{d:+,.0f}")(median(wk) - median(f[n]))]
              for n in names if f.get(n)])
     rows_by = window["rows"]
     ring = [(label, r) for (kind, label), r in rows_by.items() if kind == "desktop"]
