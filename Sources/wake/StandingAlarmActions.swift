@@ -193,7 +193,7 @@ enum StandingAlarmActions {
         return entries
     }
 
-    static func list(_ c: ListCommand, console: Console) throws(ArmError) -> Int32 {
+    static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
         let store = try store()
         let alarms: [StandingAlarm]
         let history: [String: AlarmRecord]
@@ -211,7 +211,7 @@ enum StandingAlarmActions {
         }
         let config = (try? ConfigDefaults.load()) ?? ConfigDefaults()
         let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running, zone: zone)
-        if c.json {
+        if asJSON {
             console.result(JSONText.array(entries.map { json($0, zone: zone) }))
             return ExitStatus.ok
         }

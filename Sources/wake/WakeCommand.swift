@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import WakeCore
 
 /// The command line. Values arrive as text and are checked by `AlarmOptions`, so every mistake
@@ -97,4 +98,18 @@ struct RingOptionGroup: ParsableArguments {
 
 enum WakeVersion {
     static let string = "wake 0.2.0"
+
+    /// The version line on stdout, as `--version` prints it.
+    static func write() {
+        var line = string + "\n"
+        line.withUTF8 { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return }
+                done += n
+            }
+        }
+    }
 }

@@ -3,6 +3,15 @@ import Glibc
 import WakeCore
 import WakeSystem
 
+// `wake --version` is answered before anything else: it needs nothing of what follows, and
+// swift-argument-parser's answer costs the most of all (it reflects over every option, and the
+// Swift runtime's first protocol-conformance lookup scans every conformance record in this
+// static binary). Written with write(2): `print` would make that lookup too.
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
+    WakeVersion.write()
+    exit(0)
+}
+
 // Signals are blocked before anything else, so no thread ever exists with them unblocked:
 // they arrive through the signalfd in the event loop instead (see SignalChannel).
 SignalChannel.blockSignals()
@@ -67,28 +76,51 @@ func startRunning() -> SignalChannel {
     return signals
 }
 
-/// Parses a subcommand, sets up, runs its body and exits with its code; an ArmError becomes
-/// its one line and code.
-func run<T: ParsableCommand>(_ type: T.Type, configKeys: [String] = [], quiet: (T) -> Bool = { _ in false },
-                             eventStream: (T) -> Bool = { _ in false },
-                             _ body: (Invocation<T>, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
-    let c = parse(T.self, rest, configKeys: configKeys)
+/// Sets up, runs a subcommand's body and exits with its code; an ArmError becomes its one line
+/// and code.
+func execute(quiet: Bool = false, eventStream: Bool = false,
+             _ body: (Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
     let signals = startRunning()
-    let console = Console(quiet: quiet(c.command), stdoutIsEventStream: eventStream(c.command))
-    do { exit(try body(c, console, signals)) } catch {
+    let console = Console(quiet: quiet, stdoutIsEventStream: eventStream)
+    do { exit(try body(console, signals)) } catch {
         console.error(error.message)
         exit(error.status)
     }
 }
 
+/// Parses a subcommand, then `execute`s its body.
+func run<T: ParsableCommand>(_ type: T.Type, configKeys: [String] = [], quiet: (T) -> Bool = { _ in false },
+                             eventStream: (T) -> Bool = { _ in false },
+                             _ body: (Invocation<T>, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
+    let c = parse(T.self, rest, configKeys: configKeys)
+    execute(quiet: quiet(c.command), eventStream: eventStream(c.command)) { console, signals throws(ArmError) in
+        try body(c, console, signals)
+    }
+}
+
+// The commands a script or a key binding runs most, given plain words only, skip the parser: for
+// them it would return just those words, and parsing costs more than the command's own work
+// (`wake list` took 8 ms, most of it in swift-argument-parser's reflection and the runtime's
+// first conformance scan). A dash anywhere (`--help`, `-q`, `--`) or a word too many goes
+// through the parser as before, with its help and its errors.
+let plainWords = rest.allSatisfy { !$0.hasPrefix("-") }
+
 // The first word picks a subcommand; anything else is `wake WHEN`.
 switch arguments.first {
+case "list" where rest.isEmpty || rest == ["--json"]:
+    execute { console, _ throws(ArmError) in try StandingAlarmActions.list(json: !rest.isEmpty, console: console) }
+case "stop" where plainWords && rest.count <= 1:
+    execute { console, _ throws(ArmError) in try ControlActions.run(.stop, id: rest.first, console: console) }
+case "snooze" where plainWords && rest.count <= 1:
+    execute { console, _ throws(ArmError) in try ControlActions.run(.snooze, id: rest.first, console: console) }
+case "cancel" where plainWords && rest.count == 1:
+    execute { console, _ throws(ArmError) in try ControlActions.run(.cancel, id: rest[0], console: console) }
 case "add":
     run(AddCommand.self, configKeys: ConfigDefaults.ringKeys, quiet: \.quiet) { c, console, signals throws(ArmError) in
         try StandingAlarmActions.add(c, console: console, signals: signals)
     }
 case "list":
-    run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(c.command, console: console) }
+    run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(json: c.command.json, console: console) }
 case "skip":
     run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(c.command, console: console) }
 case "remove":
