@@ -36,6 +36,7 @@ final class DaemonController: RuntimeObserver {
     private var holdingInhibitor = false
     /// The config file's defaults under every alarm's own options, re-read on each reload.
     private var config: ConfigDefaults
+    private var checked: [String: (options: [String: String], defaults: [ConfigFile.Entry], settings: RingSettings)] = [:]
 
     init(session: AlarmSession, store: AlarmStore, zone: TimeZoneRules, console: Console, log: EventLog?,
          inhibit: AlarmOptions.InhibitMode, wakeSystem: Bool, unpaced: Bool, config: ConfigDefaults) {
@@ -104,18 +105,14 @@ final class DaemonController: RuntimeObserver {
         for name in armed.keys where !present.contains(name) && (names?.contains(name) ?? true) && !isActive(name) {
             session.runner.remove(name)
             armed[name] = nil
+            checked[name] = nil
             console.info("'\(name)' removed")
         }
         var done: [String] = []
         for alarm in alarms where names?.contains(alarm.name) ?? true {
             guard !isActive(alarm.name) else { continue }
             let record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
-            let settings: RingSettings
-            do { settings = try RingSettings(stored: alarm.options, defaults: config) } catch {
-                console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's defaults until you 'wake remove' and 'wake add' it again")
-                guard let defaults = try? RingSettings(stored: [:], defaults: config) else { continue }
-                settings = defaults
-            }
+            guard let settings = settings(for: alarm) else { continue }
             let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone)
             recordPlan(alarm.name, plan, record: record)
             guard let next = plan.next else {
@@ -132,6 +129,21 @@ final class DaemonController: RuntimeObserver {
         }
         if !done.isEmpty { removeDone(done) }
         updateInhibitor()
+    }
+
+    /// An alarm's settings, checked by the command line's rules. Kept while its options and the
+    /// config file stay the same: the check parses options, and a reload re-reads every alarm
+    /// (200 alarms took half a second to reload before).
+    private func settings(for alarm: StandingAlarm) -> RingSettings? {
+        if let c = checked[alarm.name], c.options == alarm.options, c.defaults == config.entries { return c.settings }
+        let settings: RingSettings
+        do { settings = try RingSettings(stored: alarm.options, defaults: config) } catch {
+            console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's defaults until you 'wake remove' and 'wake add' it again")
+            guard let defaults = try? RingSettings(stored: [:], defaults: config) else { return nil }
+            settings = defaults
+        }
+        checked[alarm.name] = (alarm.options, config.entries, settings)
+        return settings
     }
 
     private func isActive(_ name: String) -> Bool {
