@@ -178,7 +178,7 @@ struct ControlTests {
     @Test("the daemon's standing alarms: listed with the daemon's PID, stopped by name; the daemon goes on")
     func daemon() async throws {
         let world = try ControlWorld()
-        var r = try await world.run(["add", AlarmHome.soon(6), "--name", "soon", "-D", "null", "--ring-for", "10m"])
+        var r = try await world.run(["add", AlarmHome.soon(15), "--name", "soon", "-D", "null", "--ring-for", "10m"])
         #expect(r.exitCode == 0, "\(r)")
         r = try await world.run(["add", "06:30", "--days", "daily", "--name", "later", "-D", "null"])
         #expect(r.exitCode == 0, "\(r)")
