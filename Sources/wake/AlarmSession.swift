@@ -75,6 +75,13 @@ final class AlarmSession {
         consoleObserver.gapNote = Formatting.gapNote(deadline, zone: zone)
         start()
         defer { finish() }
+        // A signal that came during the arm-time checks counts before anything rings. A due
+        // alarm (`now`, or late) starts ringing inside arm(), so a pending cancel is taken first.
+        let early = signals.drain()
+        if let s = early.first(where: Self.cancelsBeforeRinging) {
+            log?.emit("cancelled", at: SystemClock.realtime, [("by", .string("signal")), ("signal", .string(SignalChannel.name(of: s)))])
+            return endedBySignal(s)
+        }
         do {
             try runner.arm(setup)
         } catch {
@@ -87,8 +94,8 @@ final class AlarmSession {
             console.info("if the machine is suspended, its RTC will wake it at \(at)")
             log?.emit("wake_system", at: SystemClock.realtime, [("at", .string(Formatting.iso8601(deadline.instant, zone: zone)))])
         }
-        // A signal that arrived during the arm-time checks counts before anything rings.
-        handleSignals()
+        // The rest of what came early (SIGUSR1, a resize, Ctrl-Z) means what it means now.
+        handleSignals(early)
         if let failure = loop(until: { runner.isFinished }) { return failure }
         if let fatalSignal { return endedBySignal(fatalSignal) }
         guard let outcome = runner.outcome(of: setup.id) else { return ExitStatus.noSound }
@@ -238,8 +245,11 @@ final class AlarmSession {
 
     // MARK: input becomes commands
 
-    private func handleSignals() {
-        for s in signals.drain() {
+    /// Signals that end a one-off alarm that is not ringing yet.
+    static func cancelsBeforeRinging(_ s: Int32) -> Bool { ![SIGUSR1, SIGTSTP, SIGCONT, SIGWINCH].contains(s) }
+
+    private func handleSignals(_ arrived: [Int32]? = nil) {
+        for s in arrived ?? signals.drain() {
             let who = Requester.signal(name: SignalChannel.name(of: s), number: s)
             switch (s, mode) {
             case (SIGINT, .oneOff), (SIGTERM, .oneOff), (SIGHUP, .oneOff):
