@@ -136,7 +136,7 @@ struct SignalStormTests {
     static func makeTenMinuteFLAC(_ dir: TestDirectory) async throws -> String {
         let flac = dir.file("ten-minutes.flac")
         try await runTool(soxPath, ["-q", "-n", "-r", "44100", "-b", "16", "-c", "2", flac, "synth", "600", "sine", "440", "sine", "660", "vol", "0.5"],
-                          directory: dir, timeout: .seconds(60))
+                          directory: dir, timeout: .seconds(300))  // sox alone took over 60 s under ASan's load
         return flac
     }
 
