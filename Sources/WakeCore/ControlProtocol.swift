@@ -87,6 +87,11 @@ public struct ControlRecord: Equatable, Sendable {
         set { fields[key] = newValue }
     }
 
+    /// An instant, carried as nanoseconds since the epoch (each end formats it in its own zone).
+    public func instant(_ key: String) -> Instant? { fields[key].flatMap { Int64($0) }.map(Instant.init(nanoseconds:)) }
+
+    public mutating func set(_ key: String, instant: Instant?) { fields[key] = instant.map { String($0.nanoseconds) } }
+
     /// The encoded line, newline included; keys sorted so equal records read the same.
     public var line: String {
         fields.keys.sorted().map { "\($0)=\(Self.escape(fields[$0] ?? ""))" }.joined(separator: " ") + "\n"

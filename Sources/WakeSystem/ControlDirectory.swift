@@ -86,7 +86,8 @@ public enum ControlDirectory {
             let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard name.hasSuffix(".sock"), let pid = Int32(name.dropLast(5)), pid > 0, name.dropLast(5).allSatisfy(\.isASCIIDigit) else { continue }
+            let stem = name.hasSuffix(".sock") ? name.dropLast(5) : ""
+            guard stem.allSatisfy(\.isASCIIDigit), let pid = Int32(stem), pid > 0 else { continue }
             let path = dir + "/" + name
             var st = stat()
             guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFSOCK, st.st_uid == uid else { continue }

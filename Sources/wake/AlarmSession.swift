@@ -216,14 +216,17 @@ final class AlarmSession {
     /// The control socket, so `wake list/stop/snooze/cancel` reach this process from anywhere.
     /// Without it the alarm still rings and keys and signals still work: say so, and go on.
     private func openControl() {
+        let why: String
         do {
             guard let dir = try ControlDirectory.prepare(create: true) else { return }
             control = try ControlEndpoint(session: self, directory: dir)
+            return
         } catch let error as ControlDirectoryError {
-            console.error("warning: \(error); 'wake stop' and 'wake list' cannot reach this \(mode == .daemon ? "daemon" : "alarm")")
+            why = error.description
         } catch {
-            console.error("warning: cannot open the control socket (\(error)); 'wake stop' and 'wake list' cannot reach this \(mode == .daemon ? "daemon" : "alarm")")
+            why = "cannot open the control socket (\(error))"
         }
+        console.error("warning: \(why); 'wake stop' and 'wake list' cannot reach this \(mode == .daemon ? "daemon" : "alarm")")
     }
 
     /// Another user's process reached the control socket: shut out, and recorded.

@@ -20,7 +20,8 @@ enum ControlActions {
         var records: [ControlRecord] = []
         for reply in ControlClient.ask(request, directory: dir) {
             if let r = reply.records { records += r } else if let problem = reply.problem {
-                console.error("warning: wake (pid \(reply.pid)) did not answer: \(problem)")
+                console.error("warning: wake (pid \(reply.pid)) did not answer: \(problem); if it was stopped (Ctrl-Z), "
+                    + "'kill -CONT \(reply.pid)' resumes it")
             }
         }
         return records
@@ -41,7 +42,7 @@ enum ControlActions {
                 acted = true
                 console.result(doneLine(r, zone: zone))
             case "refused":
-                refusals.append(refusalLine(r, command: command))
+                refusals.append(refusalLine(r))
             default:
                 continue
             }
@@ -61,7 +62,7 @@ enum ControlActions {
 
     /// `the 07:00 alarm (pid 4242)` or `'work' (06:30)`.
     static func label(_ r: ControlRecord) -> String {
-        let time = r["time"].map { TerminalText.escape($0) } ?? ""
+        let time = r["time"]?.printable ?? ""
         if r["standing"] == "1" { return "'\((r["id"] ?? "").printable)'" + (time.isEmpty ? "" : " (\(time))") }
         return (time.isEmpty ? "the alarm" : "the \(time) alarm") + " (pid \((r["pid"] ?? "?").printable))"
     }
@@ -69,7 +70,7 @@ enum ControlActions {
     static func doneLine(_ r: ControlRecord, zone: TimeZoneRules) -> String {
         switch r["action"] {
         case "snoozed":
-            let until = r["until"].flatMap(Int64.init).map { " until " + Formatting.clockTime(Instant(nanoseconds: $0), zone: zone, alwaysSeconds: true) } ?? ""
+            let until = r.instant("until").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) } ?? ""
             return "snoozed \(label(r))\(until)"
         case "cancelled": return "cancelled \(label(r))"
         case "stopped": return "stopped \(label(r))"
@@ -77,7 +78,7 @@ enum ControlActions {
         }
     }
 
-    static func refusalLine(_ r: ControlRecord, command: AlarmCommand) -> String {
+    static func refusalLine(_ r: ControlRecord) -> String {
         let id = (r["id"] ?? "").printable
         let standing = r["standing"] == "1"
         switch ControlRouting.Refusal(rawValue: r["reason"] ?? "") {

@@ -14,18 +14,16 @@ final class ControlEndpoint {
 
     init(session: AlarmSession, directory: String) throws(SystemCallError) {
         self.session = session
-        let me = Unowned()
+        let me = WeakBox<ControlEndpoint>()
         server = try ControlServer(reactor: session.reactor, timers: session.timers,
                                    path: ControlDirectory.socketPath(in: directory, pid: getpid())) { request, peer in
-            me.endpoint?.answer(request, from: peer) ?? []
+            me.object?.answer(request, from: peer) ?? []
         }
-        me.endpoint = self
+        me.object = self
         server.onRefused = { [weak session] peer in
             session?.logControlRefused(peer)
         }
     }
-
-    private final class Unowned { weak var endpoint: ControlEndpoint? }
 
     func close() { server.close() }
 
@@ -64,7 +62,7 @@ final class ControlEndpoint {
                     switch session.runner.state(of: local) {
                     case .snoozed?:
                         record["action"] = "snoozed"
-                        record["until"] = session.runner.nextWall(of: local).map { String($0.nanoseconds) }
+                        record.set("until", instant: session.runner.nextWall(of: local))
                     case .finished(.cancelled)?: record["action"] = "cancelled"
                     case .finished?: record["action"] = "stopped"
                     default: record["action"] = "unchanged"
@@ -93,7 +91,7 @@ final class ControlEndpoint {
         var r = base(id)
         r["kind"] = "alarm"
         r["state"] = phase(id).rawValue
-        if let next = session.runner.nextWall(of: id) { r["next"] = String(next.nanoseconds) }
+        r.set("next", instant: session.runner.nextWall(of: id))
         if let ring = session.runner.setup(of: id)?.ring {
             r["sound"] = ring.soundKind == .builtIn ? "" : ring.sound.path
             r["device"] = ring.device

@@ -160,7 +160,7 @@ enum StandingAlarmActions {
     static func liveState(_ r: ControlRecord, zone: TimeZoneRules) -> String {
         switch r["state"] {
         case "snoozed":
-            let until = r["next"].flatMap(Int64.init).map { " until " + Formatting.clockTime(Instant(nanoseconds: $0), zone: zone, alwaysSeconds: true) }
+            let until = r.instant("next").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) }
             return "snoozed" + (until ?? "")
         case let s?: return s.printable
         case nil: return "?"
@@ -178,7 +178,7 @@ enum StandingAlarmActions {
             var next = row.next?.instant
             if let r, r["state"] != "waiting" {
                 state = liveState(r, zone: zone)
-                next = r["next"].flatMap(Int64.init).map { Instant(nanoseconds: $0) }
+                next = r.instant("next")
             }
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
@@ -186,7 +186,7 @@ enum StandingAlarmActions {
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
-                                 days: "once", next: r["next"].flatMap(Int64.init).map { Instant(nanoseconds: $0) },
+                                 days: "once", next: r.instant("next"),
                                  state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
                                  device: r["device"] ?? ""))
         }

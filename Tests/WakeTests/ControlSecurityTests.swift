@@ -206,6 +206,16 @@ struct ControlSecurityTests {
         #expect(await child.wait(timeout: .seconds(60)).exitCode == 0)
     }
 
+    @Test("a control directory that is a symbolic link is never followed: the client exits 77 and says what to do")
+    func symlinkedDirectory() async throws {
+        let world = try ControlWorld()
+        let elsewhere = world.dir.file("elsewhere")
+        mkdir(elsewhere, 0o700)
+        #expect(symlink(elsewhere, world.control) == 0)
+        let r = try await world.run(["stop"])
+        #expect(r.exitCode == 77 && r.stderrIsOneLine && r.stderr.contains("is not a directory") && r.stderr.contains("remove it"), "\(r)")
+    }
+
     @Test("a control directory others can reach is refused by the client (77) and the alarm rings anyway, with a warning")
     func unsafeDirectory() async throws {
         let world = try ControlWorld()

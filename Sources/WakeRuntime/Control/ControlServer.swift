@@ -46,15 +46,15 @@ public final class ControlServer {
     public init(reactor: Reactor, timers: ReactorTimers, path: String, handler: @escaping Handler) throws(SystemCallError) {
         // Both made before any property is set: a throw after that would run deinit, whose
         // close() would remove a socket file this process never owned.
-        let me = WeakReference()
-        let sweep = try timers.periodic(.seconds(1)) { me.server?.dropIdle() }
+        let me = WeakBox<ControlServer>()
+        let sweep = try timers.periodic(.seconds(1)) { me.object?.dropIdle() }
         let listener = try UnixSocket.listen(at: path)
         self.path = path
         self.reactor = reactor
         self.listener = listener
         self.handler = handler
         self.sweep = sweep
-        me.server = self
+        me.object = self
         listenerRegistration = reactor.register(fd: listener.fd) { [unowned self] _ in acceptClients() }
     }
 
@@ -72,8 +72,6 @@ public final class ControlServer {
 
     public var clientCount: Int { clients.count }
 
-    private final class WeakReference { weak var server: ControlServer? }
-
     // MARK: clients
 
     private func acceptClients() {
@@ -90,10 +88,10 @@ public final class ControlServer {
                 return
             }
             guard let socket else { return }
-            guard let peer = try? socket.peerCredentials(), peer.uid == owner else {
-                let peer = try? socket.peerCredentials()
-                if let peer { onRefused?(peer) }
-                continue  // closed as `socket` goes
+            guard let peer = try? socket.peerCredentials() else { continue }  // closed as `socket` goes
+            guard peer.uid == owner else {
+                onRefused?(peer)
+                continue
             }
             if clients.count >= Self.maxClients, let oldest = clients.first { drop(oldest) }
             let client = Client(socket: socket, peer: peer, since: SystemClock.monotonic)
