@@ -37,6 +37,13 @@ public struct FallbackChain: Hashable, Sendable {
     /// Moves on after `failure` of the current output; `cards` lists the sound cards' numbers and
     /// is asked at most once, when the chain first needs the fallback devices.
     @discardableResult
+    /// The devices tried in turn: the requested one, `default`, then each card's `plughw:N`.
+    public static func deviceSteps(requested: String, cards: [Int]) -> [String] {
+        var devices = [requested]
+        if requested != "default" { devices.append("default") }
+        return devices + cards.map { "plughw:\($0)" }.filter { $0 != requested }
+    }
+
     public mutating func advance(after failure: Failure, cards: () -> [Int]) -> Output {
         guard case .device(let device, let sound) = current else { return current }
         if failure == .sound && sound == .user {
@@ -45,9 +52,7 @@ public struct FallbackChain: Hashable, Sendable {
         }
         if !extended {
             extended = true
-            devices = [requested]  // reopened once: a device can fail transiently
-            if requested != "default" { devices.append("default") }
-            devices += cards().map { "plughw:\($0)" }.filter { $0 != requested }
+            devices = Self.deviceSteps(requested: requested, cards: cards())  // reopened once: a device can fail transiently
         }
         current = devices.isEmpty ? .bell : .device(devices.removeFirst(), sound)
         return current

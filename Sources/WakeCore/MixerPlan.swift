@@ -39,6 +39,9 @@ public struct MixerReading: Hashable, Sendable {
         self.element = element; self.range = range; self.levels = levels
     }
 
+    /// Muted, or below `floor` percent: what the guard raises.
+    public func isQuiet(floor: Int) -> Bool { levels.isMuted || (percent ?? 100) < floor }
+
     /// The loudest channel, in percent as amixer shows it (rounded).
     public var percent: Int? { levels.volumes.map { MixerPlan.percent($0, in: range) }.max() }
 

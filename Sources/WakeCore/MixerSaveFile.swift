@@ -99,7 +99,7 @@ public struct MixerSaveFile: Hashable, Sendable {
                 server = f[1]
             case "entry":
                 guard f.count == 9 else { throw fail("an entry has 8 fields, not \(f.count - 1)") }
-                guard storable(f[1]), storable(f[2]) else { throw fail("an empty mixer or element name") }
+                guard storable(f[1]), storable(f[2]) else { throw fail("a mixer or element name that is empty or holds control characters") }
                 guard let lo = Int(f[3]), let hi = Int(f[4]), lo < hi else { throw fail("the volume range '\(f[3])' to '\(f[4])' is not a range") }
                 let saved = MixerLevels(volumes: try volumes(f[5], lo...hi, fail), switches: try switches(f[6], fail))
                 let applied = MixerLevels(volumes: try volumes(f[7], lo...hi, fail), switches: try switches(f[8], fail))
@@ -109,7 +109,7 @@ public struct MixerSaveFile: Hashable, Sendable {
                 guard !entries.contains(where: { $0.mixer == f[1] }) else { throw fail("a second entry for mixer '\(f[1])'") }
                 entries.append(Entry(mixer: f[1], saved: MixerReading(element: f[2], range: lo...hi, levels: saved), applied: applied))
             default:
-                throw fail("unknown line '\(String(f[0].prefix(20)))'")
+                throw fail("unknown line '\(TerminalText.printable(String(f[0]), limit: 20))'")
             }
         }
         guard let owner else { throw ParseError(line: n, message: "no owner line") }

@@ -105,10 +105,12 @@ public enum MixerStateStore {
     public static func restoreLeftovers(in directory: String) -> [String] {
         let candidates = files(in: directory)
         guard !candidates.isEmpty else { return [] }
-        do { try AlarmStore.checkDirectory(directory) } catch { return ["mixer levels left by an earlier wake not restored: \(error)"] }
+        do { try AlarmStore.checkDirectory(directory) } catch {
+            return ["mixer levels left by an earlier wake not restored: \(error); the next start of wake tries again"]
+        }
         let lock: FileLock
         do { lock = try FileLock(path: directory + "/mixer.lock", timeout: .seconds(2)) } catch {
-            return ["mixer levels left by an earlier wake not restored: \(error)"]
+            return ["mixer levels left by an earlier wake not restored: \(error); the next start of wake tries again"]
         }
         defer { withExtendedLifetime(lock) {} }
         let me = getpid()
@@ -120,7 +122,7 @@ public enum MixerStateStore {
                     rename(path, path + ".corrupt")
                     lines.append("ignored the saved mixer levels \(error); moved aside to '\(path.printable).corrupt'")
                 } else {
-                    lines.append("cannot read the saved mixer levels \(error)")
+                    lines.append("cannot read the saved mixer levels \(error); fix its permissions (chmod 600) or remove it")
                 }
                 continue
             }

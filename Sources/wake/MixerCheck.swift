@@ -35,7 +35,7 @@ enum MixerCheck {
         switch outcome {
         case .done(.success(let reading)):
             let text = MixerPlan.describe(reading, policy: policy)
-            let quiet = reading.levels.isMuted || (reading.percent ?? 100) < (policy.floor ?? Defaults.minVolume)
+            let quiet = reading.isQuiet(floor: policy.floor ?? Defaults.minVolume)
             return Report(text: text + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet)
         case .done(.failure(let error)):
             return Report(text: "cannot read the mixer '\(control.printable)' (\(error.message)); the alarm rings at whatever level it has",
@@ -61,7 +61,7 @@ enum MixerCheck {
         do {
             outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: nil) { MixerStateStore.restoreLeftovers(in: directory) }
         } catch {
-            return console.error("warning: cannot put back the mixer levels an earlier wake left raised: \(error)")
+            return console.error("warning: cannot put back the mixer levels an earlier wake left raised: \(error); the next start of wake tries again")
         }
         switch outcome {
         case .done(let lines):

@@ -94,7 +94,6 @@ final class MixerLedger: @unchecked Sendable {
             return adopted == nil ? nil : token
         }
         let saved = adopted?.saved ?? before
-        guard MixerSaveFile.storable(control), MixerSaveFile.storable(before.element) else { return nil }
         let entry = MixerSaveFile.Entry(mixer: control, saved: saved, applied: target)
         // Saved before anything changes: a crash from here on is put right by the next start.
         let saveError = locked { () -> StoreError? in
@@ -150,7 +149,7 @@ final class MixerLedger: @unchecked Sendable {
         case .failed(let error):
             report(.mixerProblem("cannot put the mixer '\(token.control.printable)' back (\(error)); the next start of wake will"))
         }
-        if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError))")) }
+        if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError)); if wake dies now they may stay raised")) }
     }
 
     /// Under the mutex: the file holds exactly the entries not yet put back.

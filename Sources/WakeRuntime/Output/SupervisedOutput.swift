@@ -182,14 +182,13 @@ public final class SupervisedOutput: SoundOutput {
 
     private struct SpawnFailure: Error {
         var kind: FallbackChain.Failure
-        var reason: String
     }
 
     /// Starts a worker for `output` (a device); on failure `lastFailure` says why.
     private func spawn(_ output: FallbackChain.Output) -> Result<WorkerMailbox, SpawnFailure> {
         func failed(_ kind: FallbackChain.Failure, _ reason: String) -> Result<WorkerMailbox, SpawnFailure> {
             lastFailure = reason
-            return .failure(SpawnFailure(kind: kind, reason: reason))
+            return .failure(SpawnFailure(kind: kind))
         }
         guard case .device(let device, let kind) = output, let request else { return failed(.device, "no device") }
         guard let sound = sound(kind, request) else { return failed(.device, "wake's built-in sound could not be opened") }
@@ -259,12 +258,8 @@ public final class SupervisedOutput: SoundOutput {
     /// The devices to try again, in the chain's order: the requested one, `default`, each card.
     private func probeRound() -> [FallbackChain.Output] {
         guard let request else { return [] }
-        let kind: FallbackChain.Sound
-        if case .device(_, let k) = chain.current { kind = k } else { kind = lastSoundKind }
-        var devices = [request.device]
-        if request.device != "default" { devices.append("default") }
-        devices += cardNumbers().map { "plughw:\($0)" }.filter { !devices.contains($0) }
-        return devices.map { .device($0, kind) }
+        // Only on the bell, so the chain's last device step is what `lastSoundKind` recorded.
+        return FallbackChain.deviceSteps(requested: request.device, cards: cardNumbers()).map { .device($0, lastSoundKind) }
     }
 
     /// On each watchdog tick while on the bell: watches the probe, or starts the next one.
@@ -375,14 +370,13 @@ public final class SupervisedOutput: SoundOutput {
     /// Reports that only say something (underruns, the mixer guard): passed on as events.
     private func forward(_ report: WorkerReport, from mailbox: WorkerMailbox) {
         switch report {
-        case .mixerRaised: raisedBy.insert(mailbox.id)
-        case .mixerRestored: raisedBy.remove(mailbox.id)
-        default: break
-        }
-        switch report {
         case .recovered(let what, let count): onEvent?(.recovered(what: what, count: count))
-        case .mixerRaised(let mixer, let from, let to): onEvent?(.mixerRaised(mixer: mixer, from: from, to: to))
-        case .mixerRestored(let mixer, let to, let kept): onEvent?(.mixerRestored(mixer: mixer, to: to, keptChanges: kept))
+        case .mixerRaised(let mixer, let from, let to):
+            raisedBy.insert(mailbox.id)
+            onEvent?(.mixerRaised(mixer: mixer, from: from, to: to))
+        case .mixerRestored(let mixer, let to, let kept):
+            raisedBy.remove(mailbox.id)
+            onEvent?(.mixerRestored(mixer: mixer, to: to, keptChanges: kept))
         case .mixerProblem(let reason): onEvent?(.mixerProblem(reason))
         case .opened, .firstFrame, .failed, .stopped: break
         }
