@@ -10,8 +10,9 @@ struct RingSettings {
     var engine: AlarmEngine.Settings
     /// The mixer guard: `--mixer auto` with `--min-volume`, or off.
     var mixer: MixerPolicy
-    /// The options as given, keyed by long name without dashes: what `wake add` stores.
-    var given: [String: String]
+    /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
+    /// `wake add` stores those its command line gave.
+    var values: [String: String]
 
     init(_ r: RingOptionGroup) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
@@ -45,19 +46,10 @@ struct RingSettings {
         case "off": mixer = .off
         default: throw usage("--mixer: invalid mode '\(r.mixer.printable)'; use auto (raise a muted or quiet output while ringing) or off")
         }
-        // ArgumentParser's property wrappers are readable only on a parsed value.
-        let defaults = (try? RingOptionGroup.parse([])) ?? r
-        var given: [String: String] = [:]
-        if let s = r.sound { given["sound"] = s }
-        if r.device != defaults.device { given["device"] = r.device }
-        if r.volume != defaults.volume { given["volume"] = r.volume }
-        if r.fadeIn != defaults.fadeIn { given["fade-in"] = r.fadeIn }
-        if r.snooze != defaults.snooze { given["snooze"] = r.snooze }
-        if r.ringFor != defaults.ringFor { given["ring-for"] = r.ringFor }
-        if r.lateLimit != defaults.lateLimit { given["late-limit"] = r.lateLimit }
-        if r.minVolume != defaults.minVolume { given["min-volume"] = r.minVolume }
-        if r.mixer != defaults.mixer { given["mixer"] = r.mixer }
-        self.given = given
+        var values = ["device": r.device, "volume": r.volume, "fade-in": r.fadeIn, "snooze": r.snooze, "ring-for": r.ringFor,
+                      "late-limit": r.lateLimit, "min-volume": r.minVolume, "mixer": r.mixer]
+        values["sound"] = r.sound
+        self.values = values
     }
 
     /// Options stored with a standing alarm, checked again as the command line checks them,

@@ -57,7 +57,10 @@ struct ConfigDefaults {
                 } else if e.key == "notify" {
                     _ = try AlarmOptions.notifyMode(e.value)
                 } else {
-                    _ = try RingSettings(try RingOptionGroup.parseChecked(["--\(e.key)=\(e.value)"]))
+                    // Alone, but not against the built-in --ring-for: a fade and a ring-for given
+                    // together are judged together, below.
+                    let alone = e.key == "fade-in" ? ["--ring-for=0"] : []
+                    _ = try RingSettings(try RingOptionGroup.parseChecked(alone + ["--\(e.key)=\(e.value)"]))
                 }
             } catch {
                 throw fail(e, error.message)

@@ -53,7 +53,8 @@ enum StandingAlarmActions {
         let now = SystemClock.realtime
         // Stored: what the command line gave. The config file's defaults stay in the config file,
         // so changing it later changes the alarms that did not say otherwise.
-        let stored = settings.given.filter { invocation.given.contains("--" + $0.key) }
+        // (A value equal to the built-in default is stored too: it may differ from the file's.)
+        let stored = settings.values.filter { invocation.given.contains("--" + $0.key) }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
         guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {

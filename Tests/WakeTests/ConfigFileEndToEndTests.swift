@@ -63,6 +63,22 @@ struct ConfigFileEndToEndTests {
         #expect(version.exitCode == 0, "--version answers whatever the file says: \(version)")
     }
 
+    @Test("a fade longer than the built-in ring is fine when the file rings longer too")
+    func fadeWithItsRing() async throws {
+        let home = try Self.home("fade-in = \"20m\"\nring-for = \"30m\"\n")
+        let r = try await home.run(["07:00", "-D", "null", "--dry-run", "--inhibit", "off"])
+        #expect(r.exitCode == 0 && r.stdout.contains("fading in over 20m") && r.stdout.contains("ring for: 30m"), "\(r)")
+    }
+
+    @Test("wake add stores what its command line gave, even a value equal to the built-in default, over the file's")
+    func explicitDefaultIsStored() async throws {
+        let home = try Self.home("volume = 60\n")
+        let r = try await home.run(["add", "06:30", "--name", "loud", "-D", "null", "--volume", "100"])
+        #expect(r.exitCode == 0, "\(r)")
+        let stored = try #require(try await home.listJSON().first)
+        #expect(stored["options"] as? [String: String] == ["device": "null", "volume": "100"], "\(stored)")
+    }
+
     @Test("a config file that is not a regular file is refused, not waited on")
     func notARegularFile() async throws {
         let home = try Self.home(nil)
