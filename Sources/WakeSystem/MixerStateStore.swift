@@ -93,8 +93,17 @@ public enum MixerStateStore {
         return out.sorted()
     }
 
-    /// Whether any file may need restoring: cheap enough for every start (one directory read).
-    public static func hasLeftovers(in directory: String) -> Bool { !files(in: directory).isEmpty }
+    /// Whether any file needs the restore: a dead owner on this (or a vanished) server, or a file
+    /// to report. Cheap enough for every start: a directory read, and a read of each file there.
+    public static func hasLeftovers(in directory: String) -> Bool {
+        // Read without the lock and without touching a mixer, so a command run while another
+        // wake rings with its mixer raised (a `wake stop`) starts no thread and takes no lock.
+        files(in: directory).contains { path in
+            guard let text = try? AtomicFile.read(path, check: AlarmStore.checkFile(path)) else { return true }  // to report
+            guard let saved = try? MixerSaveFile.parse(text) else { return true }  // to move aside
+            return !isAlive(saved.owner) && (saved.server == serverIdentity() || serverGone(saved.server))
+        }
+    }
 
     // MARK: restoring after a death
 
