@@ -162,7 +162,8 @@ install: $(RELEASE_BIN)
 	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/wake $(DESTDIR)$(ZSHCOMPDIR)/_wake $(DESTDIR)$(FISHCOMPDIR)/wake.fish
 	sed 's|^ExecStart=[^ ]*/wake |ExecStart=$(BINDIR)/wake |' Resources/wake.service > $(DESTDIR)$(USERUNITDIR)/wake.service
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/wake.service
-	grep -qx 'ExecStart=$(BINDIR)/wake daemon' $(DESTDIR)$(USERUNITDIR)/wake.service
+	grep -qx 'ExecStart=$(BINDIR)/wake daemon' $(DESTDIR)$(USERUNITDIR)/wake.service \
+	  || { echo "Resources/wake.service has no 'ExecStart=.../wake daemon' line; fix it" >&2; exit 1; }
 
 # GNU's install-strip: the same, with the binary stripped as Debian's dh_strip does.
 install-strip: install
@@ -194,7 +195,7 @@ DEB_DATE     := $(shell git log -1 --format=%aD 2>/dev/null || date -R)
 # debian/control in its working directory, so it gets a minimal one); md5sums of every file;
 # files owned by root without fakeroot (--root-owner-group). lintian fails the build on an error.
 deb: deps-package $(RELEASE_BIN)
-	@test -n "$(VERSION)" || { echo "no version in Sources/wake/WakeCommand.swift"; exit 1; }
+	@test -n "$(VERSION)" || { echo "no 'static let string = \"wake X.Y.Z\"' in Sources/wake/WakeCommand.swift; restore WakeVersion.string" >&2; exit 1; }
 	rm -rf $(DEB_WORK) && mkdir -p $(DEB_ROOT)/DEBIAN $(DEB_WORK)/debian $(DEBDIR)
 	$(MAKE) --no-print-directory install-strip PREFIX=/usr DESTDIR=$(DEB_ROOT)
 	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@DATE@/$(DEB_DATE)/' packaging/changelog.in \
@@ -202,13 +203,13 @@ deb: deps-package $(RELEASE_BIN)
 	$(INSTALL_DATA) packaging/copyright $(DEB_ROOT)/usr/share/doc/wake/copyright
 	printf 'Source: wake\n\nPackage: wake\nArchitecture: any\n' > $(DEB_WORK)/debian/control
 	cd $(DEB_WORK) && dpkg-shlibdeps -O root/usr/bin/wake | sed -n 's/^shlibs:Depends=//p' > depends
-	@test -s $(DEB_WORK)/depends || { echo "dpkg-shlibdeps found no dependencies"; exit 1; }
+	@test -s $(DEB_WORK)/depends || { echo "dpkg-shlibdeps found no dependencies; is dpkg-dev installed? see $(DEB_WORK)/depends" >&2; exit 1; }
 	cd $(DEB_ROOT) && find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
 	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' \
 	  -e "s/@DEPENDS@/$$(cat $(DEB_WORK)/depends)/" -e "s/@SIZE@/$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1)/" \
 	  packaging/control.in > $(DEB_ROOT)/DEBIAN/control
 	chmod 0644 $(DEB_ROOT)/DEBIAN/control $(DEB_ROOT)/DEBIAN/md5sums
-	readelf -d $(DEB_ROOT)/usr/bin/wake | grep -Eq 'BIND_NOW|FLAGS.*NOW' || { echo "wake is not linked with -z now"; exit 1; }
+	readelf -d $(DEB_ROOT)/usr/bin/wake | grep -Eq 'BIND_NOW|FLAGS.*NOW' || { echo "wake is not linked with -z now; run 'make release' (RELEASE_FLAGS adds it)" >&2; exit 1; }
 	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
 	lintian --fail-on error $(DEB)
 	@echo "built $(DEB); install it with: sudo apt install $(DEB)"

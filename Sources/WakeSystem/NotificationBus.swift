@@ -197,7 +197,7 @@ public final class NotificationBus {
     }
 
     /// Whether calls are still queued for writing.
-    public var hasQueuedOutput: Bool {
+    private var hasQueuedOutput: Bool {
         guard let bus, sd_bus_is_open(bus) > 0 else { return false }
         var queued: UInt64 = 0
         return sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued > 0

@@ -114,16 +114,16 @@ struct AlarmOptions {
         notify = try AlarmOptions.notifyMode(c.notify)
     }
 
-    static func inhibitMode(_ text: String) throws(ArmError) -> InhibitMode {
-        guard let mode = InhibitMode(rawValue: text) else {
-            throw ArmError(message: "--inhibit: invalid mode '\(text.printable)'; use auto, require or off", status: ExitStatus.usage)
-        }
-        return mode
-    }
+    static func inhibitMode(_ text: String) throws(ArmError) -> InhibitMode { try mode(text, option: "inhibit") }
 
-    static func notifyMode(_ text: String) throws(ArmError) -> NotifyMode {
-        guard let mode = NotifyMode(rawValue: text) else {
-            throw ArmError(message: "--notify: invalid mode '\(text.printable)'; use auto, require or off", status: ExitStatus.usage)
+    static func notifyMode(_ text: String) throws(ArmError) -> NotifyMode { try mode(text, option: "notify") }
+
+    /// `auto`, `require` or `off`, as `--OPTION` takes it.
+    static func mode<Mode: RawRepresentable & CaseIterable>(_ text: String, option: String) throws(ArmError) -> Mode where Mode.RawValue == String {
+        guard let mode = Mode(rawValue: text) else {
+            let names = Mode.allCases.map(\.rawValue)
+            throw ArmError(message: "--\(option): invalid mode '\(text.printable)'; use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")",
+                           status: ExitStatus.usage)
         }
         return mode
     }

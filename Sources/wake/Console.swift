@@ -20,7 +20,7 @@ final class Console {
     }
 
     /// Writes ignoring failure: a closed or broken stdout must not stop an alarm (SIGPIPE is ignored).
-    private func write(_ fd: Int32, _ text: String) {
+    static func write(_ fd: Int32, _ text: String) {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
@@ -34,18 +34,18 @@ final class Console {
     func info(_ line: String) {
         guard !quiet else { return }
         clearStatus()
-        write(infoFD, TerminalText.sanitizeLine(line) + "\n")
+        Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
     /// Output that is the point of the command (dry run, device list): printed even with --quiet.
     func result(_ line: String) {
         clearStatus()
-        write(infoFD, TerminalText.sanitizeLine(line) + "\n")
+        Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
     func error(_ line: String) {
         clearStatus()
-        write(STDERR_FILENO, "wake: " + TerminalText.sanitizeLine(line) + "\n")
+        Self.write(STDERR_FILENO, "wake: " + TerminalText.sanitizeLine(line) + "\n")
     }
 
     var showsStatus: Bool { statusFD != nil && !quiet }
@@ -54,13 +54,13 @@ final class Console {
     func status(_ render: (Int?) -> String) {
         guard showsStatus, let fd = statusFD else { return }
         let line = TerminalText.sanitizeLine(render(Terminal.columns(of: fd)))
-        write(fd, "\r\u{1B}[K" + line)
+        Self.write(fd, "\r\u{1B}[K" + line)
         statusShown = true
     }
 
     func clearStatus() {
         guard statusShown, let fd = statusFD else { return }
-        write(fd, "\r\u{1B}[K")
+        Self.write(fd, "\r\u{1B}[K")
         statusShown = false
     }
 }

@@ -47,8 +47,7 @@ enum DaemonMain {
         } catch {
             throw ArmError(message: "cannot set up the daemon: \(error); the system is short of a resource", status: ExitStatus.osError)
         }
-        if notifyMode != .off { session.notifier = DesktopNotifier(session: session, mode: notifyMode, bus: notify.bus) }
-        if let warning = NotifySetup.warning(notify) { console.error(warning) }
+        NotifySetup.start(notify, mode: notifyMode, session: session, console: console)
         let controller = DaemonController(session: session, store: store, zone: zone, console: console, log: log,
                                           inhibit: inhibit, wakeSystem: c.wakeSystem, unpaced: c.unpaced, config: config)
         console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")

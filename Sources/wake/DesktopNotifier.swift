@@ -88,14 +88,11 @@ final class DesktopNotifier: RuntimeObserver {
     private func attach(_ bus: NotificationBus) -> Bool {
         bus.onAction = { [unowned self] id, key in pressed(key, on: id) }
         bus.onClosed = { [unowned self] id in
-            for (name, var t) in alarms where t.sync.id == id {
-                t.sync.closedByServer(id: id)
-                alarms[name] = t
-            }
+            for name in alarms.keys where alarms[name]?.sync.id == id { alarms[name]?.sync.closedByServer(id: id) }
         }
-        bus.onWatchFailed = { [unowned self] error in warn("the notification's buttons will not work (\(error))") }
+        bus.onWatchFailed = { [unowned self] error in buttonsFailed(error) }
         guard let pfd = bus.pollDescriptor else { return false }
-        do { try bus.watch() } catch { warn("the notification's buttons will not work (\(error))") }
+        do { try bus.watch() } catch { buttonsFailed(error) }
         self.bus = bus
         registration = session.reactor.register(fd: pfd.fd, events: pfd.events) { [unowned self] _ in
             // Dispatched here, after the poll, never in the hook: a button that ends the alarm
@@ -112,10 +109,7 @@ final class DesktopNotifier: RuntimeObserver {
         if let registration { session.reactor.unregister(registration) }
         registration = nil
         bus = nil
-        for (name, var t) in alarms {
-            t.sync.connectionLost()
-            alarms[name] = t
-        }
+        for name in alarms.keys { alarms[name]?.sync.connectionLost() }
     }
 
     /// The connection, or a new one when there is none (the session bus may have come since
@@ -169,7 +163,7 @@ final class DesktopNotifier: RuntimeObserver {
                 failed(name, error)
             }
         case .close(let id):
-            do { try bus?.close(id) } catch { warn("cannot take the desktop notification down (\(error))") }
+            do { try bus?.close(id) } catch { warn("cannot take the desktop notification down (\(error.description.printable)); dismiss it by hand") }
         }
     }
 
@@ -178,15 +172,21 @@ final class DesktopNotifier: RuntimeObserver {
         // With auto, a session without a bus or a notification server is no news; anything else is.
         let absent = ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner"]
         if mode == .require || !(error == nil || absent.contains(error?.name ?? "")) {
-            warn("the desktop notification could not be shown (\(error.map { "\($0)" } ?? "no session bus"))")
+            warn("the desktop notification could not be shown (\(error.map { $0.description.printable } ?? "no session bus")); "
+                 + "the alarm rings on without it: stop it with a key, a signal or 'wake stop'")
         }
         update(name) { $0.notified(id: nil) }
     }
 
-    private func warn(_ what: String) {
+    private func buttonsFailed(_ error: BusError) {
+        warn("the notification's buttons will not work (\(error.description.printable)); stop the alarm with a key, a signal or 'wake stop'")
+    }
+
+    /// One warning per alarm session: `line` says what failed and what to do instead.
+    private func warn(_ line: String) {
         guard !warned else { return }
         warned = true
-        session.console.error("warning: \(what); the alarm rings on without it")
+        session.console.error("warning: " + line)
     }
 
     // MARK: buttons
@@ -253,7 +253,6 @@ enum NotifySetup {
                 throw ArmError(message: "--notify require: cannot connect to the session bus '\(sessionBusAddress.printable)': "
                     + "\(error.description.printable); use --notify auto to ring without a notification", status: ExitStatus.unavailable)
             }
-            prepared.unavailable = error.description
         }
         return prepared
     }
@@ -302,6 +301,12 @@ enum NotifySetup {
             return "notify: \(mode.rawValue) (notification server \(who), \(buttons))"
         }
         return "notify: \(mode.rawValue) (no notification: \(prepared.unavailable ?? "not checked"); the alarm rings without one)"
+    }
+
+    /// Gives the session its notifier, and warns once when the server would show no buttons.
+    static func start(_ prepared: Prepared, mode: AlarmOptions.NotifyMode, session: AlarmSession, console: Console) {
+        if mode != .off { session.notifier = DesktopNotifier(session: session, mode: mode, bus: prepared.bus) }
+        if let warning = warning(prepared) { console.error(warning) }
     }
 
     /// Said once when the alarm is set: a required notification whose buttons would not work.

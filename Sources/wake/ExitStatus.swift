@@ -14,7 +14,7 @@ enum ExitStatus {
     static let unavailable: Int32 = 69  // EX_UNAVAILABLE: device or service
     static let osError: Int32 = 71  // EX_OSERR: the system refused a resource the alarm needs
     static let cantCreate: Int32 = 73  // EX_CANTCREAT: the event log cannot be written
-    static let config: Int32 = 78  // EX_CONFIG: the alarms file or a stored alarm is broken
+    static let config: Int32 = 78  // EX_CONFIG: the config file, the alarms file or a stored alarm is broken
     static let noPermission: Int32 = 77  // EX_NOPERM
 
     /// A cancel by signal n exits 128 + n, as a death by that signal would read in a shell;

@@ -31,7 +31,7 @@ struct AddCommand: ParsableCommand {
 
 /// `wake list`: every standing alarm, its next occurrence and state.
 struct ListCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the standing alarms and every running wake of yours (one-off alarms and the daemon).")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the standing alarms and every one-off alarm of yours that a wake process is running.")
 
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false

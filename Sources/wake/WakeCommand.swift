@@ -28,7 +28,7 @@ struct WakeCommand: ParsableCommand {
             Exit status: 0 rang and was stopped; 1 no sound could be made; 3 missed; 4 rang unstopped \
             for --ring-for; 64 usage error; 66 sound file unusable; 69 device or service unavailable; \
             71 the system refused a resource (descriptors); 73 event log not writable; 77 missing \
-            permission; 128+n cancelled by signal n (130 Ctrl-C or q, 143 SIGTERM, 129 SIGHUP).
+            permission; 78 config or alarms file broken; 128+n cancelled by signal n (130 Ctrl-C or q, 143 SIGTERM, 129 SIGHUP).
             """,
         version: WakeVersion.string
     )
@@ -100,16 +100,5 @@ enum WakeVersion {
     static let string = "wake 0.2.0"
 
     /// The version line on stdout, as `--version` prints it.
-    static func write() {
-        var line = string + "\n"
-        line.withUTF8 { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
-                done += n
-            }
-        }
-    }
+    static func write() { Console.write(STDOUT_FILENO, string + "\n") }
 }

@@ -131,8 +131,7 @@ enum WakeMain {
             throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
                            status: ExitStatus.osError)
         }
-        if options.notify != .off { session.notifier = DesktopNotifier(session: session, mode: options.notify, bus: notify.bus) }
-        if let warning = NotifySetup.warning(notify) { console.error(warning) }
+        NotifySetup.start(notify, mode: options.notify, session: session, console: console)
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }

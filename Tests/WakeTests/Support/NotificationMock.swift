@@ -223,7 +223,6 @@ final class NotificationMock {
     static func uint32(_ any: Any) -> UInt32 { (any as? NSNumber).map { UInt32(truncatingIfNeeded: $0.int64Value) } ?? UInt32.max }
 
     var notifies: [Notify] { get async throws { try await calls().compactMap { if case .notify(let n) = $0 { n } else { nil } } } }
-    var closes: [UInt32] { get async throws { try await calls().compactMap { if case .close(let id) = $0 { id } else { nil } } } }
 
     /// Polls the calls until `done` says so; returns them. Throws with the calls seen after `timeout`.
     @discardableResult
