@@ -1311,6 +1311,11 @@ class Report:
             self.add("| " + " | ".join(str(c) for c in r) + " |")
         self.add("")
 
+    def failures(self, items):
+        """One `- failure:` line each, then a blank line, when there are any."""
+        if items:
+            self.add(*(f"- failure: {f}" for f in items), "")
+
     def target(self, figure, text, value, met):
         self.targets.append((figure, text, value, met))
         return verdict(met)
@@ -1389,10 +1394,7 @@ def report_firing(R, fire):
                "For the recipes the delay is the start of a whole process after `sleep` returns: `snd_pcm_open` "
                f"is called {fmt(opens[exact], 2)} ms after the deadline (median, `sleep` to the microsecond), against "
                f"{fmt(opens['wake'], 2)} ms for wake.")
-    for f in fire["failures"]:
-        R.add(f"- failure: {f}")
-    if fire["failures"]:
-        R.add("")
+    R.failures(fire["failures"])
     R.headline.append(
         f"Firing: p99 {fmt(st['wake'][1], 2)} ms from the deadline to the first frame, against "
         f"{fmt(st[exact][1], 2)} ms for `sleep` (to the microsecond) then `aplay` ({ratio(st['wake'][1], st[exact][1])}) "
@@ -1449,10 +1451,7 @@ def report_waiting(R, window):
                "\"sleep:idle\" lock over a private system bus with python-dbusmock's logind on it (the bus "
                "connection is one more descriptor in the same `poll()`):",
                f"{fmt(median(inh['wakeups_per_min']), 1)} wake-ups a minute.")
-    for failure in window.get("failures", []):
-        R.add(f"- failure: {failure}")
-    if window.get("failures"):
-        R.add("")
+    R.failures(window.get("failures", []))
     loop = rows_by.get(("wait", "once-a-second loop (python3)"))
     sl = rows_by.get(("wait", "sleep 3600"))
     R.headline.append(
@@ -1838,10 +1837,7 @@ def report_desktop(R, desktop, window):
         R.para(f"Target (figure 6's, at the sink): silence within 30 ms of SIGTERM: {t7c}.",
                "wake fades out over 10 ms and drops what is queued; sox plays out what it has buffered; the others "
                "are torn down by the signal and the server drops their stream.")
-    for failure in desktop["failures"]:
-        R.add(f"- failure: {failure}")
-    if desktop["failures"]:
-        R.add("")
+    R.failures(desktop["failures"])
     R.headline.append(
         f"Desktop path (PulseAudio): first sound at the sink {fmt(median(wk), 1)} ms after the deadline (worst "
         f"{fmt(max(wk), 1)}), paplay {fmt(median(f.get('paplay', [])), 1)}, aplay {fmt(median(f.get('aplay -D default', [])), 1)} ms; "
@@ -1893,10 +1889,7 @@ def report_daemon(R, window, add):
             rows.append([n, fmt(median(v["armed_ms"]), 1), fmt(max(v["armed_ms"]), 1),
                          fmt(median(v["exit_ms"]), 1), fmt(max(v["exit_ms"]), 1), len(v["armed_ms"])])
         R.table(["standing alarms", "add → armed, median ms", "(worst)", "`wake add` start → exit, median ms", "(worst)", "adds"], rows)
-        for failure in add.get("failures", []):
-            R.add(f"- failure: {failure}")
-        if add.get("failures"):
-            R.add("")
+        R.failures(add.get("failures", []))
         small, large = (add.get(n, {}).get("armed_ms") for n in (DAEMON_SIZES[0], DAEMON_SIZES[-1]))
         if small and large and median(large) > 3 * median(small):
             R.para("Finding (no target was set, but it grows with the alarms):",
@@ -1939,10 +1932,7 @@ def report_control(R, control):
            ("Here wake's round trips are the shorter: pkill's walk over /proc costs more than wake's start and its "
             "socket." if faster else "Here pkill is the shorter."),
            "No target was set for these.")
-    for failure in control.get("failures", []):
-        R.add(f"- failure: {failure}")
-    if control.get("failures"):
-        R.add("")
+    R.failures(control.get("failures", []))
     sn, st = control.get("wake snooze PID", []), control.get("wake stop PID", [])
     R.headline.append(f"Control: `wake snooze` {fmt(median(sn), 1)} ms and `wake stop` {fmt(median(st), 1)} ms from the "
                       f"command's start to the alarm's event, against {fmt(median(base), 1)} ms for `pkill -USR1`.")
