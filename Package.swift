@@ -33,14 +33,16 @@ let package = Package(
             ]
         ),
 
-        // The runtime: the reactor, supervised output workers, the runner of armed alarms and
-        // the observers of its events. A library, so tests drive it in-process with a fake clock.
-        .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "CLinux"]),
+        // The runtime: the reactor, supervised output workers, the runner of armed alarms, the
+        // one-off session, the daemon, the control endpoint, the notifier and the standing-alarm
+        // actions. A library, so tests drive all of it in-process with a fake clock; the
+        // executable only parses arguments and calls in.
+        .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "CLinux", "CWakeSound"]),
 
         .executableTarget(
             name: "wake",
             dependencies: [
-                "WakeCore", "WakeSystem", "WakeRuntime", "CWakeSound",
+                "WakeCore", "WakeSystem", "WakeRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

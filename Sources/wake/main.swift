@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import WakeCore
+import WakeRuntime
 import WakeSystem
 
 // `wake --version` is answered before anything else: it needs nothing of what follows, and
@@ -39,7 +40,7 @@ struct Invocation<T> {
 /// out, or exits with wake's own one-line error (64 for usage, 78 for the config file).
 func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], configKeys: [String] = []) -> Invocation<T> {
     do {
-        let given = try AlarmOptions.checkRawArguments(args)
+        let given = try ArgumentChecks.checkRawArguments(args)
         // --help and --version answer whatever the config file says.
         let informational = args.contains { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion-script") }
         guard !configKeys.isEmpty, !informational else { return Invocation(command: try T.parse(args), given: given) }
@@ -117,14 +118,16 @@ case "cancel" where plainWords && rest.count == 1:
     execute { console, _ throws(ArmError) in try ControlActions.run(.cancel, id: rest[0], console: console) }
 case "add":
     run(AddCommand.self, configKeys: ConfigDefaults.ringKeys, quiet: \.quiet) { c, console, signals throws(ArmError) in
-        try StandingAlarmActions.add(c, console: console, signals: signals)
+        let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
+                                                      ring: try c.command.ring.settings, given: c.given)
+        return try StandingAlarmActions.add(request, console: console, signals: signals)
     }
 case "list":
     run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(json: c.command.json, console: console) }
 case "skip":
-    run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(c.command, console: console) }
+    run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
 case "remove":
-    run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(c.command, console: console) }
+    run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
 case "stop":
     run(StopCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.stop, id: c.command.id, console: console) }
 case "snooze":
@@ -133,7 +136,10 @@ case "cancel":
     run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
     run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, quiet: \.quiet, eventStream: { $0.events == "-" }) {
-        c, console, signals throws(ArmError) in try DaemonMain.run(c.command, config: c.config, console: console, signals: signals)
+        c, console, signals throws(ArmError) in
+        let d = c.command
+        let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem, unpaced: d.unpaced)
+        return try StandingAlarmDaemon.run(options, config: c.config, console: console, signals: signals)
     }
 case "help":
     // `wake help [SUBCOMMAND]`, which the completion scripts offer: that subcommand's --help.
@@ -157,5 +163,19 @@ case let first where WakeCommandTree.handles(first):
 default:
     let invocation = parse(WakeCommand.self, arguments, configKeys: ConfigDefaults.ringKeys + ConfigDefaults.processKeys)
     let signals = startRunning()
-    exit(WakeMain.run(invocation, signals: signals))
+    exit(runOneOff(invocation, signals: signals))
+}
+
+/// `wake WHEN`: the options checked, then the runtime's one-off alarm.
+func runOneOff(_ invocation: Invocation<WakeCommand>, signals: SignalChannel) -> Int32 {
+    let command = invocation.command
+    let console = Console(quiet: command.quiet, stdoutIsEventStream: command.events == "-")
+    if command.listDevices { return OneOffAlarm.listDevices(console) }
+    do {
+        let options = try AlarmOptions(command, config: invocation.config, given: invocation.given)
+        return try OneOffAlarm.arm(options, console: console, signals: signals)
+    } catch {
+        console.error(error.message)
+        return error.status
+    }
 }

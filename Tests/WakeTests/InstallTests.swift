@@ -27,7 +27,7 @@ enum InstallTools {
 
     static let manPage = packageRoot + "/Resources/wake.1"
     static let mainSwift = packageRoot + "/Sources/wake/main.swift"
-    static let exitStatusSwift = packageRoot + "/Sources/wake/ExitStatus.swift"
+    static let exitStatusSwift = packageRoot + "/Sources/WakeRuntime/Session/ExitStatus.swift"
 
     static func read(_ path: String) throws -> String {
         guard let d = FileManager.default.contents(atPath: path) else { throw WakeTestError("cannot read \(path)") }
@@ -117,7 +117,7 @@ actor InstallFixture {
 
 /// The version the binary reports, from the one place it is written (WakeVersion).
 func wakeVersionFromSource() throws -> String {
-    let text = try InstallTools.read(packageRoot + "/Sources/wake/WakeCommand.swift")
+    let text = try InstallTools.read(packageRoot + "/Sources/wake/Commands/WakeCommand.swift")
     guard let m = text.firstMatch(of: /static let string = "wake ([0-9][^"]*)"/) else {
         throw WakeTestError("no WakeVersion.string in WakeCommand.swift")
     }

@@ -3,7 +3,7 @@ import Glibc
 import WakeSystem
 
 /// wake's own alarm sound, found wherever the binary is copied.
-enum DefaultSound {
+public enum DefaultSound {
     static func open() throws(SoundFile.OpenError) -> SoundFile {
         let embedded = UnsafeRawBufferPointer(start: wake_alarm_sound_bytes(), count: Int(wake_alarm_sound_length))
         if let sound = try? SoundFile(bytes: embedded, name: "(built-in alarm)") { return sound }
@@ -14,7 +14,7 @@ enum DefaultSound {
 }
 
 /// The last resort when the embedded sound cannot be decoded: a beeping tone made in code.
-enum SynthesisedTone {
+public enum SynthesisedTone {
     static func wav(rate: Int = 44_100) -> [UInt8] {
         var samples: [Int16] = []
         let beep = rate / 8, gap = rate / 8

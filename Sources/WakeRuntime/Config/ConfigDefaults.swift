@@ -6,20 +6,25 @@ import WakeSystem
 /// the command line (and, for a standing alarm, < the options stored with it). Values are
 /// checked by the command line's own rules when the file is read, so a mistake in it is found
 /// at once, with the file, the line and the key (exit 78), never at 07:00.
-struct ConfigDefaults {
+public struct ConfigDefaults {
+    public init(path: String? = nil, entries: [ConfigFile.Entry] = []) {
+        self.path = path
+        self.entries = entries
+    }
+
     /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm.
-    static let ringKeys = AlarmBook.optionOrder
+    public static let ringKeys = AlarmBook.optionOrder
     /// Process-wide options, for `wake WHEN` and `wake daemon`.
-    static let processKeys = ["inhibit", "notify"]
-    static let knownKeys = Set(ringKeys + processKeys)
+    public static let processKeys = ["inhibit", "notify"]
+    public static let knownKeys = Set(ringKeys + processKeys)
 
-    var path: String?
-    var entries: [ConfigFile.Entry] = []
+    public var path: String?
+    public var entries: [ConfigFile.Entry] = []
 
-    static var standardPath: String? { XDGPaths.configHome().map { $0 + "/wake/config.toml" } }
+    public static var standardPath: String? { XDGPaths.configHome().map { $0 + "/wake/config.toml" } }
 
     /// Reads and checks the file; a missing one is no error.
-    static func load(path: String? = standardPath) throws(ArmError) -> ConfigDefaults {
+    public static func load(path: String? = standardPath) throws(ArmError) -> ConfigDefaults {
         guard let path else { return ConfigDefaults(path: nil) }
         // A file that is there but unreadable is a mistake to report; a path a parent directory
         // will not even let us look into (HOME still another user's, as under setpriv or su)
@@ -59,42 +64,41 @@ struct ConfigDefaults {
                 } else {
                     // Alone, but not against the built-in --ring-for: a fade and a ring-for given
                     // together are judged together, below.
-                    let alone = e.key == "fade-in" ? ["--ring-for=0"] : []
-                    _ = try RingSettings(try RingOptionGroup.parseChecked(alone + ["--\(e.key)=\(e.value)"]))
+                    var alone = [e.key: e.value]
+                    if e.key == "fade-in" { alone["ring-for"] = "0" }
+                    _ = try RingSettings(values: alone)
                 }
             } catch {
                 throw fail(e, error.message)
             }
         }
-        do { _ = try RingSettings(try RingOptionGroup.parseChecked(arguments(for: Self.ringKeys))) } catch {
+        do { _ = try RingSettings(values: values(for: Self.ringKeys)) } catch {
             throw fail(nil, error.message)
         }
     }
 
-    func entry(_ key: String) -> ConfigFile.Entry? { entries.first { $0.key == key } }
+    public func entry(_ key: String) -> ConfigFile.Entry? { entries.first { $0.key == key } }
 
     /// `--key=value` for each of `keys` the file sets (the `=` form, so a value is never taken
     /// for an option).
-    func arguments(for keys: [String], except given: Set<String> = []) -> [String] {
+    public func arguments(for keys: [String], except given: Set<String> = []) -> [String] {
         keys.compactMap { key in
             guard !given.contains("--" + key), let e = entry(key) else { return nil }
             return "--\(key)=\(e.value)"
         }
     }
 
+    /// The file's value for each of `keys` it sets, by key.
+    public func values(for keys: [String]) -> [String: String] {
+        var values: [String: String] = [:]
+        for key in keys { if let e = entry(key) { values[key] = e.value } }
+        return values
+    }
+
     /// Where a setting came from, for the dry run: nil for a built-in default.
-    func source(of key: String, given: Set<String>) -> String? {
+    public func source(of key: String, given: Set<String>) -> String? {
         if given.contains("--" + key) { return "from the command line" }
         if let e = entry(key), let path { return "from \(path.printable) line \(e.line)" }
         return nil
-    }
-}
-
-extension RingOptionGroup {
-    /// Parses ring options, turning ArgumentParser's error into wake's one line (64).
-    static func parseChecked(_ args: [String]) throws(ArmError) -> RingOptionGroup {
-        do { return try parse(args) } catch {
-            throw ArmError(message: message(for: error), status: ExitStatus.usage)
-        }
     }
 }

@@ -1,13 +1,12 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// A session's answer to `wake list`, `stop`, `snooze` and `cancel` from another shell: the
 /// control server in the user's control directory, its requests turned into the runner's
 /// commands (with who asked, so the log says `by: "control"`), and what the alarms are now.
 /// A one-off alarm answers to its PID, the daemon's alarms to their names.
-final class ControlEndpoint {
+public final class ControlEndpoint {
     let server: ControlServer
     private unowned let session: AlarmSession
     private let pid = getpid()

@@ -1,6 +1,5 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// `wake daemon`: keeps every standing alarm armed at its next occurrence in one runner. It
@@ -8,7 +7,7 @@ import WakeSystem
 /// occurrence as fired before it rings (so a restart never rings it twice), records what was
 /// missed, removes one-offs that are done, and holds the "never sleep" lock only in a window
 /// before the next occurrence.
-final class DaemonController: RuntimeObserver {
+public final class DaemonController: RuntimeObserver {
     /// The inhibitor is taken this long before an occurrence, and kept until its ring ends.
     static let inhibitWindow: Duration = .seconds(10 * 3600)
 
@@ -236,7 +235,7 @@ final class DaemonController: RuntimeObserver {
 
     // MARK: events
 
-    func observe(_ event: RuntimeEvent) {
+    public func observe(_ event: RuntimeEvent) {
         let name = event.alarm
         switch event.kind {
         case .ringStarted:
@@ -281,7 +280,7 @@ final class DaemonController: RuntimeObserver {
         if want && !holdingInhibitor {
             let why = nearest.map { "alarm at \(Formatting.clockTime($0, zone: zone))" } ?? "alarm ringing"
             do {
-                session.setInhibitor(try WakeMain.takeInhibitor(inhibitMode, why: why))
+                session.setInhibitor(try OneOffAlarm.takeInhibitor(inhibitMode, why: why))
                 holdingInhibitor = true
             } catch {
                 console.error(error.message)

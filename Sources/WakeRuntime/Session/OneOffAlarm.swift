@@ -1,28 +1,12 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// From checked options to an armed alarm: every check that can fail happens here, before the
 /// wait, and a dry run runs every one of them (it takes and releases the inhibitor too) and
 /// exits with the code the real run would.
-enum WakeMain {
-    static func run(_ invocation: Invocation<WakeCommand>, signals: SignalChannel) -> Int32 {
-        let command = invocation.command
-        let console = Console(quiet: command.quiet, stdoutIsEventStream: command.events == "-")
-        if command.listDevices { return listDevices(console) }
-        do {
-            var options = try AlarmOptions(command)
-            options.config = invocation.config
-            options.given = invocation.given
-            return try arm(options, console: console, signals: signals)
-        } catch {
-            console.error(error.message)
-            return error.status
-        }
-    }
-
-    static func listDevices(_ console: Console) -> Int32 {
+public enum OneOffAlarm {
+    public static func listDevices(_ console: Console) -> Int32 {
         let hints: [PCM.DeviceHint]
         do {
             try ALSAEnvironment.check()
@@ -41,7 +25,7 @@ enum WakeMain {
         return ExitStatus.ok
     }
 
-    static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+    public static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
         let (zone, zoneWarning) = ZoneLoader.local()
         if let zoneWarning { console.error("warning: " + zoneWarning) }
 

@@ -1,13 +1,12 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// The desktop notification (`--notify`): while an alarm rings or is snoozed, a notification
 /// says so, with Snooze and Stop buttons that become commands like a key's; it goes when the
 /// alarm ends. Events only record what each alarm should show; the bus work happens before the
 /// next poll, after the sound has been started, and never waits for the server.
-final class DesktopNotifier: RuntimeObserver {
+public final class DesktopNotifier: RuntimeObserver {
     /// How long the end of a process waits for a Notify still unanswered, so that what it put
     /// up can be taken down: a notification left behind would offer buttons nobody answers.
     static let exitWait: Duration = .milliseconds(500)
@@ -39,7 +38,7 @@ final class DesktopNotifier: RuntimeObserver {
 
     // MARK: events in
 
-    func observe(_ event: RuntimeEvent) {
+    public func observe(_ event: RuntimeEvent) {
         let id = event.alarm
         var t = alarms[id] ?? Tracked()
         switch event.kind {
@@ -221,7 +220,7 @@ final class DesktopNotifier: RuntimeObserver {
 
 /// The arm-time side of `--notify`: the check `require` and the dry run make (a blocking call,
 /// bounded, on a thread of its own), and the connection the alarm keeps.
-enum NotifySetup {
+public enum NotifySetup {
     struct Prepared {
         var bus: NotificationBus?
         /// Who answered, when the server was asked (require, dry run).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WakeCore
+import WakeRuntime
 
 /// `wake add`: a standing alarm, checked exactly as a one-off alarm is.
 struct AddCommand: ParsableCommand {

@@ -5,7 +5,7 @@ import WakeSystem
 /// What `wake stop`, `snooze` and `cancel` do, and how `wake list` finds the running wakes:
 /// ask every registered process of the user at once, print one line per alarm that acted,
 /// and say plainly when nothing did.
-enum ControlActions {
+public enum ControlActions {
     /// The control directory, or nil when it does not exist (no wake of this user runs).
     /// One that is not the user's alone is refused (77): its answers could be anyone's.
     static func directory() throws(ArmError) -> String? {
@@ -27,7 +27,7 @@ enum ControlActions {
         return records
     }
 
-    static func run(_ command: AlarmCommand, id: String?, console: Console) throws(ArmError) -> Int32 {
+    public static func run(_ command: AlarmCommand, id: String?, console: Console) throws(ArmError) -> Int32 {
         if let id, !ControlRequest.isValidID(id) {
             throw ArmError(message: "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them",
                            status: ExitStatus.usage)

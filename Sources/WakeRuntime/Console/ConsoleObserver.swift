@@ -1,10 +1,9 @@
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// The human side of the event stream: one line per thing a sleeper needs to know. Information
 /// goes to stdout (or stderr with `--events -`), problems always to stderr.
-final class ConsoleObserver: RuntimeObserver {
+public final class ConsoleObserver: RuntimeObserver {
     private let console: Console
     private let zone: TimeZoneRules
     /// Each alarm's engine settings (its ring-for and late limit are quoted).
@@ -30,7 +29,7 @@ final class ConsoleObserver: RuntimeObserver {
 
     private func clock(_ i: Instant) -> String { Formatting.clockTime(i, zone: zone, alwaysSeconds: true) }
 
-    func observe(_ event: RuntimeEvent) {
+    public func observe(_ event: RuntimeEvent) {
         switch event.kind {
         case .armed(_, let wall):
             // "alarm set for 07:00:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and

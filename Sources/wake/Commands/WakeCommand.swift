@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import WakeCore
+import WakeRuntime
 
 /// The command line. Values arrive as text and are checked by `AlarmOptions`, so every mistake
 /// gets wake's own one-line message and exit code 64. Defaults come from the core's one table.

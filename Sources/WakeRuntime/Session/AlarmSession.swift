@@ -1,13 +1,12 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// One wake process from arming to exit: the reactor with its sources (signals, keys, the bus,
 /// the countdown tick), the runner, and the observers. Raw input becomes commands here; what
 /// the alarms do comes back as events to the console and the log. A one-off alarm and the
 /// daemon differ only in what signals and keys mean, which is `Mode`.
-final class AlarmSession {
+public final class AlarmSession {
     enum Mode {
         /// `wake WHEN`: one alarm; signals and `q` cancel it.
         case oneOff

@@ -1,11 +1,27 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
+/// What `wake daemon` was given, as the command line or the config file said it.
+public struct DaemonOptions {
+    public var events: String?
+    public var inhibit: String
+    public var notify: String
+    public var wakeSystem: Bool
+    public var unpaced: Bool
+
+    public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, unpaced: Bool) {
+        self.events = events
+        self.inhibit = inhibit
+        self.notify = notify
+        self.wakeSystem = wakeSystem
+        self.unpaced = unpaced
+    }
+}
+
 /// `wake daemon`: the checks, then the session with its controller.
-enum DaemonMain {
-    static func run(_ c: DaemonCommand, config: ConfigDefaults, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+public enum StandingAlarmDaemon {
+    public static func run(_ c: DaemonOptions, config: ConfigDefaults, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
         if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         let notifyMode = try AlarmOptions.notifyMode(c.notify)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WakeCore
+import WakeRuntime
 
 /// The whole command line as one ArgumentParser tree, for what is generated from it: the shell
 /// completion scripts (`wake --generate-completion-script bash|zsh|fish`), `wake help SUBCOMMAND`,

@@ -4,7 +4,7 @@ import WakeSystem
 
 /// What `wake add`, `list`, `skip` and `remove` do: each reads and changes the alarms file under
 /// its lock, so two at once never lose a change, and the daemon sees the change at once.
-enum StandingAlarmActions {
+public enum StandingAlarmActions {
     static func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
 
     static func store() throws(ArmError) -> AlarmStore {
@@ -23,8 +23,25 @@ enum StandingAlarmActions {
 
     // MARK: add
 
-    static func add(_ invocation: Invocation<AddCommand>, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
-        let c = invocation.command
+    /// What `wake add` was given: WHEN as its words, the ring options checked, and the value
+    /// options the command line itself gave (`--volume`), which are what gets stored.
+    public struct AddRequest {
+        public var when: [String]
+        public var days: String?
+        public var name: String?
+        public var ring: RingSettings
+        public var given: Set<String>
+
+        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>) {
+            self.when = when
+            self.days = days
+            self.name = name
+            self.ring = ring
+            self.given = given
+        }
+    }
+
+    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
         guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
         let spec: WakeSpec
@@ -48,13 +65,13 @@ enum StandingAlarmActions {
         if let name = c.name, !StandingAlarm.isValidName(name) {
             throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
         }
-        let settings = try RingSettings(c.ring)
+        let settings = c.ring
         let zone = zone(console)
         let now = SystemClock.realtime
         // Stored: what the command line gave. The config file's defaults stay in the config file,
         // so changing it later changes the alarms that did not say otherwise.
         // (A value equal to the built-in default is stored too: it may differ from the file's.)
-        let stored = settings.values.filter { invocation.given.contains("--" + $0.key) }
+        let stored = settings.values.filter { c.given.contains("--" + $0.key) }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
         guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {
@@ -194,7 +211,7 @@ enum StandingAlarmActions {
         return entries
     }
 
-    static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+    public static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
         let store = try store()
         let alarms: [StandingAlarm]
         let history: [String: AlarmRecord]
@@ -277,19 +294,19 @@ enum StandingAlarmActions {
 
     // MARK: skip and remove
 
-    static func skip(_ c: SkipCommand, console: Console) throws(ArmError) -> Int32 {
+    public static func skip(name: String, undo: Bool, console: Console) throws(ArmError) -> Int32 {
         let store = try store()
         let zone = zone(console)
         let now = SystemClock.realtime
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
-        guard let alarm = alarms.first(where: { $0.name == c.name }) else { throw unknown(c.name) }
+        guard let alarm = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
         let lateLimit = (try? RingSettings(stored: alarm.options, defaults: (try? ConfigDefaults.load()) ?? ConfigDefaults()))?.engine.lateLimit
             ?? Defaults.lateLimit
         do {
             let skipped = try store.updateHistory { history -> Instant? in
                 var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
-                if c.undo {
+                if undo {
                     // Taken back, whether or not the daemon has already passed over it.
                     let skipped = [record.skip, record.lastSkipped].compactMap { $0 }.filter { $0 > now }.min()
                     record.skip = nil
@@ -303,11 +320,11 @@ enum StandingAlarmActions {
                 return next
             }
             guard let skipped else {
-                console.info(c.undo ? "'\(alarm.name)' has no skipped occurrence ahead" : "'\(alarm.name)' has no occurrence left to skip")
+                console.info(undo ? "'\(alarm.name)' has no skipped occurrence ahead" : "'\(alarm.name)' has no occurrence left to skip")
                 return ExitStatus.ok
             }
             let when = Formatting.ringsAt(skipped, now: now, zone: zone)
-            if c.undo {
+            if undo {
                 console.info("'\(alarm.name)' rings again at its next occurrence: \(when)")
             } else {
                 let after = StandingSchedule.occurrence(of: alarm, after: skipped, zone: zone)
@@ -319,16 +336,16 @@ enum StandingAlarmActions {
         return ExitStatus.ok
     }
 
-    static func remove(_ c: RemoveCommand, console: Console) throws(ArmError) -> Int32 {
+    public static func remove(name: String, console: Console) throws(ArmError) -> Int32 {
         let store = try store()
         do {
             let removed = try store.update { alarms -> Bool in
                 let before = alarms.count
-                alarms.removeAll { $0.name == c.name }
+                alarms.removeAll { $0.name == name }
                 return alarms.count < before
             }
-            guard removed else { throw unknown(c.name) }
-            try store.updateHistory { history in history[c.name] = nil }
+            guard removed else { throw unknown(name) }
+            try store.updateHistory { history in history[name] = nil }
         } catch let error as ArmError {
             throw error
         } catch let error as StoreError {
@@ -336,7 +353,7 @@ enum StandingAlarmActions {
         } catch {
             throw ArmError(message: "\(error)", status: ExitStatus.cantCreate)
         }
-        console.info("removed '\(c.name)'")
+        console.info("removed '\(name)'")
         return ExitStatus.ok
     }
 

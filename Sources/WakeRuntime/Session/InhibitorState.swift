@@ -2,7 +2,7 @@ import Glibc
 import WakeSystem
 
 /// Whether the "never sleep" lock is held for this alarm.
-enum InhibitorState {
+public enum InhibitorState {
     static let what = "sleep:idle"
 
     case held(SleepInhibitor)

@@ -7,20 +7,20 @@ import WakeSystem
 /// event stream (`--events -`), every human line goes to stderr so the stream always parses.
 /// Every line passes through `TerminalText.sanitizeLine` here, the one place untrusted text
 /// is escaped on its way to a terminal.
-final class Console {
-    let quiet: Bool
+public final class Console {
+    public let quiet: Bool
     private let infoFD: Int32
-    let statusFD: Int32?
+    public let statusFD: Int32?
     private var statusShown = false
 
-    init(quiet: Bool, stdoutIsEventStream: Bool = false) {
+    public init(quiet: Bool, stdoutIsEventStream: Bool = false) {
         self.quiet = quiet
         infoFD = stdoutIsEventStream ? STDERR_FILENO : STDOUT_FILENO
         statusFD = isatty(infoFD) == 1 ? infoFD : nil
     }
 
     /// Writes ignoring failure: a closed or broken stdout must not stop an alarm (SIGPIPE is ignored).
-    static func write(_ fd: Int32, _ text: String) {
+    public static func write(_ fd: Int32, _ text: String) {
         var bytes = Array(text.utf8)
         var done = 0
         while done < bytes.count {
@@ -31,34 +31,34 @@ final class Console {
         }
     }
 
-    func info(_ line: String) {
+    public func info(_ line: String) {
         guard !quiet else { return }
         clearStatus()
         Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
     /// Output that is the point of the command (dry run, device list): printed even with --quiet.
-    func result(_ line: String) {
+    public func result(_ line: String) {
         clearStatus()
         Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
-    func error(_ line: String) {
+    public func error(_ line: String) {
         clearStatus()
         Self.write(STDERR_FILENO, "wake: " + TerminalText.sanitizeLine(line) + "\n")
     }
 
-    var showsStatus: Bool { statusFD != nil && !quiet }
+    public var showsStatus: Bool { statusFD != nil && !quiet }
 
     /// Redraws the status line, fitted to the terminal's width so it never wraps.
-    func status(_ render: (Int?) -> String) {
+    public func status(_ render: (Int?) -> String) {
         guard showsStatus, let fd = statusFD else { return }
         let line = TerminalText.sanitizeLine(render(Terminal.columns(of: fd)))
         Self.write(fd, "\r\u{1B}[K" + line)
         statusShown = true
     }
 
-    func clearStatus() {
+    public func clearStatus() {
         guard statusShown, let fd = statusFD else { return }
         Self.write(fd, "\r\u{1B}[K")
         statusShown = false

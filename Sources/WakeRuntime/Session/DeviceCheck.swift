@@ -1,13 +1,12 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// The arm-time check of the device: opened with the sound's format and closed again (never held
 /// during the wait), on a thread of its own and for at most the stall limit, since an ALSA
 /// plugin behind a hung sound server blocks whatever mode the PCM is opened in. A signal ends
 /// the wait at once.
-enum DeviceCheck {
+public enum DeviceCheck {
     struct Report {
         var summary: String
     }

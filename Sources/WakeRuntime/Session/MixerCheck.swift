@@ -1,12 +1,11 @@
 import Glibc
 import WakeCore
-import WakeRuntime
 import WakeSystem
 
 /// The mixer guard's work outside the ring, each piece bounded (a mixer behind a hung sound
 /// server blocks about 30 s per call): what the dry run and the armed line say about the mixer
 /// (read only, never changed), and, at every start, putting back what a dead wake left raised.
-enum MixerCheck {
+public enum MixerCheck {
     /// What is said about the mixer when the alarm is set.
     struct Report {
         /// The dry run's line, after "mixer: ".
@@ -54,7 +53,7 @@ enum MixerCheck {
     /// directory read when there is nothing to do. Bounded: a hung sound server holds the start
     /// up for at most the stall limit, and the file then waits for the next start. Signals are
     /// not read here (they stay queued for the command itself).
-    static func restoreLeftovers() {
+    public static func restoreLeftovers() {
         guard let directory = MixerStateStore.directory(), MixerStateStore.hasLeftovers(in: directory) else { return }
         let console = Console(quiet: false)
         let outcome: BoundedCall.Outcome<[String]>

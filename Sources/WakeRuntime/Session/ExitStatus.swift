@@ -1,0 +1,46 @@
+import WakeCore
+
+/// Exit codes, as the README documents them (sysexits.h where one fits). They belong to the
+/// command line: the core and the runtime report outcomes, and this is where they become codes.
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    public static let noSound: Int32 = 1
+    /// `wake stop/snooze/cancel`: no alarm took the command (as pkill's 1).
+    public static let nothingMatched: Int32 = 1
+    public static let missed: Int32 = 3
+    public static let timedOut: Int32 = 4
+    public static let usage: Int32 = 64  // EX_USAGE
+    public static let noInput: Int32 = 66  // EX_NOINPUT: the sound file is unusable
+    public static let unavailable: Int32 = 69  // EX_UNAVAILABLE: device or service
+    public static let osError: Int32 = 71  // EX_OSERR: the system refused a resource the alarm needs
+    public static let cantCreate: Int32 = 73  // EX_CANTCREAT: the event log cannot be written
+    public static let config: Int32 = 78  // EX_CONFIG: the config file, the alarms file or a stored alarm is broken
+    public static let noPermission: Int32 = 77  // EX_NOPERM
+
+    /// A cancel by signal n exits 128 + n, as a death by that signal would read in a shell;
+    /// `q` counts as Ctrl-C.
+    public static func code(for outcome: Outcome) -> Int32 {
+        switch outcome {
+        case .stopped: return ok
+        case .failed: return noSound
+        case .missed: return missed
+        case .timedOut: return timedOut
+        case .cancelled(.signal(_, let number)): return 128 + number
+        case .cancelled: return 130
+        }
+    }
+}
+
+/// An error that ends wake before the alarm is armed: one line, and its exit code.
+public struct ArmError: Error {
+    public var message: String
+    public var status: Int32
+    /// Set when a signal ended the checks: the alarm counts as cancelled by it.
+    public var signal: Int32? = nil
+
+    public init(message: String, status: Int32, signal: Int32? = nil) {
+        self.message = message
+        self.status = status
+        self.signal = signal
+    }
+}

@@ -1,0 +1,98 @@
+import WakeCore
+import WakeRuntime
+
+// What the parser hands over, turned into the runtime's checked values, and the checks
+// ArgumentParser cannot make.
+
+extension RingOptionGroup {
+    /// Every ring option's text by long name, as `RingSettings(values:)` takes them.
+    var values: [String: String] {
+        var values = ["device": device, "volume": volume, "fade-in": fadeIn, "snooze": snooze, "ring-for": ringFor,
+                      "late-limit": lateLimit, "min-volume": minVolume, "mixer": mixer]
+        values["sound"] = sound
+        return values
+    }
+
+    var settings: RingSettings {
+        get throws(ArmError) { try RingSettings(values: values) }
+    }
+}
+
+extension AlarmOptions {
+    init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(ArmError) {
+        try self.init(when: c.when, dryRun: c.dryRun, quiet: c.quiet, ring: try c.ring.settings, events: c.events,
+                      unpaced: c.unpaced, inhibit: c.inhibit, wakeSystem: c.wakeSystem, notify: c.notify)
+        self.config = config
+        self.given = given
+    }
+}
+
+enum ArgumentChecks {
+    /// Options that take a value: every spelling maps to its long name.
+    static let valueOptions: [String: String] = [
+        "-s": "--sound", "-D": "--device", "--sound": "--sound", "--device": "--device", "--volume": "--volume",
+        "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
+        "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
+        "--min-volume": "--min-volume", "--mixer": "--mixer",
+        "--notify": "--notify",
+    ]
+    /// Short flags that take no value and may be bundled (`-qD null`).
+    static let shortFlags: Set<Character> = ["q", "h"]
+
+    /// Checks what ArgumentParser would get wrong: it calls a negative value an unknown option,
+    /// and keeps the last of a repeated option, which for an alarm is more likely a slip than an
+    /// intent, so that is refused, whatever spelling each occurrence uses (`-D`, `--device`,
+    /// `--device=`, or bundled as `-qD`).
+    /// Returns the value options given, by long name (`--volume`): what the config file must not override.
+    @discardableResult
+    static func checkRawArguments(_ args: [String]) throws(ArmError) -> Set<String> {
+        var seen = Set<String>()
+        func count(_ canonical: String) throws(ArmError) {
+            if !seen.insert(canonical).inserted {
+                throw ArmError(message: "option \(canonical) given more than once; give it once", status: ExitStatus.usage)
+            }
+        }
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            i += 1
+            if a == "--" { break }
+            var valueFollows: String?
+            if a.hasPrefix("--") {
+                let name = String(a.split(separator: "=", maxSplits: 1).first ?? "")
+                if let canonical = valueOptions[name] {
+                    try count(canonical)
+                    if !a.contains("=") { valueFollows = canonical }
+                }
+            } else if a.hasPrefix("-"), a.count >= 2 {
+                if a.dropFirst().first?.isNumber == true {
+                    throw ArmError(message: WakeSpec.ParseError(token: a, reason: "a time cannot be in the past; use +DURATION for a span from now").description,
+                                   status: ExitStatus.usage)
+                }
+                // A bundle of short options: flags, then at most one value option, whose value is
+                // the rest of the word or, when it comes last, the next word.
+                for (offset, ch) in a.dropFirst().enumerated() {
+                    if shortFlags.contains(ch) { continue }
+                    guard let canonical = valueOptions["-\(ch)"] else { break }
+                    try count(canonical)
+                    if offset == a.count - 2 { valueFollows = canonical }
+                    break
+                }
+            }
+            guard let option = valueFollows, i < args.count else { continue }
+            let value = args[i]
+            i += 1
+            guard value.hasPrefix("-"), value.count >= 2 else { continue }
+            // ArgumentParser would take a value starting with '-' for an option: say what it is.
+            if option == "--sound" || option == "--events" || option == "--device" {
+                throw ArmError(message: "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)",
+                               status: ExitStatus.usage)
+            }
+            if value.dropFirst().first?.isNumber == true {
+                let hint = option == "--volume" || option == "--min-volume" ? "a whole number from 1 to 100" : "a duration from zero up, as 9m"
+                throw ArmError(message: "\(option): negative value '\(value.printable)'; give \(hint)", status: ExitStatus.usage)
+            }
+        }
+        return seen
+    }
+}
