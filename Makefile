@@ -143,7 +143,7 @@ INSTALL_PROGRAM ?= $(INSTALL) -m 0755
 INSTALL_DATA    ?= $(INSTALL) -m 0644
 
 # Every file install puts down, as uninstall removes it (one list, so the two cannot drift).
-INSTALLED_FILES = $(BINDIR)/wake $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md \
+INSTALLED_FILES = $(BINDIR)/wake $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/install.md \
                   $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service
 
 # The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
@@ -151,11 +151,12 @@ INSTALLED_FILES = $(BINDIR)/wake $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md \
 # line ArgumentParser gives it: bash-completion sources the file, it is not run); the unit's
 # ExecStart is rewritten to the installed binary.
 install: $(RELEASE_BIN)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR)
 	$(INSTALL_PROGRAM) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/wake
 	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
 	$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(INSTALL_DATA) docs/guide.md docs/install.md $(DESTDIR)$(DOCDIR)/docs/
 	$(RELEASE_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/wake
 	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_wake
 	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/wake.fish
@@ -173,7 +174,7 @@ install-strip: install
 # directories (bin, man1, completions) stay.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
-	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # ---- Debian package ---------------------------------------------------------------------------
 # The version is WakeVersion's (Sources/wake/Commands/WakeCommand.swift); the Debian revision is ours.

@@ -1,5 +1,5 @@
 /// Standing alarms: the occurrences of a time of day on a set of weekdays, resolved with the
-/// same daylight-saving rules as a one-off time (`Schedule`, README "Rules"). Pure: "now" and
+/// same daylight-saving rules as a one-off time (`Schedule`, docs/guide.md "Rules"). Pure: "now" and
 /// the zone are arguments.
 ///
 /// The rules, per selected date D (the date the time is asked for; an occurrence belongs to it):

@@ -159,7 +159,7 @@ public struct TimeZoneRules: Sendable, Hashable {
         LocalDateTime(secondsAsIfUTC: instant.seconds.plus(Int64(offset(atUTC: instant.seconds))))
     }
 
-    /// The instant a wall-clock reading names, by the rules of the README:
+    /// The instant a wall-clock reading names, by the rules of docs/guide.md ("Rules"):
     /// a reading that occurs twice (fall back) means its first occurrence; one that does not
     /// occur (spring forward) means the first instant after the gap, the moment clocks jump.
     /// Saturating arithmetic throughout: a reading no calendar holds gives an instant at an end

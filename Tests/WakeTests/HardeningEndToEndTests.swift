@@ -315,7 +315,7 @@ struct HardeningEndToEndTests {
     func twoWordTime() async throws {
         let r = try await WakeProcess.run(["7:30", "pm", "--dry-run", "-D", "null", "--inhibit", "off"],
                                           environment: ["TZ": "UTC"], timeout: .seconds(10))
-        #expect(r.exitCode == 0, "the README's '7:30 pm' form was refused: \(r)")
+        #expect(r.exitCode == 0, "docs/guide.md's '7:30 pm' form was refused: \(r)")
         #expect(r.stdout.contains("T19:30:00"), "7:30 pm is 19:30: \(r)")
     }
 

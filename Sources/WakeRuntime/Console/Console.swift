@@ -12,11 +12,29 @@ public final class Console {
     private let infoFD: Int32
     public let statusFD: Int32?
     private var statusShown = false
+    /// In tests, every line lands here instead of on a descriptor.
+    private let capture: LineCapture?
 
     public init(quiet: Bool, stdoutIsEventStream: Bool = false) {
         self.quiet = quiet
         infoFD = stdoutIsEventStream ? STDERR_FILENO : STDOUT_FILENO
         statusFD = isatty(infoFD) == 1 ? infoFD : nil
+        capture = nil
+    }
+
+    /// A console whose lines a test reads: information as it is, problems with "wake: ".
+    public init(capturing capture: LineCapture) {
+        quiet = false
+        infoFD = -1
+        statusFD = nil
+        self.capture = capture
+    }
+
+    /// The lines a capturing console wrote, in order.
+    public final class LineCapture {
+        public private(set) var lines: [String] = []
+        public init() {}
+        func append(_ line: String) { lines.append(line) }
     }
 
     /// Writes ignoring failure: a closed or broken stdout must not stop an alarm (SIGPIPE is ignored).
@@ -33,17 +51,20 @@ public final class Console {
 
     public func info(_ line: String) {
         guard !quiet else { return }
+        if let capture { return capture.append(TerminalText.sanitizeLine(line)) }
         clearStatus()
         Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
     /// Output that is the point of the command (dry run, device list): printed even with --quiet.
     public func result(_ line: String) {
+        if let capture { return capture.append(TerminalText.sanitizeLine(line)) }
         clearStatus()
         Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
     public func error(_ line: String) {
+        if let capture { return capture.append("wake: " + TerminalText.sanitizeLine(line)) }
         clearStatus()
         Self.write(STDERR_FILENO, "wake: " + TerminalText.sanitizeLine(line) + "\n")
     }

@@ -11,6 +11,29 @@ public final class DaemonController: RuntimeObserver {
     /// The inhibitor is taken this long before an occurrence, and kept until its ring ends.
     static let inhibitWindow: Duration = .seconds(10 * 3600)
 
+    /// What the controller reaches outside itself, handed in so tests run a daemon's night in
+    /// process with a fake clock, fake timers and a fake output.
+    public struct Services {
+        public var clock: RuntimeClock
+        public var timers: TimerFactory
+        /// Re-reads the config file on every reload.
+        public var loadConfig: () throws(ArmError) -> ConfigDefaults
+        /// Takes the "never sleep" lock (with its reason) or, given nil, releases it; nil when
+        /// the daemon holds no lock (`--inhibit off`, or the RTC wakes the machine).
+        public var inhibit: ((String?) throws(ArmError) -> Void)?
+        /// The built-in sound, opened when an alarm first needs it.
+        public var builtInSound: () -> SoundFile?
+
+        public init(clock: RuntimeClock, timers: TimerFactory, loadConfig: @escaping () throws(ArmError) -> ConfigDefaults,
+                    inhibit: ((String?) throws(ArmError) -> Void)?, builtInSound: @escaping () -> SoundFile?) {
+            self.clock = clock
+            self.timers = timers
+            self.loadConfig = loadConfig
+            self.inhibit = inhibit
+            self.builtInSound = builtInSound
+        }
+    }
+
     private struct Armed {
         var alarm: StandingAlarm
         var occurrence: Instant
@@ -18,62 +41,57 @@ public final class DaemonController: RuntimeObserver {
         var defaults: [ConfigFile.Entry]
     }
 
-    private let session: AlarmSession
+    private let runner: Runner
+    private let services: Services
     private let store: AlarmStore
     private let zone: TimeZoneRules
     private let console: Console
     private let log: EventLog?
-    private let inhibitMode: AlarmOptions.InhibitMode
-    private let wakeSystem: Bool
     private let unpaced: Bool
     private var armed: [String: Armed] = [:]
     private var sounds: [String: SoundFile] = [:]
     private var pending: Set<String> = []
     private var reloadRequested = false
-    private var watch: DirectoryWatch?
     private var windowTimer: DeadlineTimer?
     private var holdingInhibitor = false
     /// The config file's defaults under every alarm's own options, re-read on each reload.
     private var config: ConfigDefaults
     private var checked: [String: (options: [String: String], defaults: [ConfigFile.Entry], settings: RingSettings)] = [:]
 
-    init(session: AlarmSession, store: AlarmStore, zone: TimeZoneRules, console: Console, log: EventLog?,
-         inhibit: AlarmOptions.InhibitMode, wakeSystem: Bool, unpaced: Bool, config: ConfigDefaults) {
+    public init(runner: Runner, store: AlarmStore, zone: TimeZoneRules, console: Console, log: EventLog?,
+                unpaced: Bool, config: ConfigDefaults, services: Services) {
+        self.runner = runner
+        self.services = services
         self.config = config
-        self.session = session
         self.store = store
         self.zone = zone
         self.console = console
         self.log = log
-        inhibitMode = inhibit
-        self.wakeSystem = wakeSystem
         self.unpaced = unpaced
     }
 
-    /// Watches the files, arms what is there; throws when the files cannot be read at all.
-    func start(watching directories: [String]) throws(SystemCallError) {
-        session.runner.observe(with: self)
-        session.onReload = { [unowned self] in reloadRequested = true }
-        session.beforeEachPoll = { [unowned self] in applyPending() }
-        session.consoleObserver.alarmName = { "'\($0)' " }
-        session.consoleObserver.deadlineText = { [unowned self] id in
-            armed[id].map { Formatting.clockTime($0.occurrence, zone: zone) } ?? ""
-        }
-        session.consoleObserver.settings = { [unowned self] id in
-            session.runner.setup(of: id)?.settings ?? AlarmEngine.Settings()
-        }
-        let watch = try DirectoryWatch(directories: directories)
-        self.watch = watch
-        session.reactor.register(fd: watch.fd) { [unowned self] _ in
-            if watch.drain() { reloadRequested = true }
-        }
-        windowTimer = try session.timers.deadlineTimer(.wall) { [unowned self] _ in updateInhibitor() }
+    private var realtime: Instant { services.clock.now().realtime }
+
+    /// Arms what the files hold; call once, before the loop runs.
+    public func start() throws(SystemCallError) {
+        runner.observe(with: self)
+        windowTimer = try services.timers.deadlineTimer(.wall) { [unowned self] _ in updateInhibitor() }
         reload()
     }
 
+    /// A file changed or SIGHUP came: everything is re-read before the next wait.
+    public func requestReload() { reloadRequested = true }
+
+    /// The occurrence an alarm is armed for, for the console's lines.
+    public func occurrence(of name: String) -> Instant? { armed[name]?.occurrence }
+
+    /// The settings an armed alarm rings with.
+    public func settings(of name: String) -> AlarmEngine.Settings { runner.setup(of: name)?.settings ?? AlarmEngine.Settings() }
+
     // MARK: the alarms
 
-    private func applyPending() {
+    /// Re-reads what changed; the session calls it before every wait.
+    public func applyPending() {
         if reloadRequested {
             reloadRequested = false
             pending = []
@@ -96,13 +114,13 @@ public final class DaemonController: RuntimeObserver {
             console.error("cannot reload the alarms: \(error); keeping the alarms as they were: fix the file and save it, the daemon reloads by itself")
             return
         }
-        do { config = try ConfigDefaults.load() } catch {
+        do { config = try services.loadConfig() } catch {
             console.error("\(error.message); the alarms keep the defaults read before")
         }
-        let now = SystemClock.realtime
+        let now = realtime
         let present = Set(alarms.map(\.name))
         for name in armed.keys where !present.contains(name) && (names?.contains(name) ?? true) && !isActive(name) {
-            session.runner.remove(name)
+            runner.remove(name)
             armed[name] = nil
             checked[name] = nil
             console.info("'\(name)' removed")
@@ -116,12 +134,12 @@ public final class DaemonController: RuntimeObserver {
             recordPlan(alarm.name, plan, record: record)
             guard let next = plan.next else {
                 done.append(alarm.name)
-                session.runner.remove(alarm.name)
+                runner.remove(alarm.name)
                 armed[alarm.name] = nil
                 continue
             }
             if let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant, current.defaults == config.entries,
-               session.runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
+               runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
                 continue  // armed as it should be
             }
             arm(alarm, at: next, settings: settings)
@@ -146,14 +164,14 @@ public final class DaemonController: RuntimeObserver {
     }
 
     private func isActive(_ name: String) -> Bool {
-        switch session.runner.state(of: name) {
+        switch runner.state(of: name) {
         case .ringing?, .snoozed?: return true
         default: return false
         }
     }
 
     private func isFinished(_ name: String) -> Bool {
-        if case .finished? = session.runner.state(of: name) { return true } else { return false }
+        if case .finished? = runner.state(of: name) { return true } else { return false }
     }
 
     private func arm(_ alarm: StandingAlarm, at next: Deadline, settings: RingSettings) {
@@ -163,10 +181,10 @@ public final class DaemonController: RuntimeObserver {
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
-        let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: next.instant, clock: .wall), resolvedAt: SystemClock.now(),
+        let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: next.instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant, defaults: config.entries)
-        do { try session.runner.arm(setup) } catch {
+        do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
             armed[alarm.name] = nil
         }
@@ -187,7 +205,7 @@ public final class DaemonController: RuntimeObserver {
         }
         if let builtIn = sounds[""] { return (builtIn, .builtIn) }
         // The embedded sound always decodes; the synthesised tone stands behind it.
-        guard let builtIn = try? DefaultSound.open() else { return nil }
+        guard let builtIn = services.builtInSound() else { return nil }
         sounds[""] = builtIn
         return (builtIn, .builtIn)
     }
@@ -199,15 +217,15 @@ public final class DaemonController: RuntimeObserver {
         changed.snoozedUntil = nil
         if let last = plan.missed.last, last != record.missed {
             changed.missed = last
-            let when = "\(Formatting.dayPhrase(last, now: SystemClock.realtime, zone: zone)) \(Formatting.clockTime(last, zone: zone))"
+            let when = "\(Formatting.dayPhrase(last, now: realtime, zone: zone)) \(Formatting.clockTime(last, zone: zone))"
             console.error("missed '\(name)' at \(when)" + (plan.missed.count > 1 ? " (and \(plan.missed.count - 1) earlier)" : "")
                           + ": no daemon was running in time")
-            log?.emit("missed", at: SystemClock.realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
+            log?.emit("missed", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
         }
         if let skipped = plan.skipped {
             changed.lastSkipped = skipped
             changed.skip = nil
-            log?.emit("skipped", at: SystemClock.realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(skipped, zone: zone)))])
+            log?.emit("skipped", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(skipped, zone: zone)))])
         }
         if changed != record { save(name) { $0 = changed } }
     }
@@ -272,21 +290,21 @@ public final class DaemonController: RuntimeObserver {
     /// Holds the inhibitor while an occurrence is within the window or an alarm rings; arms a
     /// timer for the next window otherwise. With --wake-system the RTC wakes the machine instead.
     private func updateInhibitor() {
-        guard !wakeSystem, inhibitMode != .off else { return }
-        let now = SystemClock.realtime
+        guard let inhibit = services.inhibit else { return }
+        let now = realtime
         let nearest = armed.values.map(\.occurrence).min()
         let active = armed.keys.contains { isActive($0) }
         let want = active || nearest.map { $0 - now <= Self.inhibitWindow } ?? false
         if want && !holdingInhibitor {
             let why = nearest.map { "alarm at \(Formatting.clockTime($0, zone: zone))" } ?? "alarm ringing"
             do {
-                session.setInhibitor(try OneOffAlarm.takeInhibitor(inhibitMode, why: why))
+                try inhibit(why)
                 holdingInhibitor = true
             } catch {
                 console.error(error.message)
             }
         } else if !want && holdingInhibitor {
-            session.setInhibitor(.off)
+            try? inhibit(nil)
             holdingInhibitor = false
         }
         if let nearest, !want {

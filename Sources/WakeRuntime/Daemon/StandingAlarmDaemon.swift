@@ -64,14 +64,46 @@ public enum StandingAlarmDaemon {
             throw ArmError(message: "cannot set up the daemon: \(error); the system is short of a resource", status: ExitStatus.osError)
         }
         NotifySetup.start(notify, mode: notifyMode, session: session, console: console)
-        let controller = DaemonController(session: session, store: store, zone: zone, console: console, log: log,
-                                          inhibit: inhibit, wakeSystem: c.wakeSystem, unpaced: c.unpaced, config: config)
+        let inhibitLock: ((String?) throws(ArmError) -> Void)?
+        if c.wakeSystem || inhibit == .off {
+            inhibitLock = nil  // the RTC wakes the machine, or the user said so
+        } else {
+            inhibitLock = { [unowned session] why throws(ArmError) in
+                session.setInhibitor(try why.map { why throws(ArmError) in try OneOffAlarm.takeInhibitor(inhibit, why: why) } ?? .off)
+            }
+        }
+        let services = DaemonController.Services(clock: SystemRuntimeClock(), timers: session.timers,
+                                                 loadConfig: { () throws(ArmError) in try ConfigDefaults.load() },
+                                                 inhibit: inhibitLock, builtInSound: { try? DefaultSound.open() })
+        let controller = DaemonController(runner: session.runner, store: store, zone: zone, console: console, log: log,
+                                          unpaced: c.unpaced, config: config, services: services)
         console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")
-        do { try controller.start(watching: directories) } catch {
+        do {
+            try attach(controller, to: session, watching: directories)
+            try controller.start()
+        } catch {
             throw ArmError(message: "cannot watch the alarm files: \(error)", status: ExitStatus.osError)
         }
         let status = session.runDaemon()
         withExtendedLifetime(lock) {}
         return status
+    }
+
+    /// The session's hooks: reloads on SIGHUP and on a change in the watched directories,
+    /// pending work before every wait, and the alarm's name and time in the console's lines.
+    private static func attach(_ controller: DaemonController, to session: AlarmSession,
+                               watching directories: [String]) throws(SystemCallError) {
+        session.onReload = { [unowned controller] in controller.requestReload() }
+        session.beforeEachPoll = { [unowned controller] in controller.applyPending() }
+        session.consoleObserver.alarmName = { "'\($0)' " }
+        let zone = session.zone
+        session.consoleObserver.deadlineText = { [unowned controller] id in
+            controller.occurrence(of: id).map { Formatting.clockTime($0, zone: zone) } ?? ""
+        }
+        session.consoleObserver.settings = { [unowned controller] id in controller.settings(of: id) }
+        let watch = try DirectoryWatch(directories: directories)
+        session.reactor.register(fd: watch.fd) { [unowned controller] _ in
+            if watch.drain() { controller.requestReload() }
+        }
     }
 }

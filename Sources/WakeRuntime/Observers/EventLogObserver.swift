@@ -1,7 +1,7 @@
 import WakeCore
 import WakeSystem
 
-/// The JSON event log (`--events`): one line per runtime event, in the names the README lists.
+/// The JSON event log (`--events`): one line per runtime event, in the names docs/guide.md lists (The event log).
 public final class EventLogObserver: RuntimeObserver {
     private let log: EventLog
     private let zone: TimeZoneRules

@@ -1,7 +1,7 @@
 import WakeCore
 
-/// Exit codes, as the README documents them (sysexits.h where one fits). They belong to the
-/// command line: the core and the runtime report outcomes, and this is where they become codes.
+/// Exit codes, as the README's table and docs/guide.md ("Exit codes") document them (sysexits.h
+/// where one fits). The core reports outcomes; this is where the runtime turns them into codes.
 public enum ExitStatus {
     public static let ok: Int32 = 0
     public static let noSound: Int32 = 1

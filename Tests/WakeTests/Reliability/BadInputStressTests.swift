@@ -145,9 +145,9 @@ struct BadInputStressTests {
         #expect(!FileManager.default.fileExists(atPath: a) && !FileManager.default.fileExists(atPath: b))
     }
 
-    /// README: "Giving the same option twice is an error, not 'the last one wins'." Flags are
+    /// docs/guide.md: "Giving the same option twice is an error, not 'the last one wins'." Flags are
     /// options in its table too.
-    // A repeated flag says the same thing twice; only repeated values are ambiguous (README).
+    // A repeated flag says the same thing twice; only repeated values are ambiguous (docs/guide.md).
     @Test("a repeated flag is harmless", arguments: [
         ["--dry-run", "--dry-run"], ["-q", "--quiet"], ["--quiet", "--quiet"],
     ])
