@@ -15,11 +15,17 @@ public struct AlarmRecord: Hashable, Sendable {
     /// When the daemon started ringing it, while it rings (for `wake list`).
     public var ringingSince: Instant?
 
+    /// How many rings of the last fired occurrence a crash of the daemon ended: it is rung again
+    /// after a restart, with wake's built-in sound from the second crash on, and no more after
+    /// the third (`crashed_rings`).
+    public var crashedRings = 0
+
     public init(name: String) { self.name = name }
 
     /// Nothing recorded.
     public var isEmpty: Bool {
         lastFired == nil && skip == nil && missed == nil && snoozedUntil == nil && lastSkipped == nil && ringingSince == nil
+            && crashedRings == 0
     }
 }
 
@@ -42,11 +48,12 @@ public enum AlarmHistory {
         #   snoozed_until = "2026-11-24T05:39:00Z"  until when it was snoozed (not kept over a restart)
         #   skipped = "2026-11-25T05:30:00Z"        the occurrence last passed over because it was skipped
         #   ringing_since = "2026-11-24T05:30:01Z"  when the daemon started ringing it, while it rings
+        #   crashed_rings = 1                       rings of that occurrence a crash of the daemon ended
         # Each is an occurrence's instant in UTC, with up to 9 fraction digits (".123456789") when needed.
 
         """
 
-    static let keys = ["fired", "skip", "missed", "snoozed_until", "skipped", "ringing_since"]
+    static let keys = ["fired", "skip", "missed", "snoozed_until", "skipped", "ringing_since", "crashed_rings"]
 
     public static func parse(_ text: String) throws(AlarmBook.ParseError) -> [String: AlarmRecord] {
         typealias ParseError = AlarmBook.ParseError
@@ -55,7 +62,7 @@ public enum AlarmHistory {
         var keysSeen: Set<String> = []
         for (number, scalars) in TOMLSubset.lines(text) {
             func fail(_ m: String) -> ParseError { ParseError(line: number, message: m) }
-            switch try TOMLSubset.parseLine(scalars, number: number) {
+            switch try TOMLSubset.parseLine(scalars, number: number, scalars: true) {
             case .blank:
                 continue
             case .table(let parts):
@@ -72,7 +79,17 @@ public enum AlarmHistory {
                 guard current != nil else { throw fail("'\(key) = ...' comes before the first [NAME] table") }
                 guard keys.contains(key) else { throw fail("unknown key '\(key)' in alarm '\(current!.name)'") }
                 guard keysSeen.insert(key).inserted else { throw fail("duplicate key '\(key)' in alarm '\(current!.name)'") }
-                guard case .string(let s) = value else { throw fail("\(key) takes a string in double quotes, not an array") }
+                if key == "crashed_rings" {
+                    guard case .integer(let n) = value, (0...1000).contains(n) else {
+                        throw fail("crashed_rings takes a whole number from 0 to 1000")
+                    }
+                    current!.crashedRings = n
+                    continue
+                }
+                guard case .string(let s) = value else {
+                    if case .array = value { throw fail("\(key) takes a string in double quotes, not an array") }
+                    throw fail("\(key) takes a UTC time in double quotes, as \"2026-11-23T03:00:00Z\"")
+                }
                 guard let t = TOMLSubset.instant(s) else {
                     throw fail("\(key) must be a UTC time such as \"2026-11-23T03:00:00Z\", not \"\(s.printable)\"")
                 }
@@ -99,6 +116,7 @@ public enum AlarmHistory {
                                                  ("snoozed_until", r.snoozedUntil), ("skipped", r.lastSkipped),
                                                  ("ringing_since", r.ringingSince)]
             for case let (key, t?) in values { out += "\(key) = \"\(TOMLSubset.instantText(t))\"\n" }
+            if r.crashedRings > 0 { out += "crashed_rings = \(r.crashedRings)\n" }
         }
         return out
     }

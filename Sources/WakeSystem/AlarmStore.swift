@@ -53,13 +53,31 @@ public struct AlarmStore: Sendable {
         guard let history = XDGPaths.historyFile else {
             throw StoreError(path: "", reason: "cannot find the history file: neither XDG_STATE_HOME nor HOME is set to an absolute path")
         }
-        return AlarmStore(alarmsFile: alarms, historyFile: history)
+        let store = AlarmStore(alarmsFile: alarms, historyFile: history)
+        if let legacy = XDGPaths.legacyHistoryFile, legacy != history { store.moveHistory(from: legacy) }
+        return store
+    }
+
+    /// Moves a history left where earlier versions kept it, once; a failure leaves it there
+    /// (the occurrences it records were rung; at worst one is recorded again as missed).
+    func moveHistory(from legacy: String) {
+        guard RegularFile.kind(of: historyFile) == nil, RegularFile.kind(of: legacy) != nil else { return }
+        do {
+            guard let text = try AtomicFile.read(legacy, check: Self.checkFile(legacy)) else { return }
+            _ = try Self.records(text, path: legacy)
+            try Self.ensureDirectory(historyDirectory)
+            try Self.write(text, to: historyFile)
+            unlink(legacy)
+            unlink(legacy + ".lock")
+        } catch {
+            return
+        }
     }
 
     /// `wake/` under the config home: created 0700 when missing (by a change); refused when
     /// owned by another user or writable by group or others.
     public var alarmsDirectory: String { AtomicFile.split(alarmsFile).directory }
-    /// `wake/` under the state home, held to the same rules.
+    /// The history's directory (the alarms' one, unless a test says otherwise), held to the same rules.
     public var historyDirectory: String { AtomicFile.split(historyFile).directory }
 
     // MARK: Alarms

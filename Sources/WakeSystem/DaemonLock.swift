@@ -6,7 +6,9 @@ import Glibc
 public final class DaemonLock {
     private let fd: Int32
 
-    public static var path: String? { XDGPaths.stateHome().map { $0 + "/wake/daemon.lock" } }
+    /// Beside the alarms file, so two daemons over one alarms file exclude each other even when
+    /// each was given another `XDG_STATE_HOME` (a login shell's and the systemd user manager's).
+    public static var path: String? { XDGPaths.configHome().map { $0 + "/wake/daemon.lock" } }
 
     /// Takes the lock, or throws when another daemon holds it (`EWOULDBLOCK`) or it cannot be made.
     public init() throws(SystemCallError) {

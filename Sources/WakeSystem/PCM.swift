@@ -23,7 +23,10 @@ public struct ALSAError: Error, CustomStringConvertible, Equatable {
     /// The error for a failed call, blaming ALSA's configuration when that is what failed: a
     /// broken configuration makes every call fail with a bare "Invalid argument".
     static func explained(_ call: String, device: String, code: Int32) -> ALSAError {
-        ALSAError(call, device: device, code: code, detail: ALSAEnvironment.configurationProblem())
+        if code == -EMFILE || code == -ENFILE || DescriptorLimit.exhausted {
+            return ALSAError(call, device: device, code: code, detail: DescriptorLimit.exhaustedMessage)
+        }
+        return ALSAError(call, device: device, code: code, detail: ALSAEnvironment.configurationProblem())
     }
     public var description: String { "\(call) on '\(device.printable)': \(message)" }
 }

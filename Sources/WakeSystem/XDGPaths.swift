@@ -17,8 +17,13 @@ public enum XDGPaths {
     /// `<configHome>/wake/alarms.toml`: the standing alarms.
     public static var alarmsFile: String? { configHome().map { $0 + "/wake/alarms.toml" } }
 
-    /// `<stateHome>/wake/history.toml`: what happened to them.
-    public static var historyFile: String? { stateHome().map { $0 + "/wake/history.toml" } }
+    /// `<configHome>/wake/history.toml`: what happened to them, beside the alarms, so every
+    /// daemon and command that reads one alarms file reads one history, whatever
+    /// `XDG_STATE_HOME` each was given.
+    public static var historyFile: String? { configHome().map { $0 + "/wake/history.toml" } }
+    /// Where the history lived before it moved beside the alarms (`<stateHome>/wake/history.toml`):
+    /// two processes with different `XDG_STATE_HOME` read one alarms file but two histories.
+    public static var legacyHistoryFile: String? { stateHome().map { $0 + "/wake/history.toml" } }
 
     static func base(_ variable: String, orHome subdirectory: String, _ environment: [String: String]?) -> String? {
         func value(_ name: String) -> String? {

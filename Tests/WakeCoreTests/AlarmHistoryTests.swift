@@ -65,7 +65,7 @@ struct AlarmHistoryTests {
         ("fired = \"2026-11-23T03:00:00Z\"", 1, "'fired = ...' comes before the first [NAME] table"),
         ("[work]\nskip = \"tomorrow\"", 2, "skip must be a UTC time such as \"2026-11-23T03:00:00Z\", not \"tomorrow\""),
         ("[work]\nmissed = [\"2026-11-23T03:00:00Z\"]", 2, "missed takes a string in double quotes, not an array"),
-        ("# x\n[work]\nsnoozed_until = 5", 3, "the value of 'snoozed_until' must be a string in double quotes"),
+        ("# x\n[work]\nsnoozed_until = 5", 3, "snoozed_until takes a UTC time in double quotes, as \"2026-11-23T03:00:00Z\""),
         ("[work]\nfired = \"2026-11-23T03:00:00Z", 2, "the string has no closing '\"'"),
     ] as [(String, Int, String)])
     func refusesWithTheLine(text: String, line: Int, message: String) {

@@ -20,14 +20,18 @@ struct DaemonControllerTests {
         var inhibitCalls: [String?] = []
         private(set) var controller: DaemonController?
 
-        init(at now: Instant = RunnerTests.evening, alarms: [StandingAlarm] = [], history: [AlarmRecord] = []) throws {
+        /// `historyBroken`: the history can be neither read nor written (its directory is a device).
+        init(at now: Instant = RunnerTests.evening, alarms: [StandingAlarm] = [], history: [AlarmRecord] = [],
+             historyBroken: Bool = false) throws {
             directory = NSTemporaryDirectory() + "wake-daemon-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            store = AlarmStore(alarmsFile: directory + "/config/alarms.toml", historyFile: directory + "/state/history.toml")
-            try store.update { $0 = alarms }
-            try store.updateHistory { h in for r in history { h[r.name] = r } }
+            let files = AlarmStore(alarmsFile: directory + "/config/alarms.toml", historyFile: directory + "/config/history.toml")
+            try files.update { $0 = alarms }
+            try files.updateHistory { h in for r in history { h[r.name] = r } }
+            store = historyBroken ? AlarmStore(alarmsFile: files.alarmsFile, historyFile: "/dev/full/history.toml") : files
             world = FakeWorld(realtime: now)
-            runner = Runner(clock: world, timers: world, output: world)
+            // As the daemon runs: one real timer per clock, whatever the number of alarms.
+            runner = Runner(clock: world, timers: SharedTimers(base: world, clock: world), output: world)
             runner.observe(with: recorder)
         }
 
@@ -186,5 +190,123 @@ struct DaemonControllerTests {
         #expect(d.controller?.occurrence(of: "work") == nil)
         #expect(d.controller?.occurrence(of: "gym") == RunnerTests.morning - .seconds(3600))
         #expect(d.lines.lines.contains("'work' removed"))
+    }
+
+    // MARK: issue 25: hardening
+
+    @Test("two thousand alarms hold one timer per clock, and the earliest rings")
+    func manyAlarmsFewTimers() throws {
+        // One at 06:00; the others later in the day, after the part of the night the test runs.
+        let alarms = [Self.daily("first", 6)] + (1..<2000).map { i in Self.daily("a\(i)", 8 + i % 12, i % 60) }
+        let d = try Daemon(alarms: alarms)
+        try d.start()
+        #expect(d.world.timersMade <= 3, "timers made: \(d.world.timersMade)")
+        #expect(d.controller?.occurrence(of: "a1999") != nil)
+        d.advance(by: .seconds(7 * 3600))
+        #expect(d.runner.isRinging, "06:00 rang")
+    }
+
+    @Test("a history that can be neither read nor written: one warning, and stops never ring the occurrence again")
+    func unwritableHistoryNeverReRings() throws {
+        let d = try Daemon(alarms: [Self.daily("work", 7)], historyBroken: true)
+        try d.start()
+        d.advance(by: .seconds(8 * 3600))
+        #expect(d.runner.isRinging)
+        for _ in 0..<4 {
+            d.stop("work")
+            d.advance(by: .seconds(60))
+            #expect(!d.runner.isRinging, "rang again after a stop")
+            d.controller?.requestReload()
+            d.controller?.applyPending()
+            #expect(!d.runner.isRinging, "rang again after a reload")
+        }
+        #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
+        let warnings = d.lines.lines.filter { $0.contains("history") }
+        #expect(warnings.count == 1, "\(d.lines.lines)")
+    }
+
+    static func crashed(_ rings: Int = 0) -> AlarmRecord {
+        var r = AlarmRecord(name: "work")
+        r.lastFired = RunnerTests.morning
+        r.ringingSince = RunnerTests.morning + .milliseconds(50)
+        r.crashedRings = rings
+        return r
+    }
+
+    @Test("a ring a crash ended is rung again after the restart, once per crash, with the built-in sound from the second")
+    func crashedRingRingsAgain() throws {
+        let soundFile = NSTemporaryDirectory() + "wake-daemon-tone-\(UUID().uuidString).wav"
+        try Data(RunnerTests.toneWAV()).write(to: URL(fileURLWithPath: soundFile))
+        defer { try? FileManager.default.removeItem(atPath: soundFile) }
+        let alarm = Self.daily("work", 7, options: ["sound": soundFile])
+        let d = try Daemon(at: RunnerTests.morning + .seconds(120), alarms: [alarm], history: [Self.crashed()])
+        try d.start()
+        d.advance(by: .zero)
+        #expect(d.runner.isRinging, "not rung again: \(d.lines.lines)")
+        #expect(d.runner.setup(of: "work")?.ring.soundKind == .user)
+        #expect(try d.record("work")?.crashedRings == 1)
+        #expect(d.lines.lines.contains { $0.contains("was ringing when the daemon stopped") })
+
+        // A second crash: rung again with wake's own sound.
+        let second = try Daemon(at: RunnerTests.morning + .seconds(180), alarms: [alarm], history: [Self.crashed(1)])
+        try second.start()
+        second.advance(by: .zero)
+        #expect(second.runner.isRinging)
+        #expect(second.runner.setup(of: "work")?.ring.soundKind == .builtIn)
+
+        // After a third, not again: the next occurrence is armed.
+        let fourth = try Daemon(at: RunnerTests.morning + .seconds(240), alarms: [alarm], history: [Self.crashed(3)])
+        try fourth.start()
+        fourth.advance(by: .zero)
+        #expect(!fourth.runner.isRinging)
+        #expect(fourth.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
+        #expect(try fourth.record("work")?.ringingSince == nil)
+    }
+
+    @Test("a crashed ring past its late limit is not rung again")
+    func crashedRingPastTheLimit() throws {
+        let d = try Daemon(at: RunnerTests.morning + .seconds(3600), alarms: [Self.daily("work", 7)], history: [Self.crashed()])
+        try d.start()
+        d.advance(by: .zero)
+        #expect(!d.runner.isRinging)
+        #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
+    }
+
+    @Test("a ring that ended normally is not rung again after a restart; a finished ring resets the crash count")
+    func normalEndNotRungAgain() throws {
+        var r = AlarmRecord(name: "work")
+        r.lastFired = RunnerTests.morning
+        let d = try Daemon(at: RunnerTests.morning + .seconds(120), alarms: [Self.daily("work", 7)], history: [r])
+        try d.start()
+        d.advance(by: .zero)
+        #expect(!d.runner.isRinging)
+
+        let again = try Daemon(at: RunnerTests.morning + .seconds(120), alarms: [Self.daily("work", 7)], history: [Self.crashed(1)])
+        try again.start()
+        again.advance(by: .zero)
+        again.stop("work")
+        let after = try again.record("work")
+        #expect(after?.crashedRings == 0)
+        #expect(after?.ringingSince == nil)
+    }
+
+    @Test("a snooze survives a restart: it rings when the snooze ends, or at once if that passed within the late limit")
+    func snoozeSurvivesRestart() throws {
+        var r = AlarmRecord(name: "work")
+        r.lastFired = RunnerTests.morning
+        r.snoozedUntil = RunnerTests.morning + .seconds(9 * 60)
+        let d = try Daemon(at: RunnerTests.morning + .seconds(120), alarms: [Self.daily("work", 7)], history: [r])
+        try d.start()
+        d.advance(by: .seconds(60))
+        #expect(!d.runner.isRinging)
+        d.advance(by: .seconds(6 * 60 + 1))
+        #expect(d.runner.isRinging, "the snooze passed in silence: \(d.lines.lines)")
+        d.stop("work")
+        #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
+
+        let late = try Daemon(at: RunnerTests.morning + .seconds(15 * 60), alarms: [Self.daily("work", 7)], history: [r])
+        try late.start()
+        late.advance(by: .zero)
+        #expect(late.runner.isRinging)
     }
 }

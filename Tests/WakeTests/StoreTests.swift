@@ -59,7 +59,8 @@ struct StoreTests {
         #expect(XDGPaths.stateHome(environment: ["HOME": "/home/me"]) == "/home/me/.local/state")
         #expect(XDGPaths.stateHome(environment: ["XDG_CONFIG_HOME": "/cfg"]) == nil)
         if let home = XDGPaths.configHome() { #expect(XDGPaths.alarmsFile == home + "/wake/alarms.toml") }
-        if let home = XDGPaths.stateHome() { #expect(XDGPaths.historyFile == home + "/wake/history.toml") }
+        if let home = XDGPaths.configHome() { #expect(XDGPaths.historyFile == home + "/wake/history.toml") }
+        if let home = XDGPaths.stateHome() { #expect(XDGPaths.legacyHistoryFile == home + "/wake/history.toml") }
     }
 
     @Test func createsPrivateDirectoriesAndFiles() throws {

@@ -37,6 +37,8 @@ public final class DaemonController: RuntimeObserver {
     private struct Armed {
         var alarm: StandingAlarm
         var occurrence: Instant
+        /// Armed again after a restart (a ring a crash ended, or a snooze): kept until it ends.
+        var recovered = false
         /// The config file's entries it was armed under: a change to the file re-arms it.
         var defaults: [ConfigFile.Entry]
     }
@@ -57,6 +59,15 @@ public final class DaemonController: RuntimeObserver {
     /// The config file's defaults under every alarm's own options, re-read on each reload.
     private var config: ConfigDefaults
     private var checked: [String: (options: [String: String], defaults: [ConfigFile.Entry], settings: RingSettings)] = [:]
+    /// What this process recorded, kept in memory as well: plans start from the later of this
+    /// and the file, so a history that cannot be written never makes an occurrence ring again.
+    private var remembered: [String: AlarmRecord] = [:]
+    private var historyFailing = false
+    /// While a reload runs, the history's changes wait here and are written once at its end:
+    /// a daemon back after a week with thousands of alarms writes the file once, not per alarm.
+    private var queued: [(name: String, change: (inout AlarmRecord) -> Void)]?
+    /// Until the first successful read: rings a crash ended and snoozes are taken up again.
+    private var recovering = true
 
     public init(runner: Runner, store: AlarmStore, zone: TimeZoneRules, console: Console, log: EventLog?,
                 unpaced: Bool, config: ConfigDefaults, services: Services) {
@@ -106,13 +117,21 @@ public final class DaemonController: RuntimeObserver {
     /// Re-reads both files and brings every alarm that is not ringing or snoozed up to date.
     private func reload(only names: Set<String>? = nil) {
         let alarms: [StandingAlarm]
-        let history: [String: AlarmRecord]
-        do {
-            (alarms, history) = try store.loadAll()
-        } catch {
+        do { alarms = try store.load() } catch {
             // A broken file is reported, and what is armed stays armed: a typo must not silence tomorrow.
             console.error("cannot reload the alarms: \(error); keeping the alarms as they were: fix the file and save it, the daemon reloads by itself")
             return
+        }
+        queued = []
+        defer { flushQueued() }
+        var history: [String: AlarmRecord] = [:]
+        do { history = try store.loadHistory() } catch {
+            // The alarms still ring: planned from what this daemon remembers.
+            if !historyFailing {
+                historyFailing = true
+                console.error("cannot read the history: \(error); planning from what this daemon remembers: fix or remove the file")
+                log?.emit("history_failed", at: realtime, [("reason", .string(error.description))])
+            }
         }
         do { config = try services.loadConfig() } catch {
             console.error("\(error.message); the alarms keep the defaults read before")
@@ -128,8 +147,17 @@ public final class DaemonController: RuntimeObserver {
         var done: [String] = []
         for alarm in alarms where names?.contains(alarm.name) ?? true {
             guard !isActive(alarm.name) else { continue }
-            let record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
+            if let current = armed[alarm.name], current.recovered, current.alarm == alarm, runner.state(of: alarm.name) != nil,
+               !isFinished(alarm.name) {
+                continue  // a ring taken up again after a restart, not yet rung
+            }
+            let record = merged(history[alarm.name], name: alarm.name)
             guard let settings = settings(for: alarm) else { continue }
+            if recovering, let resume = resumption(alarm, record: record, settings: settings, now: now) {
+                arm(alarm, at: resume.at, occurrence: resume.occurrence, settings: settings, builtInSound: resume.builtInSound,
+                    recovered: true)
+                continue
+            }
             let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone)
             recordPlan(alarm.name, plan, record: record)
             guard let next = plan.next else {
@@ -142,10 +170,64 @@ public final class DaemonController: RuntimeObserver {
                runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
                 continue  // armed as it should be
             }
-            arm(alarm, at: next, settings: settings)
+            arm(alarm, at: next.instant, occurrence: next.instant, settings: settings)
         }
+        recovering = false
         if !done.isEmpty { removeDone(done) }
         updateInhibitor()
+    }
+
+    /// The record as the file has it, with what this process knows it rang, missed or skipped.
+    private func merged(_ loaded: AlarmRecord?, name: String) -> AlarmRecord {
+        var record = loaded ?? AlarmRecord(name: name)
+        guard let known = remembered[name] else { return record }
+        func later(_ a: Instant?, _ b: Instant?) -> Instant? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return max(a, b)
+        }
+        record.lastFired = later(record.lastFired, known.lastFired)
+        record.missed = later(record.missed, known.missed)
+        record.lastSkipped = later(record.lastSkipped, known.lastSkipped)
+        return record
+    }
+
+    /// After a restart: a ring a crash (or a kill) ended is rung again, within its late limit,
+    /// with the built-in sound from the second crash on (the sound may be what crashes), and not
+    /// after a third; a snooze rings when it ends, or at once if it ended within the late limit.
+    private func resumption(_ alarm: StandingAlarm, record: AlarmRecord, settings: RingSettings,
+                            now: Instant) -> (at: Instant, occurrence: Instant, builtInSound: Bool)? {
+        guard let fired = record.lastFired else { return nil }
+        let limit = settings.engine.lateLimit
+        func inTime(_ since: Instant) -> Bool { limit == .zero || now - since <= limit }
+        let name = alarm.name
+        if let since = record.ringingSince, since >= fired {
+            let crashes = record.crashedRings + 1
+            guard crashes <= 3, inTime(fired) else {
+                console.error("'\(name)' was ringing when the daemon stopped, \(crashes > 3 ? "for the third time" : "too long ago"); it is not rung again")
+                save(name) { r in
+                    r.ringingSince = nil
+                    r.crashedRings = 0
+                }
+                return nil
+            }
+            console.error("'\(name)' was ringing when the daemon stopped (since \(Formatting.clockTime(since, zone: zone))); ringing it again"
+                          + (crashes >= 2 ? " with wake's built-in sound" : ""))
+            log?.emit("ring_resumed", at: now, [("alarm", .string(name)), ("crashed_rings", .int(Int64(crashes)))])
+            save(name) { r in
+                r.ringingSince = nil
+                r.crashedRings = crashes
+            }
+            return (now, fired, crashes >= 2)
+        }
+        if let until = record.snoozedUntil, until > fired {
+            if until > now { return (until, fired, false) }
+            if inTime(until) {
+                console.info("'\(name)' was snoozed until \(Formatting.clockTime(until, zone: zone)) when the daemon stopped; ringing it now")
+                return (now, fired, false)
+            }
+        }
+        return nil
     }
 
     /// An alarm's settings, checked by the command line's rules. Kept while its options and the
@@ -174,16 +256,17 @@ public final class DaemonController: RuntimeObserver {
         if case .finished? = runner.state(of: name) { return true } else { return false }
     }
 
-    private func arm(_ alarm: StandingAlarm, at next: Deadline, settings: RingSettings) {
-        guard let sound = self.sound(settings.soundPath, alarm: alarm.name) else {
+    private func arm(_ alarm: StandingAlarm, at instant: Instant, occurrence: Instant, settings: RingSettings,
+                     builtInSound: Bool = false, recovered: Bool = false) {
+        guard let sound = self.sound(builtInSound ? nil : settings.soundPath, alarm: alarm.name) else {
             console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened")
             return
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
-        let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: next.instant, clock: .wall), resolvedAt: services.clock.now(),
+        let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring)
-        armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant, defaults: config.entries)
+        armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries)
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
             armed[alarm.name] = nil
@@ -231,14 +314,37 @@ public final class DaemonController: RuntimeObserver {
     }
 
     private func save(_ name: String, _ change: @escaping (inout AlarmRecord) -> Void) {
+        var known = remembered[name] ?? AlarmRecord(name: name)
+        change(&known)
+        remembered[name] = known
+        if queued != nil { queued?.append((name, change)); return }
+        write([(name, change)])
+    }
+
+    private func flushQueued() {
+        guard let changes = queued else { return }
+        queued = nil
+        if !changes.isEmpty { write(changes) }
+    }
+
+    private func write(_ changes: [(name: String, change: (inout AlarmRecord) -> Void)]) {
         do {
             try store.updateHistory { history in
-                var record = history[name] ?? AlarmRecord(name: name)
-                change(&record)
-                history[name] = record
+                for (name, change) in changes {
+                    var record = history[name] ?? AlarmRecord(name: name)
+                    change(&record)
+                    history[name] = record
+                }
             }
+            historyFailing = false
         } catch {
-            console.error("cannot record what happened to '\(name)': \(error); make \(store.historyDirectory) yours and writable, or a restart may ring it again")
+            // Said once while it lasts: the daemon goes on from what it remembers.
+            guard !historyFailing else { return }
+            historyFailing = true
+            let names = Set(changes.map(\.name)).sorted().map { "'\($0)'" }.joined(separator: ", ")
+            console.error("cannot record what happened to \(names): \(error); this daemon remembers it and will not ring it again, "
+                          + "but a restart may: make \(store.historyDirectory) yours, writable and not full")
+            log?.emit("history_failed", at: realtime, [("reason", .string(error.description))])
         }
     }
 
@@ -269,6 +375,7 @@ public final class DaemonController: RuntimeObserver {
             save(name) { r in
                 r.ringingSince = nil
                 r.snoozedUntil = until
+                r.crashedRings = 0
             }
         case .finished(let outcome):
             if case .missed = outcome, let occurrence = armed[name]?.occurrence {
@@ -277,6 +384,7 @@ public final class DaemonController: RuntimeObserver {
                 save(name) { r in
                     r.ringingSince = nil
                     r.snoozedUntil = nil
+                    r.crashedRings = 0
                 }
             }
             pending.insert(name)

@@ -41,16 +41,21 @@ public enum StandingAlarmDaemon {
             // An update that changes nothing makes both directories (0700) and checks them.
             try store.update { _ in }
             try store.updateHistory { _ in }
-            directories = [store.alarmsDirectory, store.historyDirectory]
+            directories = store.alarmsDirectory == store.historyDirectory ? [store.alarmsDirectory]
+                : [store.alarmsDirectory, store.historyDirectory]
         } catch {
             throw StandingAlarmActions.storeError(error)
         }
         let lock: DaemonLock
         do { lock = try DaemonLock() } catch {
+            // Not a failure: the alarms ring, by the other one. Exit 0, so systemd does not restart this one.
             let who = DaemonLock.holder().map { " (pid \($0))" } ?? ""
-            throw ArmError(message: "another wake daemon is running\(who); stop it first (systemctl --user stop wake)",
-                           status: ExitStatus.unavailable)
+            console.info("a wake daemon already rings the alarms in \(store.alarmsDirectory)\(who); this one exits")
+            return ExitStatus.ok
         }
+        // A user service starts with a soft limit of 1024 descriptors: the alarms' timers share
+        // one per clock, and the rest (the device, the files, the clients) get all the hard limit allows.
+        DescriptorLimit.raiseSoftToHard()
         let notify = try NotifySetup.prepare(notifyMode, dryRun: false, signals: signals)
         let log: EventLog?
         do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } } catch {

@@ -54,7 +54,8 @@ public final class AlarmSession {
         let clock = SystemRuntimeClock()
         output = try SupervisedOutput(reactor: reactor, clock: clock, bell: TerminalBell()) { try? DefaultSound.open() }
         timers = ReactorTimers(reactor: reactor, wakeSystem: wakeSystem)
-        runner = Runner(clock: clock, timers: timers, output: output)
+        // One real timer per clock, whatever the number of alarms (a daemon may hold thousands).
+        runner = Runner(clock: clock, timers: SharedTimers(base: timers, clock: clock), output: output)
         terminal = Terminal(fd: STDIN_FILENO)
         stdinOpen = terminal != nil
         tick = terminal != nil || console.showsStatus ? try WakeTimer(clock: .wall) : nil
