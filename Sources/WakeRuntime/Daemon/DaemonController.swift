@@ -44,7 +44,10 @@ public final class DaemonController: RuntimeObserver {
     private let runner: Runner
     private let services: Services
     private let store: AlarmStore
-    private let zone: TimeZoneRules
+    /// The local zone occurrences are resolved in; `zoneChanged(to:)` follows the machine's.
+    public private(set) var zone: TimeZoneRules
+    /// Said with every alarm armed while it is set ("zone": re-armed for a new time zone).
+    private var armReason: String?
     private let console: Console
     private let log: EventLog?
     private let unpaced: Bool
@@ -87,6 +90,17 @@ public final class DaemonController: RuntimeObserver {
 
     /// The settings an armed alarm rings with.
     public func settings(of name: String) -> AlarmEngine.Settings { runner.setup(of: name)?.settings ?? AlarmEngine.Settings() }
+
+    /// The machine's zone changed: every alarm that is not ringing or snoozed is planned again
+    /// in `new`, at the same local time with the new zone's DST rules, and armed again (one
+    /// `armed` event each, reason "zone"). An occurrence that has already passed in the new
+    /// zone follows the late limit, as after a resume: rung now, or recorded as missed.
+    public func zoneChanged(to new: TimeZoneRules) {
+        zone = new
+        armReason = "zone"
+        defer { armReason = nil }
+        reload()
+    }
 
     // MARK: the alarms
 
@@ -138,7 +152,7 @@ public final class DaemonController: RuntimeObserver {
                 armed[alarm.name] = nil
                 continue
             }
-            if let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant, current.defaults == config.entries,
+            if armReason == nil, let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant, current.defaults == config.entries,
                runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
                 continue  // armed as it should be
             }
@@ -182,7 +196,7 @@ public final class DaemonController: RuntimeObserver {
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
         let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: next.instant, clock: .wall), resolvedAt: services.clock.now(),
-                               settings: settings.engine, ring: ring)
+                               settings: settings.engine, ring: ring, reason: armReason)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: next.instant, defaults: config.entries)
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
