@@ -233,7 +233,7 @@ public final class DaemonController: RuntimeObserver {
             changed.missed = last
             let when = "\(Formatting.dayPhrase(last, now: realtime, zone: zone)) \(Formatting.clockTime(last, zone: zone))"
             console.error("missed '\(name)' at \(when)" + (plan.missed.count > 1 ? " (and \(plan.missed.count - 1) earlier)" : "")
-                          + ": no daemon was running in time")
+                          + (armReason == "zone" ? ": the time zone changed past it" : ": no daemon was running in time"))
             log?.emit("missed", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
         }
         if let skipped = plan.skipped {
