@@ -100,4 +100,30 @@ struct ZoneFollowTests {
         #expect(wake.count("missed") == 1 && wake.count("ringing") == 0, "\(wake.report(r))")
         #expect(r.stderr.contains("missed alarm for"), "\(wake.report(r))")
     }
+
+    @Test("the daemon re-arms a daily alarm for the same local time, says so once, and rings then, not at the old zone's time")
+    func daemonFollows() async throws {
+        let zone = try Localtime("UTC")
+        let home = try AlarmHome()
+        var env = home.environment
+        env["TZ"] = nil
+        env.merge(zone.environment) { $1 }
+        let when = Self.utcClock(ahead: 3600 + 8)
+        let added = try await WakeProcess.run(["add", when, "--name", "trip", "--days", "daily", "-D", "null", "--ring-for", "1s"],
+                                              environment: env, unset: ["TZ"])
+        #expect(added.exitCode == 0, "\(added)")
+        let daemon = try DetachedWake(["daemon", "--inhibit", "off"], environment: env, unset: ["TZ"], directory: home.dir)
+        let first = try await daemon.waitForEvent("armed")
+        #expect(first["deadline"]?.contains("T\(when)+00:00") == true, "\(first)")
+        try zone.replace(with: "Etc/GMT-1")
+        let moved = try await daemon.waitForEvent("armed", occurrence: 2)
+        #expect(moved["reason"] == "zone" && moved["alarm"] == "trip", "\(moved)")
+        #expect(moved["deadline"]?.contains("T\(when)+01:00") == true, "\(moved)")
+        try await daemon.waitForEvent("ringing", timeout: .seconds(20))
+        daemon.send(SIGTERM)
+        let r = await daemon.wait()
+        #expect(r.exitCode == 0, "\(daemon.report(r))")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("the time zone is now Etc/GMT-1: alarm 'trip' set for \(when)") }.count == 1,
+                "\(daemon.report(r))")
+    }
 }
