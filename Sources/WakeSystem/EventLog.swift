@@ -40,7 +40,8 @@ public final class EventLog {
 
     private let fd: Int32
     private let ownsFD: Bool
-    private let zone: TimeZoneRules
+    /// The zone each line's time is written in; changed when the machine's zone changes.
+    public var zone: TimeZoneRules
     public let path: String
     /// True for `-`: the lines go to standard output.
     public let isStandardOutput: Bool

@@ -13,6 +13,18 @@ public enum ZoneLoader {
     /// Where the system's zone is; `local(tz:localtime:)` takes another for tests.
     public static let systemLocaltime = "/etc/localtime"
 
+    /// The localtime file wake reads and watches: `/etc/localtime`. Debug builds honour
+    /// `WAKE_TEST_LOCALTIME`, so tests replace the zone without touching the machine's.
+    public static var localtimePath: String {
+        #if DEBUG
+        if let p = getenv("WAKE_TEST_LOCALTIME"), p.pointee != 0 { return String(cString: p) }
+        #endif
+        return systemLocaltime
+    }
+
+    /// True when `TZ` is set: it pins the zone, and the machine's zone is not watched.
+    public static var zonePinned: Bool { getenv("TZ") != nil }
+
     /// The bytes of a zone file, or nil when it cannot be read (see `load` for the reason).
     public static func readFile(_ path: String) -> [UInt8]? {
         do { return try RegularFile.readAll(path) } catch { return nil }
@@ -52,7 +64,7 @@ public enum ZoneLoader {
 
     /// The local zone, and a warning line when `TZ` names nothing usable.
     public static func local() -> (zone: TimeZoneRules, warning: String?) {
-        local(tz: getenv("TZ").map { String(cString: $0) }, localtime: systemLocaltime, zoneDirectory: zoneDirectory)
+        local(tz: getenv("TZ").map { String(cString: $0) }, localtime: localtimePath, zoneDirectory: zoneDirectory)
     }
 
     /// The local zone for a given `TZ` value (nil: unset) and localtime file, and a warning line

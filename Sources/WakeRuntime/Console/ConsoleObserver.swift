@@ -5,7 +5,8 @@ import WakeSystem
 /// goes to stdout (or stderr with `--events -`), problems always to stderr.
 public final class ConsoleObserver: RuntimeObserver {
     private let console: Console
-    private let zone: TimeZoneRules
+    /// The local zone times are said in; the session changes it when the machine's does.
+    var zone: TimeZoneRules
     /// Each alarm's engine settings (its ring-for and late limit are quoted).
     var settings: (String) -> AlarmEngine.Settings
     /// Whether keys can reach wake now (stdin a terminal, wake in the foreground): the hints
@@ -34,7 +35,8 @@ public final class ConsoleObserver: RuntimeObserver {
         case .armed(_, let wall):
             // "alarm set for 07:00:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and
             // the wait a sleeper checks, then the exact instant.
-            console.info("alarm \(alarmName(event.alarm))set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
+            let why = event.reason == "zone" ? "the time zone is now \(zone.name.printable): " : ""
+            console.info(why + "alarm \(alarmName(event.alarm))set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
                          + (keysReadable() ? "; q cancels" : ""))
             if let gapNote { console.info(gapNote) }
             if let mixerNote { console.info(mixerNote) }

@@ -46,7 +46,10 @@ public final class DaemonController: RuntimeObserver {
     private let runner: Runner
     private let services: Services
     private let store: AlarmStore
-    private let zone: TimeZoneRules
+    /// The local zone occurrences are resolved in; `zoneChanged(to:)` follows the machine's.
+    public private(set) var zone: TimeZoneRules
+    /// Said with every alarm armed while it is set ("zone": re-armed for a new time zone).
+    private var armReason: String?
     private let console: Console
     private let log: EventLog?
     private let unpaced: Bool
@@ -98,6 +101,17 @@ public final class DaemonController: RuntimeObserver {
 
     /// The settings an armed alarm rings with.
     public func settings(of name: String) -> AlarmEngine.Settings { runner.setup(of: name)?.settings ?? AlarmEngine.Settings() }
+
+    /// The machine's zone changed: every alarm that is not ringing or snoozed is planned again
+    /// in `new`, at the same local time with the new zone's DST rules, and armed again (one
+    /// `armed` event each, reason "zone"). An occurrence that has already passed in the new
+    /// zone follows the late limit, as after a resume: rung now, or recorded as missed.
+    public func zoneChanged(to new: TimeZoneRules) {
+        zone = new
+        armReason = "zone"
+        defer { armReason = nil }
+        reload()
+    }
 
     // MARK: the alarms
 
@@ -166,7 +180,7 @@ public final class DaemonController: RuntimeObserver {
                 armed[alarm.name] = nil
                 continue
             }
-            if let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant, current.defaults == config.entries,
+            if armReason == nil, let current = armed[alarm.name], current.alarm == alarm, current.occurrence == next.instant, current.defaults == config.entries,
                runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
                 continue  // armed as it should be
             }
@@ -265,7 +279,7 @@ public final class DaemonController: RuntimeObserver {
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
         let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
-                               settings: settings.engine, ring: ring)
+                               settings: settings.engine, ring: ring, reason: armReason)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries)
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
@@ -302,7 +316,7 @@ public final class DaemonController: RuntimeObserver {
             changed.missed = last
             let when = "\(Formatting.dayPhrase(last, now: realtime, zone: zone)) \(Formatting.clockTime(last, zone: zone))"
             console.error("missed '\(name)' at \(when)" + (plan.missed.count > 1 ? " (and \(plan.missed.count - 1) earlier)" : "")
-                          + ": no daemon was running in time")
+                          + (armReason == "zone" ? ": the time zone changed past it" : ": no daemon was running in time"))
             log?.emit("missed", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
         }
         if let skipped = plan.skipped {

@@ -101,10 +101,11 @@ public enum StandingAlarmDaemon {
         session.onReload = { [unowned controller] in controller.requestReload() }
         session.beforeEachPoll = { [unowned controller] in controller.applyPending() }
         session.consoleObserver.alarmName = { "'\($0)' " }
-        let zone = session.zone
-        session.consoleObserver.deadlineText = { [unowned controller] id in
-            controller.occurrence(of: id).map { Formatting.clockTime($0, zone: zone) } ?? ""
+        session.consoleObserver.deadlineText = { [unowned controller, unowned session] id in
+            controller.occurrence(of: id).map { Formatting.clockTime($0, zone: session.zone) } ?? ""
         }
+        // The machine's zone changed (the session watches /etc/localtime unless TZ pins it).
+        session.onZoneChange = { [unowned controller] zone in controller.zoneChanged(to: zone) }
         session.consoleObserver.settings = { [unowned controller] id in controller.settings(of: id) }
         let watch = try DirectoryWatch(directories: directories)
         session.reactor.register(fd: watch.fd) { [unowned controller] _ in

@@ -4,7 +4,8 @@ import WakeSystem
 /// The JSON event log (`--events`): one line per runtime event, in the names docs/guide.md lists (The event log).
 public final class EventLogObserver: RuntimeObserver {
     private let log: EventLog
-    private let zone: TimeZoneRules
+    /// The local zone the times are written in; the session changes it when the machine's does.
+    public var zone: TimeZoneRules
     /// Alarm IDs are written only when the process holds more than one alarm (the daemon).
     public var includeAlarmID = false
 
@@ -24,6 +25,10 @@ public final class EventLogObserver: RuntimeObserver {
             name = "armed"
             fields += [("deadline", iso(wall)), ("clock", .string(wait.clock.rawValue)),
                        ("wait_s", .int(wait.remaining(from: event.time).secondsRoundedUp))]
+            if let reason = event.reason {
+                fields.append(("reason", .string(reason)))
+                if reason == "zone" { fields.append(("zone", .string(zone.name))) }
+            }
         case .ringStarted:
             return
         case .ringing(let late):

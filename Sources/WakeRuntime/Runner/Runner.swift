@@ -9,9 +9,14 @@ public struct AlarmSetup {
     public var resolvedAt: ClockReading
     public var settings: AlarmEngine.Settings
     public var ring: RingRequest
+    /// Why it is armed again, when it is not its first arming ("zone": the machine's zone
+    /// changed); said with its `armed` event.
+    public var reason: String?
 
-    public init(id: String, deadline: Deadline, resolvedAt: ClockReading, settings: AlarmEngine.Settings, ring: RingRequest) {
+    public init(id: String, deadline: Deadline, resolvedAt: ClockReading, settings: AlarmEngine.Settings, ring: RingRequest,
+                reason: String? = nil) {
         self.id = id; self.deadline = deadline; self.resolvedAt = resolvedAt; self.settings = settings; self.ring = ring
+        self.reason = reason
     }
 }
 
@@ -57,8 +62,8 @@ public final class Runner {
 
     public func observe(with observer: RuntimeObserver) { observers.append(observer) }
 
-    private func publish(_ alarm: String, _ kind: RuntimeEvent.Kind, at time: ClockReading? = nil) {
-        let event = RuntimeEvent(alarm: alarm, time: time ?? clock.now(), kind: kind)
+    private func publish(_ alarm: String, _ kind: RuntimeEvent.Kind, at time: ClockReading? = nil, reason: String? = nil) {
+        let event = RuntimeEvent(alarm: alarm, time: time ?? clock.now(), kind: kind, reason: reason)
         for o in observers { o.observe(event) }
     }
 
@@ -77,7 +82,7 @@ public final class Runner {
         }
         alarms.append(alarm)
         let now = clock.now()
-        publish(id, .armed(wait: alarm.wait, wall: alarm.wait.wallInstant(from: now)), at: now)
+        publish(id, .armed(wait: alarm.wait, wall: alarm.wait.wallInstant(from: now)), at: now, reason: setup.reason)
         handle(id, .timerFired(now))
     }
 

@@ -24,9 +24,12 @@ public struct RuntimeEvent: Sendable {
     public var alarm: String
     public var time: ClockReading
     public var kind: Kind
+    /// Why it happened, when that is not the usual: an `armed` event of an alarm re-armed
+    /// because the machine's zone changed has "zone".
+    public var reason: String?
 
-    public init(alarm: String, time: ClockReading, kind: Kind) {
-        self.alarm = alarm; self.time = time; self.kind = kind
+    public init(alarm: String, time: ClockReading, kind: Kind, reason: String? = nil) {
+        self.alarm = alarm; self.time = time; self.kind = kind; self.reason = reason
     }
 }
 

@@ -16,7 +16,8 @@ public final class AlarmSession {
     }
 
     let mode: Mode
-    let zone: TimeZoneRules
+    /// The local zone: the machine's, followed while wake runs unless `TZ` pins it.
+    private(set) var zone: TimeZoneRules
     let console: Console
     let reactor = Reactor()
     let runner: Runner
@@ -26,6 +27,7 @@ public final class AlarmSession {
     private let signals: SignalChannel
     private var inhibitor: InhibitorState
     private let log: EventLog?
+    private let logObserver: EventLogObserver?
     private let terminal: Terminal?
     private var stdinOpen: Bool
     private var stdinRegistration: Reactor.Registration?
@@ -42,6 +44,12 @@ public final class AlarmSession {
     var beforeEachPoll: (() -> Void)?
     /// The desktop notification (`--notify`); it hooks itself into the runner and the reactor.
     var notifier: DesktopNotifier?
+    /// Called in daemon mode after the machine's zone changed (the session's own zone, the
+    /// console's and the log's are already the new one).
+    var onZoneChange: ((TimeZoneRules) -> Void)?
+    /// The one-off alarm as typed and as armed, so a zone change can resolve it again.
+    private var oneOff: (spec: WakeSpec, setup: AlarmSetup)?
+    private var zoneWatch: ZoneWatch?
 
     init(mode: Mode, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel, inhibitor: InhibitorState,
          wakeSystem: Bool, settings: AlarmEngine.Settings) throws(SystemCallError) {
@@ -60,19 +68,24 @@ public final class AlarmSession {
         stdinOpen = terminal != nil
         tick = terminal != nil || console.showsStatus ? try WakeTimer(clock: .wall) : nil
         consoleObserver = ConsoleObserver(console: console, zone: zone, settings: settings)
-        consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
-        if let log {
+        logObserver = log.map { log in
             let observer = EventLogObserver(log: log, zone: zone)
             observer.includeAlarmID = mode == .daemon
-            runner.observe(with: observer)
+            return observer
         }
+        consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
+        if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
     }
 
-    /// A one-off alarm: armed, run to its end; the exit code says how it ended.
-    func run(_ setup: AlarmSetup, deadline: Deadline, wakeSystem: Bool) -> Int32 {
-        consoleObserver.deadlineText = { [zone] _ in Formatting.clockTime(deadline.instant, zone: zone) }
-        consoleObserver.gapNote = Formatting.gapNote(deadline, zone: zone)
+    /// A one-off alarm: armed, run to its end; the exit code says how it ended. `spec` is what
+    /// was typed: a local reading follows the machine's zone (see `ZoneChange`).
+    func run(_ setup: AlarmSetup, spec: WakeSpec, wakeSystem: Bool) -> Int32 {
+        oneOff = (spec, setup)
+        consoleObserver.deadlineText = { [unowned self] _ in
+            Formatting.clockTime(oneOff?.setup.deadline.instant ?? setup.deadline.instant, zone: zone)
+        }
+        consoleObserver.gapNote = Formatting.gapNote(setup.deadline, zone: zone)
         start()
         defer { finish() }
         // A signal that came during the arm-time checks counts before anything rings. A due
@@ -90,9 +103,9 @@ public final class AlarmSession {
         }
         reportInhibitor()
         if wakeSystem {
-            let at = Formatting.clockTime(deadline.instant, zone: zone, alwaysSeconds: true)
+            let at = Formatting.clockTime(setup.deadline.instant, zone: zone, alwaysSeconds: true)
             console.info("if the machine is suspended, its RTC will wake it at \(at)")
-            log?.emit("wake_system", at: SystemClock.realtime, [("at", .string(Formatting.iso8601(deadline.instant, zone: zone)))])
+            log?.emit("wake_system", at: SystemClock.realtime, [("at", .string(Formatting.iso8601(setup.deadline.instant, zone: zone)))])
         }
         // The rest of what came early (SIGUSR1, a resize, Ctrl-Z) means what it means now.
         handleSignals(early)
@@ -122,7 +135,79 @@ public final class AlarmSession {
     private func start() {
         terminal?.enterCbreak()
         register()
+        watchZone()
         openControl()
+    }
+
+    // MARK: the machine's zone
+
+    /// Watches `/etc/localtime` unless `TZ` pins the zone. Without the watch the alarm still
+    /// rings, at the time it was set for in the zone it was set in: say so, and go on.
+    private func watchZone() {
+        guard !ZoneLoader.zonePinned else { return }
+        do {
+            let watch = try ZoneWatch()
+            zoneWatch = watch
+            reactor.register(fd: watch.fd) { [unowned self] _ in
+                if watch.drain() { zoneFilesChanged() }
+            }
+        } catch {
+            console.error("warning: cannot watch the time zone (\(error)); if the machine's zone changes, "
+                          + "the alarm rings at the time it was set for in \(zone.name.printable)")
+        }
+    }
+
+    /// `/etc/localtime` or `/etc/timezone` changed: read the zone again, and follow it.
+    private func zoneFilesChanged() {
+        guard !ZoneLoader.zonePinned else { return }
+        let path = zoneWatch?.path ?? ZoneLoader.localtimePath
+        // `ln -sf` unlinks before it links again: the file missing is a step, not UTC.
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        let (new, warning) = ZoneLoader.local()
+        if let warning {
+            console.error("warning: the time zone changed, but \(warning); keeping \(zone.name.printable)")
+            return
+        }
+        guard new != zone else { return }
+        followZone(new)
+    }
+
+    /// The session's zone, the console's, the log's and the alarms' become `new`.
+    func followZone(_ new: TimeZoneRules) {
+        let old = zone
+        zone = new
+        consoleObserver.zone = new
+        logObserver?.zone = new
+        log?.zone = new
+        if mode == .daemon {
+            onZoneChange?(new)
+            return
+        }
+        guard let (spec, setup) = oneOff.map({ ($0.spec, $0.setup) }) else { return }
+        guard case .armed? = runner.state(of: setup.id) else {
+            console.info("the time zone is now \(new.name.printable)")
+            return
+        }
+        let now = SystemClock.now()
+        let decision = ZoneChange.follow(spec, armed: setup.deadline, from: old, to: new, now: now.realtime,
+                                         lateLimit: setup.settings.lateLimit)
+        guard let deadline = decision.deadline else {
+            // A span or an instant with its own offset: the same moment, said in the new zone.
+            let wall = runner.nextWall(of: setup.id) ?? setup.deadline.instant
+            console.info("the time zone is now \(new.name.printable): the alarm keeps its time, "
+                         + "\(Formatting.ringsAt(wall, now: now.realtime, zone: new)) (\(Formatting.iso8601(wall, zone: new)))")
+            return
+        }
+        var moved = setup
+        moved.deadline = deadline
+        moved.resolvedAt = now
+        moved.reason = "zone"
+        oneOff = (spec, moved)
+        consoleObserver.gapNote = Formatting.gapNote(deadline, zone: new)
+        do { try runner.arm(moved) } catch {
+            console.error("cannot arm the alarm again for the new time zone: \(error); it is cancelled")
+        }
     }
 
     private func finish() {
@@ -263,6 +348,7 @@ public final class AlarmSession {
                 endRequested = true
                 return
             case (SIGHUP, .daemon):
+                zoneFilesChanged()  // also where the watch could not be set up
                 onReload?()
             case (SIGUSR1, _):
                 runner.command(.snooze, by: who, activeOnly: mode == .daemon)

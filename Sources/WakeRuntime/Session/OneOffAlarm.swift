@@ -120,7 +120,7 @@ public enum OneOffAlarm {
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring)
-        return session.run(setup, deadline: deadline, wakeSystem: options.wakeSystem)
+        return session.run(setup, spec: options.spec, wakeSystem: options.wakeSystem)
     }
 
     static func checkWakeSystem(_ options: AlarmOptions) throws(ArmError) -> [String] {
