@@ -1,0 +1,67 @@
+"""The command line: runs every figure in turn and writes BENCHMARKS.md."""
+
+import argparse
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import __doc__ as PACKAGE_DOC
+from .common import OUTPUT, STARTED, log, run
+from .control import fig_control
+from .daemon import daemon_add_to_armed, daemon_contestants
+from .desktop import desktop_ringers, fig_desktop
+from .firing import fig_firing
+from .machine import machine
+from .memory import fig_memory_peers
+from .prepare import build_probe, build_wake, ensure_packages, make_sounds
+from .processes import cleanup
+from .report import write_report
+from .ringpath import fig_throughput, syscalls_per_audio_second
+from .servers import MonitorRecorder, PulseServer
+from .startup import fig_startup
+from .stop import fig_stop
+from .window import fig_quiet_window
+
+
+def main():
+    ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
+    quick = ap.parse_args().quick
+    output = Path(tempfile.gettempdir()) / "BENCHMARKS-quick.md" if quick else OUTPUT
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that cleanup runs
+    ensure_packages()
+    wake = build_wake()
+    work = Path(tempfile.mkdtemp(prefix="wake-bench-"))
+    try:
+        ctx = {"wake": wake, "work": work, "probe": build_probe(work), "sounds": make_sounds(work),
+               "static_runtime": "libswiftCore" not in run(["ldd", str(wake)])}
+        m = machine(wake)
+        fire = fig_firing(ctx, 4 if quick else 16)
+        pulse = PulseServer(work / "pulse")
+        recorder = MonitorRecorder(pulse)
+        desktop = fig_desktop(ctx, pulse, recorder, 1 if quick else 4)
+        recorder.stop()
+        window = fig_quiet_window(ctx, 10 if quick else 60, 2 if quick else 3,
+                                  extra=desktop_ringers(ctx, pulse) + daemon_contestants(ctx),
+                                  watch={"pulseaudio": pulse.proc.pid},
+                                  after=lambda procs: daemon_add_to_armed(ctx, 3 if quick else 10))
+        pulse.stop()
+        thr = fig_throughput(ctx, 2 if quick else 5)
+        sysc = syscalls_per_audio_second(ctx)
+        mem = fig_memory_peers(ctx, 2 if quick else 3)
+        startup = fig_startup(ctx, 10 if quick else 30)
+        stop = fig_stop(ctx, 4 if quick else 15)
+        control = fig_control(ctx, 2 if quick else 6)
+        elapsed = time.monotonic() - STARTED
+        targets = write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktop, control, elapsed, output)
+    finally:
+        cleanup()
+        shutil.rmtree(work, ignore_errors=True)
+    log(f"wrote {output} in {elapsed:.0f} s")
+    for f, t, v, ok in targets:
+        print(f"  {'met   ' if ok else 'MISSED'}  {f}. {t}: {v}")
