@@ -18,7 +18,8 @@ SCRATCH = ROOT / ".build-bench"  # a release build of its own, apart from everyo
 PEER_PACKAGES = {"aplay": "alsa-utils", "sox": "sox", "mpv": "mpv", "hyperfine": "hyperfine", "flac": "flac",
                  "/usr/bin/time": "time", "strace": "strace", "pkg-config": "pkg-config", "pkill": "procps",
                  "pulseaudio": "pulseaudio", "pactl": "pulseaudio-utils", "parec": "pulseaudio-utils",
-                 "paplay": "pulseaudio-utils"}
+                 "paplay": "pulseaudio-utils", "pipewire": "pipewire-bin", "pw-play": "pipewire-bin",
+                 "wireplumber": "wireplumber", "pipewire-pulse": "pipewire-pulse", "dbus-daemon": "dbus-daemon"}
 # Libraries, by a file each installs (a glob): ALSA's pulse plugin, and sox's PulseAudio output.
 PEER_LIBRARIES = {"/usr/lib/*/alsa-lib/libasound_module_pcm_pulse.so": "libasound2-plugins",
                   "/usr/lib/*/sox/libsox_fmt_pulseaudio.so": "libsox-fmt-pulse"}

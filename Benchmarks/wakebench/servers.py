@@ -3,6 +3,7 @@ and a recorder of what a listener hears at the null sink's monitor."""
 
 import array
 import os
+import re
 import subprocess
 import threading
 import time
@@ -12,6 +13,7 @@ from .processes import reap, spawn
 
 
 class PulseServer:
+    NAME = "PulseAudio"
     """A private PulseAudio with one null sink, `speaker`, as the tests start it (DESIGN.md,
     Tests/WakeTests/Support/PulseAudioServer.swift): its own HOME, XDG_CONFIG_HOME and
     XDG_RUNTIME_DIR (0700), the native socket with anonymous authentication, clients told not to
@@ -59,6 +61,84 @@ class PulseServer:
     def stop(self):
         self.proc.terminate()
         reap(self.proc)
+
+    def watched(self):
+        """The server's processes, for the quiet window: {name: pid}."""
+        return {"pulseaudio": self.proc.pid}
+
+
+class PipeWireServer:
+    """A private PipeWire, as DESIGN.md starts it for the tests: its own HOME, XDG_CONFIG_HOME,
+    XDG_STATE_HOME and XDG_RUNTIME_DIR (0700), a session bus of its own (`dbus-daemon --session`:
+    wireplumber wants one), then `pipewire`, `wireplumber` and `pipewire-pulse`, half a second
+    apart; the null sink `speaker` is loaded through pipewire-pulse (`pactl load-module
+    module-null-sink`) and made the default. PipeWire's null sink is clocked by its driver, as
+    PulseAudio's is: every player is paced. Native clients (pw-play, mpv --ao=pipewire) reach it
+    by XDG_RUNTIME_DIR/pipewire-0, PulseAudio clients and ALSA's pulse plugin by
+    XDG_RUNTIME_DIR/pulse/native (pipewire-alsa is not installed: it conflicts with pulseaudio)."""
+
+    NAME = "PipeWire"
+    SESSION = PulseServer.SESSION + ["PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE"]
+
+    def __init__(self, work):
+        run_dir, home, state, config = work / "run", work / "home", work / "state", work / "config"
+        for d in (run_dir, home, state, config):
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.chmod(d, 0o700)
+        client = work / "client.conf"
+        client.write_text("autospawn = no\n")
+        bus = f"unix:path={run_dir / 'bus'}"
+        base = {k: v for k, v in os.environ.items() if k not in self.SESSION}
+        daemon_env = {**base, "HOME": str(home), "XDG_CONFIG_HOME": str(config), "XDG_STATE_HOME": str(state),
+                      "XDG_RUNTIME_DIR": str(run_dir), "DBUS_SESSION_BUS_ADDRESS": bus}
+        self.logs = []
+        self.procs = {}
+        for name, cmd in [("dbus-daemon", ["dbus-daemon", "--session", "--nofork", f"--address={bus}"]),
+                          ("pipewire", ["pipewire"]), ("wireplumber", ["wireplumber"]),
+                          ("pipewire-pulse", ["pipewire-pulse"])]:
+            log = open(work / f"{name}.log", "wb")
+            self.logs.append(log)
+            self.procs[name] = spawn(cmd, env=daemon_env, stdout=log, stderr=log)
+            time.sleep(0.5)
+        self.proc = self.procs["pipewire"]
+        self.vars = {"PULSE_SERVER": f"unix:{run_dir / 'pulse' / 'native'}", "XDG_RUNTIME_DIR": str(run_dir),
+                     "PULSE_CLIENTCONFIG": str(client), "XDG_STATE_HOME": str(work / "client-state"),
+                     "XDG_CONFIG_HOME": str(work / "client-config")}
+        deadline = time.monotonic() + 30
+        loaded = False
+        while True:
+            r = subprocess.run(["pactl", "info"], env=self.env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            if r.returncode == 0 and "PipeWire" in r.stdout and not loaded:
+                subprocess.run(["pactl", "load-module", "module-null-sink", "sink_name=speaker"], env=self.env(),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                subprocess.run(["pactl", "set-default-sink", "speaker"], env=self.env(),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                loaded = True
+            elif r.returncode == 0 and "Default Sink: speaker" in r.stdout:
+                m = re.search(r"PipeWire [0-9.]+", r.stdout)  # "Server Name: PulseAudio (on PipeWire 0.3.65)"
+                self.version = m.group(0) if m else "PipeWire"
+                break
+            dead = [n for n, p in self.procs.items() if p.poll() is not None]
+            if dead or time.monotonic() > deadline:
+                raise SystemExit(f"the private PipeWire did not start ({', '.join(dead) or 'no null sink in 30 s'}); "
+                                 f"its logs: {work}/*.log")
+            time.sleep(0.1)
+
+    def env(self):
+        e = {k: v for k, v in env_with().items() if k not in self.SESSION}
+        e.update(self.vars)
+        return e
+
+    def stop(self):
+        for name in reversed(list(self.procs)):
+            self.procs[name].terminate()
+            reap(self.procs[name])
+        for log in self.logs:
+            log.close()
+
+    def watched(self):
+        """The server's processes, for the quiet window: {name: pid}."""
+        return {n: p.pid for n, p in self.procs.items() if n != "dbus-daemon"}
 
 
 class MonitorRecorder:

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from .common import env_with, log, run
+from .daemon import write_alarms
 from .probe import read_probe
 from .processes import reap, spawn
 
@@ -22,11 +23,20 @@ def fig_startup(ctx, runs):
     private = {"XDG_CONFIG_HOME": xdg / "config", "XDG_STATE_HOME": xdg / "state", "XDG_RUNTIME_DIR": xdg / "run"}
     for d in private.values():
         d.mkdir(mode=0o700, parents=True)
+    # 20 standing alarms, as `wake add` writes them (what a status bar's `wake list` reads).
+    xdg20 = ctx["work"] / "startup-xdg-20"
+    private20 = {"XDG_CONFIG_HOME": xdg20 / "config", "XDG_STATE_HOME": xdg20 / "state", "XDG_RUNTIME_DIR": xdg20 / "run"}
+    for d in private20.values():
+        d.mkdir(mode=0o700, parents=True)
+    write_alarms(xdg20 / "config" / "wake" / "alarms.toml", 20, s["wav5"])
     cases = [
         ("wake --version", q(wake, "--version"), runs * 2),
         ("aplay --version", q("aplay", "--version"), runs * 2),
         # No alarm anywhere: the files read and the control directory scanned, nothing to ask.
         ("wake list", q(wake, "list"), runs * 2, private),
+        ("wake list, 20 standing alarms", q(wake, "list"), runs * 2, private20),
+        # Nothing ringing: it looks for a ringing wake and says there is none.
+        ("wake stop, nothing running", q(wake, "stop"), runs * 2, private),
         # What linking with `-z now` (the Debian package's hardening) costs: every symbol bound before
         # main rather than at its first call. LD_BIND_NOW=1 makes the dynamic linker do just that.
         ("wake --version, all symbols bound at start (LD_BIND_NOW=1, as `-z now`)", q(wake, "--version"), runs * 2,
@@ -41,7 +51,8 @@ def fig_startup(ctx, runs):
     out = {}
     for name, command, n, *extra in cases:
         js = ctx["work"] / f"hyperfine-{len(out)}.json"
-        run(["hyperfine", "-N", "--warmup", "3", "--runs", str(n), "--export-json", str(js), command],
+        # -i: `wake stop` with nothing to stop exits non-zero, by design
+        run(["hyperfine", "-N", "-i", "--warmup", "3", "--runs", str(n), "--export-json", str(js), command],
             env=env_with(**(extra[0] if extra else {})))
         result = json.loads(js.read_text())["results"][0]
         out[name] = [t * 1000 for t in result["times"]]
