@@ -13,7 +13,7 @@ from .common import OUTPUT, STARTED, log, run
 from .control import fig_control
 from .daemon import daemon_add_to_armed, daemon_contestants
 from .desktop import desktop_ringers, fig_desktop
-from .firing import fig_firing
+from .firing import fig_firing, fig_firing_cold
 from .machine import machine
 from .memory import fig_memory_peers
 from .prepare import build_probe, build_wake, ensure_packages, make_sounds
@@ -43,6 +43,7 @@ def main():
                "static_runtime": "libswiftCore" not in run(["ldd", str(wake)])}
         m = machine(wake)
         fire = fig_firing(ctx, 4 if quick else 16)
+        fire["cold"] = fig_firing_cold(ctx, 4 if quick else 16)
         # Figure 7 on each server in turn (one timed at a time; PulseAudio stays up, idle, while
         # PipeWire is timed), then both servers' contestants ring side by side in the quiet window.
         servers, desktops = [], []

@@ -1,6 +1,8 @@
 """Figure 1: firing precision, from the deadline to the first frame ALSA accepts."""
 
+import heapq
 import json
+import os
 import random
 import shlex
 import time
@@ -83,3 +85,49 @@ def fig_firing(ctx, count):
                 if e["event"] == "ringing":
                     results[name]["late_ms"].append(e["late_ms"])
     return {"names": names, "results": results, "failures": failures}
+
+
+def fig_firing_cold(ctx, count):
+    """Figure 1, cold: `count` wake alarms alone, one every 2 s, each with the page cache dropped
+    (`echo 3 > /proc/sys/vm/drop_caches`, root only) 1 s before its deadline, so that what wake
+    touches on its way to the first frame (its own binary's pages, libasound's plugins and
+    configuration, the sound file) must come from the disk again. None when not root."""
+    if os.geteuid() != 0:
+        return None
+    wake, wav = ctx["wake"], ctx["sounds"]["wav5"]
+    work = ctx["work"] / "firing-cold"
+    work.mkdir()
+    probe_log = work / "probe.log"
+    env = env_with(LD_PRELOAD=ctx["probe"], ALSA_PROBE_LOG=probe_log)
+    first = int(time.time()) + 6
+    plan = [first + 2 * i for i in range(count)]
+    log(f"figure 1, cold: {count} alarms, the page cache dropped 1 s before each, ~{2 * count + 8} s")
+    queue = []
+    for i, d in enumerate(plan):
+        heapq.heappush(queue, (d - 3 - random.uniform(0.1, 0.9), i, "launch"))
+        heapq.heappush(queue, (d - 1, i, "drop"))
+    procs = {}
+    while queue:
+        t, i, what = heapq.heappop(queue)
+        time.sleep(max(0, t - time.time()))
+        if what == "launch":
+            cmd = [wake, time.strftime("%H:%M:%S", time.localtime(plan[i])), "-D", "null", "-s", wav, "--inhibit", "off",
+                   "--ring-for", "500ms", "-q"]
+            procs[i] = spawn(cmd, env=env)
+        else:
+            os.sync()
+            with open("/proc/sys/vm/drop_caches", "w") as f:
+                f.write("3\n")
+    failures, first_ms = [], []
+    for i, p in procs.items():
+        code, _ = reap(p)
+        if code != 4:
+            failures.append(f"wake (cold) at {plan[i]}: exit {code}: {p.stderr_text[:200]}")
+    probe = read_probe(probe_log)
+    for i, p in procs.items():
+        rec = probe.get(p.pid)
+        if not rec or rec["first"] is None:
+            failures.append(f"wake (cold) at {plan[i]}: the probe saw no audio written")
+            continue
+        first_ms.append((rec["first"] - plan[i] * 1_000_000_000) / 1e6)
+    return {"first_ms": first_ms, "failures": failures}

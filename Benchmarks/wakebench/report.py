@@ -79,6 +79,7 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
         ["date", m["date"]], ["cores", f"{m['cores']} × {m['cpu']}"], ["kernel", m["kernel"]], ["system", m["os"]],
         ["alsa-lib", m["alsa"]], ["libsndfile", m["sndfile"]], ["wake", m["wake"]], ["built with", f"`{m['build']}`"], ["Swift", m["swift"]],
         ["peers", f"{m['aplay']}; sox {m['sox']}; {m['mpv']}; {m['hyperfine']}"],
+        ["sound servers", "; ".join(f"{d['server']}: {d.get('version', '?')}" for d in desktops)],
         ["load average (1, 5, 15 min)", f"{m['load']} at the start, {loadavg()} at the end"],
     ])
     R.para("Test sounds, made by sox at the start of the run: a 5-second WAV (two tones beeping, 44.1 kHz stereo "

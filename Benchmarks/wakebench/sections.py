@@ -28,8 +28,24 @@ def report_firing(R, fire, plot=None):
                    "worse than " + ", ".join(worse) if worse else "better at p50, p99 and max", not worse)
     R.goal("1", "firing within 2 ms of the deadline at p99 (warm page cache)", f"{fmt(st['wake'][1], 3)} ms",
            st["wake"][1] <= 2.0)
-    R.goal("1", "… also when the page cache was dropped during the wait", "not in this benchmark yet", None)
+    cold = fire.get("cold")
+    if cold and cold["first_ms"]:
+        c = cold["first_ms"]
+        R.goal("1", "… also when the page cache was dropped during the wait, at p99", f"{fmt(percentile(c, 99), 3)} ms",
+               percentile(c, 99) <= 2.0)
+    else:
+        R.goal("1", "… also when the page cache was dropped during the wait, at p99",
+               "not measured (the benchmark was not run as root)", None)
     R.para(f"Targets: p99 within 2 ms of the deadline: {t1}. No worse than `sleep N; aplay` anywhere: {t1b}.")
+    if cold and cold["first_ms"]:
+        c = cold["first_ms"]
+        R.para(f"**Cold**: {len(c)} more alarms of wake alone, one every 2 s, each with the page cache dropped "
+               "(`sync; echo 3 > /proc/sys/vm/drop_caches`, as root) 1 s before its deadline, so that whatever wake "
+               "touches on its way to the first frame that is not already in its memory (pages of its binary not yet "
+               "faulted in, libasound's plugins and configuration, the sound file's pages) comes from the disk again: "
+               f"p50 {fmt(percentile(c, 50), 3)} ms, p99 {fmt(percentile(c, 99), 3)} ms, max {fmt(max(c), 3)} ms from "
+               "the deadline to the first frame (the same probe).")
+        R.failures(cold["failures"])
     if plot:
         R.add(f"![Firing delay of every alarm, by contestant]({plot})", "")
     R.para("How: each alarm is started 3.1–3.9 s before a whole-second deadline D (a random moment, as a "

@@ -48,6 +48,8 @@ class PulseServer:
         while True:
             r = subprocess.run(["pactl", "info"], env=self.env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             if r.returncode == 0 and "Default Sink: speaker" in r.stdout:
+                m = re.search(r"^Server Version: (\S+)", r.stdout, re.M)
+                self.version = f"PulseAudio {m.group(1) if m else '?'}"
                 break
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"the private PulseAudio did not start; its log: {work / 'pulseaudio.log'}")
