@@ -469,8 +469,9 @@ def report_desktop(R, desktop, window, plot=None):
                "`pipewire-pulse`, headless, started as the tests start them (DESIGN.md: private HOME, XDG "
                "directories and session bus), and a null sink `speaker` loaded through pipewire-pulse with `pactl "
                "load-module module-null-sink`. It is recorded and measured exactly as on PulseAudio, from the "
-               "sink's monitor with `parec`. The contestants: wake (`-D default --mixer off`, which reaches the "
-               "server through libpulse, as on PulseAudio), `pw-play` (PipeWire's own player), `paplay` and "
+               "sink's monitor with `parec`. The contestants: wake (`-D default --mixer off`: ALSA's `default`, "
+               "which reaches the server through ALSA's pulse plugin and pipewire-pulse, as `aplay -D default` "
+               "does), `pw-play` (PipeWire's own player), `paplay` and "
                "`aplay -D default` (through pipewire-pulse, as a desktop without pipewire-alsa does) and "
                "`mpv --ao=pipewire` (mpv's first choice when PipeWire answers).")
     else:
