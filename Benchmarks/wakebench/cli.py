@@ -1,0 +1,83 @@
+"""The command line: runs every figure in turn and writes BENCHMARKS.md."""
+
+import argparse
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from . import __doc__ as PACKAGE_DOC
+from .common import OUTPUT, STARTED, log, run
+from .control import fig_control
+from .daemon import daemon_add_to_armed, daemon_contestants
+from .desktop import desktop_ringers, fig_desktop
+from .firing import fig_firing, fig_firing_cold
+from .machine import machine
+from .memory import fig_memory_peers
+from .prepare import build_probe, build_wake, ensure_packages, make_sounds
+from .plots import make as make_plots
+from .processes import cleanup
+from .report import write_report
+from .ringpath import fig_throughput, syscalls_per_audio_second
+from .servers import MonitorRecorder, PipeWireServer, PulseServer
+from .startup import fig_startup
+from .stop import fig_stop
+from .window import fig_quiet_window
+
+
+def main():
+    ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
+    quick = ap.parse_args().quick
+    output = Path(tempfile.gettempdir()) / "BENCHMARKS-quick.md" if quick else OUTPUT
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that cleanup runs
+    ensure_packages()
+    wake = build_wake()
+    work = Path(tempfile.mkdtemp(prefix="wake-bench-"))
+    try:
+        ctx = {"wake": wake, "work": work, "probe": build_probe(work), "sounds": make_sounds(work),
+               "static_runtime": "libswiftCore" not in run(["ldd", str(wake)])}
+        m = machine(wake)
+        fire = fig_firing(ctx, 4 if quick else 16)
+        fire["cold"] = fig_firing_cold(ctx, 4 if quick else 16)
+        # Figure 7 on each server in turn (one timed at a time; PulseAudio stays up, idle, while
+        # PipeWire is timed), then both servers' contestants ring side by side in the quiet window.
+        servers, desktops = [], []
+        for server_class in (PulseServer, PipeWireServer):
+            server = server_class(work / server_class.NAME.lower())
+            servers.append(server)
+            recorder = MonitorRecorder(server)
+            desktops.append(fig_desktop(ctx, server, recorder, 1 if quick else 4))
+            desktops[-1]["version"] = getattr(server, "version", server.NAME)
+            recorder.stop()
+        window = fig_quiet_window(ctx, 10 if quick else 60, 2 if quick else 3,
+                                  extra=[r for s in servers for r in desktop_ringers(ctx, s)] + daemon_contestants(ctx),
+                                  watch={n: pid for s in servers for n, pid in s.watched().items()},
+                                  after=lambda procs: daemon_add_to_armed(ctx, 3 if quick else 10))
+        for server in servers:
+            server.stop()
+        thr = fig_throughput(ctx, 2 if quick else 5)
+        sysc = syscalls_per_audio_second(ctx)
+        mem = fig_memory_peers(ctx, 2 if quick else 3)
+        startup = fig_startup(ctx, 10 if quick else 30)
+        stop = fig_stop(ctx, 4 if quick else 15)
+        control = fig_control(ctx, 2 if quick else 6)
+        elapsed = time.monotonic() - STARTED
+        plot_dir = output.parent / ("BENCHMARKS-quick-plots" if quick else "Benchmarks/plots")
+        plots = make_plots(fire, desktops, startup, plot_dir, output.parent)
+        targets, goals = write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed,
+                                      output, plots)
+    finally:
+        cleanup()
+        shutil.rmtree(work, ignore_errors=True)
+    log(f"wrote {output} in {elapsed:.0f} s")
+    print("issue 28's targets:")
+    for t, f, v, ok in goals:
+        print(f"  {'n/a   ' if ok is None else 'met   ' if ok else 'MISSED'}  {f}. {t}: {v}")
+    print("earlier targets (issue 6):")
+    for f, t, v, ok in targets:
+        print(f"  {'met   ' if ok else 'MISSED'}  {f}. {t}: {v}")

@@ -1,0 +1,138 @@
+"""Figure 8: the daemon with 1, 20 and 200 standing alarms, and `wake add` to armed."""
+
+import datetime
+import os
+import time
+
+from .common import env_with
+from .processes import reap, spawn
+
+
+DAEMON_SIZES = (1, 20, 200)
+DAY_NAMES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+def far_day():
+    """The weekday three days from today: every standing alarm's nearest occurrence is days away."""
+    return DAY_NAMES[(datetime.date.today().weekday() + 3) % 7]
+
+
+def write_alarms(path, count, sound):
+    """alarms.toml with `count` alarms, in the format `wake add` writes (README, Files): on the
+    day three days away, a few minutes apart; every other one with its own sound file (the
+    5-second WAV), the rest with the built-in sound; on `null`, mixer guard off."""
+    day = far_day()
+    created = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    lines = ["# wake: standing alarms (written by Benchmarks/run.py in wake add's format)", ""]
+    for k in range(count):
+        minutes = (k * 7) % 1440
+        lines += [f"[alarms.a{k:03d}]", f'time = "{minutes // 60:02d}:{minutes % 60:02d}:00"', f'days = ["{day}"]']
+        if k % 2:
+            lines.append(f'sound = "{sound}"')
+        lines += ['device = "null"', 'mixer = "off"', f'created = "{created}"', ""]
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    path.write_text("\n".join(lines))
+    os.chmod(path, 0o600)
+
+
+def armed_count(events):
+    try:
+        return events.read_text().count('"event":"armed"')
+    except OSError:
+        return 0
+
+
+def daemon_contestants(ctx):
+    """The daemons for the quiet window: one per size and copy, each in private XDG directories
+    (one daemon per user: its lock is in XDG_STATE_HOME), `--inhibit off`, an event log."""
+    work = ctx["work"] / "daemons"
+    work.mkdir()
+    ctx["daemons"] = {}
+
+    def factory(n):
+        def make(i):
+            d = work / f"{n}-{i}"
+            env = {"XDG_CONFIG_HOME": d / "config", "XDG_STATE_HOME": d / "state", "XDG_RUNTIME_DIR": d / "run"}
+            for v in env.values():
+                v.mkdir(mode=0o700, parents=True, exist_ok=True)
+            write_alarms(d / "config" / "wake" / "alarms.toml", n, ctx["sounds"]["wav5"])
+            events = d / "events.jsonl"
+            ctx["daemons"][(n, i)] = {"env": env, "events": events}
+            return [ctx["wake"], "daemon", "--inhibit", "off", "--events", events, "-q"], env
+        return make
+
+    def ready(n):
+        return lambda i: (n, i) in ctx["daemons"] and armed_count(ctx["daemons"][(n, i)]["events"]) >= n
+
+    return [("daemon", f"wake daemon, {n} standing alarm{'s' if n > 1 else ''}", factory(n), None, ready(n))
+            for n in DAEMON_SIZES]
+
+
+class EventTail:
+    """Follows an event log as it grows, polled every 0.5 ms."""
+
+    def __init__(self, path):
+        self.path, self.offset, self.partial = path, 0, ""
+        self.skip()
+
+    def skip(self):
+        try:
+            self.offset = self.path.stat().st_size
+        except OSError:
+            self.offset = 0
+        self.partial = ""
+
+    def wait(self, match, timeout=10.0):
+        """time.monotonic() when a line containing every string of `match` appeared, or None."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with open(self.path) as f:
+                    f.seek(self.offset)
+                    data = f.read()
+            except OSError:
+                data = ""
+            seen = time.monotonic()
+            if data:
+                self.offset += len(data.encode())
+                lines = (self.partial + data).split("\n")
+                self.partial = lines.pop()
+                if any(all(m in line for m in match) for line in lines):
+                    return seen
+            time.sleep(0.0005)
+        return None
+
+
+def daemon_add_to_armed(ctx, count):
+    """Figure 8, the time from `wake add` to the daemon having the alarm armed: the command's start
+    to the daemon's `armed` event for it in its event log (and to the command's exit), against the
+    daemons with 1 and with 200 alarms (copy 0) still running after the window."""
+    wake = ctx["wake"]
+    out = {}
+    day = far_day()
+    for n in (DAEMON_SIZES[0], DAEMON_SIZES[-1]):
+        d = ctx["daemons"][(n, 0)]
+        tail = EventTail(d["events"])
+        armed, exited = [], []
+        for k in range(count):
+            name = f"bench-add-{k}"
+            tail.skip()
+            t0 = time.monotonic()
+            p = spawn([wake, "add", f"23:{k % 60:02d}", "--days", day, "--name", name, "-D", "null", "--mixer", "off", "-q"],
+                      env=env_with(**d["env"]))
+            seen = tail.wait(['"event":"armed"', f'"alarm":"{name}"'])
+            code, _ = reap(p)
+            if code != 0 or seen is None:
+                out.setdefault("failures", []).append(f"wake add against {n} alarms: exit {code}, armed {'seen' if seen else 'not seen'}: "
+                                                      f"{p.stderr_text[:200]}")
+                continue
+            armed.append((seen - t0) * 1000)
+        # The command alone, on its own: start to exit (the same command, another name).
+        for k in range(count):
+            t0 = time.monotonic()
+            p = spawn([wake, "add", f"22:{k % 60:02d}", "--days", day, "--name", f"bench-exit-{k}", "-D", "null", "--mixer", "off",
+                       "-q"], env=env_with(**d["env"]))
+            code, _ = reap(p)
+            exited.append((time.monotonic() - t0) * 1000)
+        out[n] = {"armed_ms": armed, "exit_ms": exited}
+    return out

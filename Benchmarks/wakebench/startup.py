@@ -1,0 +1,83 @@
+"""Figure 5: start-up, whole-process wall time with hyperfine, and what loading costs."""
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .common import env_with, log, run
+from .daemon import write_alarms
+from .probe import read_probe
+from .processes import reap, spawn
+
+
+def fig_startup(ctx, runs):
+    """Whole-process wall time with hyperfine (no shell, warm caches)."""
+    wake, s = ctx["wake"], ctx["sounds"]
+    q = lambda *a: shlex.join(str(x) for x in a)
+    xdg = ctx["work"] / "startup-xdg"
+    private = {"XDG_CONFIG_HOME": xdg / "config", "XDG_STATE_HOME": xdg / "state", "XDG_RUNTIME_DIR": xdg / "run"}
+    for d in private.values():
+        d.mkdir(mode=0o700, parents=True)
+    # 20 standing alarms, as `wake add` writes them (what a status bar's `wake list` reads).
+    xdg20 = ctx["work"] / "startup-xdg-20"
+    private20 = {"XDG_CONFIG_HOME": xdg20 / "config", "XDG_STATE_HOME": xdg20 / "state", "XDG_RUNTIME_DIR": xdg20 / "run"}
+    for d in private20.values():
+        d.mkdir(mode=0o700, parents=True)
+    write_alarms(xdg20 / "config" / "wake" / "alarms.toml", 20, s["wav5"])
+    cases = [
+        ("wake --version", q(wake, "--version"), runs * 2),
+        ("aplay --version", q("aplay", "--version"), runs * 2),
+        # No alarm anywhere: the files read and the control directory scanned, nothing to ask.
+        ("wake list", q(wake, "list"), runs * 2, private),
+        ("wake list, 20 standing alarms", q(wake, "list"), runs * 2, private20),
+        # Nothing ringing: it looks for a ringing wake and says there is none.
+        ("wake stop, nothing running", q(wake, "stop"), runs * 2, private),
+        # What linking with `-z now` (the Debian package's hardening) costs: every symbol bound before
+        # main rather than at its first call. LD_BIND_NOW=1 makes the dynamic linker do just that.
+        ("wake --version, all symbols bound at start (LD_BIND_NOW=1, as `-z now`)", q(wake, "--version"), runs * 2,
+         {"LD_BIND_NOW": "1"}),
+        ("wake list, all symbols bound at start (LD_BIND_NOW=1)", q(wake, "list"), runs * 2, {"LD_BIND_NOW": "1", **private}),
+        ("wake 07:00 --dry-run (default sound)", q(wake, "07:00", "--dry-run", "-D", "null"), runs),
+        ("aplay -D null, 5 s WAV", q("aplay", "-q", "-D", "null", s["wav5"]), runs),
+        ("wake 07:00 --dry-run -s 10-min FLAC", q(wake, "07:00", "--dry-run", "-D", "null", "-s", s["flac600"]), max(5, runs // 3)),
+        ("flac -t, 10-min FLAC (decode, check)", q("flac", "-s", "-t", s["flac600"]), max(5, runs // 3)),
+    ]
+    log(f"figure 5: start-up, hyperfine, {len(cases)} commands")
+    out = {}
+    for name, command, n, *extra in cases:
+        js = ctx["work"] / f"hyperfine-{len(out)}.json"
+        # -i: `wake stop` with nothing to stop exits non-zero, by design
+        run(["hyperfine", "-N", "-i", "--warmup", "3", "--runs", str(n), "--export-json", str(js), command],
+            env=env_with(**(extra[0] if extra else {})))
+        result = json.loads(js.read_text())["results"][0]
+        out[name] = [t * 1000 for t in result["times"]]
+        out.setdefault("cpu", {})[name] = (result["user"] * 1000, result["system"] * 1000)
+    # The findings: what a start costs wake and aplay (shared objects, page faults), and how much of a
+    # dry run is libsndfile's SFC_SET_SCALE_FLOAT_INT_READ, timed by the probe.
+    out["loading"] = {}
+    for name, binary in [("wake", wake), ("aplay", shutil.which("aplay"))]:
+        libs = [l.split()[0] for l in run(["ldd", binary]).splitlines() if "=>" in l or l.strip().startswith("/")]
+        faults = tempfile.NamedTemporaryFile(prefix="time-", delete=False)
+        faults.close()
+        reap(spawn(["/usr/bin/time", "-f", "%R", "-o", faults.name, binary, "--version"]))
+        stats = subprocess.run([binary, "--version"], env=env_with(LD_DEBUG="statistics"), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True).stderr
+        relocs = [int(x) for x in re.findall(r"^\s*\d+:\s+number of (?:relative )?relocations: (\d+)", stats, re.M)[:2]]
+        out["loading"][name] = {"objects": len(libs), "faults": int(Path(faults.name).read_text().split()[-1]),
+                                "relocations": sum(relocs),
+                                "names": [re.sub(r"\.so[.\d]*$", "", os.path.basename(l)) for l in libs
+                                          if "vdso" not in l and "ld-linux" not in l]}
+        os.unlink(faults.name)
+    out["sf_command"] = {}
+    for name, cmd in [("default sound", [wake, "07:00", "--dry-run", "-D", "null"]),
+                      ("10-min FLAC", [wake, "07:00", "--dry-run", "-D", "null", "-s", s["flac600"]])]:
+        probe_log = ctx["work"] / f"probe-dry-run-{len(out['sf_command'])}.log"
+        reap(spawn(cmd, env=env_with(LD_PRELOAD=ctx["probe"], ALSA_PROBE_LOG=probe_log)))
+        calls = [c for r in read_probe(probe_log).values() for c in r["sf_command"]]
+        out["sf_command"][name] = sum(ns for cmd_, ns in calls if cmd_ == 0x1014) / 1e6
+    return out
