@@ -12,10 +12,12 @@
 # server and to freeze it; and what make deb needs, since the tests build and check the package).
 # make deb: dpkg-shlibdeps (dpkg-dev; binutils' strip and readelf), lintian, and man-db and
 # groff-base for the man page checks (lintian's and the tests').
-BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev
-PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base
+# gcc and libc6-dev build wake-alarm-timer, the C helper that holds CAP_WAKE_ALARM; libcap2-bin
+# has setcap and getcap, which make install, the package's postinst and the tests run.
+BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev gcc libc6-dev
+PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
-                    sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins
+                    sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire pipewire-bin wireplumber pipewire-pulse python3-matplotlib
 
@@ -23,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT ?= swift
 ARGS ?= --help
 
-.PHONY: run test build release deps-build deps-test deps-bench deps-package bench sound asan stress clean \
+.PHONY: run test build release helper deps-build deps-test deps-bench deps-package bench sound asan stress clean \
         install install-strip uninstall deb
 
 # Installs only what dpkg does not already have, so a second run costs nothing.
@@ -62,10 +64,25 @@ RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib -Xlinker -z -
 RELEASE_BIN   := .build/release/wake
 # What the release binary is built from (the Makefile holds its flags): make rebuilds it only
 # when one of these is newer.
-RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f 2>/dev/null)
+RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f -not -path 'Sources/wake-alarm-timer/*' 2>/dev/null)
+
+# wake-alarm-timer: the one file that gets a capability (CAP_WAKE_ALARM, set by make install
+# and the package's postinst), so wake itself runs unprivileged. Plain C built by cc, not by
+# SwiftPM: SwiftPM links every executable with the Swift runtime and a RUNPATH with $ORIGIN,
+# which a capability-holding file must not carry. Hardened as Debian builds are.
+HELPER_SOURCE  := Sources/wake-alarm-timer/main.c
+RELEASE_HELPER := .build/release/wake-alarm-timer
+HELPER_CFLAGS  ?= -std=c11 -O2 -Wall -Wextra -Werror -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
+HELPER_LDFLAGS ?= -pie -Wl,-z,relro -Wl,-z,now
+
+$(RELEASE_HELPER): $(HELPER_SOURCE) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(HELPER_CFLAGS) -o $@ $(HELPER_SOURCE) $(HELPER_LDFLAGS)
+
+helper: $(RELEASE_HELPER)
 
 # (touched, so that a build with nothing to do still counts as fresh for the rule below)
-release: deps-build
+release: deps-build $(RELEASE_HELPER)
 	$(SWIFT) build $(RELEASE_FLAGS) && touch $(RELEASE_BIN)
 
 # The binary as a file: built when missing or older than a source, else left alone (a no-op
@@ -86,7 +103,7 @@ build: deps-build
 	$(SWIFT) build
 
 # The release binary first: InstallTests install and package it, and reuse it when it is fresh.
-test: deps-test
+test: deps-test $(RELEASE_HELPER)
 	$(SWIFT) build $(RELEASE_FLAGS) && touch $(RELEASE_BIN)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -126,6 +143,7 @@ PREFIX      ?= /usr/local
 EXEC_PREFIX ?= $(PREFIX)
 BINDIR      ?= $(EXEC_PREFIX)/bin
 LIBDIR      ?= $(EXEC_PREFIX)/lib
+LIBEXECDIR  ?= $(EXEC_PREFIX)/libexec
 DATAROOTDIR ?= $(PREFIX)/share
 MANDIR      ?= $(DATAROOTDIR)/man
 MAN1DIR     ?= $(MANDIR)/man1
@@ -142,19 +160,31 @@ USERUNITDIR ?= $(LIBDIR)/systemd/user
 INSTALL         ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 0755
 INSTALL_DATA    ?= $(INSTALL) -m 0644
+SETCAP          ?= /usr/sbin/setcap
+
+# wake looks for its helper beside itself, then in ../libexec/wake/ of its own directory (so
+# BINDIR and LIBEXECDIR must share a prefix, as they do by default), then in /usr/local/libexec/wake
+# and /usr/libexec/wake (Sources/WakeSystem/AlarmTimerHelper.swift).
+HELPERDIR   ?= $(LIBEXECDIR)/wake
+HELPER      := $(HELPERDIR)/wake-alarm-timer
 
 # Every file install puts down, as uninstall removes it (one list, so the two cannot drift).
-INSTALLED_FILES = $(BINDIR)/wake $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/install.md \
+INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/install.md \
                   $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service
 
 # The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
 # wants it; the completion scripts come from the binary's own parser (bash's without the #!
 # line ArgumentParser gives it: bash-completion sources the file, it is not run); the unit's
 # ExecStart is rewritten to the installed binary.
-install: $(RELEASE_BIN)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
+#
+# The helper gets CAP_WAKE_ALARM (setting wake-up alarms, nothing else) as a file capability when
+# installing for real (no DESTDIR, as root); a staged install leaves that to the packaging
+# (the Debian package's postinst). `getcap $(HELPER)` shows it.
+install: $(RELEASE_BIN) $(RELEASE_HELPER)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR)
 	$(INSTALL_PROGRAM) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/wake
+	$(INSTALL_PROGRAM) $(RELEASE_HELPER) $(DESTDIR)$(HELPER)
 	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
 	$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)/README.md
 	$(INSTALL_DATA) docs/guide.md docs/install.md $(DESTDIR)$(DOCDIR)/docs/
@@ -166,16 +196,26 @@ install: $(RELEASE_BIN)
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/wake.service
 	grep -qx 'ExecStart=$(BINDIR)/wake daemon' $(DESTDIR)$(USERUNITDIR)/wake.service \
 	  || { echo "Resources/wake.service has no 'ExecStart=.../wake daemon' line; fix it" >&2; exit 1; }
+ifeq ($(DESTDIR),)
+	@test -x $(SETCAP) || { echo "$(SETCAP) is missing, so $(HELPER) cannot get CAP_WAKE_ALARM; install libcap2-bin and run make install again" >&2; exit 1; }
+	$(SETCAP) cap_wake_alarm+ep $(HELPER) \
+	  || { echo "setcap failed: run make install as root (sudo make install) on a file system with extended attributes" >&2; exit 1; }
+endif
 
 # GNU's install-strip: the same, with the binary stripped as Debian's dh_strip does.
 install-strip: install
 	strip --remove-section=.comment --remove-section=.note --strip-unneeded $(DESTDIR)$(BINDIR)/wake
+	strip --remove-section=.comment --remove-section=.note --strip-unneeded $(DESTDIR)$(HELPER)
+ifeq ($(DESTDIR),)
+	$(SETCAP) cap_wake_alarm+ep $(HELPER)
+endif
 
-# Removes the files install put there and wake's own doc directory if it is then empty; shared
-# directories (bin, man1, completions) stay.
+# Removes the files install put there (the helper's capability goes with its file) and wake's own
+# doc and libexec directories if they are then empty; shared directories (bin, man1,
+# completions) stay.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
-	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) $(DESTDIR)$(HELPERDIR) 2>/dev/null || true
 
 # ---- Debian package ---------------------------------------------------------------------------
 # The version is WakeVersion's (Sources/wake/Commands/WakeCommand.swift); the Debian revision is ours.
@@ -196,7 +236,7 @@ DEB_DATE     := $(shell git log -1 --format=%aD 2>/dev/null || date -R)
 # binary's NEEDED libraries and the shlibs files of the packages that provide them; it wants a
 # debian/control in its working directory, so it gets a minimal one); md5sums of every file;
 # files owned by root without fakeroot (--root-owner-group). lintian fails the build on an error.
-deb: deps-package $(RELEASE_BIN)
+deb: deps-package $(RELEASE_BIN) $(RELEASE_HELPER)
 	@test -n "$(VERSION)" || { echo "no 'static let string = \"wake X.Y.Z\"' in Sources/wake/Commands/WakeCommand.swift; restore WakeVersion.string" >&2; exit 1; }
 	rm -rf $(DEB_WORK) && mkdir -p $(DEB_ROOT)/DEBIAN $(DEB_WORK)/debian $(DEBDIR)
 	$(MAKE) --no-print-directory install-strip PREFIX=/usr DESTDIR=$(DEB_ROOT)
@@ -204,13 +244,14 @@ deb: deps-package $(RELEASE_BIN)
 	  | gzip -9n > $(DEB_ROOT)/usr/share/doc/wake/changelog.Debian.gz
 	$(INSTALL_DATA) packaging/copyright $(DEB_ROOT)/usr/share/doc/wake/copyright
 	printf 'Source: wake\n\nPackage: wake\nArchitecture: any\n' > $(DEB_WORK)/debian/control
-	cd $(DEB_WORK) && dpkg-shlibdeps -O root/usr/bin/wake | sed -n 's/^shlibs:Depends=//p' > depends
+	cd $(DEB_WORK) && dpkg-shlibdeps -O root/usr/bin/wake root/usr/libexec/wake/wake-alarm-timer | sed -n 's/^shlibs:Depends=//p' > depends
 	@test -s $(DEB_WORK)/depends || { echo "dpkg-shlibdeps found no dependencies; is dpkg-dev installed? see $(DEB_WORK)/depends" >&2; exit 1; }
 	cd $(DEB_ROOT) && find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
 	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' \
 	  -e "s/@DEPENDS@/$$(cat $(DEB_WORK)/depends)/" -e "s/@SIZE@/$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1)/" \
 	  packaging/control.in > $(DEB_ROOT)/DEBIAN/control
 	chmod 0644 $(DEB_ROOT)/DEBIAN/control $(DEB_ROOT)/DEBIAN/md5sums
+	$(INSTALL_PROGRAM) packaging/postinst packaging/prerm $(DEB_ROOT)/DEBIAN/
 	readelf -d $(DEB_ROOT)/usr/bin/wake | grep -Eq 'BIND_NOW|FLAGS.*NOW' || { echo "wake is not linked with -z now; run 'make release' (RELEASE_FLAGS adds it)" >&2; exit 1; }
 	dpkg-deb --root-owner-group -Zxz --build $(DEB_ROOT) $(DEB)
 	lintian --fail-on error $(DEB)

@@ -34,3 +34,56 @@ static inline int wake_peer_credentials(int fd, struct wake_peer *out) {
     socklen_t len = sizeof *out;
     return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, out, &len);
 }
+
+// CMSG_* are macros: receives one message of at most `capacity` bytes and the one descriptor
+// (SCM_RIGHTS) that came with it, made close-on-exec. Returns the byte count (0 at end of file)
+// or -1 with errno; *fd is -1 when none came, and any extra descriptors are closed.
+#include <string.h>
+#include <unistd.h>
+#include <sys/xattr.h>
+static inline long wake_receive_descriptor(int socket, unsigned char *bytes, unsigned long capacity, int *fd) {
+    union { struct cmsghdr align; char buf[CMSG_SPACE(4 * sizeof(int))]; } control;
+    struct iovec iov = { .iov_base = bytes, .iov_len = capacity };
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    memset(&control, 0, sizeof control);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.buf;
+    msg.msg_controllen = sizeof control.buf;
+    *fd = -1;
+    long n = (long)recvmsg(socket, &msg, 0x40000000 /* MSG_CMSG_CLOEXEC */);
+    if (n < 0) return -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        unsigned long count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (unsigned long i = 0; i < count; i++) {
+            int received;
+            memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (*fd == -1) *fd = received; else close(received);
+        }
+    }
+    return n;
+}
+
+// Sends `length` bytes as one message, with `fd` attached (SCM_RIGHTS) unless it is -1; never
+// raises SIGPIPE. The byte count or -1 with errno.
+static inline long wake_send_descriptor(int socket, const void *bytes, unsigned long length, int fd) {
+    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
+    struct iovec iov = { .iov_base = (void *)bytes, .iov_len = length };
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (fd != -1) {
+        memset(&control, 0, sizeof control);
+        msg.msg_control = control.buf;
+        msg.msg_controllen = sizeof control.buf;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    }
+    return (long)sendmsg(socket, &msg, MSG_NOSIGNAL);
+}

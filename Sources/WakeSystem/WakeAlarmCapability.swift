@@ -25,16 +25,25 @@ public enum WakeAlarmCapability {
         return "/sys/class/rtc"
     }
 
-    /// The names of the RTC devices (`rtc0`), empty when the machine has none.
+    /// The names of the RTC devices (`rtc0`), from /sys/class/rtc and /dev/rtc*, empty when the
+    /// machine has none. (A test's directory, in debug builds, is the only place looked at.)
     public static func realTimeClocks() -> [String] {
-        guard let dir = opendir(rtcDirectory) else { return [] }
+        var names = Set(entries(of: rtcDirectory).filter { $0.hasPrefix("rtc") })
+        #if DEBUG
+        if getenv("WAKE_TEST_RTC_DIR") != nil { return names.sorted() }
+        #endif
+        names.formUnion(entries(of: "/dev").filter { $0.hasPrefix("rtc") && $0.count > 3 && $0.dropFirst(3).allSatisfy(\.isNumber) })
+        return names.sorted()
+    }
+
+    static func entries(of directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("rtc") { names.append(name) }
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         }
-        return names.sorted()
+        return names
     }
 }
 

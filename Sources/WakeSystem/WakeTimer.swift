@@ -21,12 +21,27 @@ public final class WakeTimer {
         case (.elapsed, true): clockID = CLOCK_BOOTTIME_ALARM
         }
         let id = clockID
+        helper = nil
         fd = try syscall("timerfd_create") { timerfd_create(id, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
+    }
+
+    /// Arms and disarms a timer that this process may not arm itself (an alarm timer made by
+    /// `wake-alarm-timer`: the kernel wants CAP_WAKE_ALARM at every timerfd_settime).
+    private let helper: AlarmTimerHelper?
+
+    /// A timer made elsewhere: a timerfd on an alarm clock that `wake-alarm-timer`, which holds
+    /// CAP_WAKE_ALARM, created and passed over a socket (`AlarmTimerHelper.timer`). `arm(at:)`
+    /// and `disarm()` go through `helper`. This object owns `fd` from now on and closes it.
+    public init(adopting fd: Int32, clockID: clockid_t, armedBy helper: AlarmTimerHelper?) {
+        self.fd = fd
+        self.clockID = clockID
+        self.helper = helper
     }
 
     /// A periodic timer on the monotonic clock, ticking every `interval` once started.
     public init(periodic interval: Duration, started: Bool = true) throws(SystemCallError) {
         clockID = CLOCK_MONOTONIC
+        helper = nil
         period = interval
         fd = try syscall("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
         if started { try startPeriodic() }
@@ -62,10 +77,18 @@ public final class WakeTimer {
             flags |= Int32(TFD_TIMER_CANCEL_ON_SET)
         }
         let fd = self.fd
+        if let helper {
+            do { try helper.settime(fd, clockID: clockID, flags: flags, value: target) } catch { throw error.systemCallError }
+            return
+        }
         try syscall("timerfd_settime") { timerfd_settime(fd, flags, &spec, nil) }
     }
 
     public func disarm() {
+        if let helper {
+            try? helper.settime(fd, clockID: clockID, flags: 0, value: Instant(nanoseconds: 0))
+            return
+        }
         var spec = itimerspec()
         timerfd_settime(fd, 0, &spec, nil)
     }

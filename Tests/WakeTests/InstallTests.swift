@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WakeSystem
 
 /// Issue 17, the installation half: `make install` / `make uninstall` / `make deb`, the man page
 /// and the completion scripts.
@@ -21,6 +22,8 @@ enum InstallTools {
     static let dpkgShlibdeps = "/usr/bin/dpkg-shlibdeps"
     static let lintian = "/usr/bin/lintian"
     static let readelf = "/usr/bin/readelf"
+    static let getcap = "/usr/sbin/getcap"
+    static let setcap = "/usr/sbin/setcap"
 
     static func has(_ tool: String) -> Bool { access(tool, X_OK) == 0 }
     static var canPackage: Bool { [make, dpkgDeb, dpkgShlibdeps, lintian, readelf].allSatisfy(has) }
@@ -136,6 +139,7 @@ extension InstallTests {
         /// Every file `make install` puts under DESTDIR with the default PREFIX (/usr/local), and its mode.
         static let expected: [String: mode_t] = [
             "usr/local/bin/wake": 0o755,
+            "usr/local/libexec/wake/wake-alarm-timer": 0o755,
             "usr/local/share/man/man1/wake.1.gz": 0o644,
             "usr/local/share/doc/wake/README.md": 0o644,
             "usr/local/share/doc/wake/docs/guide.md": 0o644,
@@ -155,7 +159,7 @@ extension InstallTests {
                 #expect(found[file] == mode, "\(file): mode \(String(found[file] ?? 0, radix: 8)), expected \(String(mode, radix: 8))")
             }
             // Directories made for it are 0755 whatever the umask.
-            for dir in ["usr/local/bin", "usr/local/share/man/man1", "usr/local/lib/systemd/user", "usr/local/share/doc/wake"] {
+            for dir in ["usr/local/bin", "usr/local/libexec/wake", "usr/local/share/man/man1", "usr/local/lib/systemd/user", "usr/local/share/doc/wake"] {
                 #expect(InstallTools.mode(s.root + "/" + dir) == 0o755, "\(dir)")
             }
 
@@ -219,12 +223,41 @@ extension InstallTests {
             let r = try await InstallTools.runMake(["uninstall", "DESTDIR=\(root)"], directory: dir)
             let left = Set(InstallTools.files(under: root).keys)
             #expect(left == ["usr/local/bin/other", "usr/local/share/man/man1/other.1.gz"], "left behind: \(left.sorted())\n\(r)")
-            // wake's own documentation directory goes with its file; shared ones stay.
+            // wake's own documentation and libexec directories go with their files; shared ones stay.
             #expect(!FileManager.default.fileExists(atPath: root + "/usr/local/share/doc/wake"))
+            #expect(!FileManager.default.fileExists(atPath: root + "/usr/local/libexec/wake"))
             #expect(FileManager.default.fileExists(atPath: root + "/usr/local/bin"))
 
             // A second uninstall, with nothing there, is not an error.
             try await InstallTools.runMake(["uninstall", "DESTDIR=\(root)"], directory: dir)
+        }
+
+        /// Issue 23: a staged install (DESTDIR) leaves the capability to the packaging.
+        @Test(.enabled(if: InstallTools.has(InstallTools.make) && InstallTools.has(InstallTools.getcap), "needs make and getcap (libcap2-bin)"))
+        func aStagedHelperHasNoCapability() async throws {
+            let s = try await InstallFixture.shared.install()
+            let r = try await ChildProcess(InstallTools.getcap, [s.root + "/usr/local/libexec/wake/wake-alarm-timer"]).wait()
+            #expect(r.exitCode == 0 && r.stdout.isEmpty, "\(r)")
+        }
+
+        /// Issue 23: `make install` as root without DESTDIR gives the helper CAP_WAKE_ALARM, and
+        /// only the helper; `make uninstall` takes it away with the file.
+        @Test(.enabled(if: geteuid() == 0 && InstallTools.has(InstallTools.make) && InstallTools.has(InstallTools.getcap),
+                       "needs root, make and getcap (libcap2-bin)"))
+        func installAsRootGivesTheHelperTheCapabilityAndUninstallTakesItAway() async throws {
+            let dir = try TestDirectory("wake-install-root")
+            let prefix = dir.file("prefix")
+            try await InstallTools.runMake(["install", "PREFIX=\(prefix)"], directory: dir)
+            let helper = prefix + "/libexec/wake/wake-alarm-timer"
+            let caps = try await InstallTools.sh("\(InstallTools.getcap) -r \"$1\"", [prefix])
+            #expect(caps.stdoutLines == ["\(helper) cap_wake_alarm=ep"], "\(caps)")
+            // The installed wake finds it: ../libexec/wake from its own directory.
+            #expect(AlarmTimerHelper.candidates(executable: prefix + "/bin/wake")[1] == helper)
+
+            try await InstallTools.runMake(["uninstall", "PREFIX=\(prefix)"], directory: dir)
+            #expect(!FileManager.default.fileExists(atPath: helper))
+            let after = try await InstallTools.sh("\(InstallTools.getcap) -r \"$1\"", [prefix])
+            #expect(after.stdout.isEmpty, "\(after)")
         }
     }
 }
@@ -471,7 +504,8 @@ extension InstallTests {
             #expect(URL(fileURLWithPath: p.deb).lastPathComponent == "wake_\(version)-1_\(arch).deb")
             let depends = try await Self.field(p.deb, "Depends")
             let names = Set(depends.components(separatedBy: ", ").map { String($0.split(separator: " ")[0]) })
-            #expect(names == ["libasound2", "libsndfile1", "libsystemd0", "libc6", "libstdc++6", "libgcc-s1"], "Depends: \(depends)")
+            // libcap2-bin: the postinst's setcap (issue 23).
+            #expect(names == ["libasound2", "libsndfile1", "libsystemd0", "libc6", "libstdc++6", "libgcc-s1", "libcap2-bin"], "Depends: \(depends)")
             #expect(depends.contains("(>= "), "versions from the shlibs files: \(depends)")
         }
 
@@ -484,7 +518,7 @@ extension InstallTests {
                 #expect(line.contains(" root/root "), "not owned by root: \(line)")
             }
             let paths = Set(listing.stdoutLines.compactMap { $0.split(separator: " ").last.map { String($0) } })
-            for f in ["./usr/bin/wake", "./usr/share/man/man1/wake.1.gz", "./usr/share/doc/wake/copyright",
+            for f in ["./usr/bin/wake", "./usr/libexec/wake/wake-alarm-timer", "./usr/share/man/man1/wake.1.gz", "./usr/share/doc/wake/copyright",
                       "./usr/share/doc/wake/changelog.Debian.gz", "./usr/share/doc/wake/README.md",
                       "./usr/share/doc/wake/docs/guide.md", "./usr/share/doc/wake/docs/install.md",
                       "./usr/share/bash-completion/completions/wake", "./usr/share/zsh/vendor-completions/_wake",
@@ -528,6 +562,37 @@ extension InstallTests {
             #expect(!dynamic.stdout.contains("RUNPATH") && !dynamic.stdout.contains("(RPATH)"), "\(dynamic.stdout)")
             let sections = try await ChildProcess(InstallTools.readelf, ["-S", "-W", binary]).wait()
             #expect(!sections.stdout.contains(".symtab") && !sections.stdout.contains(".debug_"), "not stripped")
+        }
+
+        /// Issue 23: the postinst gives the helper CAP_WAKE_ALARM, the prerm takes it away on
+        /// removal; run against a staging root (DPKG_ROOT, as dpkg sets it for --root).
+        @Test(.enabled(if: enabled && geteuid() == 0 && InstallTools.has(InstallTools.getcap), "needs root, getcap and make deps-package"))
+        func postinstGrantsTheCapabilityAndPrermTakesIt() async throws {
+            let p = try await InstallFixture.shared.deb()
+            let dir = try TestDirectory("wake-deb-scripts")
+            let root = dir.file("root"), control = dir.file("control")
+            #expect(try await ChildProcess(InstallTools.dpkgDeb, ["-x", p.deb, root]).wait().exitCode == 0)
+            #expect(try await ChildProcess(InstallTools.dpkgDeb, ["-e", p.deb, control]).wait().exitCode == 0)
+            let helper = root + "/usr/libexec/wake/wake-alarm-timer"
+            #expect(InstallTools.mode(control + "/postinst") == 0o755 && InstallTools.mode(control + "/prerm") == 0o755)
+            // dpkg unpacks it without the capability.
+            #expect(try await ChildProcess(InstallTools.getcap, [helper]).wait().stdout.isEmpty)
+
+            let env = ["DPKG_ROOT": root, "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+            let configure = try await ChildProcess(control + "/postinst", ["configure", ""], environment: env).wait()
+            #expect(configure.exitCode == 0 && configure.stderr.isEmpty, "\(configure)")
+            let granted = try await ChildProcess(InstallTools.getcap, [helper]).wait()
+            #expect(granted.stdout == "\(helper) cap_wake_alarm=ep\n", "\(granted)")
+            // Only the helper: wake itself stays unprivileged.
+            #expect(try await ChildProcess(InstallTools.getcap, [root + "/usr/bin/wake"]).wait().stdout.isEmpty)
+
+            // An upgrade's prerm leaves it; a removal's takes it.
+            let upgrade = try await ChildProcess(control + "/prerm", ["upgrade", "2"], environment: env).wait()
+            let kept = try await ChildProcess(InstallTools.getcap, [helper]).wait()
+            #expect(upgrade.exitCode == 0 && kept.stdout == granted.stdout, "\(upgrade)\n\(kept)")
+            let remove = try await ChildProcess(control + "/prerm", ["remove"], environment: env).wait()
+            #expect(remove.exitCode == 0 && remove.stderr.isEmpty, "\(remove)")
+            #expect(try await ChildProcess(InstallTools.getcap, [helper]).wait().stdout.isEmpty)
         }
 
         @Test(.enabled(if: enabled, "needs make, dpkg-deb, dpkg-shlibdeps, lintian and readelf (make deps-package)"))

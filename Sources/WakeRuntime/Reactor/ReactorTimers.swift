@@ -6,16 +6,30 @@ import WakeSystem
 /// `timerfd` deadlines whose expiries arrive through the reactor.
 public final class ReactorTimers: TimerFactory {
     private let reactor: Reactor
-    private let wakeSystem: Bool
+    /// Where deadline timers on the `*_ALARM` clocks come from; nil for the ordinary clocks.
+    private let alarmTimers: WakeSystemSupport.TimerSource?
 
-    /// `wakeSystem`: deadlines on the `*_ALARM` clocks, which wake a suspended machine.
-    public init(reactor: Reactor, wakeSystem: Bool = false) {
+    /// `wakeSystem`: deadlines on the `*_ALARM` clocks, made by this process (it must hold
+    /// CAP_WAKE_ALARM).
+    public convenience init(reactor: Reactor, wakeSystem: Bool = false) {
+        self.init(reactor: reactor, alarmTimers: wakeSystem ? .direct : nil)
+    }
+
+    /// `alarmTimers`: deadlines on the `*_ALARM` clocks, which wake a suspended machine, from that
+    /// source (`WakeSystemSupport.decide`'s `.alarmClock`); nil for the ordinary clocks.
+    public init(reactor: Reactor, alarmTimers: WakeSystemSupport.TimerSource?) {
         self.reactor = reactor
-        self.wakeSystem = wakeSystem
+        self.alarmTimers = alarmTimers
     }
 
     public func deadlineTimer(_ clock: DeadlineClock, _ onExpiry: @escaping (TimerExpiry) -> Void) throws(SystemCallError) -> DeadlineTimer {
-        try Timer(reactor: reactor, timer: WakeTimer(clock: clock, wakeSystem: wakeSystem), onExpiry)
+        let timer: WakeTimer
+        if let alarmTimers {
+            do { timer = try alarmTimers.timer(clock) } catch { throw error.systemCallError }
+        } else {
+            timer = try WakeTimer(clock: clock)
+        }
+        return Timer(reactor: reactor, timer: timer, onExpiry)
     }
 
     /// A periodic timer on the monotonic clock (the output watchdog, the bell).
