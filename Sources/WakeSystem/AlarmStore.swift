@@ -40,9 +40,14 @@ public struct AlarmStore: Sendable {
     /// How long a change waits for another wake's lock.
     public var lockTimeout: Duration = .seconds(5)
 
-    public init(alarmsFile: String, historyFile: String) {
+    /// The last alarms file the daemon read whole, under the state home: when the file cannot
+    /// be read at all, the daemon rings from this copy rather than not at all.
+    public var lastGoodFile: String?
+
+    public init(alarmsFile: String, historyFile: String, lastGoodFile: String? = nil) {
         self.alarmsFile = alarmsFile
         self.historyFile = historyFile
+        self.lastGoodFile = lastGoodFile
     }
 
     /// The store at the XDG paths (`XDGPaths.alarmsFile`, `XDGPaths.historyFile`).
@@ -53,7 +58,8 @@ public struct AlarmStore: Sendable {
         guard let history = XDGPaths.historyFile else {
             throw StoreError(path: "", reason: "cannot find the history file: neither XDG_STATE_HOME nor HOME is set to an absolute path")
         }
-        let store = AlarmStore(alarmsFile: alarms, historyFile: history)
+        let store = AlarmStore(alarmsFile: alarms, historyFile: history,
+                               lastGoodFile: XDGPaths.stateHome().map { $0 + "/wake/alarms.last-good.toml" })
         if let legacy = XDGPaths.legacyHistoryFile, legacy != history { store.moveHistory(from: legacy) }
         return store
     }
@@ -115,6 +121,46 @@ public struct AlarmStore: Sendable {
         }
         try Self.write(text, to: alarmsFile)
         return result
+    }
+
+    /// The daemon's read: what the file holds with each broken alarm set aside (and said), or,
+    /// when the file cannot be read at all, the last copy read whole.
+    public struct TolerantRead {
+        /// nil when nothing could be read, not even a last good copy.
+        public var alarms: [StandingAlarm]?
+        public var problems: [String]
+    }
+
+    public func loadTolerant() -> TolerantRead {
+        let text: String?
+        do { text = try readExisting(alarmsFile, in: alarmsDirectory) } catch {
+            return fromLastGood(because: error.description)
+        }
+        guard let text else { return TolerantRead(alarms: [], problems: []) }
+        let (alarms, problems) = TolerantParse.parse(text, dropping: .table) { (t) throws(AlarmBook.ParseError) in try AlarmBook.parse(t) }
+        guard let alarms else { return fromLastGood(because: problems.first.map { "'\(TerminalText.escape(alarmsFile))': \($0)" } ?? "") }
+        if problems.isEmpty { keepAsLastGood(text) }
+        let said = problems.map { "'\(TerminalText.escape(alarmsFile))' \($0.description): that alarm is set aside until the file is fixed; the others ring" }
+        return TolerantRead(alarms: alarms, problems: said)
+    }
+
+    private func fromLastGood(because reason: String) -> TolerantRead {
+        guard let lastGoodFile, let text = try? AtomicFile.read(lastGoodFile, check: Self.checkFile(lastGoodFile)),
+              let alarms = try? AlarmBook.parse(text) else {
+            return TolerantRead(alarms: nil, problems: ["cannot read the alarms: \(reason)"])
+        }
+        return TolerantRead(alarms: alarms, problems: ["cannot read the alarms: \(reason); ringing them as last read whole (\(TerminalText.escape(lastGoodFile)))"])
+    }
+
+    private func keepAsLastGood(_ text: String) {
+        guard let lastGoodFile else { return }
+        if let kept = try? AtomicFile.read(lastGoodFile, check: Self.checkFile(lastGoodFile)), kept == text { return }
+        do {
+            try Self.ensureDirectory(AtomicFile.split(lastGoodFile).directory)
+            try Self.write(text, to: lastGoodFile)
+        } catch {
+            return  // a convenience: the file itself is what rings
+        }
     }
 
     // MARK: History

@@ -38,13 +38,15 @@ struct Invocation<T> {
 
 /// Parses `args` as `T`, with the config file's values for `configKeys` the command line leaves
 /// out, or exits with wake's own one-line error (64 for usage, 78 for the config file).
-func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], configKeys: [String] = []) -> Invocation<T> {
+/// `tolerant`: the daemon's read of the config file, which sets aside what it cannot use (and
+/// says so) instead of refusing to start.
+func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], configKeys: [String] = [], tolerant: Bool = false) -> Invocation<T> {
     do {
         let given = try ArgumentChecks.checkRawArguments(args)
         // --help and --version answer whatever the config file says.
         let informational = args.contains { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion-script") }
         guard !configKeys.isEmpty, !informational else { return Invocation(command: try T.parse(args), given: given) }
-        let config = try ConfigDefaults.load()
+        let config = tolerant ? ConfigDefaults.loadTolerant() : try ConfigDefaults.load()
         return Invocation(command: try T.parse(config.arguments(for: configKeys, except: given) + args), config: config, given: given)
     } catch let error as ArmError {
         Console(quiet: false).error(error.message)
@@ -90,10 +92,10 @@ func execute(quiet: Bool = false, eventStream: Bool = false,
 }
 
 /// Parses a subcommand, then `execute`s its body.
-func run<T: ParsableCommand>(_ type: T.Type, configKeys: [String] = [], quiet: (T) -> Bool = { _ in false },
+func run<T: ParsableCommand>(_ type: T.Type, configKeys: [String] = [], tolerant: Bool = false, quiet: (T) -> Bool = { _ in false },
                              eventStream: (T) -> Bool = { _ in false },
                              _ body: (Invocation<T>, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
-    let c = parse(T.self, rest, configKeys: configKeys)
+    let c = parse(T.self, rest, configKeys: configKeys, tolerant: tolerant)
     execute(quiet: quiet(c.command), eventStream: eventStream(c.command)) { console, signals throws(ArmError) in
         try body(c, console, signals)
     }
@@ -135,7 +137,7 @@ case "snooze":
 case "cancel":
     run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
-    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, quiet: \.quiet, eventStream: { $0.events == "-" }) {
+    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, tolerant: true, quiet: \.quiet, eventStream: { $0.events == "-" }) {
         c, console, signals throws(ArmError) in
         let d = c.command
         let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem, unpaced: d.unpaced)

@@ -309,4 +309,32 @@ struct DaemonControllerTests {
         late.advance(by: .zero)
         #expect(late.runner.isRinging)
     }
+
+    // MARK: issue 22: the daemon rings with what it can read
+
+    @Test("a broken alarm in alarms.toml is set aside and said once; the others ring")
+    func brokenAlarmSetAside() throws {
+        let d = try Daemon(alarms: [Self.daily("work", 7)])
+        let text = try String(contentsOfFile: d.store.alarmsFile, encoding: .utf8) + "\n[alarms.bad]\ntyme = \"07:00\"\n"
+        try text.write(toFile: d.store.alarmsFile, atomically: false, encoding: .utf8)
+        try d.start()
+        #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning)
+        let said = d.lines.lines.filter { $0.contains("that alarm is set aside") }
+        #expect(said.count == 1, "\(d.lines.lines)")
+        d.controller?.requestReload()
+        d.controller?.applyPending()
+        #expect(d.lines.lines.filter { $0.contains("that alarm is set aside") }.count == 1, "said again at a reload")
+    }
+
+    @Test("a config file with a bad value: the problem is said and announced, the alarm rings with the built-in value")
+    func brokenConfigAtStart() throws {
+        let d = try Daemon(alarms: [Self.daily("work", 7)])
+        let path = d.directory + "/config.toml"
+        try "volume = 6O\nsnooze = \"5m\"\n".write(toFile: path, atomically: false, encoding: .utf8)
+        d.configResult = .success(ConfigDefaults.loadTolerant(path: path))
+        try d.start()
+        #expect(d.lines.lines.contains { $0.contains("config.toml") && $0.contains("line 1") }, "\(d.lines.lines)")
+        #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning)
+        #expect(d.controller?.settings(of: "work").snooze == .seconds(300), "the good line is kept")
+    }
 }

@@ -199,6 +199,28 @@ struct StandingAlarmDaemonTests {
         #expect(await third.wait().exitCode == 0)
     }
 
+    @Test("a typo in config.toml: the daemon starts, names the file and the line, and rings with the built-in value")
+    func brokenConfigStillRings() async throws {
+        let home = try AlarmHome()
+        let events = home.dir.file("events.jsonl")
+        let add = try await home.run(["add", AlarmHome.soon(4), "--name", "soon", "-D", "null", "--ring-for", "2s"])
+        #expect(add.exitCode == 0, "\(add)")
+        try "volume = 6O\n".write(toFile: home.dir.file("config") + "/wake/config.toml", atomically: false, encoding: .utf8)
+        // A person is there for `wake add`: it still refuses at once.
+        let refused = try await home.run(["add", "07:00", "--name", "later", "-D", "null"])
+        #expect(refused.exitCode == 78, "\(refused)")
+        let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--events", events], environment: home.environment,
+                                      events: false, directory: home.dir)
+        _ = try await daemon.waitForOutput(containing: "config.toml' line 1", onStderr: true)
+        for _ in 0..<60 where !ChildProcess.read(events).contains("\"ringing\"") { try await Task.sleep(for: .milliseconds(200)) }
+        #expect(ChildProcess.read(events).contains("\"ringing\""), "it did not ring: \(ChildProcess.read(events))")
+        #expect(ChildProcess.read(events).contains("\"file_problem\""))
+        let list = try await home.run(["list"])
+        #expect(list.exitCode == 78 && list.stderr.contains("config.toml' line 1"), "\(list)")
+        daemon.send(SIGTERM)
+        #expect(await daemon.wait().exitCode == 0)
+    }
+
     @Test("a second daemon says which one rings the alarms and exits 0, so systemd does not restart it")
     func oneDaemon() async throws {
         let home = try AlarmHome()

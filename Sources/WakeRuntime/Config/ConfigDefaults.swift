@@ -20,6 +20,8 @@ public struct ConfigDefaults {
 
     public var path: String?
     public var entries: [ConfigFile.Entry] = []
+    /// What a tolerant read set aside (`loadTolerant`), one line each, with the file and line.
+    public var problems: [String] = []
 
     public static var standardPath: String? { XDGPaths.configHome().map { $0 + "/wake/config.toml" } }
 
@@ -47,6 +49,60 @@ public struct ConfigDefaults {
         return config
     }
 
+    /// The daemon's read, which nobody watches: whatever it cannot use (an unreadable file, a bad
+    /// line, a bad value) is set aside with a problem line, and the built-in value stands in.
+    /// A broken config file must never keep the standing alarms from ringing.
+    public static func loadTolerant(path: String? = standardPath) -> ConfigDefaults {
+        do { return try load(path: path) } catch {}
+        guard let path else { return ConfigDefaults(path: nil) }
+        var config = ConfigDefaults(path: path)
+        let text: String
+        do {
+            guard let t = try AtomicFile.read(path) else { return config }
+            text = t
+        } catch {
+            config.problems = ["cannot read the config file '\(path.printable)': \(error); every setting takes wake's built-in value"]
+            return config
+        }
+        let (entries, parseProblems) = TolerantParse.parse(text, dropping: .line) { (t) throws(AlarmBook.ParseError) in
+            try ConfigFile.parse(t, known: knownKeys)
+        }
+        config.problems = parseProblems.map { "config file '\(path.printable)' \($0.description); that line is ignored" }
+        // Values the command line would refuse: each is dropped, then a fade longer than the ring.
+        for e in entries ?? [] {
+            if let message = config.problem(with: e) {
+                config.problems.append("config file '\(path.printable)' line \(e.line), \(e.key): \(message); wake's built-in value is used instead")
+            } else {
+                config.entries.append(e)
+            }
+        }
+        do { _ = try RingSettings(values: config.values(for: ringKeys)) } catch {
+            config.entries.removeAll { $0.key == "fade-in" }
+            config.problems.append("config file '\(path.printable)': \(error.message); the fade-in is ignored")
+        }
+        return config
+    }
+
+    /// Why the command line would refuse this entry's value, or nil.
+    private func problem(with e: ConfigFile.Entry) -> String? {
+        do {
+            if e.key == "inhibit" {
+                _ = try AlarmOptions.inhibitMode(e.value)
+            } else if e.key == "notify" {
+                _ = try AlarmOptions.notifyMode(e.value)
+            } else {
+                // Alone, but not against the built-in --ring-for: a fade and a ring-for given
+                // together are judged together.
+                var alone = [e.key: e.value]
+                if e.key == "fade-in" { alone["ring-for"] = "0" }
+                _ = try RingSettings(values: alone)
+            }
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
     /// Each value as the command line checks it, then the ring options together (a fade longer
     /// than the ring).
     private func check() throws(ArmError) {
@@ -56,21 +112,7 @@ public struct ConfigDefaults {
             return ArmError(message: "config file '\((path ?? "").printable)'\(at): \(message)", status: ExitStatus.config)
         }
         for e in entries {
-            do {
-                if e.key == "inhibit" {
-                    _ = try AlarmOptions.inhibitMode(e.value)
-                } else if e.key == "notify" {
-                    _ = try AlarmOptions.notifyMode(e.value)
-                } else {
-                    // Alone, but not against the built-in --ring-for: a fade and a ring-for given
-                    // together are judged together, below.
-                    var alone = [e.key: e.value]
-                    if e.key == "fade-in" { alone["ring-for"] = "0" }
-                    _ = try RingSettings(values: alone)
-                }
-            } catch {
-                throw fail(e, error.message)
-            }
+            if let message = problem(with: e) { throw fail(e, message) }
         }
         do { _ = try RingSettings(values: values(for: Self.ringKeys)) } catch {
             throw fail(nil, error.message)

@@ -23,14 +23,18 @@ public final class DaemonController: RuntimeObserver {
         public var inhibit: ((String?) throws(ArmError) -> Void)?
         /// The built-in sound, opened when an alarm first needs it.
         public var builtInSound: () -> SoundFile?
+        /// Shows a problem with the files on the desktop too (nobody reads the journal).
+        public var announce: ((String) -> Void)?
 
         public init(clock: RuntimeClock, timers: TimerFactory, loadConfig: @escaping () throws(ArmError) -> ConfigDefaults,
-                    inhibit: ((String?) throws(ArmError) -> Void)?, builtInSound: @escaping () -> SoundFile?) {
+                    inhibit: ((String?) throws(ArmError) -> Void)?, builtInSound: @escaping () -> SoundFile?,
+                    announce: ((String) -> Void)? = nil) {
             self.clock = clock
             self.timers = timers
             self.loadConfig = loadConfig
             self.inhibit = inhibit
             self.builtInSound = builtInSound
+            self.announce = announce
         }
     }
 
@@ -66,6 +70,8 @@ public final class DaemonController: RuntimeObserver {
     /// and the file, so a history that cannot be written never makes an occurrence ring again.
     private var remembered: [String: AlarmRecord] = [:]
     private var historyFailing = false
+    /// The problems with the files last said: each is said when it appears, not at every reload.
+    private var problemsSaid: Set<String> = []
     /// While a reload runs, the history's changes wait here and are written once at its end:
     /// a daemon back after a week with thousands of alarms writes the file once, not per alarm.
     private var queued: [(name: String, change: (inout AlarmRecord) -> Void)]?
@@ -130,10 +136,12 @@ public final class DaemonController: RuntimeObserver {
 
     /// Re-reads both files and brings every alarm that is not ringing or snoozed up to date.
     private func reload(only names: Set<String>? = nil) {
-        let alarms: [StandingAlarm]
-        do { alarms = try store.load() } catch {
-            // A broken file is reported, and what is armed stays armed: a typo must not silence tomorrow.
-            console.error("cannot reload the alarms: \(error); keeping the alarms as they were: fix the file and save it, the daemon reloads by itself")
+        // One broken alarm is set aside and the others ring; a file that cannot be read at all
+        // rings from the last copy read whole; with neither, what is armed stays armed.
+        let read = store.loadTolerant()
+        var problems = read.problems
+        guard let alarms = read.alarms else {
+            sayProblems(problems.map { $0 + "; keeping the alarms as they were: fix the file and save it, the daemon reloads by itself" })
             return
         }
         queued = []
@@ -147,9 +155,13 @@ public final class DaemonController: RuntimeObserver {
                 log?.emit("history_failed", at: realtime, [("reason", .string(error.description))])
             }
         }
-        do { config = try services.loadConfig() } catch {
-            console.error("\(error.message); the alarms keep the defaults read before")
+        do {
+            config = try services.loadConfig()
+            problems += config.problems
+        } catch {
+            problems.append("\(error.message); the alarms keep the defaults read before")
         }
+        sayProblems(problems)
         let now = realtime
         let present = Set(alarms.map(\.name))
         for name in armed.keys where !present.contains(name) && (names?.contains(name) ?? true) && !isActive(name) {
@@ -189,6 +201,18 @@ public final class DaemonController: RuntimeObserver {
         recovering = false
         if !done.isEmpty { removeDone(done) }
         updateInhibitor()
+    }
+
+    /// Says each problem with the files once, when it appears: on stderr (the journal), in the
+    /// event log, and on the desktop.
+    private func sayProblems(_ problems: [String]) {
+        let now = Set(problems)
+        for p in problems where !problemsSaid.contains(p) {
+            console.error(p)
+            log?.emit("file_problem", at: realtime, [("problem", .string(p))])
+            services.announce?(p)
+        }
+        problemsSaid = now
     }
 
     /// The record as the file has it, with what this process knows it rang, missed or skipped.

@@ -36,6 +36,15 @@ public final class DesktopNotifier: RuntimeObserver {
         if let bus { attach(bus) }
     }
 
+    /// A notice tied to no alarm (a broken config or alarms file), shown once and kept on
+    /// screen; nothing when no server is there.
+    public func announce(_ problem: String) {
+        guard let bus else { return }
+        let notice = DesktopNotice(summary: "wake: a problem with your alarms", body: DesktopNotice.markup(problem), buttons: [],
+                                   urgency: .critical, resident: false)
+        try? bus.notify(notice, replacing: 0) { _ in }
+    }
+
     // MARK: events in
 
     public func observe(_ event: RuntimeEvent) {

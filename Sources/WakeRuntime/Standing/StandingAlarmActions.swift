@@ -213,13 +213,17 @@ public enum StandingAlarmActions {
 
     public static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
         let store = try store()
-        let alarms: [StandingAlarm]
-        let history: [String: AlarmRecord]
-        do {
-            (alarms, history) = try store.loadAll()
-        } catch {
-            throw storeError(error)
+        // What the daemon rings: a broken alarm set aside, the rest shown, and why (exit 78).
+        let read = store.loadTolerant()
+        guard let alarms = read.alarms else {
+            do { _ = try store.load() } catch { throw storeError(error) }
+            throw ArmError(message: read.problems.first ?? "cannot read the alarms", status: ExitStatus.config)
         }
+        let history: [String: AlarmRecord]
+        do { history = try store.loadHistory() } catch { throw storeError(error) }
+        let config = ConfigDefaults.loadTolerant()
+        let problems = read.problems + config.problems
+        defer { for p in problems { console.error("warning: " + p) } }
         let zone = zone(console)
         let now = SystemClock.realtime
         let daemon = DaemonLock.isHeld()
@@ -227,11 +231,10 @@ public enum StandingAlarmActions {
         do { running = try ControlActions.ask(.list, console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
         }
-        let config = (try? ConfigDefaults.load()) ?? ConfigDefaults()
         let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running, zone: zone)
         if asJSON {
             console.result(JSONText.array(entries.map { json($0, zone: zone) }))
-            return ExitStatus.ok
+            return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
         }
         if entries.isEmpty {
             console.result("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'")
@@ -250,7 +253,7 @@ public enum StandingAlarmActions {
         if !daemon && !alarms.isEmpty {
             console.error("note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'")
         }
-        return ExitStatus.ok
+        return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
     }
 
     static func json(_ e: Entry, zone: TimeZoneRules) -> String {
