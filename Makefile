@@ -60,8 +60,12 @@ deps-package:
 # are: `-z now` (every symbol bound at start-up, then the GOT read-only: BIND_NOW), and no
 # RUNPATH ($ORIGIN, which SwiftPM adds for libraries next to the binary; wake has none, and
 # lintian refuses a custom search path).
-RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib -Xlinker -z -Xlinker now --disable-local-rpath
-RELEASE_BIN   := .build/release/wake
+# Built in a scratch path of its own: a plain `swift build -c release` (or any other build) never
+# replaces it with a binary that lacks these flags, and `swift test`'s lock on .build never blocks it.
+RELEASE_SCRATCH := .build-release
+RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib -Xlinker -z -Xlinker now --disable-local-rpath \
+                 --scratch-path $(RELEASE_SCRATCH)
+RELEASE_BIN   := $(RELEASE_SCRATCH)/release/wake
 # What the release binary is built from (the Makefile holds its flags): make rebuilds it only
 # when one of these is newer.
 RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f -not -path 'Sources/wake-alarm-timer/*' 2>/dev/null)
@@ -71,7 +75,9 @@ RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f -not -pat
 # SwiftPM: SwiftPM links every executable with the Swift runtime and a RUNPATH with $ORIGIN,
 # which a capability-holding file must not carry. Hardened as Debian builds are.
 HELPER_SOURCE  := Sources/wake-alarm-timer/main.c
-RELEASE_HELPER := .build/release/wake-alarm-timer
+# Apart from SwiftPM's directories: a directory made here where SwiftPM later puts a symlink
+# (.build-release/release) would break a build from a clean clone.
+RELEASE_HELPER := .build-helper/wake-alarm-timer
 HELPER_CFLAGS  ?= -std=c11 -O2 -Wall -Wextra -Werror -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
 HELPER_LDFLAGS ?= -pie -Wl,-z,relro -Wl,-z,now
 
@@ -97,7 +103,7 @@ else
 endif
 
 run: release
-	./.build/release/wake $(ARGS)
+	./$(RELEASE_BIN) $(ARGS)
 
 build: deps-build
 	$(SWIFT) build
@@ -107,7 +113,7 @@ test: deps-test $(RELEASE_HELPER)
 	$(SWIFT) build $(RELEASE_FLAGS) && touch $(RELEASE_BIN)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	WAKE_BINARY=$(CURDIR)/.build/release/wake $(SWIFT) test --skip-build --filter 'DryRunTimeZone|SourceLevel|SampleExact'
+	WAKE_BINARY=$(CURDIR)/$(RELEASE_BIN) $(SWIFT) test --skip-build --filter 'DryRunTimeZone|SourceLevel|SampleExact'
 
 bench: deps-bench
 	python3 Benchmarks/run.py
@@ -132,7 +138,7 @@ sound:
 	python3 scripts/make-alarm-sound
 
 clean:
-	rm -rf .build .build-asan .build-bench wake_*.deb
+	rm -rf .build .build-release .build-helper .build-asan .build-bench wake_*.deb
 
 # ---- Installation, GNU style -----------------------------------------------------------------
 # PREFIX and the directories below may be set on the command line; DESTDIR is prepended only to
@@ -169,7 +175,7 @@ HELPERDIR   ?= $(LIBEXECDIR)/wake
 HELPER      := $(HELPERDIR)/wake-alarm-timer
 
 # Every file install puts down, as uninstall removes it (one list, so the two cannot drift).
-INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/install.md \
+INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/packaging.md \
                   $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service
 
 # The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
@@ -187,7 +193,7 @@ install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	$(INSTALL_PROGRAM) $(RELEASE_HELPER) $(DESTDIR)$(HELPER)
 	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
 	$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)/README.md
-	$(INSTALL_DATA) docs/guide.md docs/install.md $(DESTDIR)$(DOCDIR)/docs/
+	$(INSTALL_DATA) docs/guide.md docs/packaging.md $(DESTDIR)$(DOCDIR)/docs/
 	$(RELEASE_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/wake
 	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_wake
 	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/wake.fish

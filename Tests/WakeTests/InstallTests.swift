@@ -143,7 +143,7 @@ extension InstallTests {
             "usr/local/share/man/man1/wake.1.gz": 0o644,
             "usr/local/share/doc/wake/README.md": 0o644,
             "usr/local/share/doc/wake/docs/guide.md": 0o644,
-            "usr/local/share/doc/wake/docs/install.md": 0o644,
+            "usr/local/share/doc/wake/docs/packaging.md": 0o644,
             "usr/local/share/bash-completion/completions/wake": 0o644,
             "usr/local/share/zsh/site-functions/_wake": 0o644,
             "usr/local/share/fish/vendor_completions.d/wake.fish": 0o644,
@@ -520,7 +520,7 @@ extension InstallTests {
             let paths = Set(listing.stdoutLines.compactMap { $0.split(separator: " ").last.map { String($0) } })
             for f in ["./usr/bin/wake", "./usr/libexec/wake/wake-alarm-timer", "./usr/share/man/man1/wake.1.gz", "./usr/share/doc/wake/copyright",
                       "./usr/share/doc/wake/changelog.Debian.gz", "./usr/share/doc/wake/README.md",
-                      "./usr/share/doc/wake/docs/guide.md", "./usr/share/doc/wake/docs/install.md",
+                      "./usr/share/doc/wake/docs/guide.md", "./usr/share/doc/wake/docs/packaging.md",
                       "./usr/share/bash-completion/completions/wake", "./usr/share/zsh/vendor-completions/_wake",
                       "./usr/share/fish/vendor_completions.d/wake.fish", "./usr/lib/systemd/user/wake.service"] {
                 #expect(paths.contains(f), "\(f) missing from the package:\n\(listing.stdout)")

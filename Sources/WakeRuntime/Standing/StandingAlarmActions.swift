@@ -154,8 +154,11 @@ public enum StandingAlarmActions {
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
             else if skipNext { state = "skipped-next" }
-            else if let m = record.missed, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
+            else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
+                // Recorded by the daemon, or passed while none ran (it will record it at start).
                 state = "missed at \(Formatting.dayPhrase(m, now: now, zone: zone)) \(Formatting.clockTime(m, zone: zone, alwaysSeconds: true))"
+            } else if upcoming == nil {
+                state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed)
         }

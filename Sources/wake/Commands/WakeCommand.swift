@@ -87,7 +87,7 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: "Stop ringing after this long if nobody stops it (0: ring until stopped).")
     var ringFor: String = DurationText.format(Defaults.ringFor)
 
-    @Option(help: "Do not ring if the alarm is later than this (the machine was asleep); exit 3 instead (0: no limit).")
+    @Option(help: "Do not ring if the alarm is later than this (the machine was asleep): a one-off exits 3, a standing alarm is recorded as missed (0: no limit).")
     var lateLimit: String = DurationText.format(Defaults.lateLimit)
 
     @Option(help: "While ringing, unmute the output and raise it to at least this many percent (1 to 100), then put it back.")
