@@ -42,8 +42,9 @@ public enum WakeSystemSupport {
         public var description: String {
             switch self {
             case .noHelper(let searched):
-                "wake's alarm timer helper is not installed (looked for \(searched.first ?? AlarmTimerHelper.fileName) and in libexec/wake); "
-                    + "install wake with 'sudo make install' or its package"
+                "\(AlarmTimerHelper.fileName), the helper that holds CAP_WAKE_ALARM for wake, is not installed (looked for "
+                    + "\(searched.first ?? AlarmTimerHelper.fileName) and in libexec/wake); install wake with 'sudo make install' or its package, "
+                    + "or put the helper there and run 'sudo setcap cap_wake_alarm+ep' on it"
             case .helperLacksCapability(let path):
                 "\(path) lacks the CAP_WAKE_ALARM capability; grant it with 'sudo setcap cap_wake_alarm+ep \(path)'"
             case .helperOnNosuidMount(let path):

@@ -21,7 +21,8 @@ extension RingOptionGroup {
 extension AlarmOptions {
     init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(ArmError) {
         try self.init(when: c.when, dryRun: c.dryRun, quiet: c.quiet, ring: try c.ring.settings, events: c.events,
-                      unpaced: c.unpaced, inhibit: c.inhibit, wakeSystem: c.wakeSystem, notify: c.notify)
+                      unpaced: c.unpaced, inhibit: c.inhibit, wakeSystem: c.wakeSystem,
+                      noWakeSystem: c.noWakeSystem, notify: c.notify)
         self.config = config
         self.given = given
     }

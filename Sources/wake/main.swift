@@ -140,7 +140,8 @@ case "daemon":
     run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, tolerant: true, quiet: \.quiet, eventStream: { $0.events == "-" }) {
         c, console, signals throws(ArmError) in
         let d = c.command
-        let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem, unpaced: d.unpaced)
+        let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem,
+                                    noWakeSystem: d.noWakeSystem, unpaced: d.unpaced)
         return try StandingAlarmDaemon.run(options, config: c.config, console: console, signals: signals)
     }
 case "help":

@@ -90,6 +90,7 @@ public final class ControlEndpoint {
         var r = base(id)
         r["kind"] = "alarm"
         r["state"] = phase(id).rawValue
+        r["wakes_system"] = session.wakesSystem ? "1" : "0"
         r.set("next", instant: session.runner.nextWall(of: id))
         if let ring = session.runner.setup(of: id)?.ring {
             r["sound"] = ring.soundKind == .builtIn ? "" : ring.sound.path

@@ -7,14 +7,18 @@ public struct DaemonOptions {
     public var events: String?
     public var inhibit: String
     public var notify: String
+    /// `--wake-system`: the RTC must wake the machine (77 or 69 when it cannot).
     public var wakeSystem: Bool
+    /// `--no-wake-system`: arm on the ordinary clocks (and hold the inhibitor in its window).
+    public var noWakeSystem: Bool
     public var unpaced: Bool
 
-    public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, unpaced: Bool) {
+    public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, noWakeSystem: Bool = false, unpaced: Bool) {
         self.events = events
         self.inhibit = inhibit
         self.notify = notify
         self.wakeSystem = wakeSystem
+        self.noWakeSystem = noWakeSystem
         self.unpaced = unpaced
     }
 }
@@ -25,15 +29,12 @@ public enum StandingAlarmDaemon {
         if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         let notifyMode = try AlarmOptions.notifyMode(c.notify)
+        let wakeMode = try WakeSystemPlan.mode(wakeSystem: c.wakeSystem, noWakeSystem: c.noWakeSystem)
         let (zone, warning) = ZoneLoader.local()
         if let warning { console.error("warning: " + warning) }
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
-        if c.wakeSystem {
-            guard WakeAlarmCapability.hasCapability else {
-                throw ArmError(message: "--wake-system needs the CAP_WAKE_ALARM capability, which this process lacks; run the daemon from the "
-                    + "systemd user unit on a seat (systemd 254 or newer grants it) or leave the option out", status: ExitStatus.noPermission)
-            }
-        }
+        // The RTC wakes the machine for every occurrence wherever it can; checked before anything is made.
+        let wake = try WakeSystemPlan.decide(wakeMode)
         let store = try StandingAlarmActions.store()
         // Made (0700) and checked before anything is watched.
         let directories: [String]
@@ -64,13 +65,13 @@ public enum StandingAlarmDaemon {
         let session: AlarmSession
         do {
             session = try AlarmSession(mode: .daemon, zone: zone, console: console, log: log, signals: signals, inhibitor: .off,
-                                       wakeSystem: c.wakeSystem, settings: AlarmEngine.Settings())
+                                       alarmTimers: wake.alarmTimers, settings: AlarmEngine.Settings())
         } catch {
             throw ArmError(message: "cannot set up the daemon: \(error); the system is short of a resource", status: ExitStatus.osError)
         }
         NotifySetup.start(notify, mode: notifyMode, session: session, console: console)
         let inhibitLock: ((String?) throws(ArmError) -> Void)?
-        if c.wakeSystem || inhibit == .off {
+        if wake.wakesSystem || inhibit == .off {
             inhibitLock = nil  // the RTC wakes the machine, or the user said so
         } else {
             inhibitLock = { [unowned session] why throws(ArmError) in
@@ -83,7 +84,9 @@ public enum StandingAlarmDaemon {
                                                  announce: { [unowned session] in session.notifier?.announce($0) })
         let controller = DaemonController(runner: session.runner, store: store, zone: zone, console: console, log: log,
                                           unpaced: c.unpaced, config: config, services: services)
-        console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")
+        console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)"
+            + (wake.wakesSystem ? "; the RTC (\(wake.clocks.joined(separator: ", "))) wakes a suspended machine for them" : ""))
+        if let warning = wake.warning { console.error("warning: " + warning) }
         do {
             try attach(controller, to: session, watching: directories)
             try controller.start()

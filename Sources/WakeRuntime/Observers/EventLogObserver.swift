@@ -8,6 +8,9 @@ public final class EventLogObserver: RuntimeObserver {
     public var zone: TimeZoneRules
     /// Alarm IDs are written only when the process holds more than one alarm (the daemon).
     public var includeAlarmID = false
+    /// Whether the deadlines are on the alarm clocks (the RTC wakes a suspended machine): the
+    /// armed event's `wakes_system`.
+    public var wakesSystem = false
 
     public init(log: EventLog, zone: TimeZoneRules) {
         self.log = log
@@ -23,7 +26,7 @@ public final class EventLogObserver: RuntimeObserver {
         switch event.kind {
         case .armed(let wait, let wall):
             name = "armed"
-            fields += [("deadline", iso(wall)), ("clock", .string(wait.clock.rawValue)),
+            fields += [("deadline", iso(wall)), ("clock", .string(wait.clock.rawValue)), ("wakes_system", .bool(wakesSystem)),
                        ("wait_s", .int(wait.remaining(from: event.time).secondsRoundedUp))]
             if let reason = event.reason {
                 fields.append(("reason", .string(reason)))

@@ -1,4 +1,5 @@
 import WakeCore
+import WakeSystem
 
 /// How an alarm rings, checked: shared by a one-off alarm, `wake add` and the daemon, which
 /// re-checks what it loads with the very same rules.
@@ -104,7 +105,8 @@ public struct AlarmOptions {
     public var eventsPath: String?
     public var unpaced: Bool
     public var inhibit: InhibitMode
-    public var wakeSystem: Bool
+    /// `--wake-system` (require), `--no-wake-system` (off), or neither (auto: the RTC wherever it works).
+    public var wakeSystem: WakeSystemSupport.Mode
     public var notify: NotifyMode
     /// The config file read, and the options the command line gave: where each setting came from.
     public var config = ConfigDefaults()
@@ -121,7 +123,7 @@ public struct AlarmOptions {
 
     /// Checks what the command line gave: WHEN as its words (`7:30 pm` may come as two).
     public init(when words: [String], dryRun: Bool, quiet: Bool, ring: RingSettings, events: String?, unpaced: Bool,
-                inhibit: String, wakeSystem: Bool, notify: String) throws(ArmError) {
+                inhibit: String, wakeSystem: Bool, noWakeSystem: Bool = false, notify: String) throws(ArmError) {
         func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
         guard !words.isEmpty else {
             throw usage("missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)")
@@ -135,7 +137,7 @@ public struct AlarmOptions {
         eventsPath = events
         self.unpaced = unpaced
         self.inhibit = try AlarmOptions.inhibitMode(inhibit)
-        self.wakeSystem = wakeSystem
+        self.wakeSystem = try WakeSystemPlan.mode(wakeSystem: wakeSystem, noWakeSystem: noWakeSystem)
         self.notify = try AlarmOptions.notifyMode(notify)
     }
 

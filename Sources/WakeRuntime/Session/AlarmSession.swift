@@ -23,6 +23,8 @@ public final class AlarmSession {
     let runner: Runner
     let output: SupervisedOutput
     let timers: ReactorTimers
+    /// Whether the deadlines are on the alarm clocks, so the RTC wakes a suspended machine for them.
+    let wakesSystem: Bool
     let consoleObserver: ConsoleObserver
     private let signals: SignalChannel
     private var inhibitor: InhibitorState
@@ -52,7 +54,7 @@ public final class AlarmSession {
     private var zoneWatch: ZoneWatch?
 
     init(mode: Mode, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel, inhibitor: InhibitorState,
-         wakeSystem: Bool, settings: AlarmEngine.Settings) throws(SystemCallError) {
+         alarmTimers: WakeSystemSupport.TimerSource?, settings: AlarmEngine.Settings) throws(SystemCallError) {
         self.mode = mode
         self.zone = zone
         self.console = console
@@ -61,16 +63,19 @@ public final class AlarmSession {
         self.log = log
         let clock = SystemRuntimeClock()
         output = try SupervisedOutput(reactor: reactor, clock: clock, bell: TerminalBell()) { try? DefaultSound.open() }
-        timers = ReactorTimers(reactor: reactor, wakeSystem: wakeSystem)
+        timers = ReactorTimers(reactor: reactor, alarmTimers: alarmTimers)
+        wakesSystem = alarmTimers != nil
         // One real timer per clock, whatever the number of alarms (a daemon may hold thousands).
         runner = Runner(clock: clock, timers: SharedTimers(base: timers, clock: clock), output: output)
         terminal = Terminal(fd: STDIN_FILENO)
         stdinOpen = terminal != nil
         tick = terminal != nil || console.showsStatus ? try WakeTimer(clock: .wall) : nil
         consoleObserver = ConsoleObserver(console: console, zone: zone, settings: settings)
+        let wakes = wakesSystem
         logObserver = log.map { log in
             let observer = EventLogObserver(log: log, zone: zone)
             observer.includeAlarmID = mode == .daemon
+            observer.wakesSystem = wakes
             return observer
         }
         consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
@@ -80,7 +85,7 @@ public final class AlarmSession {
 
     /// A one-off alarm: armed, run to its end; the exit code says how it ended. `spec` is what
     /// was typed: a local reading follows the machine's zone (see `ZoneChange`).
-    func run(_ setup: AlarmSetup, spec: WakeSpec, wakeSystem: Bool) -> Int32 {
+    func run(_ setup: AlarmSetup, spec: WakeSpec, wake: WakeSystemPlan) -> Int32 {
         oneOff = (spec, setup)
         consoleObserver.deadlineText = { [unowned self] _ in
             Formatting.clockTime(oneOff?.setup.deadline.instant ?? setup.deadline.instant, zone: zone)
@@ -102,10 +107,13 @@ public final class AlarmSession {
             return ExitStatus.osError
         }
         reportInhibitor()
-        if wakeSystem {
+        if wake.wakesSystem {
             let at = Formatting.clockTime(setup.deadline.instant, zone: zone, alwaysSeconds: true)
             console.info("if the machine is suspended, its RTC will wake it at \(at)")
             log?.emit("wake_system", at: SystemClock.realtime, [("at", .string(Formatting.iso8601(setup.deadline.instant, zone: zone)))])
+        } else if let warning = wake.warning, setup.deadline.instant > SystemClock.realtime {
+            // Said under the armed line (an alarm due now has nothing to wait through).
+            console.info("note: " + warning)
         }
         // The rest of what came early (SIGUSR1, a resize, Ctrl-Z) means what it means now.
         handleSignals(early)

@@ -52,7 +52,7 @@ public enum OneOffAlarm {
         }
 
         // Checked before anything is created: a refused alarm leaves nothing behind.
-        let rtcs = try checkWakeSystem(options)
+        let wake = try WakeSystemPlan.decide(options.wakeSystem)
 
         do { try ALSAEnvironment.check() } catch {
             throw ArmError(message: error.description, status: ExitStatus.unavailable)
@@ -100,7 +100,7 @@ public enum OneOffAlarm {
 
         if options.dryRun {
             inhibitor.release()
-            printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, rtcs: rtcs,
+            printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, wake: wake,
                         mixer: mixer.text, console: console)
             console.result(NotifySetup.report(options.notify, notify) + options.source(["notify"]))
             return ExitStatus.ok
@@ -109,7 +109,7 @@ public enum OneOffAlarm {
         let session: AlarmSession
         do {
             session = try AlarmSession(mode: .oneOff, zone: zone, console: console, log: log, signals: signals, inhibitor: inhibitor,
-                                       wakeSystem: options.wakeSystem, settings: options.ring.engine)
+                                       alarmTimers: wake.alarmTimers, settings: options.ring.engine)
         } catch {
             inhibitor.release()
             throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
@@ -120,23 +120,7 @@ public enum OneOffAlarm {
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring)
-        return session.run(setup, spec: options.spec, wakeSystem: options.wakeSystem)
-    }
-
-    static func checkWakeSystem(_ options: AlarmOptions) throws(ArmError) -> [String] {
-        guard options.wakeSystem else { return [] }
-        guard WakeAlarmCapability.hasCapability else {
-            throw ArmError(message: "--wake-system needs the CAP_WAKE_ALARM capability, which this process lacks; "
-                + "log in on a seat under systemd 254 or newer, run wake from a systemd user timer (systemd-run --user), "
-                + "or grant it with 'sudo setcap cap_wake_alarm+ep \(CommandLine.arguments[0].printable)'", status: ExitStatus.noPermission)
-        }
-        let rtcs = WakeAlarmCapability.realTimeClocks()
-        guard !rtcs.isEmpty else {
-            throw ArmError(message: "--wake-system: this machine has no real-time clock (nothing under /sys/class/rtc), "
-                + "so no timer can wake it from suspend; leave the option out and keep it awake (--inhibit require)",
-                status: ExitStatus.unavailable)
-        }
-        return rtcs
+        return session.run(setup, spec: options.spec, wake: wake)
     }
 
     /// The "never sleep" lock. Without it the alarm still works, but a suspend delays it: say so.
@@ -166,7 +150,7 @@ public enum OneOffAlarm {
     }
 
     static func printDryRun(_ options: AlarmOptions, deadline: Deadline, now: ClockReading, zone: TimeZoneRules, sound: SoundFile,
-                            device: DeviceCheck.Report, inhibitor: InhibitorState, rtcs: [String], mixer: String, console: Console) {
+                            device: DeviceCheck.Report, inhibitor: InhibitorState, wake: WakeSystemPlan, mixer: String, console: Console) {
         let wait = deadline.instant - now.realtime
         let settings = options.ring.engine
         func from(_ keys: String...) -> String { options.source(keys) }
@@ -188,7 +172,7 @@ public enum OneOffAlarm {
         case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from("inhibit"))
         case .off: console.result("inhibit: off" + from("inhibit"))
         }
-        if options.wakeSystem { console.result("wake system: yes, by \(rtcs.joined(separator: ", "))") }
+        console.result("wake system: " + wake.dryRunText)
         if let events = options.eventsPath { console.result("events: \(events == "-" ? "stdout" : events.printable)") }
         console.result("control: " + controlReport())
         console.result("config: " + (options.config.path.map { p in options.config.entries.isEmpty ? "\(p.printable) (none set)" : p.printable } ?? "none"))

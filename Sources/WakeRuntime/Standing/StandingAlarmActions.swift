@@ -106,6 +106,9 @@ public enum StandingAlarmActions {
         }
         console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))")
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
+        // Whether the daemon can arm it on the RTC, as far as can be told from here.
+        let look = WakeSystemPlan.lookNow()
+        if !look.wakesSystem, let obstacle = look.obstacle { console.error("warning: " + WakeSystemSupport.warning(obstacle)) }
         if !DaemonLock.isHeld() {
             console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
         }
@@ -160,7 +163,7 @@ public enum StandingAlarmActions {
             } else if upcoming == nil {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed)
+            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last)
         }
     }
 
@@ -175,6 +178,10 @@ public enum StandingAlarmActions {
         var state: String
         var sound: String?
         var device: String
+        /// Whether the RTC wakes a suspended machine for it: what the process that runs it said,
+        /// or, for a standing alarm no daemon has armed, what a daemon started now would do; nil
+        /// when not known (a wake too old to say).
+        var wakesSystem: Bool?
     }
 
     /// What a running wake said about one of its alarms, as `wake list` shows it.
@@ -188,7 +195,16 @@ public enum StandingAlarmActions {
         }
     }
 
-    static func entries(_ rows: [Row], running: [ControlRecord], zone: TimeZoneRules) -> [Entry] {
+    static func entries(_ rows: [Row], running: [ControlRecord], zone: TimeZoneRules,
+                        wouldWake: () -> Bool = { WakeSystemPlan.lookNow().wakesSystem }) -> [Entry] {
+        func said(_ r: ControlRecord?) -> Bool? { r?["wakes_system"].map { $0 == "1" } }
+        var looked: Bool?
+        func wouldWakeNow() -> Bool {
+            if let looked { return looked }
+            let now = wouldWake()
+            looked = now
+            return now
+        }
         var live: [String: ControlRecord] = [:]
         for r in running where r["kind"] == "alarm" && r["standing"] == "1" { if let id = r["id"] { live[id] = r } }
         var entries = rows.map { row -> Entry in
@@ -203,13 +219,14 @@ public enum StandingAlarmActions {
             }
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
-                         sound: a.options["sound"], device: a.options["device"] ?? Defaults.device)
+                         sound: a.options["sound"], device: a.options["device"] ?? Defaults.device,
+                         wakesSystem: said(r) ?? wouldWakeNow())
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
                                  state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
-                                 device: r["device"] ?? ""))
+                                 device: r["device"] ?? "", wakesSystem: said(r)))
         }
         return entries
     }
@@ -242,15 +259,21 @@ public enum StandingAlarmActions {
         if entries.isEmpty {
             console.result("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'")
         } else {
-            var table = [["ID", "TIME", "DAYS", "NEXT", "STATE", "PID", "DEVICE", "SOUND"]]
+            // WAKES: whether the RTC wakes a suspended machine (a closed lid) for it.
+            var table = [["ID", "TIME", "DAYS", "NEXT", "WAKES", "STATE", "PID", "DEVICE", "SOUND"]]
             for e in entries {
                 let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
-                table.append([e.id.printable, e.time.printable, e.days, next, e.state, e.pid.map(String.init) ?? "-",
-                              e.device.printable, e.sound.map { $0.printable } ?? "built-in"])
+                table.append([e.id.printable, e.time.printable, e.days, next, e.wakesSystem.map { $0 ? "yes" : "no" } ?? "?",
+                              e.state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in"])
             }
-            let widths = (0..<8).map { col in table.map { $0[col].count }.max() ?? 0 }
+            let last = table[0].count - 1
+            let widths = (0...last).map { col in table.map { $0[col].count }.max() ?? 0 }
             for line in table {
-                console.result(line.enumerated().map { i, cell in i == 7 ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
+                console.result(line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
+            }
+            if entries.contains(where: { $0.wakesSystem == false }) {
+                let why = WakeSystemPlan.lookNow().obstacle.map { ": " + $0.description } ?? ""
+                console.error("note: a closed lid or a suspend will delay the alarms marked no under WAKES" + why)
             }
         }
         if !daemon && !alarms.isEmpty {
@@ -294,7 +317,8 @@ public enum StandingAlarmActions {
                 ("options", "{}"),
             ]
         }
-        fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device))]
+        fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
+                   ("wakes_system", e.wakesSystem.map { $0 ? "true" : "false" } ?? "null")]
         return JSONText.object(fields)
     }
 

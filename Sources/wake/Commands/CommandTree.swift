@@ -44,8 +44,11 @@ struct WakeCommandTree: ParsableCommand {
     @Option(help: "Show a desktop notification with Snooze and Stop buttons while it rings.", completion: CompletionValues.notify)
     var notify: String = "auto"
 
-    @Flag(help: "Arm the deadline on the RTC (needs CAP_WAKE_ALARM).")
+    @Flag(help: "Require the RTC to wake a suspended machine for the alarm (the default wherever it works).")
     var wakeSystem = false
+
+    @Flag(help: "Arm the deadline on the ordinary clock.")
+    var noWakeSystem = false
 
     @Flag(help: "List the ALSA PCM devices and exit.")
     var listDevices = false

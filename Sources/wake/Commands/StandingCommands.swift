@@ -73,8 +73,11 @@ struct DaemonCommand: ParsableCommand {
             completion: CompletionValues.notify)
     var notify: String = "auto"
 
-    @Flag(help: "Arm each alarm on the RTC so a suspended machine wakes up for it (needs CAP_WAKE_ALARM); then no inhibitor is needed.")
+    @Flag(help: "Require the RTC to wake a suspended machine for each alarm (the default wherever it works; then no inhibitor is needed): exit 77 without the capability, 69 without an RTC.")
     var wakeSystem = false
+
+    @Flag(help: "Arm the alarms on the ordinary clock and keep the machine awake in a window before each (--inhibit) instead.")
+    var noWakeSystem = false
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false

@@ -19,6 +19,9 @@ struct WakeCommand: ParsableCommand {
 
             While ringing, s, z or space snoozes and any other key stops. While waiting, q cancels.
 
+            The RTC wakes a suspended machine (a closed lid) for the alarm wherever it can, through \
+            wake-alarm-timer, the installed helper that holds CAP_WAKE_ALARM; where it cannot, the armed line says why.
+
             Standing alarms: wake add WHEN [--days DAYS] [--name NAME] [ring options]; wake list [--json]; \
             wake skip NAME [--undo]; wake remove NAME; wake daemon (rings them; run it from the systemd \
             user unit). See 'wake add --help'.
@@ -56,8 +59,11 @@ struct WakeCommand: ParsableCommand {
             completion: CompletionValues.notify)
     var notify: String = "auto"
 
-    @Flag(help: "Arm the deadline on the RTC so a suspended machine wakes up for the alarm (needs CAP_WAKE_ALARM).")
+    @Flag(help: "Require the RTC to wake a suspended machine for the alarm (the default wherever it works): exit 77 without the capability, 69 without an RTC.")
     var wakeSystem = false
+
+    @Flag(help: "Arm the deadline on the ordinary clock: a closed lid or a suspend delays the alarm.")
+    var noWakeSystem = false
 
     @Flag(help: "List the ALSA PCM devices, as aplay -L does, and exit.")
     var listDevices = false
