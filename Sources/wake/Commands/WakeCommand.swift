@@ -78,7 +78,7 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: "Software volume, 1 to 100.")
     var volume: String = String(Defaults.volume)
 
-    @Option(help: "Ramp the sound up from silence over this long (e.g. 30s).")
+    @Option(help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
     var fadeIn: String = DurationText.format(Defaults.fadeIn)
 
     @Option(help: "How long a snooze lasts.")
