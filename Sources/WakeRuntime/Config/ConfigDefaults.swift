@@ -12,8 +12,9 @@ public struct ConfigDefaults {
         self.entries = entries
     }
 
-    /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm.
-    public static let ringKeys = AlarmBook.optionOrder
+    /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm; the
+    /// message belongs to one alarm, never to all of them.
+    public static let ringKeys = AlarmBook.optionOrder.filter { $0 != "message" }
     /// Process-wide options, for `wake WHEN` and `wake daemon`.
     public static let processKeys = ["inhibit", "notify"]
     public static let knownKeys = Set(ringKeys + processKeys)

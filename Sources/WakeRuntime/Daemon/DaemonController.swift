@@ -279,7 +279,7 @@ public final class DaemonController: RuntimeObserver {
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
         let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
-                               settings: settings.engine, ring: ring, reason: armReason)
+                               settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries)
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")

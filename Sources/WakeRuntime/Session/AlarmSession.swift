@@ -74,6 +74,8 @@ public final class AlarmSession {
             return observer
         }
         consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
+        consoleObserver.message = { [unowned self] in runner.setup(of: $0)?.message }
+        logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
     }

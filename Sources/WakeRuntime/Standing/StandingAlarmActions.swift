@@ -172,6 +172,7 @@ public enum StandingAlarmActions {
         var state: String
         var sound: String?
         var device: String
+        var message: String?
     }
 
     /// What a running wake said about one of its alarms, as `wake list` shows it.
@@ -200,13 +201,13 @@ public enum StandingAlarmActions {
             }
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
-                         sound: a.options["sound"], device: a.options["device"] ?? Defaults.device)
+                         sound: a.options["sound"], device: a.options["device"] ?? Defaults.device, message: a.options["message"])
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
                                  state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
-                                 device: r["device"] ?? ""))
+                                 device: r["device"] ?? "", message: r["message"].flatMap { $0.isEmpty ? nil : $0 }))
         }
         return entries
     }
@@ -236,15 +237,17 @@ public enum StandingAlarmActions {
         if entries.isEmpty {
             console.result("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'")
         } else {
-            var table = [["ID", "TIME", "DAYS", "NEXT", "STATE", "PID", "DEVICE", "SOUND"]]
+            var table = [["ID", "TIME", "DAYS", "NEXT", "STATE", "PID", "DEVICE", "SOUND", "MESSAGE"]]
             for e in entries {
                 let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
                 table.append([e.id.printable, e.time.printable, e.days, next, e.state, e.pid.map(String.init) ?? "-",
-                              e.device.printable, e.sound.map { $0.printable } ?? "built-in"])
+                              e.device.printable, e.sound.map { $0.printable } ?? "built-in",
+                              e.message.map { TerminalText.printable($0, limit: AlarmMessage.limit) } ?? "-"])
             }
-            let widths = (0..<8).map { col in table.map { $0[col].count }.max() ?? 0 }
+            let last = table[0].count - 1
+            let widths = (0...last).map { col in table.map { $0[col].count }.max() ?? 0 }
             for line in table {
-                console.result(line.enumerated().map { i, cell in i == 7 ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
+                console.result(line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
             }
         }
         if !daemon && !alarms.isEmpty {
@@ -288,7 +291,8 @@ public enum StandingAlarmActions {
                 ("options", "{}"),
             ]
         }
-        fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device))]
+        fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
+                   ("message", e.message.map(JSONText.quote) ?? "null")]
         return JSONText.object(fields)
     }
 

@@ -95,6 +95,9 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.", completion: .list(["auto", "off"]))
     var mixer: String = "auto"
+
+    @Option(help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
+    var message: String?
 }
 
 enum WakeVersion {
