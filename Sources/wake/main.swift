@@ -110,6 +110,8 @@ let plainWords = rest.allSatisfy { !$0.hasPrefix("-") }
 switch arguments.first {
 case "list" where rest.isEmpty || rest == ["--json"]:
     execute { console, _ throws(ArmError) in try StandingAlarmActions.list(json: !rest.isEmpty, console: console) }
+case "next" where rest.isEmpty || rest == ["--json"]:
+    execute { console, _ throws(ArmError) in try StandingAlarmActions.next(json: !rest.isEmpty, console: console) }
 case "stop" where plainWords && rest.count <= 1:
     execute { console, _ throws(ArmError) in try ControlActions.run(.stop, id: rest.first, console: console) }
 case "snooze" where plainWords && rest.count <= 1:
@@ -124,6 +126,8 @@ case "add":
     }
 case "list":
     run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(json: c.command.json, console: console) }
+case "next":
+    run(NextCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.next(json: c.command.json, console: console) }
 case "skip":
     run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
 case "remove":

@@ -212,7 +212,16 @@ public enum StandingAlarmActions {
         return entries
     }
 
-    public static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+    /// What `wake list` and `wake next` show: every standing alarm and every running one-off.
+    struct Overview {
+        var entries: [Entry]
+        var standingCount: Int
+        var daemon: Bool
+        var zone: TimeZoneRules
+        var now: Instant
+    }
+
+    static func overview(console: Console) throws(ArmError) -> Overview {
         let store = try store()
         let alarms: [StandingAlarm]
         let history: [String: AlarmRecord]
@@ -230,6 +239,27 @@ public enum StandingAlarmActions {
         }
         let config = (try? ConfigDefaults.load()) ?? ConfigDefaults()
         let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running, zone: zone)
+        return Overview(entries: entries, standingCount: alarms.count, daemon: daemon, zone: zone, now: now)
+    }
+
+    static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'"
+
+    /// `wake next`: the soonest alarm to ring, one line (or one JSON object); exit 1 when none.
+    public static func next(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+        let o = try overview(console: console)
+        let candidates = o.entries.compactMap { e -> NextAlarm? in
+            guard let at = e.next else { return nil }
+            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message)
+        }
+        guard let next = NextAlarm.soonest(candidates) else { return ExitStatus.nothingMatched }
+        console.result(asJSON ? next.json(now: o.now, zone: o.zone) : next.line(now: o.now, zone: o.zone))
+        if next.standing && !o.daemon { console.error(noDaemonNote) }
+        return ExitStatus.ok
+    }
+
+    public static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+        let o = try overview(console: console)
+        let (entries, zone, now, daemon) = (o.entries, o.zone, o.now, o.daemon)
         if asJSON {
             console.result(JSONText.array(entries.map { json($0, zone: zone) }))
             return ExitStatus.ok
@@ -250,9 +280,7 @@ public enum StandingAlarmActions {
                 console.result(line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
             }
         }
-        if !daemon && !alarms.isEmpty {
-            console.error("note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'")
-        }
+        if !daemon && o.standingCount > 0 { console.error(noDaemonNote) }
         return ExitStatus.ok
     }
 

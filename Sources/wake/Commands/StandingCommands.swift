@@ -38,6 +38,17 @@ struct ListCommand: ParsableCommand {
     var json = false
 }
 
+/// `wake next`: the soonest alarm to ring, for a status bar.
+struct NextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next",
+        abstract: "Print the next alarm that will ring, as '06:30 tomorrow (work), in 7h 12m'.",
+        discussion: "Standing alarms (skips and pauses passed over) and every running one-off of yours. Exit status: 0 printed, 1 no alarm will ring (nothing is printed).")
+
+    @Flag(help: "Print one JSON object instead of the line.")
+    var json = false
+}
+
 /// `wake skip NAME`: pass over the next occurrence only (a holiday).
 struct SkipCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "skip", abstract: "Skip the next occurrence of a standing alarm.")
