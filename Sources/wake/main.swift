@@ -130,6 +130,12 @@ case "next":
     run(NextCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.next(json: c.command.json, console: console) }
 case "skip":
     run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
+case "pause":
+    run(PauseCommand.self) { c, console, _ throws(ArmError) in
+        try StandingAlarmActions.pause(until: c.command.until, names: c.command.names, console: console)
+    }
+case "resume":
+    run(ResumeCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.resume(names: c.command.names, console: console) }
 case "remove":
     run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
 case "stop":

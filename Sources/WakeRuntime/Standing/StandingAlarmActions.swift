@@ -139,6 +139,13 @@ public enum StandingAlarmActions {
         var state: String
         var skipNext: Bool
         var missed: Instant?
+        /// Until when `wake pause` keeps it quiet, while that is ahead.
+        var pausedUntil: Instant?
+    }
+
+    /// `Mon 7 Dec 00:00`, `tomorrow 12:00`: when a pause ends.
+    static func pauseText(_ t: Instant, now: Instant, zone: TimeZoneRules) -> String {
+        "\(Formatting.dayPhrase(t, now: now, zone: zone)) \(Formatting.clockTime(t, zone: zone))"
     }
 
     static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
@@ -151,13 +158,15 @@ public enum StandingAlarmActions {
             let upcoming = plan.next
             let skipNext = [plan.skipped, record.lastSkipped].contains { $0.map { $0 > now } ?? false }
             var state = "waiting"
+            let paused = record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
+            else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
             else if skipNext { state = "skipped-next" }
             else if let m = record.missed, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 state = "missed at \(Formatting.dayPhrase(m, now: now, zone: zone)) \(Formatting.clockTime(m, zone: zone, alwaysSeconds: true))"
             }
-            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed)
+            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed, pausedUntil: paused)
         }
     }
 
@@ -304,6 +313,7 @@ public enum StandingAlarmActions {
                 ("skip_next", r.skipNext ? "true" : "false"),
                 ("state", JSONText.quote(e.state)),
                 ("missed", iso(r.missed)),
+                ("paused_until", iso(r.pausedUntil)),
                 ("options", JSONText.object(options)),
             ]
         } else {
@@ -316,6 +326,7 @@ public enum StandingAlarmActions {
                 ("skip_next", "false"),
                 ("state", JSONText.quote(e.state)),
                 ("missed", "null"),
+                ("paused_until", "null"),
                 ("options", "{}"),
             ]
         }
@@ -366,6 +377,86 @@ public enum StandingAlarmActions {
             throw storeError(error)
         }
         return ExitStatus.ok
+    }
+
+    // MARK: pause and resume
+
+    /// `wake pause --until DATE [NAME...]`: every standing alarm, or the named ones, quiet until
+    /// DATE (recorded in the history, as skips are, so the daemon honours it across restarts).
+    public static func pause(until text: String, names: [String], console: Console) throws(ArmError) -> Int32 {
+        guard let local = PauseEnd.parse(text) else { throw usage("--until: invalid date '\(text.printable)'; \(PauseEnd.forms)") }
+        let store = try store()
+        let zone = zone(console)
+        let now = SystemClock.realtime
+        let until = zone.instant(for: local)
+        guard until > now else { throw usage("--until \(text.printable) is not in the future; give a later date to pause until") }
+        let chosen = try chosenAlarms(names, store: store, verb: "pause")
+        do {
+            try store.updateHistory { history in
+                for a in chosen {
+                    var record = history[a.name] ?? AlarmRecord(name: a.name)
+                    record.pausedUntil = until
+                    history[a.name] = record
+                }
+            }
+        } catch {
+            throw storeError(error)
+        }
+        let end = pauseText(until, now: now, zone: zone)
+        for a in chosen {
+            var record = AlarmRecord(name: a.name)
+            record.pausedUntil = until
+            let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone).next
+            console.info("'\(a.name)' paused until \(end)" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" }
+                ?? "; it does not ring again (a one-off inside the pause)"))
+        }
+        return ExitStatus.ok
+    }
+
+    /// `wake resume [NAME...]`: the pause ends now; what passed during it stays quiet.
+    public static func resume(names: [String], console: Console) throws(ArmError) -> Int32 {
+        let store = try store()
+        let zone = zone(console)
+        let now = SystemClock.realtime
+        let chosen = try chosenAlarms(names, store: store, verb: "resume")
+        let resumed: [String]
+        do {
+            resumed = try store.updateHistory { history -> [String] in
+                var resumed: [String] = []
+                for a in chosen {
+                    guard var record = history[a.name], let p = record.pausedUntil, p > now else { continue }
+                    record.pausedUntil = now
+                    history[a.name] = record
+                    resumed.append(a.name)
+                }
+                return resumed
+            }
+        } catch {
+            throw storeError(error)
+        }
+        if resumed.isEmpty {
+            console.info(names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
+            return ExitStatus.ok
+        }
+        for a in chosen where resumed.contains(a.name) {
+            let next = StandingSchedule.occurrence(of: a, after: now, zone: zone)
+            console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""))
+        }
+        return ExitStatus.ok
+    }
+
+    /// The named alarms (each must exist), or every one when no name is given.
+    static func chosenAlarms(_ names: [String], store: AlarmStore, verb: String) throws(ArmError) -> [StandingAlarm] {
+        let alarms: [StandingAlarm]
+        do { alarms = try store.load() } catch { throw storeError(error) }
+        guard !alarms.isEmpty else { throw usage("no standing alarms to \(verb); add one with 'wake add 06:30 --days weekdays'") }
+        if names.isEmpty { return alarms }
+        var chosen: [StandingAlarm] = []
+        for name in names {
+            guard let a = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
+            if !chosen.contains(where: { $0.name == name }) { chosen.append(a) }
+        }
+        return chosen
     }
 
     public static func remove(name: String, console: Console) throws(ArmError) -> Int32 {

@@ -60,6 +60,31 @@ struct SkipCommand: ParsableCommand {
     var undo = false
 }
 
+/// `wake pause --until DATE [NAME...]`: a holiday for the standing alarms.
+struct PauseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pause",
+        abstract: "Keep every standing alarm (or the named ones) quiet until a date.",
+        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00). Occurrences inside the pause pass quietly, neither rung nor missed; the daemon honours it across restarts. 'wake resume' ends it early.")
+
+    @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
+    var until: String
+
+    @Argument(help: ArgumentHelp("The alarms to pause (default: every standing alarm).", valueName: "name"))
+    var names: [String] = []
+}
+
+/// `wake resume [NAME...]`: the pause ends now.
+struct ResumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "End the pause of every standing alarm (or the named ones) now.",
+        discussion: "What passed during the pause stays quiet; the next occurrence rings.")
+
+    @Argument(help: ArgumentHelp("The alarms to resume (default: every paused one).", valueName: "name"))
+    var names: [String] = []
+}
+
 /// `wake remove NAME`.
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a standing alarm.")

@@ -20,7 +20,7 @@ struct WakeCommand: ParsableCommand {
             While ringing, s, z or space snoozes and any other key stops. While waiting, q cancels.
 
             Standing alarms: wake add WHEN [--days DAYS] [--name NAME] [ring options]; wake list [--json]; wake next [--json]; \
-            wake skip NAME [--undo]; wake remove NAME; wake daemon (rings them; run it from the systemd \
+            wake skip NAME [--undo]; wake pause --until DATE [NAME...]; wake resume [NAME...]; wake remove NAME; wake daemon (rings them; run it from the systemd \
             user unit). See 'wake add --help'.
 
             From any shell of yours: wake stop [ID] (what rings or is snoozed), wake snooze [ID], \
