@@ -35,7 +35,7 @@ enum ArgumentChecks {
         "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
         "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
         "--min-volume": "--min-volume", "--mixer": "--mixer",
-        "--notify": "--notify", "--message": "--message", "--until": "--until",
+        "--notify": "--notify", "--message": "--message", "--until": "--until", "--notice-before": "--notice-before",
     ]
     /// Short flags that take no value and may be bundled (`-qD null`).
     static let shortFlags: Set<Character> = ["q", "h"]

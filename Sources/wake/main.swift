@@ -145,10 +145,11 @@ case "snooze":
 case "cancel":
     run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
-    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, quiet: \.quiet, eventStream: { $0.events == "-" }) {
+    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys + ConfigDefaults.daemonKeys, quiet: \.quiet, eventStream: { $0.events == "-" }) {
         c, console, signals throws(ArmError) in
         let d = c.command
-        let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem, unpaced: d.unpaced)
+        let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem, unpaced: d.unpaced,
+                                    noticeBefore: d.noticeBefore)
         return try StandingAlarmDaemon.run(options, config: c.config, console: console, signals: signals)
     }
 case "help":

@@ -17,7 +17,9 @@ public struct ConfigDefaults {
     public static let ringKeys = AlarmBook.optionOrder.filter { $0 != "message" }
     /// Process-wide options, for `wake WHEN` and `wake daemon`.
     public static let processKeys = ["inhibit", "notify"]
-    public static let knownKeys = Set(ringKeys + processKeys)
+    /// The daemon's own (`wake daemon --notice-before`).
+    public static let daemonKeys = ["notice-before"]
+    public static let knownKeys = Set(ringKeys + processKeys + daemonKeys)
 
     public var path: String?
     public var entries: [ConfigFile.Entry] = []
@@ -57,11 +59,16 @@ public struct ConfigDefaults {
             return ArmError(message: "config file '\((path ?? "").printable)'\(at): \(message)", status: ExitStatus.config)
         }
         for e in entries {
+            if e.key == "notice-before" {
+                do { _ = try DurationText.parse(e.value) } catch { throw fail(e, "--notice-before: \(error.description)") }
+                continue
+            }
             do {
                 if e.key == "inhibit" {
                     _ = try AlarmOptions.inhibitMode(e.value)
                 } else if e.key == "notify" {
                     _ = try AlarmOptions.notifyMode(e.value)
+
                 } else {
                     // Alone, but not against the built-in --ring-for: a fade and a ring-for given
                     // together are judged together, below.

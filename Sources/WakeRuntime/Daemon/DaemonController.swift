@@ -99,6 +99,9 @@ public final class DaemonController: RuntimeObserver {
     /// The occurrence an alarm is armed for, for the console's lines.
     public func occurrence(of name: String) -> Instant? { armed[name]?.occurrence }
 
+    /// Told of an occurrence found missed on a (re)load: the notices after (`--notice-before`).
+    public var onMissed: ((String, Instant) -> Void)?
+
     /// The settings an armed alarm rings with.
     public func settings(of name: String) -> AlarmEngine.Settings { runner.setup(of: name)?.settings ?? AlarmEngine.Settings() }
 
@@ -318,6 +321,7 @@ public final class DaemonController: RuntimeObserver {
             console.error("missed '\(name)' at \(when)" + (plan.missed.count > 1 ? " (and \(plan.missed.count - 1) earlier)" : "")
                           + (armReason == "zone" ? ": the time zone changed past it" : ": no daemon was running in time"))
             log?.emit("missed", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
+            onMissed?(name, last)
         }
         if let skipped = plan.skipped {
             changed.lastSkipped = skipped

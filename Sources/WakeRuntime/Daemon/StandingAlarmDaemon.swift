@@ -9,8 +9,12 @@ public struct DaemonOptions {
     public var notify: String
     public var wakeSystem: Bool
     public var unpaced: Bool
+    /// `--notice-before`: how long before each standing alarm a notice shows (0: none).
+    public var noticeBefore: String
 
-    public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, unpaced: Bool) {
+    public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, unpaced: Bool,
+                noticeBefore: String = DurationText.format(AdvanceNotice.defaultLead)) {
+        self.noticeBefore = noticeBefore
         self.events = events
         self.inhibit = inhibit
         self.notify = notify
@@ -25,6 +29,10 @@ public enum StandingAlarmDaemon {
         if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         let notifyMode = try AlarmOptions.notifyMode(c.notify)
+        let noticeLead: Duration
+        do { noticeLead = try DurationText.parse(c.noticeBefore) } catch {
+            throw ArmError(message: "--notice-before: \(error.description)", status: ExitStatus.usage)
+        }
         let (zone, warning) = ZoneLoader.local()
         if let warning { console.error("warning: " + warning) }
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
@@ -85,6 +93,15 @@ public enum StandingAlarmDaemon {
         console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)")
         do {
             try attach(controller, to: session, watching: directories)
+            if notifyMode != .off, noticeLead > .zero {
+                // Without its timer the alarms still ring: only the notices are lost.
+                if let notices = try? AdvanceNotices(session: session, lead: noticeLead, console: console,
+                                                     occurrence: { [unowned controller] in controller.occurrence(of: $0) }) {
+                    controller.onMissed = { notices.missedWhileDown($0, $1) }
+                    let applyPending = session.beforeEachPoll
+                    session.beforeEachPoll = { applyPending?(); notices.beforePoll() }
+                }
+            }
             try controller.start()
         } catch {
             throw ArmError(message: "cannot watch the alarm files: \(error)", status: ExitStatus.osError)

@@ -112,6 +112,9 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Arm each alarm on the RTC so a suspended machine wakes up for it (needs CAP_WAKE_ALARM); then no inhibitor is needed.")
     var wakeSystem = false
 
+    @Option(help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
+    var noticeBefore: String = DurationText.format(AdvanceNotice.defaultLead)
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 
