@@ -85,6 +85,16 @@ struct MessageTests {
         #expect(r.exitCode == 78 && r.stderr.contains("unknown key 'message'"), "\(r)")
     }
 
+    @Test("on a terminal: the status line carries the message, escaped")
+    func statusLine() async throws {
+        let (o, _) = try await runOnPty(["+1h", "-D", "null", "--inhibit", "off", "--message", "Tea\u{1B}[2J"],
+                                        steps: ["winsize:100", "wait:armed", "sleep:1.2", "key:q"])
+        #expect(o.exit == 130, "\(o)")
+        let lines = StatusLineFitTests.redraws(o.output)
+        #expect(lines.contains { $0.hasPrefix("alarm (Tea\\x1b[2J) ") }, "\(lines)")
+        #expect(!o.output.contains("\u{1B}[2J"), "\(o)")
+    }
+
     @Test("the dry run says the message")
     func dryRun() async throws {
         let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off", "--message", "Dentist"])
