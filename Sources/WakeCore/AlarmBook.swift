@@ -24,7 +24,8 @@ public enum AlarmBook {
     }
 
     /// The ring options an alarm may carry, in the order they are written.
-    public static let optionOrder = ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit", "min-volume", "mixer"]
+    public static let optionOrder = ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit", "min-volume", "mixer",
+                                     "message"]
     /// The same, as a set.
     public static let optionKeys = Set(optionOrder)
 
@@ -47,6 +48,7 @@ public enum AlarmBook {
         #   sound = "/path/a.flac"   ring options as given to `wake add`, without the dashes: sound,
         #   volume = "80"            device, volume, fade-in, snooze, ring-for, late-limit, min-volume,
         #                            mixer; always strings, checked like the command line's options when read
+        #   message = "Dentist"      a note shown with the alarm (--message), at most 120 characters
         #   created = "2026-11-23T03:00:00Z"   when the alarm was added, UTC (required)
         #
         # Every value is a string in double quotes, with TOML's escapes (\\" \\\\ \\n \\t \\uXXXX); days is an

@@ -14,6 +14,10 @@ public struct AlarmRecord: Hashable, Sendable {
     public var lastSkipped: Instant?
     /// When the daemon started ringing it, while it rings (for `wake list`).
     public var ringingSince: Instant?
+    /// `wake pause --until`: every occurrence before this instant passes quietly (neither rung
+    /// nor missed). `wake resume` sets it to the moment of the resume, so what passed during
+    /// the pause stays quiet; a pause in the past changes nothing ahead.
+    public var pausedUntil: Instant?
 
     /// How many rings of the last fired occurrence a crash of the daemon ended: it is rung again
     /// after a restart, with wake's built-in sound from the second crash on, and no more after
@@ -25,7 +29,7 @@ public struct AlarmRecord: Hashable, Sendable {
     /// Nothing recorded.
     public var isEmpty: Bool {
         lastFired == nil && skip == nil && missed == nil && snoozedUntil == nil && lastSkipped == nil && ringingSince == nil
-            && crashedRings == 0
+            && crashedRings == 0 && pausedUntil == nil
     }
 }
 
@@ -49,11 +53,12 @@ public enum AlarmHistory {
         #   skipped = "2026-11-25T05:30:00Z"        the occurrence last passed over because it was skipped
         #   ringing_since = "2026-11-24T05:30:01Z"  when the daemon started ringing it, while it rings
         #   crashed_rings = 1                       rings of that occurrence a crash of the daemon ended
+        #   paused_until = "2026-12-07T00:00:00Z"   `wake pause`: occurrences before it pass quietly
         # Each is an occurrence's instant in UTC, with up to 9 fraction digits (".123456789") when needed.
 
         """
 
-    static let keys = ["fired", "skip", "missed", "snoozed_until", "skipped", "ringing_since", "crashed_rings"]
+    static let keys = ["fired", "skip", "missed", "snoozed_until", "skipped", "ringing_since", "crashed_rings", "paused_until"]
 
     public static func parse(_ text: String) throws(AlarmBook.ParseError) -> [String: AlarmRecord] {
         typealias ParseError = AlarmBook.ParseError
@@ -99,6 +104,7 @@ public enum AlarmHistory {
                 case "missed": current!.missed = t
                 case "skipped": current!.lastSkipped = t
                 case "ringing_since": current!.ringingSince = t
+                case "paused_until": current!.pausedUntil = t
                 default: current!.snoozedUntil = t
                 }
             }
@@ -114,10 +120,25 @@ public enum AlarmHistory {
             out += "\n[\(name)]\n"
             let values: [(String, Instant?)] = [("fired", r.lastFired), ("skip", r.skip), ("missed", r.missed),
                                                  ("snoozed_until", r.snoozedUntil), ("skipped", r.lastSkipped),
-                                                 ("ringing_since", r.ringingSince)]
+                                                 ("ringing_since", r.ringingSince), ("paused_until", r.pausedUntil)]
             for case let (key, t?) in values { out += "\(key) = \"\(TOMLSubset.instantText(t))\"\n" }
             if r.crashedRings > 0 { out += "crashed_rings = \(r.crashedRings)\n" }
         }
         return out
     }
+}
+
+/// `wake pause --until DATE`: DATE as a person writes it, a local date (the pause ends at its
+/// midnight, so the alarms ring again on that day) or a local date and time.
+public enum PauseEnd {
+    /// `2026-12-07` (00:00 that day), `2026-12-07T12:00` or `2026-12-07T12:00:30`; nil otherwise.
+    public static func parse(_ text: String) -> LocalDateTime? {
+        if let d = TOMLSubset.date(text) { return LocalDateTime(date: d, hour: 0, minute: 0, second: 0) }
+        let u = Array(text.utf8)
+        guard u.count > 11, u[10] == UInt8(ascii: "T"), let d = TOMLSubset.date(u, 0),
+              let t = TOMLSubset.timeOfDay(String(decoding: u[11...], as: UTF8.self)) else { return nil }
+        return LocalDateTime(date: d, hour: t.0, minute: t.1, second: t.2)
+    }
+
+    public static let forms = "give a local date, as 2026-12-07 (the alarms ring again from that day), or a date and time, as 2026-12-07T12:00"
 }

@@ -41,8 +41,15 @@ public struct DesktopNotice: Hashable, Sendable {
     }
 
     /// The notice for `phase`. `alarm` names the alarm in the summary (`07:00`, or `06:30 (work)`
-    /// when a daemon rings several); `snooze` is the alarm's own snooze length, for the button.
-    public static func make(_ phase: Phase, alarm: String, snooze: Duration) -> DesktopNotice {
+    /// when a daemon rings several); `snooze` is the alarm's own snooze length, for the button;
+    /// `message` (`--message`) opens the body, on a line of its own.
+    public static func make(_ phase: Phase, alarm: String, snooze: Duration, message: String? = nil) -> DesktopNotice {
+        var notice = plain(phase, alarm: alarm, snooze: snooze)
+        if let message { notice.body = markup(message) + "\n" + notice.body }
+        return notice
+    }
+
+    static func plain(_ phase: Phase, alarm: String, snooze: Duration) -> DesktopNotice {
         let name = TerminalText.printable(alarm)
         let stop = Button(key: stopKey, label: "Stop")
         let both = [Button(key: snoozeKey, label: snoozeLabel(snooze)), stop]

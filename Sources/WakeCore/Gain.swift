@@ -1,9 +1,9 @@
-/// The software gain of a ring: `--volume`, the `--fade-in` ramp from silence, and the short
-/// fade-out that makes a stop click-free. Pure arithmetic over sample buffers.
+/// The software gain of a ring: `--volume`, the `--fade-in` crescendo, and the short fade-out
+/// that makes a stop click-free. Pure arithmetic over sample buffers.
 public struct GainRamp: Hashable, Sendable {
     /// 0...1.
     public let volume: Double
-    /// Frames over which the sound rises from silence to `volume`; 0 for no fade.
+    /// Frames over which the sound rises from -40 dB to `volume`; 0 for no fade.
     public let fadeInFrames: Int64
 
     public init(volumePercent: Int, fadeIn: Duration, sampleRate: Int) {
@@ -18,10 +18,38 @@ public struct GainRamp: Hashable, Sendable {
         return overflow ? Int64.max : product / 1_000_000
     }
 
+    /// Where the fade-in starts, in decibels below the volume.
+    public static let crescendoFloor = -40.0
+
+    /// The fade-in's amplitude, relative to the volume, at `progress` (0 at the start, 1 at the
+    /// end): linear in decibels from `crescendoFloor` to 0 dB, so loudness grows evenly over the
+    /// whole fade (as Android's DeskClock does); a ramp linear in amplitude is already loud after
+    /// its first quarter and barely changes after. Half-way it is -20 dB, a tenth.
+    public static func crescendo(_ progress: Double) -> Double {
+        guard progress.isFinite else { return 1 }
+        let t = min(1, max(0, progress))
+        if t >= 1 { return 1 }
+        return pow10(crescendoFloor * (1 - t) / 20)
+    }
+
+    /// 10^x for the crescendo's range, without Foundation: e^(x ln 10) by its series, after
+    /// taking out whole powers of ten (x is in -2...0, so at most two of them).
+    static func pow10(_ x: Double) -> Double {
+        var whole = 1.0, rest = x
+        while rest <= -1 { whole /= 10; rest += 1 }
+        let y = rest * 2.302585092994046
+        var term = 1.0, sum = 1.0
+        for n in 1...30 {
+            term *= y / Double(n)
+            sum += term
+        }
+        return whole * sum
+    }
+
     /// The gain of the frame `index` frames into the ring.
     public func gain(atFrame index: Int64) -> Double {
         guard fadeInFrames > 0, index < fadeInFrames else { return volume }
-        return volume * Double(max(0, index)) / Double(fadeInFrames)
+        return volume * GainRamp.crescendo(Double(max(0, index)) / Double(fadeInFrames))
     }
 
     /// Whether frames from `index` on pass through untouched (bit-exact at full volume).

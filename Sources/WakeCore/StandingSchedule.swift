@@ -4,7 +4,9 @@
 ///   looked at again, so a restart after a crash rings nothing twice;
 /// - an occurrence that passed while no daemon ran rings at once if it is within the alarm's
 ///   late limit (0: no limit), else it is missed, and the next one is planned;
-/// - a skipped occurrence is passed over once; a one-off is done once it has rung or been missed.
+/// - a skipped occurrence is passed over once; a one-off is done once it has rung or been missed;
+/// - an occurrence before the record's `pausedUntil` passes quietly, neither rung nor missed,
+///   as a skipped one does (`wake pause`); a one-off inside a pause is done.
 public enum StandingSchedule {
     public struct Plan: Equatable, Sendable {
         /// The occurrence to arm: in the future, or passed but within the late limit (the engine
@@ -51,12 +53,21 @@ public enum StandingSchedule {
         // limit's reach instead, and count what lies before as missed.
         let reach = lateLimit > .zero ? lateLimit : .seconds(366 * 86_400)
         let horizon = now - reach - .seconds(8 * 86_400)
+        func paused(_ t: Instant) -> Bool { record.pausedUntil.map { t < $0 } ?? false }
         if after < horizon, !isOneOff {
-            if let first = occurrence(of: alarm, after: after, zone: zone), first.instant < horizon { missed.append(first.instant) }
+            if let first = occurrence(of: alarm, after: after, zone: zone), first.instant < horizon, !paused(first.instant) {
+                missed.append(first.instant)
+            }
             after = horizon
         }
         for _ in 0..<4096 {
             guard let o = occurrence(of: alarm, after: after, zone: zone) else { return Plan(next: nil, missed: missed, skipped: skipped) }
+            if let until = record.pausedUntil, o.instant < until {
+                // Quiet: every occurrence up to the pause's end at once (a pause may be long).
+                if isOneOff { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+                after = until - .nanoseconds(1)
+                continue
+            }
             if record.skip == o.instant {
                 // Passed over, in the past or ahead: the next plan starts after it.
                 skipped = o.instant

@@ -10,6 +10,7 @@ extension RingOptionGroup {
         var values = ["device": device, "volume": volume, "fade-in": fadeIn, "snooze": snooze, "ring-for": ringFor,
                       "late-limit": lateLimit, "min-volume": minVolume, "mixer": mixer]
         values["sound"] = sound
+        values["message"] = message
         return values
     }
 
@@ -35,7 +36,7 @@ enum ArgumentChecks {
         "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
         "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
         "--min-volume": "--min-volume", "--mixer": "--mixer",
-        "--notify": "--notify",
+        "--notify": "--notify", "--message": "--message", "--until": "--until", "--notice-before": "--notice-before",
     ]
     /// Short flags that take no value and may be bundled (`-qD null`).
     static let shortFlags: Set<Character> = ["q", "h"]
@@ -85,6 +86,10 @@ enum ArgumentChecks {
             i += 1
             guard value.hasPrefix("-"), value.count >= 2 else { continue }
             // ArgumentParser would take a value starting with '-' for an option: say what it is.
+            if option == "--message" {
+                throw ArmError(message: "--message: '\(value.printable)' looks like an option; write it as --message='\(value.printable)'",
+                               status: ExitStatus.usage)
+            }
             if option == "--sound" || option == "--events" || option == "--device" {
                 throw ArmError(message: "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)",
                                status: ExitStatus.usage)

@@ -112,6 +112,8 @@ let plainWords = rest.allSatisfy { !$0.hasPrefix("-") }
 switch arguments.first {
 case "list" where rest.isEmpty || rest == ["--json"]:
     execute { console, _ throws(ArmError) in try StandingAlarmActions.list(json: !rest.isEmpty, console: console) }
+case "next" where rest.isEmpty || rest == ["--json"]:
+    execute { console, _ throws(ArmError) in try StandingAlarmActions.next(json: !rest.isEmpty, console: console) }
 case "stop" where plainWords && rest.count <= 1:
     execute { console, _ throws(ArmError) in try ControlActions.run(.stop, id: rest.first, console: console) }
 case "snooze" where plainWords && rest.count <= 1:
@@ -126,8 +128,16 @@ case "add":
     }
 case "list":
     run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(json: c.command.json, console: console) }
+case "next":
+    run(NextCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.next(json: c.command.json, console: console) }
 case "skip":
     run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
+case "pause":
+    run(PauseCommand.self) { c, console, _ throws(ArmError) in
+        try StandingAlarmActions.pause(until: c.command.until, names: c.command.names, console: console)
+    }
+case "resume":
+    run(ResumeCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.resume(names: c.command.names, console: console) }
 case "remove":
     run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
 case "stop":
@@ -137,11 +147,12 @@ case "snooze":
 case "cancel":
     run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
-    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys, tolerant: true, quiet: \.quiet, eventStream: { $0.events == "-" }) {
+    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys + ConfigDefaults.daemonKeys, tolerant: true, quiet: \.quiet,
+        eventStream: { $0.events == "-" }) {
         c, console, signals throws(ArmError) in
         let d = c.command
         let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem,
-                                    noWakeSystem: d.noWakeSystem, unpaced: d.unpaced)
+                                    noWakeSystem: d.noWakeSystem, unpaced: d.unpaced, noticeBefore: d.noticeBefore)
         return try StandingAlarmDaemon.run(options, config: c.config, console: console, signals: signals)
     }
 case "help":

@@ -53,17 +53,41 @@ struct RingPartsTests {
         #expect(g.isUnity(from: 0))
     }
 
-    @Test("the fade-in rises linearly from silence to the volume, then holds")
+    @Test("the fade-in rises linearly in decibels from -40 dB to the volume, then holds")
     func fadeIn() {
         let g = GainRamp(volumePercent: 50, fadeIn: .seconds(1), sampleRate: 1000)
         #expect(g.fadeInFrames == 1000)
-        #expect(g.gain(atFrame: 0) == 0)
-        #expect(g.gain(atFrame: 500) == 0.25)
+        #expect(abs(g.gain(atFrame: 0) - 0.005) < 1e-9)            // -40 dB: a hundredth
+        #expect(abs(g.gain(atFrame: 500) - 0.05) < 1e-9)            // half-way: a tenth, not half
         #expect(g.gain(atFrame: 1000) == 0.5)
         #expect(g.gain(atFrame: 10_000_000) == 0.5)
-        var samples: [Int32] = [1000, 1000, 1000, 1000]  // two stereo frames at 500 and 501
+        var samples: [Int32] = [10000, 10000, 10000, 10000]  // two stereo frames at 500 and 501
         samples.withUnsafeMutableBufferPointer { g.apply(to: $0.baseAddress!, frames: 2, channels: 2, firstIndex: 500) }
-        #expect(samples == [250, 250, 251, 251])
+        #expect(samples[0] == 500 && samples[1] == 500)
+        #expect(samples[2] == 502 && samples[3] == 502)  // 10000 × 0.5 × 10^(-19.92/20)
+    }
+
+    @Test("the crescendo: equal steps in decibels, a tenth half-way, monotonic, clamped")
+    func crescendo() {
+        #expect(abs(GainRamp.crescendo(0) - 0.01) < 1e-12)
+        #expect(abs(GainRamp.crescendo(0.25) - 0.031_622_776_6) < 1e-9)
+        #expect(abs(GainRamp.crescendo(0.5) - 0.1) < 1e-12)
+        #expect(abs(GainRamp.crescendo(0.75) - 0.316_227_766) < 1e-9)
+        #expect(GainRamp.crescendo(1) == 1)
+        #expect(GainRamp.crescendo(-3) == GainRamp.crescendo(0))
+        #expect(GainRamp.crescendo(7) == 1)
+        #expect(GainRamp.crescendo(.nan) == 1)
+        var last = 0.0
+        for i in 0...1000 {
+            let a = GainRamp.crescendo(Double(i) / 1000)
+            #expect(a > last)
+            last = a
+        }
+        // Each tenth of the fade adds the same 4 dB: the ratio of neighbours is constant.
+        for i in 0..<10 {
+            let ratio = GainRamp.crescendo(Double(i + 1) / 10) / GainRamp.crescendo(Double(i) / 10)
+            #expect(abs(ratio - 1.584_893_192) < 1e-8)
+        }
     }
 
     @Test("gain never overflows: it clamps, and absurd fades saturate")

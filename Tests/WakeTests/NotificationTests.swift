@@ -47,6 +47,20 @@ struct NotificationTests {
         }
     }
 
+    @Test("--message: the first line of the body, as markup-safe text; the summary keeps the time")
+    func messageInTheBody() async throws {
+        try await NotificationMock.with { mock in
+            let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off", "--message", "Dentist <at> 9 & \u{1B}"],
+                                        environment: environment(mock))
+            try await wake.waitForEvent("ringing")
+            let n = try await mock.waitForNotify()
+            #expect(n.summary.hasPrefix("Alarm "), "\(n)")
+            #expect(n.body.hasPrefix("Dentist &lt;at&gt; 9 &amp; \\x1b\nRinging since"), "\(n)")
+            wake.send(SIGTERM)
+            _ = await wake.wait()
+        }
+    }
+
     @Test("the snooze button snoozes (the notification replaced, same id, only Stop), the stop button then ends it (0, by notification, withdrawn)")
     func snoozeThenStopButtons() async throws {
         try await NotificationMock.with { mock in

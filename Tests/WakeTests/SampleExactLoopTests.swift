@@ -99,7 +99,7 @@ struct SampleExactLoopTests {
         #expect(capture.samples.prefix(L * c.channels).contains { $0 != 0 })
     }
 
-    @Test("--fade-in 1s: starts at ~0, ramps up, then equals the source")
+    @Test("--fade-in 1s: starts at -40 dB, rises evenly in decibels, then equals the source")
     func fadeIn() async throws {
         let c = LoopCase(rate: 44100, channels: 2, flac: false)
         let (source, capture) = try await ringIntoCapture(c, ringFor: "3s", extra: ["--fade-in", "1s"])
@@ -108,8 +108,10 @@ struct SampleExactLoopTests {
         let fade = c.rate  // 1 s
         try #require(N > fade + L / 2, "capture too short: \(N) frames")
 
-        // The first frame is (close to) silence.
-        for s in capture.frame(0) { #expect(abs(Int(s)) <= 64, "first frame \(Array(capture.frame(0)))") }
+        // The first frame is at -40 dB: a hundredth of the source's (rounded).
+        for (s, src) in zip(capture.frame(0), source.frame(0)) {
+            #expect(abs(Int(s)) <= abs(Int(src)) / 100 + 1, "first frame \(Array(capture.frame(0))), source \(Array(source.frame(0)))")
+        }
 
         // Over the fade, the gain (capture against source, per 50 ms window) rises from ~0 to ~1.
         let window = c.rate / 20
@@ -124,6 +126,22 @@ struct SampleExactLoopTests {
             gains.append(den > 0 ? num / den : 0)
         }
         #expect(gains.first! < 0.1, "gains \(gains)")
+        // A crescendo linear in decibels: -30 dB at a quarter, -20 dB (a tenth) half-way, -10 dB
+        // at three quarters (a ramp linear in amplitude would give 0.25, 0.5, 0.75).
+        func level(at fraction: Double) -> Double {
+            let half = c.rate / 100, mid = Int(fraction * Double(fade))
+            var num = 0.0, den = 0.0
+            for i in ((mid - half) * c.channels)..<((mid + half) * c.channels) {
+                let s = Double(source.samples[i % (L * c.channels)])
+                num += Double(capture.samples[i]) * s
+                den += s * s
+            }
+            return den > 0 ? num / den : 0
+        }
+        for (fraction, expected) in [(0.25, 0.031_62), (0.5, 0.1), (0.75, 0.316_2)] {
+            let measured = level(at: fraction)
+            #expect(abs(measured / expected - 1) < 0.1, "level at \(fraction) of the fade: \(measured), expected \(expected)")
+        }
         #expect(gains.last! > 0.8, "gains \(gains)")
         for (a, b) in zip(gains, gains.dropFirst()) { #expect(b >= a - 0.02, "gain falls during the fade: \(gains)") }
         #expect(gains.allSatisfy { $0 >= -0.01 && $0 <= 1.01 }, "gains \(gains)")

@@ -12,11 +12,14 @@ public struct ConfigDefaults {
         self.entries = entries
     }
 
-    /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm.
-    public static let ringKeys = AlarmBook.optionOrder
+    /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm; the
+    /// message belongs to one alarm, never to all of them.
+    public static let ringKeys = AlarmBook.optionOrder.filter { $0 != "message" }
     /// Process-wide options, for `wake WHEN` and `wake daemon`.
     public static let processKeys = ["inhibit", "notify"]
-    public static let knownKeys = Set(ringKeys + processKeys)
+    /// The daemon's own (`wake daemon --notice-before`).
+    public static let daemonKeys = ["notice-before"]
+    public static let knownKeys = Set(ringKeys + processKeys + daemonKeys)
 
     public var path: String?
     public var entries: [ConfigFile.Entry] = []
@@ -85,6 +88,10 @@ public struct ConfigDefaults {
 
     /// Why the command line would refuse this entry's value, or nil.
     private func problem(with e: ConfigFile.Entry) -> String? {
+        if e.key == "notice-before" {
+            do { _ = try DurationText.parse(e.value) } catch { return "--notice-before: \(error.description)" }
+            return nil
+        }
         do {
             if e.key == "inhibit" {
                 _ = try AlarmOptions.inhibitMode(e.value)

@@ -16,6 +16,8 @@ public final class ConsoleObserver: RuntimeObserver {
     var deadlineText: (String) -> String = { _ in "" }
     /// How a line names an alarm (`'work' `) when a process holds several; empty for a one-off.
     var alarmName: (String) -> String = { _ in "" }
+    /// An alarm's `--message`, said at the end of its armed and ringing lines.
+    var message: (String) -> String? = { _ in nil }
     /// Said once when the alarm is set, if a daylight-saving gap moved the time.
     var gapNote: String?
     /// Said once when the alarm is set, if the output is muted or quiet (what the guard will do).
@@ -37,12 +39,13 @@ public final class ConsoleObserver: RuntimeObserver {
             // the wait a sleeper checks, then the exact instant.
             let why = event.reason == "zone" ? "the time zone is now \(zone.name.printable): " : ""
             console.info(why + "alarm \(alarmName(event.alarm))set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
-                         + (keysReadable() ? "; q cancels" : ""))
+                         + AlarmMessage.suffix(message(event.alarm)) + (keysReadable() ? "; q cancels" : ""))
             if let gapNote { console.info(gapNote) }
             if let mixerNote { console.info(mixerNote) }
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
-            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)."
+            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)"
+                + AlarmMessage.suffix(message(event.alarm)) + "."
             lastRingingLine = line
             console.info(line + (keysReadable() ? " Any key stops; s, z or space snoozes." : ""))
         case .ringing:
@@ -112,7 +115,7 @@ public final class ConsoleObserver: RuntimeObserver {
         case .stopped(let who):
             console.info("\(name)stopped by \(who.description)")
         case .missed(let late):
-            console.error("missed alarm \(name)for \(deadlineText(alarm)) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(settings(alarm).lateLimit))")
+            console.error("missed alarm \(name)for \(deadlineText(alarm))\(AlarmMessage.suffix(message(alarm))) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(settings(alarm).lateLimit))")
         case .timedOut:
             console.info("\(name)rang for \(DurationText.format(settings(alarm).ringFor)) without being stopped")
         case .cancelled(let who):

@@ -92,9 +92,10 @@ public final class ControlEndpoint {
         r["state"] = phase(id).rawValue
         r["wakes_system"] = session.wakesSystem ? "1" : "0"
         r.set("next", instant: session.runner.nextWall(of: id))
-        if let ring = session.runner.setup(of: id)?.ring {
-            r["sound"] = ring.soundKind == .builtIn ? "" : ring.sound.path
-            r["device"] = ring.device
+        if let setup = session.runner.setup(of: id) {
+            r["sound"] = setup.ring.soundKind == .builtIn ? "" : setup.ring.sound.path
+            r["device"] = setup.ring.device
+            r["message"] = setup.message
         }
         return r
     }

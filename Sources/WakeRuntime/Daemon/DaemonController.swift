@@ -105,6 +105,9 @@ public final class DaemonController: RuntimeObserver {
     /// The occurrence an alarm is armed for, for the console's lines.
     public func occurrence(of name: String) -> Instant? { armed[name]?.occurrence }
 
+    /// Told of an occurrence found missed on a (re)load: the notices after (`--notice-before`).
+    public var onMissed: ((String, Instant) -> Void)?
+
     /// The settings an armed alarm rings with.
     public func settings(of name: String) -> AlarmEngine.Settings { runner.setup(of: name)?.settings ?? AlarmEngine.Settings() }
 
@@ -303,7 +306,7 @@ public final class DaemonController: RuntimeObserver {
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
         let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
-                               settings: settings.engine, ring: ring, reason: armReason)
+                               settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries)
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
@@ -342,6 +345,7 @@ public final class DaemonController: RuntimeObserver {
             console.error("missed '\(name)' at \(when)" + (plan.missed.count > 1 ? " (and \(plan.missed.count - 1) earlier)" : "")
                           + (armReason == "zone" ? ": the time zone changed past it" : ": no daemon was running in time"))
             log?.emit("missed", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
+            onMissed?(name, last)
         }
         if let skipped = plan.skipped {
             changed.lastSkipped = skipped

@@ -12,8 +12,12 @@ public struct DaemonOptions {
     /// `--no-wake-system`: arm on the ordinary clocks (and hold the inhibitor in its window).
     public var noWakeSystem: Bool
     public var unpaced: Bool
+    /// `--notice-before`: how long before each standing alarm a notice shows (0: none).
+    public var noticeBefore: String
 
-    public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, noWakeSystem: Bool = false, unpaced: Bool) {
+    public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, noWakeSystem: Bool = false, unpaced: Bool,
+                noticeBefore: String = DurationText.format(AdvanceNotice.defaultLead)) {
+        self.noticeBefore = noticeBefore
         self.events = events
         self.inhibit = inhibit
         self.notify = notify
@@ -30,6 +34,10 @@ public enum StandingAlarmDaemon {
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         let notifyMode = try AlarmOptions.notifyMode(c.notify)
         let wakeMode = try WakeSystemPlan.mode(wakeSystem: c.wakeSystem, noWakeSystem: c.noWakeSystem)
+        let noticeLead: Duration
+        do { noticeLead = try DurationText.parse(c.noticeBefore) } catch {
+            throw ArmError(message: "--notice-before: \(error.description)", status: ExitStatus.usage)
+        }
         let (zone, warning) = ZoneLoader.local()
         if let warning { console.error("warning: " + warning) }
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
@@ -89,6 +97,15 @@ public enum StandingAlarmDaemon {
         if let warning = wake.warning { console.error("warning: " + warning) }
         do {
             try attach(controller, to: session, watching: directories)
+            if notifyMode != .off, noticeLead > .zero {
+                // Without its timer the alarms still ring: only the notices are lost.
+                if let notices = try? AdvanceNotices(session: session, lead: noticeLead, console: console,
+                                                     occurrence: { [unowned controller] in controller.occurrence(of: $0) }) {
+                    controller.onMissed = { notices.missedWhileDown($0, $1) }
+                    let applyPending = session.beforeEachPoll
+                    session.beforeEachPoll = { applyPending?(); notices.beforePoll() }
+                }
+            }
             try controller.start()
         } catch {
             throw ArmError(message: "cannot watch the alarm files: \(error)", status: ExitStatus.osError)

@@ -11,6 +11,8 @@ public final class EventLogObserver: RuntimeObserver {
     /// Whether the deadlines are on the alarm clocks (the RTC wakes a suspended machine): the
     /// armed event's `wakes_system`.
     public var wakesSystem = false
+    /// An alarm's `--message`, written with its armed, ringing and missed events.
+    public var message: (String) -> String? = { _ in nil }
 
     public init(log: EventLog, zone: TimeZoneRules) {
         self.log = log
@@ -32,11 +34,13 @@ public final class EventLogObserver: RuntimeObserver {
                 fields.append(("reason", .string(reason)))
                 if reason == "zone" { fields.append(("zone", .string(zone.name))) }
             }
+            if let m = message(event.alarm) { fields.append(("message", .string(m))) }
         case .ringStarted:
             return
         case .ringing(let late):
             name = "ringing"
             fields.append(("late_ms", .milliseconds(late)))
+            if let m = message(event.alarm) { fields.append(("message", .string(m))) }
         case .snoozed(let until):
             name = "snoozed"
             fields.append(("until", iso(until)))
@@ -51,6 +55,7 @@ public final class EventLogObserver: RuntimeObserver {
             case .missed(let late):
                 name = "missed"
                 fields.append(("late_s", .int(late.nanoseconds / 1_000_000_000)))
+                if let m = message(event.alarm) { fields.append(("message", .string(m))) }
             case .timedOut:
                 name = "timed_out"
             case .failed(let reason):

@@ -12,11 +12,14 @@ public struct AlarmSetup {
     /// Why it is armed again, when it is not its first arming ("zone": the machine's zone
     /// changed); said with its `armed` event.
     public var reason: String?
+    /// `--message`: the note the console, the log, the notification and `wake list` show.
+    public var message: String?
 
     public init(id: String, deadline: Deadline, resolvedAt: ClockReading, settings: AlarmEngine.Settings, ring: RingRequest,
-                reason: String? = nil) {
+                reason: String? = nil, message: String? = nil) {
         self.id = id; self.deadline = deadline; self.resolvedAt = resolvedAt; self.settings = settings; self.ring = ring
         self.reason = reason
+        self.message = message
     }
 }
 

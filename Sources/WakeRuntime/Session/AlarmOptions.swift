@@ -11,6 +11,8 @@ public struct RingSettings {
     public var engine: AlarmEngine.Settings
     /// The mixer guard: `--mixer auto` with `--min-volume`, or off.
     public var mixer: MixerPolicy
+    /// `--message`: the note shown with the alarm, checked (`AlarmMessage`).
+    public var message: String?
     /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
     /// `wake add` stores those its command line gave.
     public var values: [String: String]
@@ -53,6 +55,11 @@ public struct RingSettings {
         var values = ["device": r.device, "volume": r.volume, "fade-in": r.fadeIn, "snooze": r.snooze, "ring-for": r.ringFor,
                       "late-limit": r.lateLimit, "min-volume": r.minVolume, "mixer": r.mixer]
         values["sound"] = r.sound
+        if let m = given["message"] {
+            if let why = AlarmMessage.problem(m) { throw usage("--message: \(why)") }
+            message = m
+            values["message"] = m
+        }
         self.values = values
     }
 

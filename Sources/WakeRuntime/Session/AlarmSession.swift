@@ -79,6 +79,8 @@ public final class AlarmSession {
             return observer
         }
         consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
+        consoleObserver.message = { [unowned self] in runner.setup(of: $0)?.message }
+        logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
     }
@@ -297,7 +299,9 @@ public final class AlarmSession {
         }
         if let wait, console.showsStatus {
             let now = SystemClock.realtime
+            // The message too (escaped by the line): the narrower forms leave the label out first.
             let label = (wait.snoozed ? "snoozed until" : "alarm") + (mode == .daemon ? " " + wait.alarm : "")
+                + (runner.setup(of: wait.alarm)?.message.map { " (\($0))" } ?? "")
             let at = Formatting.clockTime(wait.wall, zone: zone, alwaysSeconds: true)
             let nowText = Formatting.clockTime(now, zone: zone, alwaysSeconds: true)
             console.status { columns in

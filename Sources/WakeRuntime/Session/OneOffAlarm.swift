@@ -119,7 +119,8 @@ public enum OneOffAlarm {
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
-        let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring)
+        let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
+                               message: options.ring.message)
         return session.run(setup, spec: options.spec, wake: wake)
     }
 
@@ -155,6 +156,7 @@ public enum OneOffAlarm {
         let settings = options.ring.engine
         func from(_ keys: String...) -> String { options.source(keys) }
         console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
+        if let m = options.ring.message { console.result("message: " + TerminalText.escape(m)) }
         if let note = Formatting.gapNote(deadline, zone: zone) { console.result("note: \(note)") }
         console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
         console.result("clock: \(deadline.clock.rawValue)")

@@ -142,6 +142,13 @@ public enum StandingAlarmActions {
         var state: String
         var skipNext: Bool
         var missed: Instant?
+        /// Until when `wake pause` keeps it quiet, while that is ahead.
+        var pausedUntil: Instant?
+    }
+
+    /// `Mon 7 Dec 00:00`, `tomorrow 12:00`: when a pause ends.
+    static func pauseText(_ t: Instant, now: Instant, zone: TimeZoneRules) -> String {
+        "\(Formatting.dayPhrase(t, now: now, zone: zone)) \(Formatting.clockTime(t, zone: zone))"
     }
 
     static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
@@ -154,8 +161,10 @@ public enum StandingAlarmActions {
             let upcoming = plan.next
             let skipNext = [plan.skipped, record.lastSkipped].contains { $0.map { $0 > now } ?? false }
             var state = "waiting"
+            let paused = record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
+            else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
             else if skipNext { state = "skipped-next" }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).
@@ -163,7 +172,7 @@ public enum StandingAlarmActions {
             } else if upcoming == nil {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last)
+            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last, pausedUntil: paused)
         }
     }
 
@@ -182,6 +191,7 @@ public enum StandingAlarmActions {
         /// or, for a standing alarm no daemon has armed, what a daemon started now would do; nil
         /// when not known (a wake too old to say).
         var wakesSystem: Bool?
+        var message: String?
     }
 
     /// What a running wake said about one of its alarms, as `wake list` shows it.
@@ -220,18 +230,29 @@ public enum StandingAlarmActions {
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
                          sound: a.options["sound"], device: a.options["device"] ?? Defaults.device,
-                         wakesSystem: said(r) ?? wouldWakeNow())
+                         wakesSystem: said(r) ?? wouldWakeNow(), message: a.options["message"])
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
                                  state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
-                                 device: r["device"] ?? "", wakesSystem: said(r)))
+                                 device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 }))
         }
         return entries
     }
 
-    public static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+    /// What `wake list` and `wake next` show: every standing alarm and every running one-off.
+    struct Overview {
+        var entries: [Entry]
+        var standingCount: Int
+        var daemon: Bool
+        var zone: TimeZoneRules
+        var now: Instant
+        /// What the daemon sets aside in the files, said as warnings (`wake list` exits 78).
+        var problems: [String]
+    }
+
+    static func overview(console: Console) throws(ArmError) -> Overview {
         let store = try store()
         // What the daemon rings: a broken alarm set aside, the rest shown, and why (exit 78).
         let read = store.loadTolerant()
@@ -252,6 +273,27 @@ public enum StandingAlarmActions {
             console.error("warning: \(error.message); running alarms are not shown")
         }
         let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running, zone: zone)
+        return Overview(entries: entries, standingCount: alarms.count, daemon: daemon, zone: zone, now: now, problems: problems)
+    }
+
+    static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'"
+
+    /// `wake next`: the soonest alarm to ring, one line (or one JSON object); exit 1 when none.
+    public static func next(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+        let o = try overview(console: console)
+        let candidates = o.entries.compactMap { e -> NextAlarm? in
+            guard let at = e.next else { return nil }
+            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message)
+        }
+        guard let next = NextAlarm.soonest(candidates) else { return ExitStatus.nothingMatched }
+        console.result(asJSON ? next.json(now: o.now, zone: o.zone) : next.line(now: o.now, zone: o.zone))
+        if next.standing && !o.daemon { console.error(noDaemonNote) }
+        return ExitStatus.ok
+    }
+
+    public static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+        let o = try overview(console: console)
+        let (entries, zone, now, daemon, problems) = (o.entries, o.zone, o.now, o.daemon, o.problems)
         if asJSON {
             console.result(JSONText.array(entries.map { json($0, zone: zone) }))
             return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
@@ -260,11 +302,12 @@ public enum StandingAlarmActions {
             console.result("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'")
         } else {
             // WAKES: whether the RTC wakes a suspended machine (a closed lid) for it.
-            var table = [["ID", "TIME", "DAYS", "NEXT", "WAKES", "STATE", "PID", "DEVICE", "SOUND"]]
+            var table = [["ID", "TIME", "DAYS", "NEXT", "WAKES", "STATE", "PID", "DEVICE", "SOUND", "MESSAGE"]]
             for e in entries {
                 let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
                 table.append([e.id.printable, e.time.printable, e.days, next, e.wakesSystem.map { $0 ? "yes" : "no" } ?? "?",
-                              e.state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in"])
+                              e.state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
+                              e.message.map { TerminalText.printable($0, limit: AlarmMessage.limit) } ?? "-"])
             }
             let last = table[0].count - 1
             let widths = (0...last).map { col in table.map { $0[col].count }.max() ?? 0 }
@@ -276,9 +319,7 @@ public enum StandingAlarmActions {
                 console.error("note: a closed lid or a suspend will delay the alarms marked no under WAKES" + why)
             }
         }
-        if !daemon && !alarms.isEmpty {
-            console.error("note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'")
-        }
+        if !daemon && o.standingCount > 0 { console.error(noDaemonNote) }
         return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
     }
 
@@ -302,6 +343,7 @@ public enum StandingAlarmActions {
                 ("skip_next", r.skipNext ? "true" : "false"),
                 ("state", JSONText.quote(e.state)),
                 ("missed", iso(r.missed)),
+                ("paused_until", iso(r.pausedUntil)),
                 ("options", JSONText.object(options)),
             ]
         } else {
@@ -314,11 +356,13 @@ public enum StandingAlarmActions {
                 ("skip_next", "false"),
                 ("state", JSONText.quote(e.state)),
                 ("missed", "null"),
+                ("paused_until", "null"),
                 ("options", "{}"),
             ]
         }
         fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
-                   ("wakes_system", e.wakesSystem.map { $0 ? "true" : "false" } ?? "null")]
+                   ("wakes_system", e.wakesSystem.map { $0 ? "true" : "false" } ?? "null"),
+                   ("message", e.message.map(JSONText.quote) ?? "null")]
         return JSONText.object(fields)
     }
 
@@ -364,6 +408,86 @@ public enum StandingAlarmActions {
             throw storeError(error)
         }
         return ExitStatus.ok
+    }
+
+    // MARK: pause and resume
+
+    /// `wake pause --until DATE [NAME...]`: every standing alarm, or the named ones, quiet until
+    /// DATE (recorded in the history, as skips are, so the daemon honours it across restarts).
+    public static func pause(until text: String, names: [String], console: Console) throws(ArmError) -> Int32 {
+        guard let local = PauseEnd.parse(text) else { throw usage("--until: invalid date '\(text.printable)'; \(PauseEnd.forms)") }
+        let store = try store()
+        let zone = zone(console)
+        let now = SystemClock.realtime
+        let until = zone.instant(for: local)
+        guard until > now else { throw usage("--until \(text.printable) is not in the future; give a later date to pause until") }
+        let chosen = try chosenAlarms(names, store: store, verb: "pause")
+        do {
+            try store.updateHistory { history in
+                for a in chosen {
+                    var record = history[a.name] ?? AlarmRecord(name: a.name)
+                    record.pausedUntil = until
+                    history[a.name] = record
+                }
+            }
+        } catch {
+            throw storeError(error)
+        }
+        let end = pauseText(until, now: now, zone: zone)
+        for a in chosen {
+            var record = AlarmRecord(name: a.name)
+            record.pausedUntil = until
+            let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone).next
+            console.info("'\(a.name)' paused until \(end)" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" }
+                ?? "; it does not ring again (a one-off inside the pause)"))
+        }
+        return ExitStatus.ok
+    }
+
+    /// `wake resume [NAME...]`: the pause ends now; what passed during it stays quiet.
+    public static func resume(names: [String], console: Console) throws(ArmError) -> Int32 {
+        let store = try store()
+        let zone = zone(console)
+        let now = SystemClock.realtime
+        let chosen = try chosenAlarms(names, store: store, verb: "resume")
+        let resumed: [String]
+        do {
+            resumed = try store.updateHistory { history -> [String] in
+                var resumed: [String] = []
+                for a in chosen {
+                    guard var record = history[a.name], let p = record.pausedUntil, p > now else { continue }
+                    record.pausedUntil = now
+                    history[a.name] = record
+                    resumed.append(a.name)
+                }
+                return resumed
+            }
+        } catch {
+            throw storeError(error)
+        }
+        if resumed.isEmpty {
+            console.info(names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
+            return ExitStatus.ok
+        }
+        for a in chosen where resumed.contains(a.name) {
+            let next = StandingSchedule.occurrence(of: a, after: now, zone: zone)
+            console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""))
+        }
+        return ExitStatus.ok
+    }
+
+    /// The named alarms (each must exist), or every one when no name is given.
+    static func chosenAlarms(_ names: [String], store: AlarmStore, verb: String) throws(ArmError) -> [StandingAlarm] {
+        let alarms: [StandingAlarm]
+        do { alarms = try store.load() } catch { throw storeError(error) }
+        guard !alarms.isEmpty else { throw usage("no standing alarms to \(verb); add one with 'wake add 06:30 --days weekdays'") }
+        if names.isEmpty { return alarms }
+        var chosen: [StandingAlarm] = []
+        for name in names {
+            guard let a = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
+            if !chosen.contains(where: { $0.name == name }) { chosen.append(a) }
+        }
+        return chosen
     }
 
     public static func remove(name: String, console: Console) throws(ArmError) -> Int32 {

@@ -38,6 +38,17 @@ struct ListCommand: ParsableCommand {
     var json = false
 }
 
+/// `wake next`: the soonest alarm to ring, for a status bar.
+struct NextCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "next",
+        abstract: "Print the next alarm that will ring, as '06:30 tomorrow (work), in 7h 12m'.",
+        discussion: "Standing alarms (skips and pauses passed over) and every running one-off of yours. Exit status: 0 printed, 1 no alarm will ring (nothing is printed).")
+
+    @Flag(help: "Print one JSON object instead of the line.")
+    var json = false
+}
+
 /// `wake skip NAME`: pass over the next occurrence only (a holiday).
 struct SkipCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "skip", abstract: "Skip the next occurrence of a standing alarm.")
@@ -47,6 +58,31 @@ struct SkipCommand: ParsableCommand {
 
     @Flag(help: "Ring the next occurrence after all.")
     var undo = false
+}
+
+/// `wake pause --until DATE [NAME...]`: a holiday for the standing alarms.
+struct PauseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pause",
+        abstract: "Keep every standing alarm (or the named ones) quiet until a date.",
+        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00). Occurrences inside the pause pass quietly, neither rung nor missed; the daemon honours it across restarts. 'wake resume' ends it early.")
+
+    @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
+    var until: String
+
+    @Argument(help: ArgumentHelp("The alarms to pause (default: every standing alarm).", valueName: "name"))
+    var names: [String] = []
+}
+
+/// `wake resume [NAME...]`: the pause ends now.
+struct ResumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "End the pause of every standing alarm (or the named ones) now.",
+        discussion: "What passed during the pause stays quiet; the next occurrence rings.")
+
+    @Argument(help: ArgumentHelp("The alarms to resume (default: every paused one).", valueName: "name"))
+    var names: [String] = []
 }
 
 /// `wake remove NAME`.
@@ -78,6 +114,9 @@ struct DaemonCommand: ParsableCommand {
 
     @Flag(help: "Arm the alarms on the ordinary clock and keep the machine awake in a window before each (--inhibit) instead.")
     var noWakeSystem = false
+
+    @Option(help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
+    var noticeBefore: String = DurationText.format(AdvanceNotice.defaultLead)
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false

@@ -22,8 +22,8 @@ struct WakeCommand: ParsableCommand {
             The RTC wakes a suspended machine (a closed lid) for the alarm wherever it can, through \
             wake-alarm-timer, the installed helper that holds CAP_WAKE_ALARM; where it cannot, the armed line says why.
 
-            Standing alarms: wake add WHEN [--days DAYS] [--name NAME] [ring options]; wake list [--json]; \
-            wake skip NAME [--undo]; wake remove NAME; wake daemon (rings them; run it from the systemd \
+            Standing alarms: wake add WHEN [--days DAYS] [--name NAME] [ring options]; wake list [--json]; wake next [--json]; \
+            wake skip NAME [--undo]; wake pause --until DATE [NAME...]; wake resume [NAME...]; wake remove NAME; wake daemon (rings them; run it from the systemd \
             user unit). See 'wake add --help'.
 
             From any shell of yours: wake stop [ID] (what rings or is snoozed), wake snooze [ID], \
@@ -84,7 +84,7 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: "Software volume, 1 to 100.")
     var volume: String = String(Defaults.volume)
 
-    @Option(help: "Ramp the sound up from silence over this long (e.g. 30s).")
+    @Option(help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
     var fadeIn: String = DurationText.format(Defaults.fadeIn)
 
     @Option(help: "How long a snooze lasts.")
@@ -101,6 +101,9 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.", completion: .list(["auto", "off"]))
     var mixer: String = "auto"
+
+    @Option(help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
+    var message: String?
 }
 
 enum WakeVersion {

@@ -1,0 +1,130 @@
+import WakeCore
+import WakeSystem
+
+/// The daemon's notices around its standing alarms (`--notice-before`): "Alarm at 06:30
+/// (work)" some time before each occurrence, with a Skip button that does what `wake skip`
+/// does, and "Missed alarm at 06:30 (work)", kept on screen, when one was missed. A connection
+/// of its own to the notification server, so the ringing notification is left as it is; like
+/// it, every call is asynchronous and a missing server only means no notice.
+final class AdvanceNotices: RuntimeObserver {
+    private unowned let session: AlarmSession
+    private let occurrence: (String) -> Instant?
+    private let lead: Duration
+    private let console: Console
+    private let timer: WakeTimer
+    private var armedFor: Instant?
+    private var bus: NotificationBus?
+    private var registration: Reactor.Registration?
+    /// Occurrences whose notice before was shown (or is on its way), by alarm.
+    private var noticed: [String: Instant] = [:]
+    /// What is on screen: the server's id, for its alarm and occurrence.
+    private var onScreen: [UInt32: (alarm: String, occurrence: Instant)] = [:]
+    /// Missed occurrences to say, once the reload that found them has armed what comes next.
+    private var missed: [(alarm: String, occurrence: Instant)] = []
+
+    init(session: AlarmSession, lead: Duration, console: Console, occurrence: @escaping (String) -> Instant?) throws(SystemCallError) {
+        self.session = session
+        self.lead = lead
+        self.console = console
+        self.occurrence = occurrence
+        timer = try WakeTimer(clock: .wall)
+        session.reactor.register(fd: timer.fd) { [unowned self] _ in
+            _ = timer.acknowledge()
+            armedFor = nil  // fired, or the clock changed: looked at again before the next poll
+        }
+        session.runner.observe(with: self)
+    }
+
+    /// The controller found `occurrence` of `alarm` missed (no daemon ran in time).
+    func missedWhileDown(_ alarm: String, _ occurrence: Instant) { missed.append((alarm, occurrence)) }
+
+    func observe(_ event: RuntimeEvent) {
+        switch event.kind {
+        case .ringStarted:
+            // The ringing notification takes over.
+            for (id, shown) in onScreen where shown.alarm == event.alarm { close(id) }
+        case .finished(.missed):
+            if let at = occurrence(event.alarm) { missed.append((event.alarm, at)) }
+        default:
+            break
+        }
+    }
+
+    private func name(_ alarm: String, _ at: Instant) -> String {
+        "\(Formatting.clockTime(at, zone: session.zone)) (\(alarm))"
+    }
+
+    /// Before every poll, after the controller has (re)armed the alarms.
+    func beforePoll() {
+        if let bus, !bus.isOpen { detach() }
+        let now = SystemClock.realtime
+        for m in missed {
+            let day = Formatting.dayPhrase(m.occurrence, now: now, zone: session.zone)
+            show(AdvanceNotice.missed(alarm: name(m.alarm, m.occurrence), day: day, message: session.runner.setup(of: m.alarm)?.message),
+                 alarm: m.alarm, occurrence: m.occurrence)
+        }
+        missed = []
+        var soonest: Instant?
+        for id in session.runner.alarmIDs {
+            guard case .armed? = session.runner.state(of: id), let at = occurrence(id), noticed[id] != at,
+                  let due = AdvanceNotice.due(occurrence: at, lead: lead, now: now) else { continue }
+            if due <= now {
+                noticed[id] = at
+                show(AdvanceNotice.before(alarm: name(id, at), message: session.runner.setup(of: id)?.message), alarm: id, occurrence: at)
+            } else if soonest.map({ due < $0 }) ?? true {
+                soonest = due
+            }
+        }
+        if let soonest, soonest != armedFor {
+            armedFor = (try? timer.arm(at: soonest)) != nil ? soonest : nil
+        }
+        if let bus, let registration, let pfd = bus.pollDescriptor { session.reactor.update(registration, events: pfd.events) }
+    }
+
+    private func show(_ notice: DesktopNotice, alarm: String, occurrence: Instant) {
+        guard let bus = connection() else { return }
+        do {
+            try bus.notify(notice, replacing: 0) { [weak self] result in
+                if case .success(let id) = result { self?.onScreen[id] = (alarm, occurrence) }
+            }
+        } catch {
+            detach()
+        }
+    }
+
+    private func close(_ id: UInt32) {
+        onScreen[id] = nil
+        try? bus?.close(id)
+    }
+
+    /// Skip, pressed: what `wake skip NAME` does, if that occurrence is still the next one.
+    private func pressed(_ key: String, on id: UInt32) {
+        guard key == AdvanceNotice.skipKey, let shown = onScreen[id] else { return }
+        close(id)
+        guard occurrence(shown.alarm) == shown.occurrence, case .armed? = session.runner.state(of: shown.alarm) else { return }
+        do { _ = try StandingAlarmActions.skip(name: shown.alarm, undo: false, console: console) } catch {
+            console.error("cannot skip '\(shown.alarm)' from the notification: \(error.message)")
+        }
+    }
+
+    private func connection() -> NotificationBus? {
+        if let bus { return bus }
+        guard let fresh = try? NotificationBus(), let pfd = fresh.pollDescriptor else { return nil }
+        fresh.onAction = { [unowned self] id, key in pressed(key, on: id) }
+        fresh.onClosed = { [unowned self] id in onScreen[id] = nil }
+        try? fresh.watch()
+        bus = fresh
+        registration = session.reactor.register(fd: pfd.fd, events: pfd.events) { [unowned self] _ in
+            fresh.process()
+            if !fresh.isOpen { detach() }
+        }
+        return fresh
+    }
+
+    private func detach() {
+        if let registration { session.reactor.unregister(registration) }
+        registration = nil
+        bus = nil
+        onScreen = [:]
+    }
+}

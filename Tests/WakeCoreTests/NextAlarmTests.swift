@@ -1,0 +1,40 @@
+import Testing
+import WakeCore
+
+/// `wake next`: the soonest alarm, said as a status bar shows it.
+@Suite("Next alarm")
+struct NextAlarmTests {
+    let now = utc(2026, 11, 24, 23, 18)
+
+    @Test("the soonest wins; a tie goes to the standing alarm, then to the smaller ID; none is nil")
+    func soonest() {
+        let a = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 25, 6, 30))
+        let b = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 25, 6, 0))
+        let c = NextAlarm(id: "4243", standing: false, at: utc(2026, 11, 25, 6, 30))
+        let d = NextAlarm(id: "gym", standing: true, at: utc(2026, 11, 25, 6, 30))
+        #expect(NextAlarm.soonest([a, b, c]) == b)
+        #expect(NextAlarm.soonest([c, a, d]) == d)
+        #expect(NextAlarm.soonest([c]) == c)
+        #expect(NextAlarm.soonest([]) == nil)
+    }
+
+    @Test("the line: time, day, the name in brackets, the wait, the message; escaped")
+    func line() {
+        let z = TimeZoneRules.utc
+        let work = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 25, 6, 30))
+        #expect(work.line(now: now, zone: z) == "06:30 tomorrow (work), in 7h 12m")
+        var oneOff = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 24, 23, 45, 30), message: "Tea\u{1B}[2J")
+        #expect(oneOff.line(now: now, zone: z) == "23:45:30 today, in 27m 30s: Tea\\x1b[2J")
+        oneOff.at = utc(2026, 11, 27, 7)
+        #expect(oneOff.line(now: now, zone: z).hasPrefix("07:00 Fri 27 Nov, in 2d 7h"))
+    }
+
+    @Test("JSON: one object with the line's parts")
+    func json() {
+        let work = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 25, 6, 30), message: "Stand-up \"now\"")
+        #expect(work.json(now: now, zone: .utc) == """
+            {"id":"work","kind":"standing","time":"06:30","day":"tomorrow","next":"2026-11-25T06:30:00+00:00",\
+            "in_s":25920,"message":"Stand-up \\"now\\"","text":"06:30 tomorrow (work), in 7h 12m: Stand-up \\"now\\""}
+            """)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The daemon's notices before and after a standing alarm (`--notice-before`, issue 26), against
+/// python-dbusmock's notification daemon; buttons pressed with its ActionInvoked.
+@Suite(.serialized, .enabled(if: NotificationMock.isAvailable, "needs python3-dbusmock, dbus-daemon and busctl"))
+struct AdvanceNoticeEndToEndTests {
+    @Test("before: 'Alarm at ... (name)' with the message and a Skip button; Skip skips that occurrence, as wake skip does")
+    func beforeAndSkip() async throws {
+        try await NotificationMock.with { mock in
+            let home = try AlarmHome()
+            let env = home.environment.merging(mock.environment) { $1 }
+            let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notice-before", "10s"], environment: env, directory: home.dir)
+            try await daemon.waitForOutput(containing: "wake daemon running")
+            let add = try await WakeProcess.run(["add", AlarmHome.soon(16), "--days", "daily", "--name", "soon", "-D", "null",
+                                                 "--message", "Stand-up"], environment: env)
+            #expect(add.exitCode == 0, "\(add)")
+            let n = try await mock.waitForNotify(timeout: .seconds(20))
+            #expect(n.summary.hasPrefix("Alarm at ") && n.summary.hasSuffix(" (soon)"), "\(n) \(daemon.child.currentStdout)")
+            #expect(n.body == "Stand-up" && n.actions == ["skip", "Skip"], "\(n)")
+            #expect(n.hints["urgency"] == "1", "\(n)")
+            #expect(daemon.count("ringing") == 0, "shown before the ring: \(daemon.eventLogText)")
+            try await mock.press("skip", on: 1)
+            let skipped = try await daemon.waitForEvent("skipped", timeout: .seconds(15))
+            #expect(skipped["alarm"] == "soon", "\(skipped)")
+            try await mock.waitForCalls("CloseNotification(1)") { calls in calls.contains { if case .close(1) = $0 { true } else { false } } }
+            let list = try await WakeProcess.run(["list", "--json"], environment: env)
+            #expect(list.stdout.contains("\"state\":\"waiting\"") || list.stdout.contains("skipped"), "\(list)")
+            try await Task.sleep(for: .seconds(10))
+            #expect(daemon.count("ringing") == 0, "the skipped occurrence did not ring: \(daemon.eventLogText)")
+            daemon.send(SIGTERM)
+            let r = await daemon.wait(timeout: .seconds(30))
+            #expect(r.exitCode == 0, "\(daemon.report(r))")
+        }
+    }
+
+    @Test("after: an alarm missed while no daemon ran is said in a notice kept on screen")
+    func missedNotice() async throws {
+        try await NotificationMock.with { mock in
+            let home = try AlarmHome()
+            let env = home.environment.merging(mock.environment) { $1 }
+            let add = try await WakeProcess.run(["add", AlarmHome.soon(2), "--days", "daily", "--name", "early", "-D", "null",
+                                                 "--late-limit", "1s", "--message", "Train"], environment: env)
+            #expect(add.exitCode == 0, "\(add)")
+            try await Task.sleep(for: .seconds(5))
+            let daemon = try DetachedWake(["daemon", "--inhibit", "off"], environment: env, directory: home.dir)
+            try await daemon.waitForEvent("missed", timeout: .seconds(15))
+            let n = try await mock.waitForNotify(timeout: .seconds(15))
+            #expect(n.summary.hasPrefix("Missed alarm at ") && n.summary.hasSuffix(" (early)"), "\(n)")
+            #expect(n.body.hasPrefix("Train\n") && n.body.contains("asleep or off"), "\(n)")
+            #expect(n.hints["resident"] == "true" && n.actions.isEmpty && n.expireTimeout == 0, "\(n)")
+            daemon.send(SIGTERM)
+            _ = await daemon.wait(timeout: .seconds(30))
+        }
+    }
+
+    @Test("--notice-before 0 shows nothing before; a bad value is one line, 64; a bad config value 78 where a person is there")
+    func off() async throws {
+        let home = try AlarmHome()
+        let bad = try await home.run(["daemon", "--notice-before", "soon"])
+        #expect(bad.exitCode == 64 && bad.stderrIsOneLine && bad.stderr.contains("--notice-before"), "\(bad)")
+        // A bad value in the config file: refused at once where a person is there (the daemon
+        // itself sets the line aside and says so, as for every config key: issue 22).
+        let config = try ConfigFileEndToEndTests.home("notice-before = \"often\"\n")
+        let r = try await config.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"])
+        #expect(r.exitCode == 78 && r.stderr.contains("notice-before"), "\(r)")
+        let ok = try ConfigFileEndToEndTests.home("notice-before = \"30m\"\n")
+        let dry = try await ok.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"])
+        #expect(dry.exitCode == 0, "the one-off ignores the daemon's key: \(dry)")
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `wake next`: the soonest alarm to ring, standing or one-off, for a status bar (issue 26).
+@Suite("wake next")
+struct NextTests {
+    @Test("nothing to ring: nothing printed, exit 1")
+    func none() async throws {
+        let home = try AlarmHome()
+        let r = try await home.run(["next"])
+        #expect(r.exitCode == 1 && r.stdout.isEmpty, "\(r)")
+        let j = try await home.run(["next", "--json"])
+        #expect(j.exitCode == 1 && j.stdout.isEmpty, "\(j)")
+    }
+
+    @Test("the soonest standing alarm, skips passed over, with its message; then a running one-off that comes sooner")
+    func standingThenOneOff() async throws {
+        let home = try AlarmHome()
+        var r = try await home.run(["add", AlarmHome.soon(3 * 3600), "--days", "daily", "--name", "late", "-D", "null"])
+        #expect(r.exitCode == 0, "\(r)")
+        r = try await home.run(["add", AlarmHome.soon(2 * 3600), "--days", "daily", "--name", "early", "-D", "null", "--message", "Stand-up"])
+        #expect(r.exitCode == 0, "\(r)")
+        r = try await home.run(["next"])
+        #expect(r.exitCode == 0, "\(r)")
+        #expect(r.stdoutLines.count == 1 && r.stdout.contains(" (early), in ") && r.stdout.hasSuffix(": Stand-up\n"), "\(r)")
+        #expect(r.stderr.contains("no daemon is running"), "\(r)")
+
+        r = try await home.run(["skip", "early"])
+        r = try await home.run(["next"])
+        #expect(r.stdout.contains(" (late), in 3h 0m") || r.stdout.contains(" (late), in 2h 59m"), "the skipped occurrence is passed over: \(r)")
+
+        let wake = try DetachedWake(["+30m", "-D", "null", "--inhibit", "off", "--notify", "off", "--message", "Tea"],
+                                    environment: home.environment, directory: home.dir)
+        try await wake.waitForEvent("armed")
+        r = try await home.run(["next"])
+        #expect(r.stdoutLines.count == 1, "\(r)")
+        #expect(r.stdout.hasSuffix(", in 29m 59s: Tea\n") || r.stdout.hasSuffix(", in 30m 0s: Tea\n"), "\(r)")
+        #expect(!r.stdout.contains("("), "a one-off has no name: \(r)")
+        let j = try await home.run(["next", "--json"])
+        let obj = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any], "\(j)")
+        #expect(obj["kind"] as? String == "one-off" && obj["id"] as? String == String(wake.pid) && obj["message"] as? String == "Tea", "\(obj)")
+        #expect((obj["in_s"] as? Int).map { (1790...1800).contains($0) } == true, "\(obj)")
+        wake.send(SIGTERM)
+        _ = await wake.wait()
+    }
+
+    @Test("as fast as wake list: the parser is skipped")
+    func fast() async throws {
+        let home = try AlarmHome()
+        _ = try await home.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"])
+        var best = Duration.seconds(10), bestList = Duration.seconds(10)
+        for _ in 0..<5 {
+            let r = try await home.run(["next"])
+            #expect(r.exitCode == 0, "\(r)")
+            best = min(best, r.elapsed)
+            bestList = min(bestList, try await home.run(["list"]).elapsed)
+        }
+        #expect(best < bestList * 2 + .milliseconds(5), "wake next \(best), wake list \(bestList)")
+    }
+
+    @Test("--help and a stray word go through the parser")
+    func parser() async throws {
+        let h = try await WakeProcess.run(["next", "--help"])
+        #expect(h.exitCode == 0 && h.stdout.contains("--json"), "\(h)")
+        let bad = try await WakeProcess.run(["next", "work"])
+        #expect(bad.exitCode == 64 && bad.stderrIsOneLine, "\(bad)")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `wake pause --until DATE [NAME...]` and `wake resume`: a holiday for the standing alarms (issue 26).
+@Suite("Pause and resume")
+struct PauseEndToEndTests {
+    /// The UTC date `days` from today, `YYYY-MM-DD`.
+    static func date(in days: Int) -> String {
+        var t = time(nil) + days * 86_400
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
+    }
+
+    @Test("pause every alarm or the named ones; wake list and wake next show it; resume ends it")
+    func commands() async throws {
+        let home = try AlarmHome()
+        _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
+        _ = try await home.run(["add", "07:00", "--days", "daily", "--name", "gym", "-D", "null"])
+        let until = Self.date(in: 5)
+        var r = try await home.run(["pause", "--until", until, "work"])
+        #expect(r.exitCode == 0 && r.stdout.contains("'work' paused until ") && r.stdout.contains("; it rings next at 06:30:00"), "\(r)")
+        #expect(!r.stdout.contains("gym"), "\(r)")
+        var list = try await home.listJSON()
+        let work = try #require(list.first { $0["name"] as? String == "work" })
+        #expect(work["paused_until"] as? String == until + "T00:00:00+00:00", "\(work)")
+        #expect((work["state"] as? String)?.hasPrefix("paused until ") == true, "\(work)")
+        #expect((work["next"] as? String)?.hasPrefix(until + "T06:30") == true, "the next occurrence is after the pause: \(work)")
+        #expect(list.first { $0["name"] as? String == "gym" }?["paused_until"] is NSNull)
+        r = try await home.run(["next"])
+        #expect(r.stdout.contains("(gym)"), "the paused alarm is passed over: \(r)")
+        #expect(ChildProcess.read(home.dir.file("config") + "/wake/history.toml").contains("paused_until = \"\(until)T00:00:00Z\""))
+
+        r = try await home.run(["pause", "--until", until])
+        #expect(r.exitCode == 0 && r.stdout.contains("'gym' paused") && r.stdout.contains("'work' paused"), "every alarm: \(r)")
+        r = try await home.run(["next"])
+        #expect(r.exitCode == 0 && r.stdout.contains("(work)") && r.stdout.contains(", in 4d") || r.stdout.contains(", in 5d"), "\(r)")
+        r = try await home.run(["list"])
+        #expect(r.stdout.contains("paused until"), "\(r)")
+
+        r = try await home.run(["resume", "gym"])
+        #expect(r.exitCode == 0 && r.stdout.contains("'gym' resumed; it rings next at 07:00:00"), "\(r)")
+        r = try await home.run(["resume", "gym"])
+        #expect(r.exitCode == 0 && r.stdout.contains("not paused: 'gym'"), "\(r)")
+        r = try await home.run(["resume"])
+        #expect(r.exitCode == 0 && r.stdout.contains("'work' resumed"), "\(r)")
+        list = try await home.listJSON()
+        #expect(list.allSatisfy { $0["paused_until"] is NSNull && $0["state"] as? String == "waiting" }, "\(list)")
+    }
+
+    @Test("mistakes: one line, exit 64", arguments: [
+        (["pause", "--until", "someday"], "invalid date 'someday'"),
+        (["pause", "--until", "2001-01-01"], "not in the future"),
+        (["pause", "--until", "2099-01-01", "nosuch"], "no standing alarm named 'nosuch'"),
+        (["pause", "work"], "--until"),
+        (["resume", "nosuch"], "no standing alarm named 'nosuch'"),
+    ])
+    func mistakes(args: [String], text: String) async throws {
+        let home = try AlarmHome()
+        _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
+        let r = try await home.run(args)
+        #expect(r.exitCode == 64 && r.stderrIsOneLine && r.stderr.contains(text), "\(r)")
+    }
+
+    @Test("the daemon honours a pause, at once and after a restart, and rings again after resume")
+    func daemon() async throws {
+        let home = try AlarmHome()
+        let soon = AlarmHome.soon(4)
+        _ = try await home.run(["add", soon, "--days", "daily", "--name", "daily", "-D", "null", "--ring-for", "1s"])
+        let events = home.dir.file("events.jsonl")
+        func daemon() throws -> DetachedWake {
+            try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off", "--events", events], environment: home.environment,
+                             events: false, directory: home.dir)
+        }
+        func log() -> [WakeEvent] { WakeEvent.read(events) }
+        var d = try daemon()
+        try await d.waitForOutput(containing: "wake daemon running")
+        var r = try await home.run(["pause", "--until", Self.date(in: 3)])
+        #expect(r.exitCode == 0, "\(r)")
+        // Re-armed past the pause, at once.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline && !log().contains(where: { $0.name == "armed" && ($0["deadline"] ?? "").hasPrefix(Self.date(in: 3)) }) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(log().contains { $0.name == "armed" && ($0["deadline"] ?? "").hasPrefix(Self.date(in: 3)) }, "\(log())")
+        d.send(SIGTERM)
+        _ = await d.wait()
+        // Restarted across the paused occurrence: quiet, and not missed.
+        d = try daemon()
+        try await d.waitForOutput(containing: "wake daemon running")
+        try await Task.sleep(for: .seconds(5))
+        #expect(!log().contains { $0.name == "ringing" || $0.name == "missed" }, "\(log())")
+        let state = try await home.listJSON().first?["state"] as? String
+        #expect(state?.hasPrefix("paused until") == true, "\(String(describing: state))")
+        // Resumed: the next occurrence (tomorrow) is armed.
+        r = try await home.run(["resume"])
+        #expect(r.exitCode == 0, "\(r)")
+        let armedAgain = try await d.waitForOutput(containing: "set for")
+        _ = armedAgain
+        d.send(SIGTERM)
+        let end = await d.wait()
+        #expect(end.exitCode == 0, "\(d.report(end))")
+        #expect(!log().contains { $0.name == "ringing" || $0.name == "missed" }, "\(log())")
+    }
+}
