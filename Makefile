@@ -12,10 +12,11 @@
 # server and to freeze it; and what make deb needs, since the tests build and check the package).
 # make deb: dpkg-shlibdeps (dpkg-dev; binutils' strip and readelf), lintian, and man-db and
 # groff-base for the man page checks (lintian's and the tests').
-BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev
+BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
-                    sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins
+                    sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins \
+                    pipewire wireplumber pipewire-pulse
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
