@@ -221,10 +221,10 @@ final class PulseAudioServer {
     }
 
     /// Starts recording what the `speaker` sink plays (its monitor), mono S16_LE 44.1 kHz.
-    func record() async throws -> PulseRecorder {
+    func record(sink: String = "speaker") async throws -> PulseRecorder {
         let path = directory.file("recording-\(UUID().uuidString.prefix(8)).raw")
         let p = try ChildProcess(PulseAudioServer.parecPath, [
-            "-d", "speaker.monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)",
+            "-d", sink + ".monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)",
             "--latency-msec=20", path,
         ], environment: environment, unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
         let recorder = PulseRecorder(path: path, process: p)
