@@ -20,6 +20,34 @@ struct StreamGuardTests {
     func pipeWire() async throws {
         try await PipeWireServer.with { try await rememberedStream(on: $0) }
     }
+
+    @Test("SIGKILL while the stream's own sink (not the default) is raised: the next start puts that sink back")
+    func killedWhileSinkRaised() async throws {
+        try await PulseAudioServer.with(desktop: true) { pa in
+            let ring = ["now", "-D", "default", "--inhibit", "off", "--ring-for"]
+            let first = try DetachedWake(ring + ["4s", "--mixer", "off"], environment: pa.environment)
+            try await first.waitForEvent("ringing", timeout: .seconds(20))
+            try await pa.run(["move-sink-input", try await pa.stream(of: first.pid).index, "headphones"])
+            _ = await first.wait(timeout: .seconds(30))
+            try await pa.run(["set-sink-mute", "headphones", "1"])
+            try await pa.run(["set-sink-volume", "headphones", "10%"])
+            let second = try DetachedWake(ring + ["60s"], environment: pa.environment)
+            try await second.waitForEvent("ringing", timeout: .seconds(20))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !second.events.contains(where: { $0.name == "mixer_raised" && $0["mixer"] == "pulse-sink:headphones" }) {
+                if ContinuousClock.now >= deadline { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let raised = try await pa.sinkLevels("headphones")
+            #expect(!raised.muted && raised.percent >= 50, "raised while ringing: \(raised)\n\(second.events)")
+            second.send(SIGKILL)
+            _ = await second.wait(timeout: .seconds(10))
+            let next = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"], environment: pa.environment)
+            #expect(next.stderr.contains("pulse-sink:headphones"), "the next start says it put the sink back: \(next)")
+            let after = try await pa.sinkLevels("headphones")
+            #expect(after.muted && after.percent == 10, "the headphones are muted at 10 % again: \(after)")
+        }
+    }
 }
 
 /// One sink-input as `pactl list sink-inputs` shows it.
