@@ -54,6 +54,26 @@ struct SilentRetryTests {
         }
     }
 
+    @Test("PipeWire: pipewire-pulse killed mid-ring and back after 1 s: heard again within seconds; exit 4",
+          .enabled(if: PipeWireServer.isAvailable, "needs pipewire, wireplumber, pipewire-pulse"))
+    func pipeWireRestarted() async throws {
+        try await PipeWireServer.with { pw in
+            let wake = try DetachedWake(["now", "-D", "default", "--ring-for", "14s", "--inhibit", "off"], environment: pw.environment)
+            try await wake.waitForEvent("ringing", timeout: .seconds(20))
+            await pw.killPulse()
+            try await wake.waitForEvent("silent", timeout: .seconds(15))
+            try await Task.sleep(for: .seconds(1))
+            try await pw.restartPulse()
+            let back = ContinuousClock.now
+            let recorder = try await pw.record(sink: "speaker")
+            #expect(await recorder.waitForSound(timeout: .seconds(8)), "the speaker hears the alarm again")
+            #expect(secondsSince(back) <= 8, "heard \(secondsSince(back)) s after the server returned")
+            let r = await wake.wait(timeout: .seconds(30))
+            #expect(r.exitCode == 4, "\(wake.report(r))")
+            #expect(wake.events.contains { $0.name == "recovered" && $0["from"] == "silent" }, "\(wake.report(r))")
+        }
+    }
+
     @Test("the server down for the whole window: silent, still_silent counts, exit 1 at --ring-for")
     func neverBack() async throws {
         try await PulseAudioServer.with(desktop: true) { pa in

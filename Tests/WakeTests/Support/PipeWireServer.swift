@@ -73,6 +73,22 @@ final class PipeWireServer: SoundServerFixture {
         }
     }
 
+    /// Kills pipewire-pulse (SIGKILL), the server wake's stream talks to, as a crash; the null
+    /// sinks it made go with it.
+    func killPulse() async {
+        guard let p = processes.last else { return }
+        p.send(SIGKILL)
+        await p.wait(timeout: .seconds(5))
+        processes.removeLast()
+    }
+
+    /// Starts pipewire-pulse again (after `killPulse()`) and makes the sinks again.
+    func restartPulse() async throws {
+        processes.append(try ChildProcess("/usr/bin/pipewire-pulse", [], environment: serverEnvironment,
+                                          unset: PulseAudioServer.sessionVariables, directory: directory))
+        try await answerAndMakeSinks()
+    }
+
     private func start() async throws {
         for binary in ["/usr/bin/dbus-daemon", "/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse"] {
             let args = binary.hasSuffix("dbus-daemon") ? ["--session", "--nofork", "--address=unix:path=\(runtimeDirectory)/bus"] : []
@@ -80,6 +96,10 @@ final class PipeWireServer: SoundServerFixture {
                                               unset: PulseAudioServer.sessionVariables, directory: directory))
             try await Task.sleep(for: .milliseconds(500))
         }
+        try await answerAndMakeSinks()
+    }
+
+    private func answerAndMakeSinks() async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
             if let r = try? await pactl(["info"]), r.exitCode == 0, r.stdout.contains("PipeWire") { break }
