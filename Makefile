@@ -13,13 +13,16 @@
 # make deb: dpkg-shlibdeps (dpkg-dev; binutils' strip and readelf), lintian, and man-db and
 # groff-base for the man page checks (lintian's and the tests').
 # gcc and libc6-dev build wake-alarm-timer, the C helper that holds CAP_WAKE_ALARM; libcap2-bin
-# has setcap and getcap, which make install, the package's postinst and the tests run.
-BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev gcc libc6-dev
+# has setcap and getcap, which make install, the package's postinst and the tests run. libpulse's
+# headers (libpulse-dev) are read at build time only: wake opens libpulse with dlopen when it rings
+# through a sound server. pipewire, wireplumber and pipewire-pulse are the desktop the tests ring on.
+BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev gcc libc6-dev
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
-                    sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin
+                    sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
+                    pipewire wireplumber pipewire-pulse
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
-                    pipewire pipewire-bin wireplumber pipewire-pulse python3-matplotlib
+                    pipewire-bin python3-matplotlib
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT ?= swift

@@ -17,6 +17,9 @@ let package = Package(
         // Linux headers the Glibc module leaves out (signalfd).
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libpulse's headers; the library itself is loaded with dlopen at ring time (shim.h), so no
+        // pkgConfig here: its `-lpulse` would load it at every start of every command.
+        .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
         // wake's own alarm sound (Resources/alarm.flac), embedded so a copied binary still has it.
         .target(name: "CWakeSound"),
@@ -28,7 +31,7 @@ let package = Package(
         .target(
             name: "WakeSystem",
             dependencies: [
-                "WakeCore", "CALSA", "CSndFile", "CSystemd", "CLinux",
+                "WakeCore", "CALSA", "CSndFile", "CSystemd", "CLinux", "CPulse",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -11,6 +11,8 @@ public enum Defaults {
     public static let minVolume = 50
     /// While the terminal bell rings in place of sound, how often the devices are tried again.
     public static let bellRetry: Duration = .seconds(5)
+    /// With no bell either (no terminal), how often the devices are tried again while the ring lasts.
+    public static let silentRetry: Duration = .seconds(2)
     /// How long a sound output may accept no audio before it counts as failed.
     public static let stallLimit: Duration = .seconds(3)
     /// How much audio wake keeps queued ahead on a device, and the ALSA buffer it asks for.

@@ -34,6 +34,9 @@ public struct DesktopNotice: Hashable, Sendable {
         case ringing(since: String)
         /// No device works and the terminal bell rings instead; `reason` is the last failure.
         case bell(reason: String)
+        /// No device works and there is no terminal for the bell: wake keeps trying the devices
+        /// while the ring lasts; `reason` says what failed.
+        case silent(reason: String)
         /// Silent until this wall-clock time, then rings again.
         case snoozed(until: String)
         /// Not even the bell could be made: the alarm has ended without a sound.
@@ -62,6 +65,11 @@ public struct DesktopNotice: Hashable, Sendable {
             return DesktopNotice(summary: "Alarm \(name): NO SOUND DEVICE WORKS",
                                  body: markup("wake can play sound on no device and rings the terminal bell instead, "
                                               + "which may be out of earshot. Last failure: \(reason). Check the sound device."),
+                                 buttons: both, urgency: .critical, resident: true)
+        case .silent(let reason):
+            return DesktopNotice(summary: "Alarm \(name): NO SOUND",
+                                 body: markup("wake can play sound on no device right now and keeps trying every few seconds "
+                                              + "while the alarm rings. \(reason). Check the sound device."),
                                  buttons: both, urgency: .critical, resident: true)
         case .snoozed(let until):
             return DesktopNotice(summary: "Alarm \(name): snoozed until \(until)", body: markup("Rings again at \(until)."),

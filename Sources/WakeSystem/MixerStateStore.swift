@@ -184,6 +184,7 @@ public enum MixerStateStore {
 
     /// Puts one saved entry back on a freshly opened mixer (where its values are still wake's).
     public static func restore(_ entry: MixerSaveFile.Entry) -> RestoreOutcome {
+        if entry.mixer.hasPrefix(SoundServerStream.sinkPrefix) { return SoundServerStream.restoreSaved(entry) }
         do {
             let mixer = try Mixer(control: entry.mixer, elements: [entry.saved.element])
             defer { mixer.close() }

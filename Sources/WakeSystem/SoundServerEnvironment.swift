@@ -21,6 +21,7 @@ public enum SoundServerEnvironment {
     /// Call first thing in `main`, before any thread starts: `setenv` is not thread-safe, and
     /// libraries read the environment from their own threads.
     public static func prepare() -> String? {
+        nameStream()
         let current = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
         switch decide(current: current, base: runtimeBase, uid: getuid()) {
         case .alreadySet: return nil
@@ -29,6 +30,20 @@ public enum SoundServerEnvironment {
             return nil
         case .note(let line): return line
         }
+    }
+
+    /// What wake's stream says about itself on a sound server (the volume control shows "wake";
+    /// `media.role` "alarm" is what the server's policies and stream restore key on).
+    public static let streamProperties = "application.name='wake' media.role='alarm' application.icon_name='alarm-clock'"
+
+    /// Names wake's stream on the sound server: libpulse (behind ALSA's pulse plugin, and wake's
+    /// own client) adds `PULSE_PROP` to every context's properties where they are not set yet,
+    /// and `PULSE_PROP_OVERRIDE_<key>` over what is set: the plugin names its context "ALSA
+    /// plug-in [wake]". A user's own `PULSE_PROP` comes after, so it wins.
+    static func nameStream() {
+        let user = getenv("PULSE_PROP").map { String(cString: $0) } ?? ""
+        setenv("PULSE_PROP", user.isEmpty ? streamProperties : streamProperties + " " + user, 1)
+        setenv("PULSE_PROP_OVERRIDE_application.name", "wake", 0)
     }
 
     static func decide(current: String?, base: String, uid: uid_t) -> Decision {

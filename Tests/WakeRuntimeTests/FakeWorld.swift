@@ -147,6 +147,10 @@ final class EventRecorder: RuntimeObserver {
                 case .mixerRestored: return "mixerRestored"
                 case .mixerProblem: return "mixerProblem"
                 case .backFromBell: return "backFromBell"
+                case .silent: return "silent"
+                case .silentStep: return "silentStep"
+                case .stillSilent: return "stillSilent"
+                case .backFromSilent: return "backFromSilent"
                 }
             case .problem: return "problem"
             }

@@ -106,6 +106,14 @@ public final class ConsoleObserver: RuntimeObserver {
             console.error("warning: " + reason)
         case .backFromBell(let device):
             console.error("SOUND IS BACK on '\(device.printable)': the bell stops")
+        case .silent(let reason, let retry):
+            console.error("NO SOUND: \(reason); trying the devices again every \(Formatting.span(retry)) while the alarm rings")
+        case .silentStep(let device, let reason):
+            console.error("still no sound: '\(device.printable)' failed (\(reason))")
+        case .stillSilent(let tries, let span):
+            console.error("still no sound after \(Formatting.span(span)) (\(tries) tries); trying again")
+        case .backFromSilent(let device, let tries, let span):
+            console.error("SOUND IS BACK on '\(device.printable)' after \(Formatting.span(span)) without sound (\(tries) tries)")
         }
     }
 

@@ -60,9 +60,15 @@ public final class DesktopNotifier: RuntimeObserver {
         case .sound(.bell):
             guard t.phase != nil else { return }
             t.phase = .bell(reason: t.bellReason ?? "every sound device failed")
+        case .sound(.silent(let reason, _)):
+            guard t.phase != nil else { return }
+            t.phase = .silent(reason: reason)
         case .sound(.opened):
             // A device works again: the bell is no longer the news.
-            guard case .bell? = t.phase else { return }
+            switch t.phase {
+            case .bell?, .silent?: break
+            default: return
+            }
             t.phase = .ringing(since: t.since)
         case .snoozed(let until):
             t.phase = .snoozed(until: clock(until, seconds: false))

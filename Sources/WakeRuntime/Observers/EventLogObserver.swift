@@ -107,6 +107,19 @@ public final class EventLogObserver: RuntimeObserver {
             case .backFromBell(let device):
                 name = "recovered"
                 fields += [("what", .string("sound")), ("from", .string("bell")), ("device", .string(device))]
+            case .silent(let reason, let retry):
+                name = "silent"
+                fields += [("reason", .string(reason)), ("retry_s", .int(retry.secondsRoundedUp))]
+            case .silentStep(let device, let reason):
+                name = "silent_step"
+                fields += [("device", .string(device)), ("reason", .string(reason))]
+            case .stillSilent(let tries, let span):
+                name = "still_silent"
+                fields += [("tries", .int(Int64(tries))), ("silent_s", .int(span.secondsRoundedUp))]
+            case .backFromSilent(let device, let tries, let span):
+                name = "recovered"
+                fields += [("what", .string("sound")), ("from", .string("silent")), ("device", .string(device)),
+                           ("tries", .int(Int64(tries))), ("silent_s", .int(span.secondsRoundedUp))]
             }
         }
         log.emit(name, at: event.time.realtime, fields)

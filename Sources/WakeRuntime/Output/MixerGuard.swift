@@ -152,6 +152,70 @@ final class MixerLedger: @unchecked Sendable {
         if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError)); if wake dies now they may stay raised")) }
     }
 
+    // MARK: the stream on a sound server
+
+    /// On a worker whose PCM on a sound server's device just opened: unmutes and raises wake's own
+    /// stream and the sink it plays on (SoundServerStream). The sink's old levels go to the save
+    /// file first (`pulse-sink:NAME`), so a crash is put right by the next start like a mixer;
+    /// the stream itself ends with the process.
+    func raiseStream(floor: Int, worker: Int, report: (WorkerReport) -> Void) -> SoundServerStream.Change? {
+        do {
+            let change = try SoundServerStream.raise(floor: floor) { change in
+                guard let applied = change.sinkApplied else { return }
+                let control = SoundServerStream.sinkPrefix + change.sink
+                guard MixerSaveFile.storable(control) else { return }
+                let entry = MixerSaveFile.Entry(mixer: control, saved: change.sinkBefore, applied: applied)
+                let saveError = locked { () -> StoreError? in
+                    if entries[control] == nil { order.append(control) }
+                    entries[control] = Held(entry: entry, owner: worker)
+                    return writeFile()
+                }
+                if let saveError {
+                    report(.mixerProblem("cannot save the sink's levels before raising them (\(saveError)); if wake dies while ringing they stay raised"))
+                }
+            }
+            guard let change else { return nil }
+            if let applied = change.streamApplied {
+                var after = change.streamBefore
+                after.levels = applied
+                report(.mixerRaised(mixer: SoundServerStream.streamControl, from: change.streamBefore, to: after))
+            }
+            if let applied = change.sinkApplied {
+                var after = change.sinkBefore
+                after.levels = applied
+                report(.mixerRaised(mixer: SoundServerStream.sinkPrefix + change.sink, from: change.sinkBefore, to: after))
+            }
+            return change
+        } catch {
+            report(.mixerProblem("cannot check wake's stream on the sound server (\(error)); ringing at the level it is at"))
+            return nil
+        }
+    }
+
+    /// Puts back what `raiseStream` changed, before the PCM closes (the stream goes with it).
+    func restoreStream(_ change: SoundServerStream.Change, worker: Int, report: (WorkerReport) -> Void) {
+        let control = SoundServerStream.sinkPrefix + change.sink
+        let ownsSink = change.sinkApplied != nil && locked { entries[control]?.owner == worker }
+        var mine = change
+        if !ownsSink { mine.sinkApplied = nil }
+        do {
+            let r = try SoundServerStream.restore(mine)
+            if let (reading, kept) = r.stream { report(.mixerRestored(mixer: SoundServerStream.streamControl, to: reading, keptChanges: kept)) }
+            if let (reading, kept) = r.sink { report(.mixerRestored(mixer: control, to: reading, keptChanges: kept)) }
+            if ownsSink {
+                let saveError = locked { () -> StoreError? in
+                    entries[control] = nil
+                    order.removeAll { $0 == control }
+                    return writeFile()
+                }
+                if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError)); if wake dies now they may stay raised")) }
+            }
+        } catch {
+            if ownsSink { locked { entries[control]?.owner = nil } }
+            report(.mixerProblem("cannot put wake's stream or its sink back (\(error)); the next start of wake puts the sink back"))
+        }
+    }
+
     /// Under the mutex: the file holds exactly the entries not yet put back.
     private func writeFile() -> StoreError? {
         guard let path else { return StoreError(path: "", reason: "neither XDG_STATE_HOME nor HOME is set to an absolute path") }

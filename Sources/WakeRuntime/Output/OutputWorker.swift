@@ -31,6 +31,7 @@ final class OutputWorker: @unchecked Sendable {
     }
 
     private var raisedMixer: MixerLedger.Token?
+    private var raisedStream: SoundServerStream.Change?
     private var written: Int64 = 0
     private var sawFirstFrame = false
     private var recoveredCount = 0
@@ -52,6 +53,11 @@ final class OutputWorker: @unchecked Sendable {
         if let (ledger, floor) = job.mixer {
             raisedMixer = ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
             if mailbox.pending() == .abandoned { return releaseMixer() }
+            // On a sound server: wake's own stream and the sink it plays on, too.
+            if SoundServerStream.isServerDevice(job.device), SoundServerEnvironment.explainUnreachable(device: job.device) == nil {
+                raisedStream = ledger.raiseStream(floor: floor, worker: mailbox.id) { mailbox.post($0) }
+                if mailbox.pending() == .abandoned { return releaseMixer() }
+            }
         }
         let paced = pcm.isClockless && !job.unpaced
         mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: pcm.isClockless))
@@ -154,12 +160,21 @@ final class OutputWorker: @unchecked Sendable {
     /// Puts back the mixer this worker raised, when its sound ends however it ends (after an
     /// abandonment too: the ledger knows whether it is still this worker's to restore).
     private func releaseMixer() {
+        releaseStream()
         guard let token = raisedMixer, let (ledger, _) = job.mixer else { return }
         raisedMixer = nil
         ledger.restore(token, worker: mailbox.id) { mailbox.post($0) }
     }
 
+    /// Puts back the stream and sink this worker raised; before the PCM closes, while the stream exists.
+    private func releaseStream() {
+        guard let change = raisedStream, let (ledger, _) = job.mixer else { return }
+        raisedStream = nil
+        ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
+    }
+
     private func fail(_ pcm: PCM, _ reason: String) {
+        releaseStream()
         pcm.drop()
         pcm.close()
         releaseMixer()
@@ -183,6 +198,7 @@ final class OutputWorker: @unchecked Sendable {
                 nanosleep(&ts, nil)
             }
         }
+        releaseStream()
         pcm.drop()
         pcm.close()
         releaseMixer()

@@ -45,6 +45,16 @@ public enum OutputEvent: Hashable, Sendable {
     case mixerProblem(String)
     /// On the bell, a device worked again: the sound is back on it.
     case backFromBell(device: String)
+    /// Every device failed and there is no bell: wake is silent, and tries the devices again
+    /// every `retry` while the ring lasts. `reason`: each step's failure.
+    case silent(reason: String, retry: Duration)
+    /// While silent: a device step failed for a reason not reported before in this silence
+    /// (each step's failure is said once; the count comes with `stillSilent` and `backFromSilent`).
+    case silentStep(device: String, reason: String)
+    /// While silent: `tries` device attempts have failed since the silence began.
+    case stillSilent(tries: Int, for: Duration)
+    /// While silent, a device worked again after `tries` failed attempts: sound is back on it.
+    case backFromSilent(device: String, tries: Int, silentFor: Duration)
 }
 
 /// The sound path as the runner sees it: start, stop, and events back. Never blocks.

@@ -15,6 +15,12 @@ import WakeSystem
 /// more than two stuck ones are left behind before the retries wait for them to end); the
 /// first probe whose device opens becomes the ring's output again (`backFromBell`).
 /// The loop itself never waits on a probe.
+///
+/// With no bell to ring (no terminal: the daemon, a script, a closed ssh session) it does not give
+/// up either: it goes `silent`, says so once with each step's failure, and probes the devices
+/// every `silentRetry` the same way for as long as the ring lasts; the first device that opens
+/// ends the silence (`backFromSilent`). Only the runner decides that a ring that never made a
+/// sound failed, when its window is over.
 public final class SupervisedOutput: SoundOutput {
     public var onEvent: ((OutputEvent) -> Void)?
     public var stallLimit: Duration = Defaults.stallLimit
@@ -23,6 +29,8 @@ public final class SupervisedOutput: SoundOutput {
     public var stopWait: Duration = .milliseconds(100)
     /// While on the bell, how often the devices are tried again.
     public var bellRetry: Duration = Defaults.bellRetry
+    /// While silent (no bell), how often the devices are tried again.
+    public var silentRetry: Duration = Defaults.silentRetry
 
     private let reactor: Reactor
     private let clock: RuntimeClock
@@ -38,8 +46,26 @@ public final class SupervisedOutput: SoundOutput {
         case idle
         case device(WorkerMailbox, FallbackChain.Output)
         case bell
-        case failed
+        /// No device works and there is no bell: probing until one does.
+        case silent
     }
+
+    /// On the bell or silent: the probes run.
+    private var isProbing: Bool {
+        switch state {
+        case .bell, .silent: return true
+        case .idle, .device: return false
+        }
+    }
+
+    /// While silent: when it began, the device attempts that failed since, the failures already
+    /// reported (device and reason), and when the count was last reported.
+    private var silentSince = Instant(nanoseconds: 0)
+    private var silentTries = 0
+    private var silentReported: Set<String> = []
+    private var lastSilentReport = Instant(nanoseconds: 0)
+    /// How often `stillSilent` repeats the count.
+    private let silentReportEvery: Duration = .seconds(10)
 
     /// While on the bell: the worker trying a device now, the devices left in this round, and
     /// when the next round starts.
@@ -126,7 +152,7 @@ public final class SupervisedOutput: SoundOutput {
                 let counts = mailbox.counts
                 onEvent?(.stopped(frames: counts.frames, seams: counts.seams))
             }
-        case .bell:
+        case .bell, .silent:
             bellTimer.stop()
             if let probe {
                 // A probe may have raised a mixer: a stop lets it put it back on its own time.
@@ -136,7 +162,7 @@ public final class SupervisedOutput: SoundOutput {
             }
             probeQueue = []
             onEvent?(.stopped(frames: 0, seams: 0))
-        case .idle, .failed:
+        case .idle:
             break
         }
         state = .idle
@@ -238,19 +264,35 @@ public final class SupervisedOutput: SoundOutput {
     }
 
     private func startBell() {
-        guard let bell, bell.ring() else {
-            state = .failed
-            watchdog.stop()
-            onEvent?(.failed(reason: "no sound device works (\(failures.joined(separator: "; "))) and there is no terminal to ring the bell on"))
-            return
-        }
+        probe = nil
+        probeQueue = []
+        guard let bell, bell.ring() else { return startSilence() }
         state = .bell
         bellTimer.start()
         onEvent?(.bell)
         // The watchdog keeps ticking on the bell: it paces the retries and watches the probes.
-        probe = nil
-        probeQueue = []
         nextProbeRound = clock.monotonic() + bellRetry
+    }
+
+    /// No device works and no bell can ring: said once, then the devices are probed every
+    /// `silentRetry` (the watchdog keeps ticking) until one works or the ring ends.
+    private func startSilence() {
+        state = .silent
+        let now = clock.monotonic()
+        silentSince = now
+        lastSilentReport = now
+        silentTries = failures.count
+        silentReported = Set(failures)
+        onEvent?(.silent(reason: "no sound device works (\(failures.joined(separator: "; "))) and there is no terminal to ring the bell on",
+                         retry: silentRetry))
+        nextProbeRound = now + silentRetry
+    }
+
+    /// While silent, a probe of `device` failed: the first failure of each kind is said, the rest counted.
+    private func noteSilentFailure(_ output: FallbackChain.Output, _ reason: String) {
+        silentTries += 1
+        let step = describe(output)
+        if silentReported.insert("\(step): \(reason)").inserted { onEvent?(.silentStep(device: step, reason: reason)) }
     }
 
     // MARK: back from the bell
@@ -262,8 +304,12 @@ public final class SupervisedOutput: SoundOutput {
         return FallbackChain.deviceSteps(requested: request.device, cards: cardNumbers()).map { .device($0, lastSoundKind) }
     }
 
-    /// On each watchdog tick while on the bell: watches the probe, or starts the next one.
+    /// On each watchdog tick while on the bell or silent: watches the probe, or starts the next one.
     private func tickOnBell(_ now: Instant) {
+        if case .silent = state, now - lastSilentReport >= silentReportEvery {
+            lastSilentReport = now
+            onEvent?(.stillSilent(tries: silentTries, for: now - silentSince))
+        }
         if let p = probe {
             var watch = p.stall
             watch.progressed(at: p.mailbox.lastProgress)
@@ -271,6 +317,9 @@ public final class SupervisedOutput: SoundOutput {
             abandon(p.mailbox)
             stuckProbes.append(p.mailbox)
             probe = nil
+            if case .silent = state {
+                noteSilentFailure(p.output, "the device did not answer for \(Formatting.span(stallLimit)) (stalled)")
+            }
         }
         stuckProbes.removeAll { $0.hasEnded }
         // Threads stuck on a hung server are not piled up: wait for them to come back first.
@@ -278,7 +327,7 @@ public final class SupervisedOutput: SoundOutput {
         if probeQueue.isEmpty {
             guard now >= nextProbeRound else { return }
             probeQueue = probeRound()
-            nextProbeRound = now + bellRetry
+            if case .silent = state { nextProbeRound = now + silentRetry } else { nextProbeRound = now + bellRetry }
         }
         startNextProbe()
     }
@@ -290,17 +339,25 @@ public final class SupervisedOutput: SoundOutput {
                 probe = (mailbox, output, StallWatch(limit: stallLimit, start: clock.monotonic()))
                 return
             }
+            if case .silent = state { noteSilentFailure(output, lastFailure) }
         }
     }
 
     /// A probe's device opened: the ring is back on it.
     private func backFromBell(_ mailbox: WorkerMailbox, _ output: FallbackChain.Output) {
+        let wasSilent: Bool
+        if case .silent = state { wasSilent = true } else { wasSilent = false }
         probe = nil
         probeQueue = []
         bellTimer.stop()
         if case .device(let device, let kind) = output {
             chain = FallbackChain(device: device, sound: kind)
-            onEvent?(.backFromBell(device: device))
+            failures = []
+            if wasSilent {
+                onEvent?(.backFromSilent(device: device, tries: silentTries, silentFor: clock.monotonic() - silentSince))
+            } else {
+                onEvent?(.backFromBell(device: device))
+            }
         }
         state = .device(mailbox, output)
         stall = StallWatch(limit: stallLimit, start: clock.monotonic())
@@ -345,15 +402,16 @@ public final class SupervisedOutput: SoundOutput {
                 }
             }
         }
-        if case .bell = state, let p = probe {
+        if isProbing, let p = probe {
             var reports = p.mailbox.takeReports()[...]
             while let report = reports.popFirst() {
                 switch report {
                 case .opened:
                     backFromBell(p.mailbox, p.output)
                     return handle([report] + Array(reports), from: p.mailbox, output: p.output)
-                case .failed:
+                case .failed(_, let reason):
                     // Not back yet: the next device of this round, or the next round.
+                    if case .silent = state { noteSilentFailure(p.output, reason) }
                     probe = nil
                     startNextProbe()
                     return
@@ -405,7 +463,7 @@ public final class SupervisedOutput: SoundOutput {
     private func checkStall() {
         let now = clock.monotonic()
         defer { lastTick = now }
-        if case .bell = state { return tickOnBell(now) }
+        if isProbing { return tickOnBell(now) }
         guard case .device(let mailbox, _) = state else { return }
         // Ticks that came far apart mean this process was not running (Ctrl-Z, a debugger):
         // the device cannot be blamed for that time.

@@ -36,6 +36,8 @@ public final class Runner {
         var bootTimer: DeadlineTimer?
         var ringLimit: DeadlineTimer?
         var audibleAnnounced = false
+        /// Why the output went silent during this ring (no device, no bell), while it is.
+        var silentReason: String?
 
         init(setup: AlarmSetup) {
             self.setup = setup
@@ -81,7 +83,13 @@ public final class Runner {
         alarm.wallTimer = try timers.deadlineTimer(.wall) { [unowned self] in expired(id, $0) }
         alarm.bootTimer = try timers.deadlineTimer(.elapsed) { [unowned self] in expired(id, $0) }
         alarm.ringLimit = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
-            if expiry == .fired { handle(id, .ringLimitReached(clock.now())) }
+            guard expiry == .fired else { return }
+            // A whole window without any sound is a failure, not a ring that nobody stopped.
+            if let a = alarms.first(where: { $0.setup.id == id }), !a.audibleAnnounced, let why = a.silentReason {
+                handle(id, .soundFailed("no sound during the whole --ring-for window: \(why)"))
+            } else {
+                handle(id, .ringLimitReached(clock.now()))
+            }
         }
         alarms.append(alarm)
         let now = clock.now()
@@ -207,6 +215,7 @@ public final class Runner {
             a.bootTimer?.disarm()
         case .startRinging(let late):
             a.audibleAnnounced = false
+            a.silentReason = nil
             publish(id, .ringStarted(late: late), at: now)
             ringing.append(id)
             if ringing.count == 1 {
@@ -253,6 +262,8 @@ public final class Runner {
             }
         case .failed(let reason):
             for a in alarms where ringing.contains(a.setup.id) { handle(a.setup.id, .soundFailed(reason)) }
+        case .silent(let reason, _):
+            for a in alarms where ringing.contains(a.setup.id) { a.silentReason = reason }
         default:
             break
         }

@@ -88,8 +88,8 @@ final class PulseAudioServer {
     }
 
     /// Runs `body` with a fresh server and stops it afterwards whether or not `body` threw.
-    static func with<T>(_ body: (PulseAudioServer) async throws -> T) async throws -> T {
-        let server = try await PulseAudioServer.start()
+    static func with<T>(desktop: Bool = false, _ body: (PulseAudioServer) async throws -> T) async throws -> T {
+        let server = try await PulseAudioServer.start(desktop: desktop)
         do {
             let r = try await body(server)
             await server.stop()
@@ -100,7 +100,10 @@ final class PulseAudioServer {
         }
     }
 
-    static func start(timeout: Duration = .seconds(30)) async throws -> PulseAudioServer {
+    /// `desktop`: as a desktop's server, with `module-stream-restore` (remembering each
+    /// application's stream mute, volume and sink in this server's own `PULSE_STATE_PATH`) and a
+    /// second null sink, `headphones`.
+    static func start(desktop: Bool = false, timeout: Duration = .seconds(30)) async throws -> PulseAudioServer {
         guard access(pulseaudioPath, X_OK) == 0 else {
             throw WakeTestError("\(pulseaudioPath) is missing: apt-get install pulseaudio pulseaudio-utils libasound2-plugins (make deps-test)")
         }
@@ -113,12 +116,18 @@ final class PulseAudioServer {
         guard chmod(runtime, 0o700) == 0 else { throw WakeTestError("chmod \(runtime): errno \(errno)") }
         guard mkdir(runtime + "/pulse", 0o700) == 0 else { throw WakeTestError("mkdir \(runtime)/pulse: errno \(errno)") }
         let socket = runtime + "/pulse/native"
-        let config = try dir.write("pulse.pa", Array("""
+        let base = """
             load-module module-native-protocol-unix socket=\(socket) auth-anonymous=1
             load-module module-null-sink sink_name=speaker
             set-default-sink speaker
 
-            """.utf8))
+            """
+        let desktopModules = """
+            load-module module-stream-restore restore_device=true restore_volume=true restore_muted=true
+            load-module module-null-sink sink_name=headphones
+
+            """
+        let config = try dir.write("pulse.pa", Array((base + (desktop ? desktopModules : "")).utf8))
         let client = try dir.write("client.conf", Array("autospawn = no\n".utf8))
         let server = try launch(dir: dir, config: config, home: home, runtime: runtime)
         let s = PulseAudioServer(directory: dir, server: server, runtime: runtime, home: home, socket: socket, client: client, config: config)
@@ -135,7 +144,8 @@ final class PulseAudioServer {
         try ChildProcess(pulseaudioPath, [
             "-n", "-F", config, "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
             "--realtime=no", "--high-priority=no", "--log-target=stderr",
-        ], environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": runtime],
+        ], environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_RUNTIME_DIR": runtime,
+                         "PULSE_STATE_PATH": dir.file("pulse-state")],
            unset: sessionVariables, directory: dir)
     }
 
@@ -211,10 +221,10 @@ final class PulseAudioServer {
     }
 
     /// Starts recording what the `speaker` sink plays (its monitor), mono S16_LE 44.1 kHz.
-    func record() async throws -> PulseRecorder {
+    func record(sink: String = "speaker") async throws -> PulseRecorder {
         let path = directory.file("recording-\(UUID().uuidString.prefix(8)).raw")
         let p = try ChildProcess(PulseAudioServer.parecPath, [
-            "-d", "speaker.monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)",
+            "-d", sink + ".monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)",
             "--latency-msec=20", path,
         ], environment: environment, unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
         let recorder = PulseRecorder(path: path, process: p)

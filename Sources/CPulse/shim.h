@@ -1,0 +1,200 @@
+#ifndef WAKE_CPULSE_SHIM_H
+#define WAKE_CPULSE_SHIM_H
+// A small synchronous libpulse client for the stream guard (WakeSystem/SoundServerStream.swift):
+// find wake's own sink-input, read and set its mute and volume and those of the sink it plays
+// on. libpulse is loaded with dlopen on first use (`wake_pa_load`); every call goes through the
+// table, so the binary has no link-time dependency on it. Every wait is bounded by a deadline
+// (a hung server never holds a caller longer), and runs on the caller's thread: call it from an
+// output worker, never from the event loop.
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+#include <pulse/pulseaudio.h>
+
+#define WAKE_PA_FUNCS(X) \
+    X(pa_mainloop_new) X(pa_mainloop_free) X(pa_mainloop_get_api) X(pa_mainloop_prepare) \
+    X(pa_mainloop_poll) X(pa_mainloop_dispatch) \
+    X(pa_context_new) X(pa_context_connect) X(pa_context_disconnect) X(pa_context_unref) \
+    X(pa_context_get_state) X(pa_context_errno) X(pa_strerror) \
+    X(pa_context_get_sink_input_info_list) X(pa_context_get_sink_info_by_index) \
+    X(pa_context_get_sink_info_by_name) \
+    X(pa_context_set_sink_input_mute) X(pa_context_set_sink_input_volume) \
+    X(pa_context_set_sink_mute_by_name) X(pa_context_set_sink_volume_by_name) \
+    X(pa_operation_get_state) X(pa_operation_unref) X(pa_operation_cancel) X(pa_proplist_gets)
+
+typedef struct {
+#define WAKE_PA_FIELD(n) __typeof__(n) *n;
+    WAKE_PA_FUNCS(WAKE_PA_FIELD)
+#undef WAKE_PA_FIELD
+} wake_pa_functions;
+
+/// Loads libpulse.so.0; 0 on success, -1 when it or one of its functions is missing.
+static inline int wake_pa_load(wake_pa_functions *f) {
+    void *h = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h) return -1;
+#define WAKE_PA_LOAD(n) f->n = (__typeof__(n) *)dlsym(h, #n); if (!f->n) return -1;
+    WAKE_PA_FUNCS(WAKE_PA_LOAD)
+#undef WAKE_PA_LOAD
+    return 0;
+}
+
+/// One connection: a private main loop and a context, with the deadline of the current call.
+typedef struct {
+    const wake_pa_functions *f;
+    pa_mainloop *loop;
+    pa_context *context;
+    long long deadline_ns;
+    int error;  // the libpulse error of the last failure, 0 if none
+    int timed_out;
+} wake_pa_connection;
+
+static inline long long wake_pa_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/// One round of the loop, waiting at most 50 ms; 0 once the deadline has passed.
+static inline int wake_pa_step(wake_pa_connection *c) {
+    long long left = c->deadline_ns - wake_pa_now_ns();
+    if (left <= 0) { c->timed_out = 1; return 0; }
+    long long wait_us = left / 1000 < 50000 ? left / 1000 : 50000;
+    if (c->f->pa_mainloop_prepare(c->loop, (int)wait_us) < 0) return 0;
+    if (c->f->pa_mainloop_poll(c->loop) < 0) return 0;
+    if (c->f->pa_mainloop_dispatch(c->loop) < 0) return 0;
+    return 1;
+}
+
+/// Connects to the server (PULSE_SERVER, else the user's) within `timeout_ms`; 0 on success.
+static inline int wake_pa_connect(const wake_pa_functions *f, wake_pa_connection *c, int timeout_ms) {
+    memset(c, 0, sizeof *c);
+    c->f = f;
+    c->deadline_ns = wake_pa_now_ns() + (long long)timeout_ms * 1000000LL;
+    c->loop = f->pa_mainloop_new();
+    if (!c->loop) return -1;
+    c->context = f->pa_context_new(f->pa_mainloop_get_api(c->loop), "wake");
+    if (!c->context) return -1;
+    if (f->pa_context_connect(c->context, NULL, PA_CONTEXT_NOAUTOSPAWN, NULL) < 0) {
+        c->error = f->pa_context_errno(c->context);
+        return -1;
+    }
+    for (;;) {
+        pa_context_state_t s = f->pa_context_get_state(c->context);
+        if (s == PA_CONTEXT_READY) return 0;
+        if (s == PA_CONTEXT_FAILED || s == PA_CONTEXT_TERMINATED) { c->error = f->pa_context_errno(c->context); return -1; }
+        if (!wake_pa_step(c)) return -1;
+    }
+}
+
+static inline void wake_pa_disconnect(wake_pa_connection *c) {
+    if (c->context) { c->f->pa_context_disconnect(c->context); c->f->pa_context_unref(c->context); }
+    if (c->loop) c->f->pa_mainloop_free(c->loop);
+    c->context = NULL;
+    c->loop = NULL;
+}
+
+/// Runs `op` to its end within the deadline; 0 when it completed.
+static inline int wake_pa_wait(wake_pa_connection *c, pa_operation *op) {
+    if (!op) { c->error = c->f->pa_context_errno(c->context); return -1; }
+    while (c->f->pa_operation_get_state(op) == PA_OPERATION_RUNNING) {
+        if (!wake_pa_step(c)) { c->f->pa_operation_cancel(op); c->f->pa_operation_unref(op); return -1; }
+    }
+    c->f->pa_operation_unref(op);
+    return 0;
+}
+
+/// A stream or a sink as read: its index, the sink it plays on (streams), name (sinks), mute, volume.
+typedef struct {
+    int found;
+    uint32_t index;
+    uint32_t sink;
+    char name[256];
+    int mute;
+    pa_cvolume volume;
+    int has_volume;
+    // while searching streams: the process whose newest stream is wanted
+    const wake_pa_functions *f;
+    char pid[24];
+} wake_pa_object;
+
+static inline void wake_pa_stream_cb(pa_context *ctx, const pa_sink_input_info *i, int eol, void *userdata) {
+    (void)ctx;
+    wake_pa_object *o = (wake_pa_object *)userdata;
+    if (eol || !i) return;
+    const char *pid = o->f->pa_proplist_gets(i->proplist, PA_PROP_APPLICATION_PROCESS_ID);
+    if (!pid || strcmp(pid, o->pid) != 0) return;
+    if (o->found && i->index < o->index) return;  // the newest of this process's streams
+    o->found = 1;
+    o->index = i->index;
+    o->sink = i->sink;
+    o->mute = i->mute;
+    o->volume = i->volume;
+    o->has_volume = i->has_volume;
+}
+
+static inline void wake_pa_sink_cb(pa_context *ctx, const pa_sink_info *i, int eol, void *userdata) {
+    (void)ctx;
+    wake_pa_object *o = (wake_pa_object *)userdata;
+    if (eol || !i) return;
+    o->found = 1;
+    o->index = i->index;
+    strncpy(o->name, i->name ? i->name : "", sizeof o->name - 1);
+    o->mute = i->mute;
+    o->volume = i->volume;
+    o->has_volume = 1;
+}
+
+/// The newest sink-input of process `pid`; 0 when the call completed (`out->found` says whether it is there).
+static inline int wake_pa_find_stream(wake_pa_connection *c, int pid, wake_pa_object *out) {
+    memset(out, 0, sizeof *out);
+    out->f = c->f;
+    snprintf(out->pid, sizeof out->pid, "%d", pid);
+    return wake_pa_wait(c, c->f->pa_context_get_sink_input_info_list(c->context, wake_pa_stream_cb, out));
+}
+
+/// The sink with index `index`, or with name `name` when it is not NULL.
+static inline int wake_pa_find_sink(wake_pa_connection *c, uint32_t index, const char *name, wake_pa_object *out) {
+    memset(out, 0, sizeof *out);
+    out->f = c->f;
+    pa_operation *op = name ? c->f->pa_context_get_sink_info_by_name(c->context, name, wake_pa_sink_cb, out)
+                            : c->f->pa_context_get_sink_info_by_index(c->context, index, wake_pa_sink_cb, out);
+    return wake_pa_wait(c, op);
+}
+
+static inline void wake_pa_success_cb(pa_context *ctx, int success, void *userdata) {
+    (void)ctx;
+    *(int *)userdata = success;
+}
+
+/// Sets a stream's mute and volume (volume skipped when `volume` is NULL); 0 when the server agreed.
+static inline int wake_pa_set_stream(wake_pa_connection *c, uint32_t index, int mute, const pa_cvolume *volume) {
+    int ok = 0;
+    if (volume) {
+        if (wake_pa_wait(c, c->f->pa_context_set_sink_input_volume(c->context, index, volume, wake_pa_success_cb, &ok)) || !ok) return -1;
+    }
+    ok = 0;
+    if (wake_pa_wait(c, c->f->pa_context_set_sink_input_mute(c->context, index, mute, wake_pa_success_cb, &ok)) || !ok) return -1;
+    return 0;
+}
+
+/// Sets a sink's mute and volume, by name.
+static inline int wake_pa_set_sink(wake_pa_connection *c, const char *name, int mute, const pa_cvolume *volume) {
+    int ok = 0;
+    if (volume) {
+        if (wake_pa_wait(c, c->f->pa_context_set_sink_volume_by_name(c->context, name, volume, wake_pa_success_cb, &ok)) || !ok) return -1;
+    }
+    ok = 0;
+    if (wake_pa_wait(c, c->f->pa_context_set_sink_mute_by_name(c->context, name, mute, wake_pa_success_cb, &ok)) || !ok) return -1;
+    return 0;
+}
+
+static inline const char *wake_pa_error(const wake_pa_connection *c) {
+    if (c->timed_out) return "the sound server did not answer in time";
+    return c->error ? c->f->pa_strerror(c->error) : "the sound server refused";
+}
+
+static inline uint32_t wake_pa_cvolume_get(const pa_cvolume *v, int i) { return v->values[i]; }
+static inline void wake_pa_cvolume_set(pa_cvolume *v, int i, uint32_t value) { v->values[i] = value; }
+#endif

@@ -1,0 +1,175 @@
+import CPulse
+import Glibc
+import WakeCore
+
+/// wake's own stream on a sound server (PulseAudio, or PipeWire through pipewire-pulse), seen
+/// and corrected through libpulse: the server keeps each application's stream mute, volume and
+/// sink (stream restore), so a stream muted once in the volume control would play muted at
+/// every later alarm, whatever the default sink's mixer says.
+///
+/// At ring time, on the output worker (every call can wait on the server, each bounded by
+/// `timeout`), `raise` finds this process's newest sink-input (`application.process.id`),
+/// unmutes it and raises it to the floor, then does the same to the sink it plays on: the sink
+/// is raised rather than the stream moved to the default sink, so the user's routing (and what
+/// the server remembers of it) is left alone and only levels are changed, which are put back.
+///
+/// libpulse is loaded with dlopen on first use: commands that never ring on a server never load it,
+/// and a machine without it still rings (the guard says it cannot look).
+public enum SoundServerStream {
+    /// Levels as `MixerReading`s: the server's volumes are raw (65536 is 100 %), one switch (on: unmuted).
+    public static let range = 0...65536
+    public static let streamControl = "pulse-stream"
+    public static let sinkPrefix = "pulse-sink:"
+    public static let timeout: Int32 = 1500
+
+    /// The stream and the sink as found, and what was set (nil where nothing needed changing).
+    public struct Change: Sendable {
+        public var stream: UInt32
+        public var streamBefore: MixerReading
+        public var streamApplied: MixerLevels?
+        public var sink: String
+        public var sinkBefore: MixerReading
+        public var sinkApplied: MixerLevels?
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private final class Library: @unchecked Sendable {
+        var functions = wake_pa_functions()
+        let loaded: Bool
+        init() { loaded = wake_pa_load(&functions) == 0 }
+    }
+    private static let library = Library()
+
+    /// Whether a device's sound goes through a sound server's pulse protocol.
+    public static func isServerDevice(_ device: String) -> Bool { device == "default" || device == "pulse" }
+
+    /// A connection for one short exchange; closed by `body`'s end.
+    private static func connected<T>(_ body: (inout wake_pa_connection) throws(Failure) -> T) throws(Failure) -> T {
+        guard library.loaded else { throw Failure(description: "libpulse (libpulse0) cannot be loaded") }
+        var c = wake_pa_connection()
+        defer { wake_pa_disconnect(&c) }
+        let ok = withUnsafePointer(to: &library.functions) { wake_pa_connect($0, &c, timeout) == 0 }
+        guard ok else { throw Failure(description: "cannot reach the sound server: \(String(cString: wake_pa_error(&c)))") }
+        return try body(&c)
+    }
+
+    static func reading(_ element: String, _ o: wake_pa_object) -> MixerReading {
+        var v = o.volume
+        let volumes = (0..<Int(v.channels)).map { Int(wake_pa_cvolume_get(&v, Int32($0))) }
+        return MixerReading(element: element, range: range, levels: MixerLevels(volumes: o.has_volume != 0 ? volumes : [], switches: [o.mute == 0]))
+    }
+
+    static func cvolume(_ levels: MixerLevels) -> pa_cvolume {
+        var v = pa_cvolume()
+        v.channels = UInt8(clamping: levels.volumes.count)
+        for (i, x) in levels.volumes.prefix(32).enumerated() { wake_pa_cvolume_set(&v, Int32(i), UInt32(clamping: x)) }
+        return v
+    }
+
+    /// Unmutes and raises wake's newest stream and the sink it plays on to `floor` percent.
+    /// `save` is called with what is about to change before it changes (the crash file).
+    public static func raise(floor: Int, pid: Int32 = getpid(), save: (Change) -> Void) throws(Failure) -> Change? {
+        try connected { (c) throws(Failure) -> Change? in
+            var stream = wake_pa_object()
+            // The plugin's stream is made when the PCM is prepared; give the server a moment to list it.
+            for _ in 0..<10 {
+                guard wake_pa_find_stream(&c, pid, &stream) == 0 else { throw Failure(description: String(cString: wake_pa_error(&c))) }
+                if stream.found != 0 { break }
+                var ts = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+                nanosleep(&ts, nil)
+            }
+            guard stream.found != 0 else { throw Failure(description: "wake's stream is not on the sound server") }
+            var sink = wake_pa_object()
+            guard wake_pa_find_sink(&c, stream.sink, nil, &sink) == 0, sink.found != 0 else {
+                throw Failure(description: "cannot read the sink wake's stream plays on (\(String(cString: wake_pa_error(&c))))")
+            }
+            let sinkName = withUnsafeBytes(of: sink.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var change = Change(stream: stream.index, streamBefore: reading("stream", stream), streamApplied: nil,
+                                sink: sinkName, sinkBefore: reading("sink", sink), sinkApplied: nil)
+            change.streamApplied = MixerPlan.raised(change.streamBefore, floor: floor)
+            change.sinkApplied = MixerPlan.raised(change.sinkBefore, floor: floor)
+            guard change.streamApplied != nil || change.sinkApplied != nil else { return nil }
+            save(change)
+            if let target = change.streamApplied {
+                var v = cvolume(target)
+                let r = target.volumes.isEmpty ? wake_pa_set_stream(&c, stream.index, 0, nil) : wake_pa_set_stream(&c, stream.index, 0, &v)
+                guard r == 0 else { throw Failure(description: "cannot unmute or raise wake's stream (\(String(cString: wake_pa_error(&c))))") }
+            }
+            if let target = change.sinkApplied {
+                var v = cvolume(target)
+                guard setSink(&c, sinkName, target, &v) == 0 else {
+                    throw Failure(description: "cannot unmute or raise the sink '\(sinkName.printable)' (\(String(cString: wake_pa_error(&c))))")
+                }
+            }
+            return change
+        }
+    }
+
+    private static func setSink(_ c: inout wake_pa_connection, _ name: String, _ target: MixerLevels, _ v: inout pa_cvolume) -> Int32 {
+        let mute: Int32 = target.isMuted ? 1 : 0
+        return target.volumes.isEmpty ? wake_pa_set_sink(&c, name, mute, nil) : wake_pa_set_sink(&c, name, mute, &v)
+    }
+
+    /// What `restore` did to each part.
+    public struct Restored: Sendable {
+        public var stream: (MixerReading, kept: Bool)?
+        public var sink: (MixerReading, kept: Bool)?
+    }
+
+    /// Puts back what `raise` changed, where it is still as wake set it (MixerPlan.restored).
+    /// The stream only while it exists (before the PCM closes).
+    public static func restore(_ change: Change) throws(Failure) -> Restored {
+        try connected { (c) throws(Failure) -> Restored in
+            var out = Restored()
+            if let applied = change.streamApplied {
+                var now = wake_pa_object()
+                if wake_pa_find_stream(&c, getpid(), &now) == 0, now.found != 0, now.index == change.stream {
+                    let current = reading("stream", now)
+                    let (levels, kept) = MixerPlan.restored(saved: change.streamBefore.levels, applied: applied, current: current.levels)
+                    var v = cvolume(levels)
+                    let r = levels.volumes.isEmpty ? wake_pa_set_stream(&c, change.stream, levels.isMuted ? 1 : 0, nil)
+                        : wake_pa_set_stream(&c, change.stream, levels.isMuted ? 1 : 0, &v)
+                    guard r == 0 else { throw Failure(description: "cannot put wake's stream back (\(String(cString: wake_pa_error(&c))))") }
+                    out.stream = (MixerReading(element: "stream", range: range, levels: levels), kept)
+                }
+            }
+            if let applied = change.sinkApplied {
+                out.sink = try restoreSink(&c, change.sink, saved: change.sinkBefore.levels, applied: applied)
+            }
+            return out
+        }
+    }
+
+    private static func restoreSink(_ c: inout wake_pa_connection, _ name: String, saved: MixerLevels, applied: MixerLevels)
+        throws(Failure) -> (MixerReading, kept: Bool) {
+        var now = wake_pa_object()
+        guard wake_pa_find_sink(&c, 0, name, &now) == 0, now.found != 0 else {
+            throw Failure(description: "the sink '\(name.printable)' is gone (\(String(cString: wake_pa_error(&c))))")
+        }
+        let current = reading("sink", now)
+        let (levels, kept) = MixerPlan.restored(saved: saved, applied: applied, current: current.levels)
+        if levels != current.levels {
+            var v = cvolume(levels)
+            guard setSink(&c, name, levels, &v) == 0 else {
+                throw Failure(description: "cannot put the sink '\(name.printable)' back (\(String(cString: wake_pa_error(&c))))")
+            }
+        }
+        return (MixerReading(element: "sink", range: range, levels: levels), kept)
+    }
+
+    /// After a crash: puts back a sink the save file names (`pulse-sink:NAME`).
+    public static func restoreSaved(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
+        let name = String(entry.mixer.dropFirst(sinkPrefix.count))
+        do {
+            let (reading, kept) = try connected { (c) throws(Failure) in
+                try restoreSink(&c, name, saved: entry.saved.levels, applied: entry.applied)
+            }
+            return .restored(reading, kept: kept)
+        } catch {
+            return .failed(ALSAError("libpulse", device: name, code: 0, detail: error.description))
+        }
+    }
+}

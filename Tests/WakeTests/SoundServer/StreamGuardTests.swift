@@ -1,0 +1,152 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 22, owning the stream: the sound server remembers each application's stream mute,
+/// volume and sink (PulseAudio's module-stream-restore, wireplumber's restore-stream). A stream
+/// muted, turned down to 5 % and moved to a muted second sink in one ring is heard at the next
+/// (the monitor of the sink it plays on holds sound), and afterwards the user's settings are
+/// what they were: the sink muted at 10 %, and the remembered stream muted at 5 % on it (seen
+/// by a third ring with `--mixer off`). The stream says it is "wake", role "alarm".
+@Suite("Own the stream: a stream muted once is heard at the next ring", .serialized,
+       .enabled(if: PulseAudioServer.isAvailable, "needs pulseaudio, pulseaudio-utils and libasound2-plugins (make deps-test)"))
+struct StreamGuardTests {
+    @Test("PulseAudio with module-stream-restore")
+    func pulseAudio() async throws {
+        try await PulseAudioServer.with(desktop: true) { try await rememberedStream(on: $0) }
+    }
+
+    @Test("PipeWire with wireplumber and pipewire-pulse", .enabled(if: PipeWireServer.isAvailable, "needs pipewire, wireplumber, pipewire-pulse"))
+    func pipeWire() async throws {
+        try await PipeWireServer.with { try await rememberedStream(on: $0) }
+    }
+
+    @Test("SIGKILL while the stream's own sink (not the default) is raised: the next start puts that sink back")
+    func killedWhileSinkRaised() async throws {
+        try await PulseAudioServer.with(desktop: true) { pa in
+            let ring = ["now", "-D", "default", "--inhibit", "off", "--ring-for"]
+            let first = try DetachedWake(ring + ["4s", "--mixer", "off"], environment: pa.environment)
+            try await first.waitForEvent("ringing", timeout: .seconds(20))
+            try await pa.run(["move-sink-input", try await pa.stream(of: first.pid).index, "headphones"])
+            _ = await first.wait(timeout: .seconds(30))
+            try await pa.run(["set-sink-mute", "headphones", "1"])
+            try await pa.run(["set-sink-volume", "headphones", "10%"])
+            let second = try DetachedWake(ring + ["60s"], environment: pa.environment)
+            try await second.waitForEvent("ringing", timeout: .seconds(20))
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !second.events.contains(where: { $0.name == "mixer_raised" && $0["mixer"] == "pulse-sink:headphones" }) {
+                if ContinuousClock.now >= deadline { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let raised = try await pa.sinkLevels("headphones")
+            #expect(!raised.muted && raised.percent >= 50, "raised while ringing: \(raised)\n\(second.events)")
+            second.send(SIGKILL)
+            _ = await second.wait(timeout: .seconds(10))
+            let next = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"], environment: pa.environment)
+            #expect(next.stderr.contains("pulse-sink:headphones"), "the next start says it put the sink back: \(next)")
+            let after = try await pa.sinkLevels("headphones")
+            #expect(after.muted && after.percent == 10, "the headphones are muted at 10 % again: \(after)")
+        }
+    }
+}
+
+/// One sink-input as `pactl list sink-inputs` shows it.
+struct ServerStream: CustomStringConvertible {
+    var index = ""
+    var sink = ""
+    var muted = false
+    var percent = -1
+    var properties: [String: String] = [:]
+    var description: String { "#\(index) on sink \(sink), \(muted ? "muted" : "unmuted") \(percent) %, \(properties)" }
+}
+
+extension SoundServerFixture {
+    func streams() async throws -> [ServerStream] {
+        let r = try await pactl(["list", "sink-inputs"], timeout: .seconds(10))
+        var out: [ServerStream] = []
+        for line in r.stdout.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line.hasPrefix("Sink Input #") { out.append(ServerStream(index: String(line.dropFirst(12)))); continue }
+            guard !out.isEmpty else { continue }
+            if line.hasPrefix("Sink: ") { out[out.count - 1].sink = String(line.dropFirst(6)) }
+            else if line.hasPrefix("Mute: ") { out[out.count - 1].muted = line.hasSuffix("yes") }
+            else if line.hasPrefix("Volume: "), let pct = line.split(separator: "/").dropFirst().first {
+                out[out.count - 1].percent = Int(pct.trimmingCharacters(in: .whitespaces).dropLast()) ?? -1
+            } else if let eq = line.range(of: " = \"") {
+                out[out.count - 1].properties[String(line[..<eq.lowerBound])] = String(line[eq.upperBound...].dropLast())
+            }
+        }
+        return out
+    }
+
+    /// The stream of process `pid`, once the server lists it.
+    func stream(of pid: pid_t, timeout: Duration = .seconds(10)) async throws -> ServerStream {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let s = try await streams().last(where: { $0.properties["application.process.id"] == "\(pid)" }) { return s }
+            if ContinuousClock.now >= deadline { throw WakeTestError("no stream of pid \(pid): \(try await streams())") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    func sinkIndex(_ name: String) async throws -> String {
+        let r = try await pactl(["list", "short", "sinks"], timeout: .seconds(10))
+        for line in r.stdout.split(separator: "\n") {
+            let f = line.split(separator: "\t")
+            if f.count > 1, f[1] == name { return String(f[0]) }
+        }
+        throw WakeTestError("no sink \(name): \(r)")
+    }
+
+    /// `muted` and the volume percent of a sink.
+    func sinkLevels(_ name: String) async throws -> (muted: Bool, percent: Int) {
+        let m = try await pactl(["get-sink-mute", name], timeout: .seconds(10))
+        let v = try await pactl(["get-sink-volume", name], timeout: .seconds(10))
+        let pct = v.stdout.split(separator: "/").dropFirst().first.map { $0.trimmingCharacters(in: .whitespaces).dropLast() }
+        return (m.stdout.contains("yes"), pct.flatMap { Int($0) } ?? -1)
+    }
+
+    func run(_ args: [String]) async throws {
+        let r = try await pactl(args, timeout: .seconds(10))
+        guard r.exitCode == 0 else { throw WakeTestError("pactl \(args.joined(separator: " ")) failed: \(r)") }
+    }
+}
+
+func rememberedStream(on server: some SoundServerFixture) async throws {
+    let ring = ["now", "-D", "default", "--inhibit", "off", "--ring-for"]
+    // Ring 1: the user mutes wake's stream, turns it down to 5 % and moves it to the headphones, muted at 10 %.
+    let first = try DetachedWake(ring + ["5s"], environment: server.environment)
+    try await first.waitForEvent("ringing", timeout: .seconds(20))
+    let s1 = try await server.stream(of: first.pid)
+    #expect(s1.properties["application.name"] == "wake" && s1.properties["media.role"] == "alarm", "the stream says what it is: \(s1)")
+    try await server.run(["set-sink-input-mute", s1.index, "1"])
+    try await server.run(["set-sink-input-volume", s1.index, "5%"])
+    try await server.run(["move-sink-input", s1.index, "headphones"])
+    try await server.run(["set-sink-mute", "headphones", "1"])
+    try await server.run(["set-sink-volume", "headphones", "10%"])
+    let r1 = await first.wait(timeout: .seconds(30))
+    #expect(r1.exitCode == 4, "\(first.report(r1))")
+    let headphones = try await server.sinkIndex("headphones")
+
+    // Ring 2: heard on the headphones, where the server put the stream back.
+    let recorder = try await server.record(sink: "headphones")
+    let second = try DetachedWake(ring + ["5s"], environment: server.environment)
+    try await second.waitForEvent("ringing", timeout: .seconds(20))
+    #expect(await recorder.waitForSound(timeout: .seconds(8)), "the headphones' monitor holds the alarm, not zeros")
+    let s2 = try await server.stream(of: second.pid)
+    #expect(s2.sink == headphones && !s2.muted && s2.percent >= 50, "while ringing: \(s2)")
+    let r2 = await second.wait(timeout: .seconds(30))
+    #expect(r2.exitCode == 4, "\(second.report(r2))")
+    #expect(second.events.contains { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }, "\(second.report(r2))")
+    #expect(second.events.contains { $0.name == "mixer_restored" && $0["mixer"] == "pulse-sink:headphones" }, "\(second.report(r2))")
+
+    // Afterwards: what the user set is what the server has, and remembers.
+    let sink = try await server.sinkLevels("headphones")
+    #expect(sink.muted && sink.percent == 10, "the headphones are muted at 10 % again: \(sink)")
+    let third = try DetachedWake(ring + ["3s", "--mixer", "off"], environment: server.environment)
+    try await third.waitForEvent("ringing", timeout: .seconds(20))
+    let s3 = try await server.stream(of: third.pid)
+    #expect(s3.sink == headphones && s3.muted && s3.percent == 5, "the remembered stream is as the user left it: \(s3)")
+    _ = await third.wait(timeout: .seconds(30))
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: server.stateHome + "/wake")) ?? []).filter { $0.hasPrefix("mixer-") }
+    #expect(files.isEmpty, "no save file left: \(files)")
+}

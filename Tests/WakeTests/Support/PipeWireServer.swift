@@ -1,0 +1,160 @@
+import Foundation
+import Glibc
+
+/// What the sound-server tests need of a server: its clients' environment, pactl, a recorder on
+/// a sink's monitor, a crash and a restart. PulseAudio and PipeWire (through pipewire-pulse)
+/// both answer the same pactl and parec.
+protocol SoundServerFixture: AnyObject {
+    var environment: [String: String] { get }
+    var stateHome: String { get }
+    func pactl(_ arguments: [String], timeout: Duration) async throws -> ProcessResult
+    func record(sink: String) async throws -> PulseRecorder
+    func stop() async
+}
+
+extension PulseAudioServer: SoundServerFixture {}
+
+/// A private PipeWire, as Debian 12's GNOME, Ubuntu and Fedora run it: `dbus-daemon --session`,
+/// `pipewire`, `wireplumber` and `pipewire-pulse`, half a second apart, with `HOME`,
+/// `XDG_CONFIG_HOME`, `XDG_STATE_HOME` (wireplumber's `restore-stream` remembers each stream's
+/// mute and volume there) and `XDG_RUNTIME_DIR` (0700) in a fresh temporary directory. wake
+/// reaches it through the pulse protocol (ALSA's pulse plugin behind `default`), as a desktop
+/// without pipewire-alsa does. Two null sinks, `speaker` (the default) and `headphones`, are
+/// made with `pactl load-module module-null-sink`.
+final class PipeWireServer: SoundServerFixture {
+    static let binaries = ["/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse", "/usr/bin/dbus-daemon"]
+    static var isAvailable: Bool {
+        if ProcessInfo.processInfo.environment["CI"] != nil { return true }
+        return PulseAudioServer.isAvailable && binaries.allSatisfy { access($0, X_OK) == 0 }
+    }
+
+    let directory: TestDirectory
+    let runtimeDirectory: String
+    private let home: String
+    private let clientConfigPath: String
+    private var processes: [ChildProcess] = []
+    private var recorders: [PulseRecorder] = []
+
+    var stateHome: String { directory.file("state") }
+    var socketPath: String { runtimeDirectory + "/pulse/native" }
+
+    /// The daemons' own environment.
+    private var serverEnvironment: [String: String] {
+        ["HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_STATE_HOME": stateHome, "XDG_RUNTIME_DIR": runtimeDirectory,
+         "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtimeDirectory)/bus"]
+    }
+
+    /// What sends a client (wake, pactl, parec) to this server.
+    var environment: [String: String] {
+        ["PULSE_SERVER": "unix:\(socketPath)", "XDG_RUNTIME_DIR": runtimeDirectory, "PULSE_CLIENTCONFIG": clientConfigPath,
+         "XDG_STATE_HOME": stateHome]
+    }
+
+    private init(directory: TestDirectory) throws {
+        self.directory = directory
+        runtimeDirectory = directory.file("run")
+        home = directory.file("home")
+        for d in [runtimeDirectory, home, home + "/.config", directory.file("state")] {
+            guard mkdir(d, 0o700) == 0 else { throw WakeTestError("mkdir \(d): errno \(errno)") }
+        }
+        clientConfigPath = try directory.write("client.conf", Array("autospawn = no\n".utf8))
+    }
+
+    static func with<T>(_ body: (PipeWireServer) async throws -> T) async throws -> T {
+        let server = try PipeWireServer(directory: TestDirectory("wake-pipewire"))
+        do {
+            try await server.start()
+            let r = try await body(server)
+            await server.stop()
+            return r
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// Kills pipewire-pulse (SIGKILL), the server wake's stream talks to, as a crash; the null
+    /// sinks it made go with it.
+    func killPulse() async {
+        guard let p = processes.last else { return }
+        p.send(SIGKILL)
+        await p.wait(timeout: .seconds(5))
+        processes.removeLast()
+    }
+
+    /// Starts pipewire-pulse again (after `killPulse()`) and makes the sinks again.
+    func restartPulse() async throws {
+        processes.append(try ChildProcess("/usr/bin/pipewire-pulse", [], environment: serverEnvironment,
+                                          unset: PulseAudioServer.sessionVariables, directory: directory))
+        try await answerAndMakeSinks()
+    }
+
+    private func start() async throws {
+        for binary in ["/usr/bin/dbus-daemon", "/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse"] {
+            let args = binary.hasSuffix("dbus-daemon") ? ["--session", "--nofork", "--address=unix:path=\(runtimeDirectory)/bus"] : []
+            processes.append(try ChildProcess(binary, args, environment: serverEnvironment,
+                                              unset: PulseAudioServer.sessionVariables, directory: directory))
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        try await answerAndMakeSinks()
+    }
+
+    private func answerAndMakeSinks() async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            if let r = try? await pactl(["info"]), r.exitCode == 0, r.stdout.contains("PipeWire") { break }
+            if ContinuousClock.now >= deadline {
+                throw WakeTestError("pipewire-pulse did not answer 'pactl info' within 30 s: \(processes.map(\.currentStderr))")
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        for args in [["load-module", "module-null-sink", "sink_name=speaker"], ["load-module", "module-null-sink", "sink_name=headphones"],
+                     ["set-default-sink", "speaker"]] {
+            let r = try await pactl(args)
+            guard r.exitCode == 0 else { throw WakeTestError("pactl \(args.joined(separator: " ")) failed: \(r)") }
+        }
+        // The sinks appear through wireplumber: wait until both are listed.
+        let listed = ContinuousClock.now + .seconds(10)
+        while true {
+            let r = try await pactl(["list", "short", "sinks"])
+            if r.stdout.contains("speaker") && r.stdout.contains("headphones") { return }
+            if ContinuousClock.now >= listed { throw WakeTestError("the null sinks did not appear: \(r)") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    func pactl(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> ProcessResult {
+        let p = try ChildProcess(PulseAudioServer.pactlPath, arguments, environment: environment,
+                                 unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
+        let r = await p.wait(timeout: timeout)
+        if r.timedOut { throw WakeTestError("pactl \(arguments.joined(separator: " ")) hung: \(r)") }
+        return r
+    }
+
+    func record(sink: String = "speaker") async throws -> PulseRecorder {
+        let path = directory.file("recording-\(UUID().uuidString.prefix(8)).raw")
+        let p = try ChildProcess(PulseAudioServer.parecPath, [
+            "-d", sink + ".monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)", "--latency-msec=20", path,
+        ], environment: environment, unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
+        let recorder = PulseRecorder(path: path, process: p)
+        recorders.append(recorder)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: path) {
+            if p.hasExited { throw WakeTestError("parec exited: \(p.result!)") }
+            if ContinuousClock.now >= deadline { throw WakeTestError("parec did not start recording: \(p.currentStderr)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return recorder
+    }
+
+    /// Stops the recorders and the daemons, the last started first.
+    func stop() async {
+        for r in recorders { await r.stop() }
+        recorders = []
+        for p in processes.reversed() {
+            p.send(SIGTERM)
+            await p.wait(timeout: .seconds(5))
+        }
+        processes = []
+    }
+}
