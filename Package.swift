@@ -47,13 +47,22 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),
-        .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
-        .testTarget(
-            name: "WakeTests",
-            dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"],
-            exclude: ["Support/pty_driver.py", "Support/system-bus.conf", "Support/alarm_timer_client.py"]
+        // Tests mirror the layers: the pure core, the C wrappers, the runtime in-process, the
+        // binary end to end. WakeTestSupport holds what they share (children, temporary
+        // directories, the private servers); tests reach it with `@testable import`.
+        .target(
+            name: "WakeTestSupport",
+            path: "Tests/WakeTestSupport",
+            exclude: ["pty_driver.py", "system-bus.conf"]
         ),
+        .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),
+        .testTarget(
+            name: "WakeSystemTests",
+            dependencies: ["WakeCore", "WakeSystem", "WakeTestSupport", "CALSA"],
+            exclude: ["alarm_timer_client.py"]
+        ),
+        .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
+        .testTarget(name: "WakeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

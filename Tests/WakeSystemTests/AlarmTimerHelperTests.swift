@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WakeCore
 @testable import WakeSystem
+@testable import WakeTestSupport
 
 /// Issue 23: wake-alarm-timer, the helper that holds CAP_WAKE_ALARM and arms alarm timers for
 /// an ordinary user, and wake's client of it. The helper is compiled here with cc from its one
@@ -15,7 +16,7 @@ enum HelperFixture {
     static let setpriv = "/usr/bin/setpriv"
     static let python = "/usr/bin/python3"
     static let source = packageRoot + "/Sources/wake-alarm-timer/main.c"
-    static let client = packageRoot + "/Tests/WakeTests/Support/alarm_timer_client.py"
+    static let client = packageRoot + "/Tests/WakeSystemTests/alarm_timer_client.py"
     static let asNobody = [setpriv, "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
 
     /// Root (setcap, setpriv), cc, setcap and python3 (libcap2-bin and python3 are in the Makefile's TEST_PACKAGES).
