@@ -63,6 +63,12 @@ let package = Package(
         ),
         .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
         .testTarget(name: "WakeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]),
+        // The hostile and long runs: bad input, injected faults, signal storms, clock steps, and
+        // the long runs `make stress` enables (WAKE_STRESS=1; without it they are skipped).
+        .testTarget(
+            name: "WakeReliabilityTests",
+            dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
