@@ -58,7 +58,10 @@ let package = Package(
         .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),
         .testTarget(
             name: "WakeSystemTests",
-            dependencies: ["WakeCore", "WakeSystem", "WakeTestSupport", "CALSA"],
+            dependencies: [
+                "WakeCore", "WakeSystem", "WakeTestSupport", "CALSA",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["alarm_timer_client.py"]
         ),
         .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
