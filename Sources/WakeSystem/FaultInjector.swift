@@ -94,8 +94,8 @@ public enum FaultInjector {
     public static func inject<T>(_ rules: String, _ body: (Scope) throws -> T) rethrows -> T {
         let parsed = parse(rules)
         precondition(parsed.count == rules.split(separator: ";").count, "FaultInjector.inject: a rule in '\(rules)' does not parse")
-        let scope = Scope(parsed)
-        return try $scope.withValue(scope) { try body(scope) }
+        let fresh = Scope(parsed)
+        return try $scope.withValue(fresh) { try body(fresh) }
     }
     #endif
 

@@ -139,15 +139,15 @@ final class SystemdUserManager: TestServer {
         }
         let m = SystemdUserManager(directory: dir, launcher: launcher, runtime: runtime, home: home, cgroups: cgroups, relative: relative)
         return try await m.ready { m in
-            var last = ""
+            let last = TestServerProcesses.Note()
             try await TestServerProcesses.waitUntil(
                 deadline: ContinuousClock.now + timeout, every: .milliseconds(100), watching: [("the user manager (at start)", launcher)],
-                onTimeout: { "the user manager was not running within \(timeout)\nlast systemctl: \(last)\nlog:\n\(m.log)" }
+                onTimeout: { "the user manager was not running within \(timeout)\nlast systemctl: \(last.text)\nlog:\n\(m.log)" }
             ) {
                 if m.namespaceInit == 0, let child = namespaceChild(of: launcher.pid) { m.namespaceInit = child }
                 guard m.namespaceInit != 0, FileManager.default.fileExists(atPath: runtime + "/systemd/private") else { return false }
                 let r = try await m.systemctl(["show", "-p", "SystemState", "--value"], timeout: .seconds(20))
-                last = "\(r)"
+                last.text = "\(r)"
                 let state = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 return r.exitCode == 0 && (state == "running" || state == "degraded")
             }

@@ -53,6 +53,9 @@ extension TestServer {
 
 /// The waiting and stopping parts of `TestServer`, for the servers' own code.
 enum TestServerProcesses {
+    /// What the last readiness check saw, for the timeout's message.
+    final class Note { var text = "" }
+
     /// Polls `isReady` every `interval` until it says true. Throws `"<name> exited: <result>"`
     /// as soon as one of `watching` exits, and `onTimeout()` once `deadline` has passed.
     static func waitUntil(deadline: ContinuousClock.Instant, every interval: Duration,
