@@ -3,7 +3,7 @@ import Glibc
 
 /// A private system bus with a fake logind on it, for the sleep-inhibitor tests.
 ///
-/// `start()` runs `dbus-daemon --config-file=Support/system-bus.conf --nofork --print-address`
+/// `start()` runs `dbus-daemon --config-file=system-bus.conf --nofork --print-address` (beside this file)
 /// listening on a socket in a fresh temporary directory, then python-dbusmock's logind template
 /// (`/usr/bin/python3 -m dbusmock --system --template logind -l <log>`) on it, and waits until
 /// `org.freedesktop.login1` has an owner. Point wake at it with `environment`
