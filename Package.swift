@@ -59,7 +59,7 @@ let package = Package(
         .testTarget(
             name: "WakeSystemTests",
             dependencies: [
-                "WakeCore", "WakeSystem", "WakeTestSupport", "CALSA",
+                "WakeCore", "WakeSystem", "WakeTestSupport", "CALSA", "CLinux",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["alarm_timer_client.py"]
