@@ -50,12 +50,30 @@ let package = Package(
             ]
         ),
 
+        // Tests mirror the layers: the pure core, the C wrappers, the runtime in-process, the
+        // binary end to end. WakeTestSupport holds what they share (children, temporary
+        // directories, the private servers); tests reach it with `@testable import`.
+        .target(
+            name: "WakeTestSupport",
+            path: "Tests/WakeTestSupport",
+            exclude: ["pty_driver.py", "system-bus.conf"]
+        ),
         .testTarget(name: "WakeCoreTests", dependencies: ["WakeCore"]),
-        .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
         .testTarget(
-            name: "WakeTests",
-            dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"],
-            exclude: ["Support/pty_driver.py", "Support/system-bus.conf", "Support/alarm_timer_client.py"]
+            name: "WakeSystemTests",
+            dependencies: [
+                "WakeCore", "WakeSystem", "WakeTestSupport", "CALSA", "CLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            exclude: ["alarm_timer_client.py"]
+        ),
+        .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
+        .testTarget(name: "WakeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]),
+        // The hostile and long runs: bad input, injected faults, signal storms, clock steps, and
+        // the long runs `make stress` enables (WAKE_STRESS=1; without it they are skipped).
+        .testTarget(
+            name: "WakeReliabilityTests",
+            dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

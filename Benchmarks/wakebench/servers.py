@@ -15,7 +15,7 @@ from .processes import reap, spawn
 class PulseServer:
     NAME = "PulseAudio"
     """A private PulseAudio with one null sink, `speaker`, as the tests start it (DESIGN.md,
-    Tests/WakeTests/Support/PulseAudioServer.swift): its own HOME, XDG_CONFIG_HOME and
+    Tests/WakeTestSupport/PulseAudioServer.swift): its own HOME, XDG_CONFIG_HOME and
     XDG_RUNTIME_DIR (0700), the native socket with anonymous authentication, clients told not to
     autospawn. A null sink is clocked: it takes audio in real time, as a sound card would, so every
     player is paced by the server. ALSA's `default` reaches it through the pulse plugin

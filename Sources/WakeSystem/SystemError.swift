@@ -11,9 +11,19 @@ public struct SystemCallError: Error, CustomStringConvertible, Equatable {
 
 /// Runs a call that returns -1 and sets errno on failure, retrying when a signal interrupted it.
 /// The one place EINTR is handled.
+///
+/// Debug builds can make a call fail here without making it (`FaultInjector`, site `syscall`,
+/// target the call's name): the error is then handled exactly as the kernel's would be, so each
+/// wrapper's error paths are unit tests. Release builds have no such check.
 @discardableResult
 func syscall<T: FixedWidthInteger>(_ name: String, _ body: () -> T) throws(SystemCallError) -> T {
     while true {
+        #if DEBUG
+        if let injected = FaultInjector.systemCallFault(name) {
+            if injected == EINTR { continue }
+            throw SystemCallError(name, Errno(rawValue: injected))
+        }
+        #endif
         let r = body()
         if r != -1 { return r }
         let e = Errno(rawValue: Glibc.errno)

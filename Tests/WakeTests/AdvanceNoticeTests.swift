@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// The daemon's notices before and after a standing alarm (`--notice-before`, issue 26), against
 /// python-dbusmock's notification daemon; buttons pressed with its ActionInvoked.

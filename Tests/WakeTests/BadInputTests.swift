@@ -1,5 +1,6 @@
 import Testing
 import WakeCore
+@testable import WakeTestSupport
 
 /// B. Bad input: exit 64, exactly one line on stderr, nothing on stdout. `--dry-run` is added
 /// so that a token accepted by mistake ends the run at once instead of arming an alarm.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// Issue 16, coming back from the bell: a sound server that dies mid-ring sends wake down the
 /// fallback chain to the terminal bell; once the server is back, wake finds a working device

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// `$XDG_CONFIG_HOME/wake/config.toml`: defaults under the command line, refused with its line.
 @Suite("Config file: precedence, the dry run's sources, and every kind of mistake")

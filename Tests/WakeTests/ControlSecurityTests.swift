@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// The control socket against other users and against clients that misbehave.
 @Suite("Control from anywhere: nobody else gets in, nothing a client does holds up the alarm")

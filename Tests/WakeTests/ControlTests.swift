@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// A user's world with its own control directory, so that a bare `wake stop` in one test never
 /// reaches another test's alarm.

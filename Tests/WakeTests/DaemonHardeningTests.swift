@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// Issue 25 against the real daemon: many alarms under the usual descriptor limit, a history on
 /// a full disk, and two daemons over one alarms file. (The same rules run in-process with a

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// The user unit `Resources/wake.service` under a real systemd user manager
-/// (Support/SystemdUserManager.swift): the service starts, an alarm added a few seconds ahead
+/// (WakeTestSupport/SystemdUserManager.swift): the service starts, an alarm added a few seconds ahead
 /// rings on a file PCM, a SIGKILL of the daemon while it rings is followed by a restart that
 /// rings nothing twice, and a new alarm still rings.
 ///

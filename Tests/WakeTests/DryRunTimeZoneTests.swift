@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WakeCore
+@testable import WakeTestSupport
 
 /// A. `wake WHEN --dry-run`: the resolved time, printed with the offset its zone has at that
 /// instant, and the wait, under several `TZ` settings.

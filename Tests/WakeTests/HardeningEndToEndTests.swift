@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// Issue 12: hardening, end to end. Each test runs the built binary as a user would and states
 /// what that user would see go wrong. `--inhibit off` keeps the "no system bus" warning out of

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// End-to-end tests of the "never sleep" lock (`--inhibit`), of logind's PrepareForSleep signal,
 /// and of `--wake-system`'s checks, run against the real `wake` binary and a fake logind
-/// (python-dbusmock) on a private system bus (see Support/LogindMock.swift).
+/// (python-dbusmock) on a private system bus (see WakeTestSupport/LogindMock.swift).
 ///
 /// Every test that needs the bus starts its own; the suite is serialized only to keep the load
 /// (a python process per test) down on small machines.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WakeSystem
+@testable import WakeTestSupport
 
 /// Issue 17, the installation half: `make install` / `make uninstall` / `make deb`, the man page
 /// and the completion scripts.

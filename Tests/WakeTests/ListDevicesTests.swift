@@ -1,4 +1,5 @@
 import Testing
+@testable import WakeTestSupport
 
 @Suite("Device list")
 struct ListDevicesTests {

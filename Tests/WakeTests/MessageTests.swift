@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// `--message`: a note on an alarm, shown wherever the alarm is (issue 26), escaped, limited.
 @Suite("Alarm messages")

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 @Suite("Missed alarms")
 struct MissedAlarmTests {

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// Issue 16: an alarm on a muted or turned-down desktop is heard, and leaves the mixer as it
-/// found it, a SIGKILL included. Against a private PulseAudio (Support/PulseAudioServer.swift):
+/// found it, a SIGKILL included. Against a private PulseAudio (WakeTestSupport/PulseAudioServer.swift):
 /// `pactl` mutes and reads the sink, `parec` records what a listener hears on its monitor.
 ///
 /// Bounds are wide (a loaded 2-core machine runs these): every wait has an absolute deadline

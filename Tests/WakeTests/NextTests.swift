@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// `wake next`: the soonest alarm to ring, standing or one-off, for a status bar (issue 26).
 @Suite("wake next")

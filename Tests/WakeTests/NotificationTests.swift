@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// End-to-end tests of the desktop notification (`--notify`), against python-dbusmock's
-/// notification_daemon template on a private session bus (Support/NotificationMock.swift): what
+/// notification_daemon template on a private session bus (WakeTestSupport/NotificationMock.swift): what
 /// Notify carries, the buttons as commands, the notification replaced and withdrawn, the bell
 /// said loudly, a hung server that delays nothing, and the daemon's notifications.
 ///

@@ -1,4 +1,5 @@
 import Testing
+@testable import WakeTestSupport
 
 /// G. A clockless device (`null`) is paced by wake: ringing for 3 s takes about 3 s of wall
 /// time, not the instant it would take to write the audio as fast as the device accepts it.

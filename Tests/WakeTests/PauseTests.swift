@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// `wake pause --until DATE [NAME...]` and `wake resume`: a holiday for the standing alarms (issue 26).
 @Suite("Pause and resume")

@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// D. Ringing and stopping, driven by signals and synchronised on the `--events` log.
 

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
-/// Issue 13: a hung sound server must never freeze wake. A PulseAudio server (Support/
+/// Issue 13: a hung sound server must never freeze wake. A PulseAudio server (WakeTestSupport/
 /// PulseAudioServer.swift) is frozen with SIGSTOP while wake rings through it; every ALSA call
 /// into the pulse plugin then blocks for about 30 s. wake must notice within its 3 s stall limit
 /// (a `fallback` event), and keys, signals and `--ring-for` must keep working meanwhile, since

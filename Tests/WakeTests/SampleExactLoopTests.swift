@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WakeTestSupport
 
 /// F. The sound loops sample-exactly: rung into ALSA's `file` PCM (raw S16_LE capture), every
 /// repetition equals the source, with nothing added or lost at the seam.

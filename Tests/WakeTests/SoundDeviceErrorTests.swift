@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// C. An unusable sound file or device is found when the alarm is set, not when it rings:
 /// these runs ask for `+1h` without `--dry-run`, so wake must refuse before it starts waiting.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WakeTestSupport
 
 /// Sources that are not 16-bit integers ring as S32 at the level they were recorded at:
 /// neither truncated to near-silence (libsndfile's plain float-to-int read) nor normalised to

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// A user's private world for standing alarms: their own config and state directories, UTC.
 struct AlarmHome {

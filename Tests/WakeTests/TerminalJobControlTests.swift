@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WakeTestSupport
 
 /// Job control as a person at an interactive shell does it: `&`, `fg`, Ctrl-Z, on a real bash on
 /// a pseudo-terminal.
@@ -9,7 +10,7 @@ struct TerminalJobControlTests {
     func onBash(_ steps: [String], timeout: Double = 30) async throws -> (PtyRun, [WakeEvent]) {
         let dir = try TestDirectory("wake-bash")
         let events = dir.file("events.jsonl")
-        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/pty_driver.py").path
+        let driver = ptyDriverPath
         let args = [driver, "--events", events, "--timeout", "\(timeout)"]
             + steps.map { $0.replacingOccurrences(of: "EVENTS", with: events).replacingOccurrences(of: "WAKE", with: WakeBinary.path) }
                 .flatMap { ["--step", $0] }

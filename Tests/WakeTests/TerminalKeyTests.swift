@@ -1,7 +1,8 @@
 import Foundation
 import Testing
+@testable import WakeTestSupport
 
-/// E. Keys through a pseudo-terminal (Support/pty_driver.py), and the terminal's settings
+/// E. Keys through a pseudo-terminal (WakeTestSupport/pty_driver.py), and the terminal's settings
 /// given back exactly as they were.
 
 @Suite("E. Keys on a terminal")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// Issue 23, end to end: an ordinary user (nobody, through setpriv) runs a copy of the debug
 /// `wake` beside `wake-alarm-timer` (setcap'd, or not) in a directory of the test's own, as

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// A running `wake` follows the machine's zone (issue 24): `/etc/localtime` is redirected to a
 /// link in a test directory with `WAKE_TEST_LOCALTIME` (honoured by debug builds only), and the

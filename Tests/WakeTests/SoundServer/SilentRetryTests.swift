@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// Issue 22, never give up while the ring window lasts: with no terminal (stdin from /dev/null,
 /// a new session: no bell), a sound server that dies mid-ring or is down at the deadline leaves

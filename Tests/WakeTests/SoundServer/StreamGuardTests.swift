@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// Issue 22, owning the stream: the sound server remembers each application's stream mute,
 /// volume and sink (PulseAudio's module-stream-restore, wireplumber's restore-stream). A stream

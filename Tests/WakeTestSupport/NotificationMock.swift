@@ -21,7 +21,7 @@ import Glibc
 ///   (`press(_:on:)`).
 /// - The python process can be frozen with SIGSTOP (`freeze()`): a hung server. The bus itself
 ///   keeps running; `GetCalls` must not be asked while frozen (it would wait for the mock).
-final class NotificationMock {
+final class NotificationMock: TestServer {
     static let python = LogindMock.python
     static let dbusDaemon = LogindMock.dbusDaemon
     static let busctlPath = LogindMock.busctl
@@ -67,26 +67,13 @@ final class NotificationMock {
     }
 
     static func with<T>(server: Bool = true, _ body: (NotificationMock) async throws -> T) async throws -> T {
-        let mock = try await NotificationMock.start(server: server)
-        do {
-            let r = try await body(mock)
-            await mock.stop()
-            return r
-        } catch {
-            await mock.stop()
-            throw error
-        }
+        try await using({ try await start(server: server) }, body)
     }
 
     /// A fresh bus (and server); a start that does not come up within `timeout` is thrown away
-    /// and tried again from scratch, as the logind mock's is (a starved machine now and then
-    /// leaves a mock that never claims its name).
+    /// and tried again from scratch, as the logind mock's is (`TestServer.retrying`).
     static func start(server: Bool = true, timeout: Duration = .seconds(60), attempts: Int = 3) async throws -> NotificationMock {
-        var failure: Error = WakeTestError("the notification mock was never started")
-        for _ in 0..<max(1, attempts) {
-            do { return try await startOnce(server: server, timeout: timeout) } catch { failure = error }
-        }
-        throw failure
+        try await retrying("the notification mock", attempts: attempts) { try await startOnce(server: server, timeout: timeout) }
     }
 
     private static func startOnce(server: Bool, timeout: Duration) async throws -> NotificationMock {
@@ -95,40 +82,28 @@ final class NotificationMock {
         let socket = dir.file("bus")
         let daemon = try ChildProcess(dbusDaemon, ["--config-file=\(config)", "--nofork", "--print-address",
                                                    "--address=unix:path=\(socket)"], directory: dir)
-        let m = NotificationMock(directory: dir, daemon: daemon)
-        do {
+        return try await NotificationMock(directory: dir, daemon: daemon).ready { m in
             let deadline = ContinuousClock.now + timeout
-            while !daemon.currentStdout.contains("unix:") {
-                if daemon.hasExited { throw WakeTestError("dbus-daemon exited: \(daemon.result!)") }
-                if ContinuousClock.now >= deadline { throw WakeTestError("dbus-daemon did not start: \(daemon.currentStderr)") }
-                try await Task.sleep(for: .milliseconds(20))
+            try await TestServerProcesses.waitUntil(deadline: deadline, every: .milliseconds(20), watching: [("dbus-daemon", daemon)],
+                                                    onTimeout: { "dbus-daemon did not start: \(daemon.currentStderr)" }) {
+                daemon.currentStdout.contains("unix:")
             }
-            guard server else { return m }
+            guard server else { return }
             let mock = try ChildProcess(python, ["-m", "dbusmock", "--template", "notification_daemon", "-l", m.logPath,
                                                  "-p", #"{"capabilities": "actions body persistence"}"#],
                                         environment: m.environment, directory: dir)
             m.mock = mock
-            while try await !m.hasServer() {
-                if mock.hasExited { throw WakeTestError("the dbusmock notification_daemon template exited: \(mock.result!)") }
-                if ContinuousClock.now >= deadline {
-                    throw WakeTestError("org.freedesktop.Notifications did not appear on the test bus within \(timeout)\n"
-                                        + "mock stderr: \(mock.currentStderr)\ndaemon stderr: \(daemon.currentStderr)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return m
-        } catch {
-            await m.stop()
-            throw error
+            try await TestServerProcesses.waitUntil(
+                deadline: deadline, every: .milliseconds(50), watching: [("the dbusmock notification_daemon template", mock)],
+                onTimeout: { "org.freedesktop.Notifications did not appear on the test bus within \(timeout)\n"
+                             + "mock stderr: \(mock.currentStderr)\ndaemon stderr: \(daemon.currentStderr)" }
+            ) { try await m.hasServer() }
         }
     }
 
+    /// Thaws a frozen mock (it cannot act on SIGTERM while stopped), then stops it and the bus.
     func stop() async {
-        if mockPID > 0 { kill(mockPID, SIGCONT) }  // a frozen mock cannot act on SIGTERM
-        for p in [mock, daemon].compactMap({ $0 }) {
-            p.send(SIGTERM)
-            await p.wait(timeout: .seconds(5))
-        }
+        await TestServerProcesses.terminate([mock, daemon])
     }
 
     /// SIGSTOP: the server hangs, the bus goes on.

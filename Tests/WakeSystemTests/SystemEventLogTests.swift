@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WakeCore
 @testable import WakeSystem
+@testable import WakeTestSupport
 
 /// Issue 12, items 6, 9 and 11: what `--events` accepts, and a log that cannot be written.
 @Suite("System: the event log")

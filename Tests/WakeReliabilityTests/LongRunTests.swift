@@ -4,6 +4,7 @@ import Testing
 import WakeCore
 import WakeSystem
 import WakeRuntime
+@testable import WakeTestSupport
 
 /// R4. Long runs: a tiny sound looped a million times unpaced (hidden `--unpaced`) into ALSA's
 /// `file` PCM must come out as exactly the file repeated, with memory flat; and 10,000 arm /

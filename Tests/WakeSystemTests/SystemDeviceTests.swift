@@ -3,6 +3,7 @@ import Glibc
 import CALSA
 import Testing
 @testable import WakeSystem
+@testable import WakeTestSupport
 
 /// Issue 12, items 8 and 25: the arm-time device probe, on real ALSA `null` and `file:` PCMs.
 @Suite("System: DeviceProbe")

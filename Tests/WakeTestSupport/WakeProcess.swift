@@ -394,7 +394,7 @@ func runTool(_ executable: String, _ arguments: [String], directory: TestDirecto
 
 // MARK: - A pseudo-terminal
 
-/// What Support/pty_driver.py reports (its docstring says what each field means).
+/// What pty_driver.py reports (its docstring says what each field means).
 struct PtyRun: Decodable, CustomStringConvertible {
     struct Snapshot: Decodable {
         var equals_before: Bool
@@ -424,13 +424,16 @@ struct PtyRun: Decodable, CustomStringConvertible {
     }
 }
 
-/// Runs wake (with `--events`) on a fresh pseudo-terminal through Support/pty_driver.py and the
+/// The pseudo-terminal driver, next to this file in the source tree.
+let ptyDriverPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pty_driver.py").path
+
+/// Runs wake (with `--events`) on a fresh pseudo-terminal through pty_driver.py and the
 /// given steps; `environment` is added to wake's. The driver gives up after `timeout` seconds.
 func runOnPty(_ arguments: [String], steps: [String], environment: [String: String] = [:],
               timeout: Double = 30) async throws -> (PtyRun, [WakeEvent]) {
     let dir = try TestDirectory("wake-pty")
     let events = dir.file("events.jsonl")
-    let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("pty_driver.py").path
+    let driver = ptyDriverPath
     let args = [driver, "--events", events, "--timeout", "\(timeout)"] + steps.flatMap { ["--step", $0] }
         + ["--", WakeBinary.path] + arguments + ["--events", events]
     let p = try ChildProcess("/usr/bin/python3", args, environment: environment, directory: dir)

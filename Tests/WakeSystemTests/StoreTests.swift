@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import WakeCore
 @testable import WakeSystem
+@testable import WakeTestSupport
 
 /// The alarm store on a real file system: XDG paths, permissions, atomic writes, the lock
 /// under concurrent updaters (threads and processes), corrupt and hostile files.

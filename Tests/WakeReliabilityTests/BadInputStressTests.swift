@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// R1. Bad input at the command line: each one the documented exit code, one clear line on
 /// stderr (no raw control characters, starting `wake: `), nothing on stdout, and nothing left

@@ -44,7 +44,7 @@ import Glibc
 /// Units go in `$XDG_CONFIG_HOME/systemd/user` (`installUnit`, `installDropIn`, each followed by
 /// `daemon-reload`); a service inherits the manager's environment plus `setEnvironment`'s.
 /// Use `SystemdUserManager.with { ... }` so `stop()` runs on failure too.
-final class SystemdUserManager {
+final class SystemdUserManager: TestServer {
     static let systemdPath = "/usr/lib/systemd/systemd"
     static let unsharePath = "/usr/bin/unshare"
     static let nsenterPath = "/usr/bin/nsenter"
@@ -102,15 +102,7 @@ final class SystemdUserManager {
 
     /// Runs `body` with a fresh manager and stops it afterwards whether or not `body` threw.
     static func with<T>(_ body: (SystemdUserManager) async throws -> T) async throws -> T {
-        let manager = try await SystemdUserManager.start()
-        do {
-            let r = try await body(manager)
-            await manager.stop()
-            return r
-        } catch {
-            await manager.stop()
-            throw error
-        }
+        try await using({ try await start() }, body)
     }
 
     static func start(timeout: Duration = .seconds(60)) async throws -> SystemdUserManager {
@@ -146,26 +138,19 @@ final class SystemdUserManager {
             throw error
         }
         let m = SystemdUserManager(directory: dir, launcher: launcher, runtime: runtime, home: home, cgroups: cgroups, relative: relative)
-        do {
-            let deadline = ContinuousClock.now + timeout
-            var last = ""
-            while true {
-                if launcher.hasExited { throw WakeTestError("the user manager exited at start: \(launcher.result!)") }
+        return try await m.ready { m in
+            let last = TestServerProcesses.Note()
+            try await TestServerProcesses.waitUntil(
+                deadline: ContinuousClock.now + timeout, every: .milliseconds(100), watching: [("the user manager (at start)", launcher)],
+                onTimeout: { "the user manager was not running within \(timeout)\nlast systemctl: \(last.text)\nlog:\n\(m.log)" }
+            ) {
                 if m.namespaceInit == 0, let child = namespaceChild(of: launcher.pid) { m.namespaceInit = child }
-                if m.namespaceInit != 0, FileManager.default.fileExists(atPath: runtime + "/systemd/private") {
-                    let r = try await m.systemctl(["show", "-p", "SystemState", "--value"], timeout: .seconds(20))
-                    last = "\(r)"
-                    let state = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                    if r.exitCode == 0, state == "running" || state == "degraded" { return m }
-                }
-                if ContinuousClock.now >= deadline {
-                    throw WakeTestError("the user manager was not running within \(timeout)\nlast systemctl: \(last)\nlog:\n\(m.log)")
-                }
-                try await Task.sleep(for: .milliseconds(100))
+                guard m.namespaceInit != 0, FileManager.default.fileExists(atPath: runtime + "/systemd/private") else { return false }
+                let r = try await m.systemctl(["show", "-p", "SystemState", "--value"], timeout: .seconds(20))
+                last.text = "\(r)"
+                let state = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                return r.exitCode == 0 && (state == "running" || state == "degraded")
             }
-        } catch {
-            await m.stop()
-            throw error
         }
     }
 

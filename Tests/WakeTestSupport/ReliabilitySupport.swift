@@ -1,11 +1,10 @@
 import Foundation
 import Glibc
-import Testing
 
 /// Helpers for the reliability suites (R1-R6): the stress switches, fault rules, small WAV
 /// writers and /proc readers. wake without a terminal (`DetachedWake`, with stdin/stdout/stderr
 /// open on files, closed, or a pipe nobody reads) and on a pseudo-terminal (`runOnPty`, with
-/// stop states, termios snapshots, signal storms and BEL counting) come from Support/.
+/// stop states, termios snapshots, signal storms and BEL counting) come from WakeProcess.swift.
 
 /// Long tests run only under `make stress` (WAKE_STRESS=1).
 enum Stress {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WakeCore
+@testable import WakeTestSupport
 
 /// R5. The timer under clock changes: `ECANCELED` over and over, and the wall clock stepped
 /// back past the deadline after it fired. The engine side runs always, with plain events. The

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// R3. Signals and the terminal: storms, signals at awkward moments, Ctrl-Z / fg. After each,
 /// the exit code is the documented one and, on a pseudo-terminal, the terminal's settings are

@@ -30,7 +30,7 @@ import Glibc
 /// it. `record()` runs `parec -d speaker.monitor` into a raw file: what a listener would hear.
 /// Use `PulseAudioServer.with { ... }` so the server is stopped on failure too (the
 /// `ChildProcess` deinit kills it anyway).
-final class PulseAudioServer {
+final class PulseAudioServer: TestServer {
     static let pulseaudioPath = "/usr/bin/pulseaudio"
     static let pactlPath = "/usr/bin/pactl"
     static let parecPath = "/usr/bin/parec"
@@ -89,15 +89,7 @@ final class PulseAudioServer {
 
     /// Runs `body` with a fresh server and stops it afterwards whether or not `body` threw.
     static func with<T>(desktop: Bool = false, _ body: (PulseAudioServer) async throws -> T) async throws -> T {
-        let server = try await PulseAudioServer.start(desktop: desktop)
-        do {
-            let r = try await body(server)
-            await server.stop()
-            return r
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await using({ try await start(desktop: desktop) }, body)
     }
 
     /// `desktop`: as a desktop's server, with `module-stream-restore` (remembering each
@@ -130,14 +122,8 @@ final class PulseAudioServer {
         let config = try dir.write("pulse.pa", Array((base + (desktop ? desktopModules : "")).utf8))
         let client = try dir.write("client.conf", Array("autospawn = no\n".utf8))
         let server = try launch(dir: dir, config: config, home: home, runtime: runtime)
-        let s = PulseAudioServer(directory: dir, server: server, runtime: runtime, home: home, socket: socket, client: client, config: config)
-        do {
-            try await s.waitUntilAnswering(timeout: timeout)
-            return s
-        } catch {
-            await s.stop()
-            throw error
-        }
+        return try await PulseAudioServer(directory: dir, server: server, runtime: runtime, home: home, socket: socket, client: client,
+                                          config: config).ready { try await $0.waitUntilAnswering(timeout: timeout) }
     }
 
     private static func launch(dir: TestDirectory, config: String, home: String, runtime: String) throws -> ChildProcess {
@@ -164,17 +150,13 @@ final class PulseAudioServer {
     }
 
     private func waitUntilAnswering(timeout: Duration) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            if server.hasExited { throw WakeTestError("pulseaudio exited at start: \(server.result!)") }
-            if FileManager.default.fileExists(atPath: socketPath), let r = try? await pactl(["info"]), r.exitCode == 0,
-               r.stdout.contains("Default Sink: speaker") {
-                return
-            }
-            if ContinuousClock.now >= deadline {
-                throw WakeTestError("pulseaudio did not answer 'pactl info' within \(timeout)\nserver stderr:\n\(server.currentStderr)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        let server = self.server
+        try await TestServerProcesses.waitUntil(
+            deadline: ContinuousClock.now + timeout, every: .milliseconds(50), watching: [("pulseaudio (at start)", server)],
+            onTimeout: { "pulseaudio did not answer 'pactl info' within \(timeout)\nserver stderr:\n\(server.currentStderr)" }
+        ) {
+            guard FileManager.default.fileExists(atPath: socketPath), let r = try? await pactl(["info"]) else { return false }
+            return r.exitCode == 0 && r.stdout.contains("Default Sink: speaker")
         }
     }
 
@@ -216,8 +198,7 @@ final class PulseAudioServer {
         thaw()
         for r in recorders { await r.stop() }
         recorders = []
-        server.send(SIGTERM)
-        await server.wait(timeout: .seconds(5))
+        await TestServerProcesses.terminate([server])
     }
 
     /// Starts recording what the `speaker` sink plays (its monitor), mono S16_LE 44.1 kHz.

@@ -1,9 +1,7 @@
 import Foundation
 import Glibc
-import Testing
-@testable import WakeSystem
 
-/// Fixtures for the System* suites: sox-made sounds, FIFOs, hand-made WAVs, and children of
+/// Fixtures for the WakeSystemTests suites: sox-made sounds, FIFOs, hand-made WAVs, and children of
 /// this test bundle for tests that must change process-wide state (the environment, stdio).
 
 /// `sox -D -n -r RATE -c CH [encoding...] PATH synth...`: dither off, so silence stays exact.
@@ -30,7 +28,7 @@ func wav16(_ samples: [Int16], channels: Int = 1, rate: Int = 44_100) -> [UInt8]
 }
 
 /// Where the package's own files are (Resources/alarm.flac).
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()  // Tests/WakeTestSupport
     .deletingLastPathComponent().deletingLastPathComponent().path
 
 /// Tests that change process-wide state run in a child of this test bundle: the parent runs

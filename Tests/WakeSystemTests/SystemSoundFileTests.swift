@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import WakeSystem
+@testable import WakeTestSupport
 
 /// Issue 12, items 3 and 14: silent sounds are refused when the alarm is set, and every error
 /// path of SoundFile leaves libsndfile's handle to exactly one owner.

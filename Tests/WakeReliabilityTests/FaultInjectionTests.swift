@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+@testable import WakeTestSupport
 
 /// R2. Faults injected into ALSA and libsndfile (debug builds read WAKE_TEST_FAULTS; see
 /// Sources/WakeSystem/FaultInjector.swift). Every case ends either ringing on (possibly after

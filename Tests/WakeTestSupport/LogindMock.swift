@@ -3,7 +3,7 @@ import Glibc
 
 /// A private system bus with a fake logind on it, for the sleep-inhibitor tests.
 ///
-/// `start()` runs `dbus-daemon --config-file=Support/system-bus.conf --nofork --print-address`
+/// `start()` runs `dbus-daemon --config-file=system-bus.conf --nofork --print-address` (beside this file)
 /// listening on a socket in a fresh temporary directory, then python-dbusmock's logind template
 /// (`/usr/bin/python3 -m dbusmock --system --template logind -l <log>`) on it, and waits until
 /// `org.freedesktop.login1` has an owner. Point wake at it with `environment`
@@ -20,7 +20,7 @@ import Glibc
 /// - `org.freedesktop.DBus.Mock.EmitSignal` sends PrepareForSleep (`emitPrepareForSleep`).
 /// - The pipe itself: a `pipe:[inode]` that is open both in wake and in the mock process is the
 ///   lock descriptor (`sharedPipes(withProcess:)`).
-final class LogindMock {
+final class LogindMock: TestServer {
     static let python = "/usr/bin/python3"
     static let dbusDaemon = "/usr/bin/dbus-daemon"
     static let dbusSend = "/usr/bin/dbus-send"
@@ -62,26 +62,13 @@ final class LogindMock {
 
     /// Runs `body` with a fresh mock, and stops the mock afterwards whether or not `body` threw.
     static func with<T>(_ body: (LogindMock) async throws -> T) async throws -> T {
-        let mock = try await LogindMock.start()
-        do {
-            let r = try await body(mock)
-            await mock.stop()
-            return r
-        } catch {
-            await mock.stop()
-            throw error
-        }
+        try await using({ try await start() }, body)
     }
 
     /// A fresh bus and mock; a start that does not come up in `timeout` is thrown away and tried
-    /// again from scratch (seen under ASan on two cores: the mock now and then never claimed its
-    /// name, with nothing on its stderr, while a second start came up at once).
+    /// again from scratch (`TestServer.retrying`).
     static func start(timeout: Duration = .seconds(60), attempts: Int = 3) async throws -> LogindMock {
-        var failure: Error = WakeTestError("the logind mock was never started")
-        for _ in 0..<max(1, attempts) {
-            do { return try await startOnce(timeout: timeout) } catch { failure = error }
-        }
-        throw failure
+        try await retrying("the logind mock", attempts: attempts) { try await startOnce(timeout: timeout) }
     }
 
     private static func startOnce(timeout: Duration) async throws -> LogindMock {
@@ -92,39 +79,27 @@ final class LogindMock {
         let socket = dir.file("system_bus_socket")
         let daemon = try ChildProcess(dbusDaemon, ["--config-file=\(configPath)", "--nofork", "--print-address",
                                                    "--address=unix:path=\(socket)"], directory: dir)
-        let m = LogindMock(directory: dir, daemon: daemon)
-        do {
+        return try await LogindMock(directory: dir, daemon: daemon).ready { m in
             let deadline = ContinuousClock.now + timeout
             // dbus-daemon prints its address once it listens.
-            while !daemon.currentStdout.contains("unix:") {
-                if daemon.hasExited { throw WakeTestError("dbus-daemon exited: \(daemon.result!)") }
-                if ContinuousClock.now >= deadline { throw WakeTestError("dbus-daemon did not start: \(daemon.currentStderr)") }
-                try await Task.sleep(for: .milliseconds(20))
+            try await TestServerProcesses.waitUntil(deadline: deadline, every: .milliseconds(20), watching: [("dbus-daemon", daemon)],
+                                                    onTimeout: { "dbus-daemon did not start: \(daemon.currentStderr)" }) {
+                daemon.currentStdout.contains("unix:")
             }
             let mock = try ChildProcess(python, ["-m", "dbusmock", "--system", "--template", "logind", "-l", m.logPath],
                                         environment: m.environment, directory: dir)
             m.mock = mock
-            while try await !m.nameHasOwner("org.freedesktop.login1") {
-                if mock.hasExited { throw WakeTestError("the dbusmock logind template exited: \(mock.result!)") }
-                if ContinuousClock.now >= deadline {
-                    throw WakeTestError("org.freedesktop.login1 did not appear on the test bus within \(timeout)\n"
-                                        + "mock stderr: \(mock.currentStderr)\ndaemon stderr: \(daemon.currentStderr)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            return m
-        } catch {
-            await m.stop()
-            throw error
+            try await TestServerProcesses.waitUntil(
+                deadline: deadline, every: .milliseconds(50), watching: [("the dbusmock logind template", mock)],
+                onTimeout: { "org.freedesktop.login1 did not appear on the test bus within \(timeout)\n"
+                             + "mock stderr: \(mock.currentStderr)\ndaemon stderr: \(daemon.currentStderr)" }
+            ) { try await m.nameHasOwner("org.freedesktop.login1") }
         }
     }
 
     /// Kills the mock and the bus (SIGTERM, then SIGKILL after 5 s) and reaps them.
     func stop() async {
-        for p in [mock, daemon].compactMap({ $0 }) {
-            p.send(SIGTERM)
-            await p.wait(timeout: .seconds(5))
-        }
+        await TestServerProcesses.terminate([mock, daemon])
     }
 
     // MARK: talking to the bus
