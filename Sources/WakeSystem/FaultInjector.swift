@@ -90,11 +90,10 @@ public enum FaultInjector {
     @TaskLocal static var scope: Scope?
 
     /// Runs `body` with `rules` (the grammar above) in force for the calls it makes on this task,
-    /// before and besides `WAKE_TEST_FAULTS`. A rule that does not parse is a programming error.
+    /// before and besides `WAKE_TEST_FAULTS`. A rule that does not parse fails nothing, and the
+    /// test that wrote it sees `injected` stay 0 (never a trap: this module ships).
     public static func inject<T>(_ rules: String, _ body: (Scope) throws -> T) rethrows -> T {
-        let parsed = parse(rules)
-        precondition(parsed.count == rules.split(separator: ";").count, "FaultInjector.inject: a rule in '\(rules)' does not parse")
-        let fresh = Scope(parsed)
+        let fresh = Scope(parse(rules))
         return try $scope.withValue(fresh) { try body(fresh) }
     }
     #endif
