@@ -21,9 +21,10 @@ extension RingOptionGroup {
 
 extension AlarmOptions {
     init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(ArmError) {
-        try self.init(when: c.when, dryRun: c.dryRun, quiet: c.quiet, ring: try c.ring.settings, events: c.events,
-                      unpaced: c.unpaced, inhibit: c.inhibit, wakeSystem: c.wakeSystem,
-                      noWakeSystem: c.noWakeSystem, notify: c.notify)
+        let o = c.options
+        try self.init(when: c.when, dryRun: o.dryRun, quiet: o.quiet, ring: try o.ring.settings, events: o.events,
+                      unpaced: c.unpaced, inhibit: o.inhibit, wakeSystem: o.wakeSystem,
+                      noWakeSystem: o.noWakeSystem, notify: o.notify)
         self.config = config
         self.given = given
     }

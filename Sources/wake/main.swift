@@ -183,8 +183,8 @@ default:
 /// `wake WHEN`: the options checked, then the runtime's one-off alarm.
 func runOneOff(_ invocation: Invocation<WakeCommand>, signals: SignalChannel) -> Int32 {
     let command = invocation.command
-    let console = Console(quiet: command.quiet, stdoutIsEventStream: command.events == "-")
-    if command.listDevices { return OneOffAlarm.listDevices(console) }
+    let console = Console(quiet: command.options.quiet, stdoutIsEventStream: command.options.events == "-")
+    if command.options.listDevices { return OneOffAlarm.listDevices(console) }
     do {
         let options = try AlarmOptions(command, config: invocation.config, given: invocation.given)
         return try OneOffAlarm.arm(options, console: console, signals: signals)

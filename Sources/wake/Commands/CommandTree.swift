@@ -9,7 +9,7 @@ import WakeRuntime
 /// `main.swift` does not run this tree: it picks a subcommand by its first word and parses
 /// `WakeCommand` for anything else (`wake 07:00` must not be mistaken for a subcommand, and every
 /// usage error gets wake's own line). The subcommands here are the very types main.swift runs.
-/// The root repeats `WakeCommand`'s options but not its WHEN: the generated bash script counts a
+/// The root takes `WakeCommand`'s options (one `OneOffOptions` group) but not its WHEN: the generated bash script counts a
 /// root's positional words before it looks for a subcommand, so with WHEN here `wake add 07:00
 /// --days we<Tab>` would offer nothing. `InstallTests` checks that the root offers exactly the
 /// options `wake --help` lists and that every subcommand main.swift dispatches is here.
@@ -26,32 +26,8 @@ struct WakeCommandTree: ParsableCommand {
         StopCommand.self, SnoozeCommand.self, CancelCommand.self, DaemonCommand.self,
     ]
 
-    // `wake WHEN [options]`'s options, as in WakeCommand (names, kinds and completions matter here).
-    @Flag(help: "Run every check the alarm would, print what would happen, and exit.")
-    var dryRun = false
-
-    @Flag(name: .shortAndLong, help: "Print only errors and warnings.")
-    var quiet = false
-
-    @OptionGroup var ring: RingOptionGroup
-
-    @Option(help: "Append one JSON object per event to this file.", completion: .file())
-    var events: String?
-
-    @Option(help: "Keep the machine from sleeping while the alarm is set.", completion: CompletionValues.inhibit)
-    var inhibit: String = "auto"
-
-    @Option(help: "Show a desktop notification with Snooze and Stop buttons while it rings.", completion: CompletionValues.notify)
-    var notify: String = "auto"
-
-    @Flag(help: "Require the RTC to wake a suspended machine for the alarm (the default wherever it works).")
-    var wakeSystem = false
-
-    @Flag(help: "Arm the deadline on the ordinary clock.")
-    var noWakeSystem = false
-
-    @Flag(help: "List the ALSA PCM devices and exit.")
-    var listDevices = false
+    // `wake WHEN [options]`'s options, the very group WakeCommand takes.
+    @OptionGroup var options: OneOffOptions
 
     /// Only the root has --version (a version in the configuration would give every subcommand one).
     @Flag(help: "Show the version.")

@@ -40,6 +40,16 @@ struct WakeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("When to ring: a time of day, +SPAN, now, or a date and time.", valueName: "when"))
     var when: [String] = []
 
+    @OptionGroup var options: OneOffOptions
+
+    /// Tests only (write as fast as the device takes it); not in the completion tree.
+    @Flag(help: .hidden)
+    var unpaced = false
+}
+
+/// `wake WHEN`'s options, declared once: the command that runs and the completion tree
+/// (`WakeCommandTree`) both take them as a group.
+struct OneOffOptions: ParsableArguments {
     @Flag(help: "Run every check the alarm would (time, sound, device, inhibitor, event log), print what would happen, and exit.")
     var dryRun = false
 
@@ -68,8 +78,6 @@ struct WakeCommand: ParsableCommand {
     @Flag(help: "List the ALSA PCM devices, as aplay -L does, and exit.")
     var listDevices = false
 
-    @Flag(help: .hidden)
-    var unpaced = false
 }
 
 /// How an alarm rings: the options a one-off alarm and a standing one (`wake add`) share.
