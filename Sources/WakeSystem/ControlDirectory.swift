@@ -78,14 +78,9 @@ public enum ControlDirectory {
 
     /// The registered processes: every `<pid>.sock` that is a socket owned by this user.
     public static func entries(in dir: String) -> [(pid: Int32, path: String)] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
         var found: [(Int32, String)] = []
         let uid = geteuid()
-        while let e = readdir(d) {
-            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in DirectoryListing.names(in: dir) {
             let stem = name.hasSuffix(".sock") ? name.dropLast(5) : ""
             guard stem.allSatisfy(\.isASCIIDigit), let pid = Int32(stem), pid > 0 else { continue }
             let path = dir + "/" + name

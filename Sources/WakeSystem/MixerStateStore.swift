@@ -81,15 +81,7 @@ public enum MixerStateStore {
 
     /// The `mixer-*.state` files in `directory`.
     static func files(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var out: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("mixer-") && name.hasSuffix(".state") { out.append(directory + "/" + name) }
-        }
+        let out = DirectoryListing.names(in: directory).filter { $0.hasPrefix("mixer-") && $0.hasSuffix(".state") }.map { directory + "/" + $0 }
         return out.sorted()
     }
 

@@ -36,15 +36,7 @@ public enum WakeAlarmCapability {
         return names.sorted()
     }
 
-    static func entries(of directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        return names
-    }
+    static func entries(of directory: String) -> [String] { DirectoryListing.names(in: directory) }
 }
 
 extension Substring {
