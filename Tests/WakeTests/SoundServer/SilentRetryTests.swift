@@ -75,6 +75,34 @@ struct SilentRetryTests {
         }
     }
 
+    @Test("under wake daemon: the server killed mid-ring and back after 1 s: the standing alarm is heard again")
+    func daemonServerRestarted() async throws {
+        try await PulseAudioServer.with(desktop: true) { pa in
+            let home = try AlarmHome()
+            var env = pa.environment
+            for (k, v) in home.environment where k != "XDG_RUNTIME_DIR" && k != "XDG_STATE_HOME" { env[k] = v }
+            let add = try await WakeProcess.run(["add", AlarmHome.soon(4), "--name", "soon", "-D", "default", "--ring-for", "14s"],
+                                                environment: env)
+            #expect(add.exitCode == 0, "\(add)")
+            let events = home.dir.file("events.jsonl")
+            let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off", "--events", events], environment: env,
+                                          events: false, directory: home.dir)
+            func has(_ name: String) -> Bool { WakeEvent.read(events).contains { $0.name == name } }
+            for _ in 0..<100 where !has("ringing") { try await Task.sleep(for: .milliseconds(200)) }
+            #expect(has("ringing"), "it did not ring: \(ChildProcess.read(events))")
+            await pa.killServer()
+            for _ in 0..<75 where !has("silent") { try await Task.sleep(for: .milliseconds(200)) }
+            #expect(has("silent"), "\(ChildProcess.read(events))")
+            try await Task.sleep(for: .seconds(1))
+            try await pa.restart()
+            let recorder = try await pa.record()
+            #expect(await recorder.waitForSound(timeout: .seconds(8)), "the speaker hears the daemon's alarm again")
+            #expect(WakeEvent.read(events).contains { $0.name == "recovered" && $0["from"] == "silent" }, "\(ChildProcess.read(events))")
+            daemon.send(SIGTERM)
+            #expect(await daemon.wait(timeout: .seconds(30)).exitCode == 0)
+        }
+    }
+
     @Test("the server down for the whole window: silent, still_silent counts, exit 1 at --ring-for")
     func neverBack() async throws {
         try await PulseAudioServer.with(desktop: true) { pa in
