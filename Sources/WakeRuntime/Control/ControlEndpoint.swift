@@ -89,7 +89,9 @@ public final class ControlEndpoint {
     private func describe(_ id: String) -> ControlRecord {
         var r = base(id)
         r["kind"] = "alarm"
-        r["state"] = phase(id).rawValue
+        let phase = phase(id)
+        // Ringing with no device working and no bell: said as it is, never shown as ringing.
+        r["state"] = phase == .ringing && session.output.isSilent ? "silent" : phase.rawValue
         r["wakes_system"] = session.wakesSystem ? "1" : "0"
         r.set("next", instant: session.runner.nextWall(of: id))
         if let setup = session.runner.setup(of: id) {

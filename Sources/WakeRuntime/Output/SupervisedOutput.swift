@@ -50,6 +50,12 @@ public final class SupervisedOutput: SoundOutput {
         case silent
     }
 
+    /// No device works and there is no bell: `wake list` shows the ring as silent.
+    public var isSilent: Bool {
+        if case .silent = state { return true }
+        return false
+    }
+
     /// On the bell or silent: the probes run.
     private var isProbing: Bool {
         switch state {

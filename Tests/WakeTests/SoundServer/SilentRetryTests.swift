@@ -19,6 +19,8 @@ struct SilentRetryTests {
             await pa.killServer()
             let silent = try await wake.waitForEvent("silent", timeout: .seconds(15))
             #expect(silent["reason"]?.contains("no terminal") == true, "\(silent)")
+            let list = try await WakeProcess.run(["list", "--json"], environment: pa.environment)
+            #expect(list.stdout.contains("\"state\":\"silent\""), "wake list shows the ring as silent: \(list)")
             try await Task.sleep(for: .seconds(1))
             try await pa.restart()
             let back = ContinuousClock.now
