@@ -29,7 +29,7 @@ struct NextTests {
 
         r = try await home.run(["skip", "early"])
         r = try await home.run(["next"])
-        #expect(r.stdout.contains(" (late), in 3h 0m") || r.stdout.contains(" (late), in 2h 59m"), "the skipped occurrence is passed over: \(r)")
+        #expect([" (late), in 3h 0m", " (late), in 2h 59m", " (late), in 2h 58m", " (late), in 2h 57m"].contains { r.stdout.contains($0) }, "the skipped occurrence is passed over (a slow machine may take minutes to get here): \(r)")
 
         let wake = try DetachedWake(["+30m", "-D", "null", "--inhibit", "off", "--notify", "off", "--message", "Tea"],
                                     environment: home.environment, directory: home.dir)

@@ -262,9 +262,10 @@ struct NotificationTests {
     @Test("no device works and there is no terminal for the bell: exit 1, and the notification says it could not ring (left standing)")
     func couldNotRing() async throws {
         try await NotificationMock.with { mock in
-            let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off"],
+            // Silent for the whole window (it keeps trying, issue 22), then exit 1.
+            let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "6s", "--inhibit", "off"],
                                         environment: environment(mock, faults("pcm.open=EIO@1x0")))
-            let r = await wake.wait(timeout: .seconds(30))
+            let r = await wake.wait(timeout: .seconds(40))
             #expect(r.exitCode == 1, "\(wake.report(r))")
             let calls = try await mock.waitForCalls("the could-not-ring notice") { calls in
                 calls.contains { if case .notify(let n) = $0 { n.summary.contains("COULD NOT RING") } else { false } }

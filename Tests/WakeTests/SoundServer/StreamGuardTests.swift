@@ -26,7 +26,7 @@ struct StreamGuardTests {
     func killedWhileSinkRaised() async throws {
         try await PulseAudioServer.with(desktop: true) { pa in
             let ring = ["now", "-D", "default", "--inhibit", "off", "--ring-for"]
-            let first = try DetachedWake(ring + ["4s", "--mixer", "off"], environment: pa.environment)
+            let first = try DetachedWake(ring + ["10s", "--mixer", "off"], environment: pa.environment)
             try await first.waitForEvent("ringing", timeout: .seconds(20))
             try await pa.run(["move-sink-input", try await pa.stream(of: first.pid).index, "headphones"])
             _ = await first.wait(timeout: .seconds(30))
@@ -115,7 +115,8 @@ extension SoundServerFixture {
 func rememberedStream(on server: some SoundServerFixture) async throws {
     let ring = ["now", "-D", "default", "--inhibit", "off", "--ring-for"]
     // Ring 1: the user mutes wake's stream, turns it down to 5 % and moves it to the headphones, muted at 10 %.
-    let first = try DetachedWake(ring + ["5s"], environment: server.environment)
+    // Rings long enough for a loaded machine's pactl calls to find the stream still there.
+    let first = try DetachedWake(ring + ["15s"], environment: server.environment)
     try await first.waitForEvent("ringing", timeout: .seconds(20))
     let s1 = try await server.stream(of: first.pid)
     #expect(s1.properties["application.name"] == "wake" && s1.properties["media.role"] == "alarm", "the stream says what it is: \(s1)")
@@ -130,7 +131,7 @@ func rememberedStream(on server: some SoundServerFixture) async throws {
 
     // Ring 2: heard on the headphones, where the server put the stream back.
     let recorder = try await server.record(sink: "headphones")
-    let second = try DetachedWake(ring + ["5s"], environment: server.environment)
+    let second = try DetachedWake(ring + ["12s"], environment: server.environment)
     try await second.waitForEvent("ringing", timeout: .seconds(20))
     #expect(await recorder.waitForSound(timeout: .seconds(8)), "the headphones' monitor holds the alarm, not zeros")
     let s2 = try await server.stream(of: second.pid)
@@ -143,7 +144,7 @@ func rememberedStream(on server: some SoundServerFixture) async throws {
     // Afterwards: what the user set is what the server has, and remembers.
     let sink = try await server.sinkLevels("headphones")
     #expect(sink.muted && sink.percent == 10, "the headphones are muted at 10 % again: \(sink)")
-    let third = try DetachedWake(ring + ["3s", "--mixer", "off"], environment: server.environment)
+    let third = try DetachedWake(ring + ["8s", "--mixer", "off"], environment: server.environment)
     try await third.waitForEvent("ringing", timeout: .seconds(20))
     let s3 = try await server.stream(of: third.pid)
     #expect(s3.sink == headphones && s3.muted && s3.percent == 5, "the remembered stream is as the user left it: \(s3)")
