@@ -54,8 +54,6 @@ enum HelperFixture {
     /// client, in this root process, talks to the helper as an ordinary user's wake would.
     static func nobodyLauncher(for helper: String, in dir: TestDirectory) throws -> String {
         let script = "#!/bin/sh\nexec \(asNobody.joined(separator: " ")) \(helper)\n"
-        let path = try dir.write("as-nobody", Array(script.utf8))
-        chmod(path, 0o755)
-        return path
+        return try dir.write("as-nobody", script.utf8, mode: 0o755)
     }
 }

@@ -46,9 +46,23 @@ final class TestDirectory: Sendable {
 
     func file(_ name: String) -> String { path + "/" + name }
 
-    func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+    /// Writes `name` through a close-on-exec descriptor: a child that another test spawns
+    /// meanwhile must not inherit it open for writing, or exec'ing the file (a script, a copy of
+    /// a program) fails with ETXTBSY.
+    func write(_ name: String, _ bytes: some Collection<UInt8>, mode: mode_t = 0o644) throws -> String {
         let p = file(name)
-        guard FileManager.default.createFile(atPath: p, contents: Data(bytes)) else { throw WakeTestError("cannot create \(p)") }
+        let fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw WakeTestError("open \(p): errno \(errno)") }
+        defer { close(fd) }
+        let data = Array(bytes)
+        var done = 0
+        while done < data.count {
+            let n = data[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw WakeTestError("write \(p): errno \(errno) after \(done) of \(data.count) bytes") }
+            done += n
+        }
+        fchmod(fd, mode)
         return p
     }
 }

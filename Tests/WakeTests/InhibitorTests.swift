@@ -295,9 +295,8 @@ enum InhibitTool {
             d = d.deletingLastPathComponent()
         }
         if ok { return original }
-        let copy = dir.file("wake")
-        try FileManager.default.copyItem(atPath: original, toPath: copy)
-        guard chmod(copy, 0o755) == 0, chmod(dir.path, 0o755) == 0 else { throw WakeTestError("chmod failed: errno \(errno)") }
+        let copy = try dir.write("wake", try Data(contentsOf: URL(fileURLWithPath: original)), mode: 0o755)
+        guard chmod(dir.path, 0o755) == 0 else { throw WakeTestError("chmod failed: errno \(errno)") }
         return copy
     }
 

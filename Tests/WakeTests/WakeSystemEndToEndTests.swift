@@ -26,24 +26,8 @@ struct WakeSystemEndToEndTests {
         init(capability: Bool, helper: Bool = true) async throws {
             f = try await HelperFixture.make(capability: capability)
             if !helper { unlink(f.helper) }
-            wake = f.directory.file("wake")
-            // Written through a close-on-exec descriptor: a child another test spawns meanwhile must
-            // not inherit it open for writing, or exec'ing the copy fails with ETXTBSY.
             let bytes = try Data(contentsOf: URL(fileURLWithPath: WakeBinary.path).resolvingSymlinksInPath())
-            let fd = open(wake, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-            guard fd >= 0 else { throw WakeTestError("open \(wake): errno \(errno)") }
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                var done = 0
-                while done < raw.count {
-                    let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-                    if n <= 0 { break }
-                    done += n
-                }
-                return done
-            }
-            close(fd)
-            guard written == bytes.count else { throw WakeTestError("write \(wake): \(written) of \(bytes.count) bytes") }
-            chmod(wake, 0o755)
+            wake = try f.directory.write("wake", bytes, mode: 0o755)
             home = f.directory.file("home")
             runtime = f.directory.file("run")
             rtcs = f.directory.file("rtc")
