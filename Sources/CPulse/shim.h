@@ -111,6 +111,7 @@ typedef struct {
     uint32_t index;
     uint32_t sink;
     char name[256];
+    char description[256];
     int mute;
     pa_cvolume volume;
     int has_volume;
@@ -141,6 +142,7 @@ static inline void wake_pa_sink_cb(pa_context *ctx, const pa_sink_info *i, int e
     o->found = 1;
     o->index = i->index;
     strncpy(o->name, i->name ? i->name : "", sizeof o->name - 1);
+    strncpy(o->description, i->description ? i->description : "", sizeof o->description - 1);
     o->mute = i->mute;
     o->volume = i->volume;
     o->has_volume = 1;
@@ -154,7 +156,7 @@ static inline int wake_pa_find_stream(wake_pa_connection *c, int pid, wake_pa_ob
     return wake_pa_wait(c, c->f->pa_context_get_sink_input_info_list(c->context, wake_pa_stream_cb, out));
 }
 
-/// The sink with index `index`, or with name `name` when it is not NULL.
+/// The sink with index `index`, or with name `name` when it is not NULL ("@DEFAULT_SINK@" is the default sink).
 static inline int wake_pa_find_sink(wake_pa_connection *c, uint32_t index, const char *name, wake_pa_object *out) {
     memset(out, 0, sizeof *out);
     out->f = c->f;

@@ -34,9 +34,6 @@ public struct FallbackChain: Hashable, Sendable {
         current = .device(device, sound)
     }
 
-    /// Moves on after `failure` of the current output; `cards` lists the sound cards' numbers and
-    /// is asked at most once, when the chain first needs the fallback devices.
-    @discardableResult
     /// The devices tried in turn: the requested one, `default`, then each card's `plughw:N`.
     public static func deviceSteps(requested: String, cards: [Int]) -> [String] {
         var devices = [requested]
@@ -44,6 +41,9 @@ public struct FallbackChain: Hashable, Sendable {
         return devices + cards.map { "plughw:\($0)" }.filter { $0 != requested }
     }
 
+    /// Moves on after `failure` of the current output; `cards` lists the sound cards' numbers and
+    /// is asked at most once, when the chain first needs the fallback devices.
+    @discardableResult
     public mutating func advance(after failure: Failure, cards: () -> [Int]) -> Output {
         guard case .device(let device, let sound) = current else { return current }
         if failure == .sound && sound == .user {

@@ -49,6 +49,27 @@ public enum AtomicFile {
             throw error
         }
         try syncDirectory(directory)
+        removeAbandonedTemporaries(of: base, in: directory)
+    }
+
+    /// Removes the temporary files that writers of `base` killed mid-write left behind
+    /// (`.BASE.tmp-PID-N` whose PID no longer runs), so a `wake add` killed at the wrong moment
+    /// leaves no litter for long: the next write of the file sweeps it.
+    static func removeAbandonedTemporaries(of base: String, in directory: String) {
+        let prefix = "." + base + ".tmp-"
+        for name in DirectoryListing.names(in: directory) where name.hasPrefix(prefix) {
+            guard abandonedWriter(name.dropFirst(prefix.count)) != nil else { continue }
+            unlink(directory + "/" + name)
+        }
+    }
+
+    /// The writer's PID in a temporary file's `PID-N` suffix when that process is gone; nil while
+    /// it runs (or when the name is not one of ours).
+    static func abandonedWriter(_ suffix: Substring) -> pid_t? {
+        let parts = suffix.split(separator: "-")
+        guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, UInt32(parts[1]) != nil else { return nil }
+        if pid == getpid() { return nil }
+        return kill(pid, 0) == -1 && Glibc.errno == ESRCH ? pid : nil
     }
 
     /// Flushes a directory's entries (a rename in it) to the disk.

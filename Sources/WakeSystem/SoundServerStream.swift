@@ -34,6 +34,24 @@ public enum SoundServerStream {
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        /// The stream plays into the server's stand-in for a missing device: no device at all.
+        public var isDummyOutput = false
+    }
+
+    /// A sink as the volume control names it.
+    public struct Sink: Sendable, Equatable {
+        public var name: String
+        public var description: String
+
+        /// The sink a server offers when it has no output device at all, so that streams still
+        /// have somewhere to go: PulseAudio's module-always-sink and PipeWire's pipewire-pulse
+        /// both name it `auto_null` ("Dummy Output"). Sound sent there reaches nobody; a sink
+        /// the user made (a null sink of their own, for recording) has another name.
+        public var isDummyOutput: Bool { name == "auto_null" }
+
+        public var dummyOutputProblem: String {
+            "the sound server has no output device: its '\(description.printable)' (\(name.printable)) plays to nobody"
+        }
     }
 
     private final class Library: @unchecked Sendable {
@@ -69,9 +87,28 @@ public enum SoundServerStream {
         return v
     }
 
-    /// Unmutes and raises wake's newest stream and the sink it plays on to `floor` percent.
-    /// `save` is called with what is about to change before it changes (the crash file).
-    public static func raise(floor: Int, pid: Int32 = getpid(), save: (Change) -> Void) throws(Failure) -> Change? {
+    static func sink(_ o: wake_pa_object) -> Sink {
+        func text<T>(_ field: T) -> String { withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+        return Sink(name: text(o.name), description: text(o.description))
+    }
+
+    /// The server's default sink, where a new stream of wake's goes unless the server remembers
+    /// another for it: the arm-time look for a server with no output device.
+    public static func defaultSink() throws(Failure) -> Sink {
+        try connected { (c) throws(Failure) -> Sink in
+            var o = wake_pa_object()
+            guard wake_pa_find_sink(&c, 0, "@DEFAULT_SINK@", &o) == 0, o.found != 0 else {
+                throw Failure(description: "cannot read the sound server's default sink (\(String(cString: wake_pa_error(&c))))")
+            }
+            return sink(o)
+        }
+    }
+
+    /// Finds wake's newest stream and the sink it plays on; throws (`isDummyOutput`) when that
+    /// sink is the server's dummy output. With `floor`, unmutes and raises both to `floor` percent,
+    /// calling `save` with what is about to change before it changes (the crash file); nil when
+    /// nothing was changed.
+    public static func raise(floor: Int?, pid: Int32 = getpid(), save: (Change) -> Void) throws(Failure) -> Change? {
         try connected { (c) throws(Failure) -> Change? in
             var stream = wake_pa_object()
             // The plugin's stream is made when the PCM is prepared; give the server a moment to list it.
@@ -86,7 +123,10 @@ public enum SoundServerStream {
             guard wake_pa_find_sink(&c, stream.sink, nil, &sink) == 0, sink.found != 0 else {
                 throw Failure(description: "cannot read the sink wake's stream plays on (\(String(cString: wake_pa_error(&c))))")
             }
-            let sinkName = withUnsafeBytes(of: sink.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let found = Self.sink(sink)
+            if found.isDummyOutput { throw Failure(description: found.dummyOutputProblem, isDummyOutput: true) }
+            guard let floor else { return nil }
+            let sinkName = found.name
             var change = Change(stream: stream.index, streamBefore: reading("stream", stream), streamApplied: nil,
                                 sink: sinkName, sinkBefore: reading("sink", sink), sinkApplied: nil)
             change.streamApplied = MixerPlan.raised(change.streamBefore, floor: floor)

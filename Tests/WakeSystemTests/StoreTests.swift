@@ -322,6 +322,23 @@ struct StoreTests {
         #expect(try s.load().map(\.name) == ["a-0"])
     }
 
+    /// A writer killed between its temporary file and the rename (`wake add` killed at the
+    /// wrong moment) leaves `.f.tmp-PID-N`; the next write removes it, and nothing else.
+    @Test func theNextWriteSweepsTheTemporaryFilesOfKilledWriters() async throws {
+        let dir = try TestDirectory("wake-store")
+        let path = dir.file("alarms.toml")
+        let gone = try Process.run(URL(fileURLWithPath: "/bin/true"), arguments: [])
+        gone.waitUntilExit()
+        let litter = [".alarms.toml.tmp-\(gone.processIdentifier)-42", ".alarms.toml.tmp-\(gone.processIdentifier)-7"]
+        let kept = [".alarms.toml.tmp-1-9",  // its writer runs (init): not ours to remove
+                    ".alarms.toml.tmp-\(getpid())-3",  // this process's own
+                    ".alarms.toml.tmp-notapid", ".history.toml.tmp-\(gone.processIdentifier)-1", "notes"]
+        for name in litter + kept { _ = try dir.write(name, "x".utf8) }
+        try AtomicFile.write("[alarm]", to: path)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(entries == (kept + ["alarms.toml"]).sorted())
+    }
+
     @Test func atomicWriteReplacesAndKeepsTheMode() throws {
         let dir = try TestDirectory("wake-store")
         let path = dir.file("f")

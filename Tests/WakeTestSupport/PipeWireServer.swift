@@ -60,10 +60,12 @@ final class PipeWireServer: SoundServerFixture {
         clientConfigPath = try directory.write("client.conf", Array("autospawn = no\n".utf8))
     }
 
-    static func with<T>(_ body: (PipeWireServer) async throws -> T) async throws -> T {
+    /// `sinks`: false starts a server as on a machine without a sound card: pipewire-pulse then
+    /// offers only its "Dummy Output" (`auto_null`), until `makeSinks()`.
+    static func with<T>(sinks: Bool = true, _ body: (PipeWireServer) async throws -> T) async throws -> T {
         let server = try PipeWireServer(directory: TestDirectory("wake-pipewire"))
         do {
-            try await server.start()
+            try await server.start(sinks: sinks)
             let r = try await body(server)
             await server.stop()
             return r
@@ -89,17 +91,23 @@ final class PipeWireServer: SoundServerFixture {
         try await answerAndMakeSinks()
     }
 
-    private func start() async throws {
+    private func start(sinks: Bool) async throws {
         for binary in ["/usr/bin/dbus-daemon", "/usr/bin/pipewire", "/usr/bin/wireplumber", "/usr/bin/pipewire-pulse"] {
             let args = binary.hasSuffix("dbus-daemon") ? ["--session", "--nofork", "--address=unix:path=\(runtimeDirectory)/bus"] : []
             processes.append(try ChildProcess(binary, args, environment: serverEnvironment,
                                               unset: PulseAudioServer.sessionVariables, directory: directory))
             try await Task.sleep(for: .milliseconds(500))
         }
-        try await answerAndMakeSinks()
+        try await waitUntilAnswering()
+        if sinks { try await makeSinks() }
     }
 
     private func answerAndMakeSinks() async throws {
+        try await waitUntilAnswering()
+        try await makeSinks()
+    }
+
+    private func waitUntilAnswering() async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
             if let r = try? await pactl(["info"]), r.exitCode == 0, r.stdout.contains("PipeWire") { break }
@@ -108,6 +116,10 @@ final class PipeWireServer: SoundServerFixture {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
+    }
+
+    /// The two null sinks, `speaker` (made the default) and `headphones`, once both are listed.
+    func makeSinks() async throws {
         for args in [["load-module", "module-null-sink", "sink_name=speaker"], ["load-module", "module-null-sink", "sink_name=headphones"],
                      ["set-default-sink", "speaker"]] {
             let r = try await pactl(args)

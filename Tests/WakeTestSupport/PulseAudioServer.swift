@@ -88,14 +88,17 @@ final class PulseAudioServer: TestServer {
     }
 
     /// Runs `body` with a fresh server and stops it afterwards whether or not `body` threw.
-    static func with<T>(desktop: Bool = false, _ body: (PulseAudioServer) async throws -> T) async throws -> T {
-        try await using({ try await start(desktop: desktop) }, body)
+    static func with<T>(desktop: Bool = false, noDevice: Bool = false, _ body: (PulseAudioServer) async throws -> T) async throws -> T {
+        try await using({ try await start(desktop: desktop, noDevice: noDevice) }, body)
     }
 
     /// `desktop`: as a desktop's server, with `module-stream-restore` (remembering each
     /// application's stream mute, volume and sink in this server's own `PULSE_STATE_PATH`) and a
     /// second null sink, `headphones`.
-    static func start(desktop: Bool = false, timeout: Duration = .seconds(30)) async throws -> PulseAudioServer {
+    ///
+    /// `noDevice`: as a machine without a sound card: no null sink, but `module-always-sink`, which
+    /// offers the "Dummy Output" (`auto_null`) until another sink appears.
+    static func start(desktop: Bool = false, noDevice: Bool = false, timeout: Duration = .seconds(30)) async throws -> PulseAudioServer {
         guard access(pulseaudioPath, X_OK) == 0 else {
             throw WakeTestError("\(pulseaudioPath) is missing: apt-get install pulseaudio pulseaudio-utils libasound2-plugins (make deps-test)")
         }
@@ -114,12 +117,17 @@ final class PulseAudioServer: TestServer {
             set-default-sink speaker
 
             """
+        let noDeviceModules = """
+            load-module module-native-protocol-unix socket=\(socket) auth-anonymous=1
+            load-module module-always-sink
+
+            """
         let desktopModules = """
             load-module module-stream-restore restore_device=true restore_volume=true restore_muted=true
             load-module module-null-sink sink_name=headphones
 
             """
-        let config = try dir.write("pulse.pa", Array((base + (desktop ? desktopModules : "")).utf8))
+        let config = try dir.write("pulse.pa", Array(((noDevice ? noDeviceModules : base) + (desktop ? desktopModules : "")).utf8))
         let client = try dir.write("client.conf", Array("autospawn = no\n".utf8))
         let server = try launch(dir: dir, config: config, home: home, runtime: runtime)
         return try await PulseAudioServer(directory: dir, server: server, runtime: runtime, home: home, socket: socket, client: client,
@@ -156,7 +164,7 @@ final class PulseAudioServer: TestServer {
             onTimeout: { "pulseaudio did not answer 'pactl info' within \(timeout)\nserver stderr:\n\(server.currentStderr)" }
         ) {
             guard FileManager.default.fileExists(atPath: socketPath), let r = try? await pactl(["info"]) else { return false }
-            return r.exitCode == 0 && r.stdout.contains("Default Sink: speaker")
+            return r.exitCode == 0 && (r.stdout.contains("Default Sink: speaker") || r.stdout.contains("Default Sink: auto_null"))
         }
     }
 

@@ -158,7 +158,8 @@ final class MixerLedger: @unchecked Sendable {
     /// stream and the sink it plays on (SoundServerStream). The sink's old levels go to the save
     /// file first (`pulse-sink:NAME`), so a crash is put right by the next start like a mixer;
     /// the stream itself ends with the process.
-    func raiseStream(floor: Int, worker: Int, report: (WorkerReport) -> Void) -> SoundServerStream.Change? {
+    /// Throws only when the stream plays into the server's dummy output (no device at all).
+    func raiseStream(floor: Int, worker: Int, report: (WorkerReport) -> Void) throws(SoundServerStream.Failure) -> SoundServerStream.Change? {
         do {
             let change = try SoundServerStream.raise(floor: floor) { change in
                 guard let applied = change.sinkApplied else { return }
@@ -187,6 +188,7 @@ final class MixerLedger: @unchecked Sendable {
             }
             return change
         } catch {
+            if error.isDummyOutput { throw error }
             report(.mixerProblem("cannot check wake's stream on the sound server (\(error)); ringing at the level it is at"))
             return nil
         }

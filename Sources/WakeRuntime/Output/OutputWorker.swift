@@ -53,11 +53,26 @@ final class OutputWorker: @unchecked Sendable {
         if let (ledger, floor) = job.mixer {
             raisedMixer = ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
             if mailbox.pending() == .abandoned { return releaseMixer() }
-            // On a sound server: wake's own stream and the sink it plays on, too.
-            if SoundServerStream.isServerDevice(job.device), SoundServerEnvironment.explainUnreachable(device: job.device) == nil {
-                raisedStream = ledger.raiseStream(floor: floor, worker: mailbox.id) { mailbox.post($0) }
-                if mailbox.pending() == .abandoned { return releaseMixer() }
+        }
+        // On a sound server: the sink wake's stream plays on must be a device (a server with none
+        // plays into a dummy output), and with the guard, the stream and that sink are raised too.
+        if SoundServerStream.isServerDevice(job.device), SoundServerEnvironment.explainUnreachable(device: job.device) == nil {
+            do {
+                if let (ledger, floor) = job.mixer {
+                    raisedStream = try ledger.raiseStream(floor: floor, worker: mailbox.id) { mailbox.post($0) }
+                } else {
+                    _ = try SoundServerStream.raise(floor: nil) { _ in }
+                }
+            } catch {
+                if error.isDummyOutput {
+                    pcm.drop()
+                    pcm.close()
+                    releaseMixer()
+                    return mailbox.post(.failed(.device, error.description))
+                }
+                // Without the guard, a server that cannot be asked is rung on as it is.
             }
+            if mailbox.pending() == .abandoned { return releaseMixer() }
         }
         let paced = pcm.isClockless && !job.unpaced
         mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: pcm.isClockless))

@@ -9,6 +9,15 @@ import WakeSystem
 public enum DeviceCheck {
     struct Report {
         var summary: String
+        /// What will keep the device from being heard though it opens (a sound server whose only
+        /// sink is its dummy output): a warning now, a fallback at ring time.
+        var problem: String?
+
+        /// The warning line for `problem`.
+        var warning: String? {
+            problem.map { "warning: \($0); at ring time wake falls back to each sound card, then the terminal bell, "
+                + "and keeps trying the server for as long as the ring lasts" }
+        }
     }
 
     static func run(_ device: String, sound: SoundFile, dryRun: Bool, signals: SignalChannel) throws(ArmError) -> Report {
@@ -20,7 +29,7 @@ public enum DeviceCheck {
                 Result { () throws(ALSAError) -> Report in
                     let r = try DeviceProbe.probe(device: device, format: format, channels: channels, rate: rate,
                                                   latency: Defaults.latency, sideEffectFree: dryRun)
-                    return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""))
+                    return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""), problem: serverProblem(device))
                 }
             }
         } catch {
@@ -43,5 +52,13 @@ public enum DeviceCheck {
             throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while checking the device; nothing was set",
                            status: 128 + signal, signal: signal)
         }
+    }
+
+    /// On a sound server: a default sink that is the server's dummy output (it has no device).
+    /// A server that cannot be asked is no problem here: the device opened.
+    static func serverProblem(_ device: String) -> String? {
+        guard SoundServerStream.isServerDevice(device), SoundServerEnvironment.explainUnreachable(device: device) == nil,
+              let sink = try? SoundServerStream.defaultSink(), sink.isDummyOutput else { return nil }
+        return sink.dummyOutputProblem
     }
 }

@@ -67,6 +67,7 @@ public enum OneOffAlarm {
             }
             throw error
         }
+        if let warning = device.warning { console.error(warning) }
         let mixer = try MixerCheck.run(device: options.ring.device, policy: options.ring.mixer, signals: signals)
 
         let notify = try NotifySetup.prepare(options.notify, dryRun: options.dryRun, signals: signals)
@@ -162,7 +163,7 @@ public enum OneOffAlarm {
         console.result("clock: \(deadline.clock.rawValue)")
         console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
         console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))" + from("sound"))
-        console.result("device: \(options.ring.device.printable) (\(device.summary)): ok" + from("device"))
+        console.result("device: \(options.ring.device.printable) (\(device.summary)): " + (device.problem.map { "opens, but " + $0 } ?? "ok") + from("device"))
         console.result("volume: \(options.ring.volume) %" + (options.ring.fadeIn > .zero ? ", fading in over \(DurationText.format(options.ring.fadeIn))" : "")
             + from("volume", "fade-in"))
         console.result("snooze: \(DurationText.format(settings.snooze))" + from("snooze"))

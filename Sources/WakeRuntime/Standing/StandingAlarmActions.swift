@@ -86,7 +86,7 @@ public enum StandingAlarmActions {
             throw ArmError(message: error.description + "; choose another file with --sound", status: ExitStatus.noInput)
         }
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
-        _ = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals)
+        if let warning = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals).warning { console.error(warning) }
 
         let store = try store()
         let given = c.name
