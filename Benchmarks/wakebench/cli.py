@@ -11,7 +11,7 @@ from pathlib import Path
 from . import __doc__ as PACKAGE_DOC
 from .common import OUTPUT, STARTED, log, run
 from .control import fig_control
-from .daemon import daemon_add_to_armed, daemon_contestants
+from .daemon import daemon_add_to_armed, daemon_contestants, daemon_descriptors
 from .desktop import desktop_ringers, fig_desktop
 from .firing import fig_firing, fig_firing_cold
 from .machine import machine
@@ -60,6 +60,7 @@ def main():
                                   after=lambda procs: daemon_add_to_armed(ctx, 3 if quick else 10))
         for server in servers:
             server.stop()
+        window["descriptors"] = daemon_descriptors(ctx)
         thr = fig_throughput(ctx, 2 if quick else 5)
         sysc = syscalls_per_audio_second(ctx)
         mem = fig_memory_peers(ctx, 2 if quick else 3)

@@ -1,4 +1,5 @@
-"""Figure 8: the daemon with 1, 20 and 200 standing alarms, and `wake add` to armed."""
+"""Figure 8: the daemon with 1, 20 and 200 standing alarms, its descriptors with 1, 200 and 2,000,
+and `wake add` to armed."""
 
 import datetime
 import os
@@ -9,6 +10,7 @@ from .processes import reap, spawn
 
 
 DAEMON_SIZES = (1, 20, 200)
+DESCRIPTOR_SIZES = (1, 200, 2000)
 DAY_NAMES = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
 
@@ -135,4 +137,44 @@ def daemon_add_to_armed(ctx, count):
             code, _ = reap(p)
             exited.append((time.monotonic() - t0) * 1000)
         out[n] = {"armed_ms": armed, "exit_ms": exited}
+    return out
+
+
+def daemon_descriptors(ctx, timeout=120.0):
+    """Issue 25: the daemon's open descriptors (entries of /proc/PID/fd) once it has armed every
+    alarm, with 1, 200 and 2,000 standing alarms, each daemon alone in private XDG directories;
+    and the time from its start to the last `armed` event. The descriptors must not grow with
+    the alarms (one timer per clock, not three per alarm)."""
+    out = {}
+    work = ctx["work"] / "daemon-descriptors"
+    work.mkdir()
+    for n in DESCRIPTOR_SIZES:
+        d = work / str(n)
+        env = {"XDG_CONFIG_HOME": d / "config", "XDG_STATE_HOME": d / "state", "XDG_RUNTIME_DIR": d / "run"}
+        for v in env.values():
+            v.mkdir(mode=0o700, parents=True, exist_ok=True)
+        write_alarms(d / "config" / "wake" / "alarms.toml", n, ctx["sounds"]["wav5"])
+        events = d / "events.jsonl"
+        t0 = time.monotonic()
+        p = spawn([ctx["wake"], "daemon", "--inhibit", "off", "--notify", "off", "--events", events, "-q"], env=env_with(**env))
+        while armed_count(events) < n and time.monotonic() - t0 < timeout and p.poll() is None:
+            time.sleep(0.01)
+        armed_s = time.monotonic() - t0
+        try:
+            fds = sorted(os.readlink(f"/proc/{p.pid}/fd/{f}") for f in os.listdir(f"/proc/{p.pid}/fd"))
+        except OSError:
+            fds = None
+        done = armed_count(events) >= n
+        p.terminate()
+        code, _ = reap(p)
+        if not done or fds is None:
+            out.setdefault("failures", []).append(f"daemon with {n} alarms: armed {armed_count(events)} of {n} in {armed_s:.1f} s, "
+                                                  f"exit {code}: {p.stderr_text[:200]}")
+            continue
+        kinds = {}
+        for f in fds:
+            # "/path", "pipe:[N]", "socket:[N]", "anon_inode:[timerfd]", "anon_inode:inotify"
+            kind = "file" if f.startswith("/") else f.split(":")[-1].strip("[]") if f.startswith("anon_inode:") else f.split(":")[0]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        out[n] = {"fds": len(fds), "kinds": kinds, "list": fds, "armed_s": armed_s}
     return out

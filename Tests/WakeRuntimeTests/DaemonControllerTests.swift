@@ -194,6 +194,28 @@ struct DaemonControllerTests {
 
     // MARK: issue 25: hardening
 
+    /// The descriptors this process holds on `path` (entries of /proc/self/fd).
+    static func openDescriptors(on path: String) -> Int {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0)) == path }.count
+    }
+
+    @Test("many alarms on one sound file hold it open once; a sound no alarm uses any more is closed at the next reload")
+    func soundFilesHeldOncePerFileAndClosedWhenUnused() throws {
+        let soundFile = NSTemporaryDirectory() + "wake-daemon-tone-\(UUID().uuidString).wav"
+        try Data(RunnerTests.toneWAV()).write(to: URL(fileURLWithPath: soundFile))
+        defer { try? FileManager.default.removeItem(atPath: soundFile) }
+        let alarms = (0..<50).map { i in Self.daily("a\(i)", 6 + i % 12, i % 60, options: ["sound": soundFile]) }
+        let d = try Daemon(alarms: alarms)
+        try d.start()
+        #expect(Self.openDescriptors(on: soundFile) == 1)
+        try d.store.update { $0 = [Self.daily("plain", 6)] }
+        d.controller?.requestReload()
+        d.controller?.applyPending()
+        #expect(d.controller?.occurrence(of: "plain") != nil)
+        #expect(Self.openDescriptors(on: soundFile) == 0, "closed once no alarm uses it")
+    }
+
     @Test("two thousand alarms hold one timer per clock, and the earliest rings")
     func manyAlarmsFewTimers() throws {
         // One at 06:00; the others later in the day, after the part of the night the test runs.

@@ -203,7 +203,16 @@ public final class DaemonController: RuntimeObserver {
         }
         recovering = false
         if !done.isEmpty { removeDone(done) }
+        forgetUnusedSounds(alarms)
         updateInhibitor()
+    }
+
+    /// Closes the sound files no alarm uses any more (a sound changed or an alarm removed): the
+    /// daemon holds one descriptor per distinct sound file of its alarms (a ring already under
+    /// way keeps its own), never one per file it has ever opened.
+    private func forgetUnusedSounds(_ alarms: [StandingAlarm]) {
+        let used = Set(alarms.compactMap { checked[$0.name]?.settings.soundPath })
+        for path in sounds.keys where !path.isEmpty && !used.contains(path) { sounds[path] = nil }
     }
 
     /// Says each problem with the files once, when it appears: on stderr (the journal), in the
