@@ -209,10 +209,13 @@ struct LongRunTests {
         let after = Self.tally(openDescriptors(), dir: canonicalDir)
         print("R4 fd leak: \(cycles) cycles in \(elapsed); descriptors before \(before), after \(after)")
         #expect(opened == cycles && stops == cycles, "opened \(opened), stopped \(stops)")
+        // Other tests run in this process at the same time and hold descriptors of every kind for
+        // a while (25 memfds of in-memory sounds were seen on a loaded CI machine); a leak here
+        // would be one per cycle or half of them at least, so a tenth of the cycles is the bound.
+        let slack = max(2, cycles / 10)
         for kind in ["timerfd", "signalfd", "memfd", "sound", "snd"] {
-            // Other tests run in this process at the same time; a leak here would be thousands.
-            #expect(after[kind]! <= before[kind]! + 2, "\(kind) descriptors: \(before[kind]!) before, \(after[kind]!) after")
+            #expect(after[kind]! <= before[kind]! + slack, "\(kind) descriptors: \(before[kind]!) before, \(after[kind]!) after")
         }
-        #expect(after["all"]! <= before["all"]! + 40, "descriptors: \(before["all"]!) before, \(after["all"]!) after")
+        #expect(after["all"]! <= before["all"]! + max(40, slack), "descriptors: \(before["all"]!) before, \(after["all"]!) after")
     }
 }
