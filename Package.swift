@@ -13,10 +13,13 @@ let package = Package(
     targets: [
         // C libraries, found through pkg-config; apt names the Debian package that provides them.
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
-        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        // libsndfile's headers; the library is loaded with dlopen when a sound is first opened
+        // (shim.h): no pkgConfig, whose `-lsndfile` would load it and its codecs at every start.
+        .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),
         // Linux headers the Glibc module leaves out (signalfd).
         .systemLibrary(name: "CLinux"),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // sd-bus's headers; libsystemd is loaded with dlopen when wake first talks to a bus (shim.h).
+        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         // libpulse's headers; the library itself is loaded with dlopen at ring time (shim.h), so no
         // pkgConfig here: its `-lpulse` would load it at every start of every command.
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),

@@ -6,8 +6,8 @@ import Glibc
 enum BusLoop {
     /// The connection's descriptor and the events to poll it for.
     static func pollDescriptor(_ bus: OpaquePointer) -> pollfd? {
-        let fd = sd_bus_get_fd(bus)
-        let events = sd_bus_get_events(bus)
+        let fd = wake_sd_bus_get_fd(bus)
+        let events = wake_sd_bus_get_events(bus)
         guard fd >= 0, events >= 0 else { return nil }
         return pollfd(fd: fd, events: Int16(events), revents: 0)
     }
@@ -16,6 +16,6 @@ enum BusLoop {
     /// too: sd-bus queues what arrives during a blocking call, and while anything is queued it
     /// asks poll for no events at all, so a queue left alone would never drain.
     static func drain(_ bus: OpaquePointer) {
-        while sd_bus_process(bus, nil) > 0 {}
+        while wake_sd_bus_process(bus, nil) > 0 {}
     }
 }

@@ -38,15 +38,15 @@ public final class NotificationBus {
     /// sent and read by `process()`, so this never waits for the bus daemon.
     public init() throws(BusError) {
         var b: OpaquePointer?
-        let r = sd_bus_open_user(&b)
+        let r = wake_sd_bus_open_user(&b)
         guard r >= 0, let b else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no session bus (\(Self.text(errno: r)))") }
         bus = b
-        _ = sd_bus_set_description(b, "wake-notify")
+        _ = wake_sd_bus_set_description(b, "wake-notify")
     }
 
     deinit {
         // Never sd_bus_flush: it waits without a bound. `flush(within:)` is the bounded one.
-        if let bus { sd_bus_close_unref(bus) }
+        if let bus { wake_sd_bus_close_unref(bus) }
     }
 
     static func text(errno r: Int32) -> String { String(cString: strerror(r < 0 ? -r : r)) }
@@ -60,7 +60,7 @@ public final class NotificationBus {
     }
 
     /// Whether the connection is up or still coming up (false once it has failed or closed).
-    public var isOpen: Bool { bus.map { sd_bus_is_open($0) > 0 } ?? false }
+    public var isOpen: Bool { bus.map { wake_sd_bus_is_open($0) > 0 } ?? false }
 
     // MARK: signals
 
@@ -72,29 +72,29 @@ public final class NotificationBus {
         let me = Unmanaged.passUnretained(self).toOpaque()
         for member in ["ActionInvoked", "NotificationClosed"] {
             // Floating slots: they live as long as the connection, which this object owns.
-            let r = sd_bus_match_signal_async(bus, nil, Self.service, Self.path, Self.interface, member, { m, userdata, _ in
+            let r = wake_sd_bus_match_signal_async(bus, nil, Self.service, Self.path, Self.interface, member, { m, userdata, _ in
                 guard let m, let userdata else { return 0 }
                 Unmanaged<NotificationBus>.fromOpaque(userdata).takeUnretainedValue().signal(m)
                 return 0
             }, { m, userdata, _ in
                 // Without this handler sd-bus would close the connection when AddMatch fails.
-                guard let m, let userdata, sd_bus_message_is_method_error(m, nil) > 0 else { return 0 }
+                guard let m, let userdata, wake_sd_bus_message_is_method_error(m, nil) > 0 else { return 0 }
                 let me = Unmanaged<NotificationBus>.fromOpaque(userdata).takeUnretainedValue()
-                me.onWatchFailed?(NotificationBus.error("AddMatch", sd_bus_message_get_error(m), sd_bus_message_get_errno(m)))
+                me.onWatchFailed?(NotificationBus.error("AddMatch", wake_sd_bus_message_get_error(m), wake_sd_bus_message_get_errno(m)))
                 return 0
             }, me)
-            if r < 0 { throw Self.error("sd_bus_match_signal_async(\(member))", r) }
+            if r < 0 { throw Self.error("wake_sd_bus_match_signal_async(\(member))", r) }
         }
     }
 
     private func signal(_ m: OpaquePointer) {
-        guard let member = sd_bus_message_get_member(m).map({ String(cString: $0) }) else { return }
+        guard let member = wake_sd_bus_message_get_member(m).map({ String(cString: $0) }) else { return }
         var id: UInt32 = 0
-        guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id) > 0 else { return }
+        guard wake_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id) > 0 else { return }
         switch member {
         case "ActionInvoked":
             var key: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &key) > 0, let key else { return }
+            guard wake_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &key) > 0, let key else { return }
             onAction?(id, String(cString: key))
         case "NotificationClosed":
             onClosed?(id)
@@ -111,7 +111,7 @@ public final class NotificationBus {
     public func notify(_ notice: DesktopNotice, replacing id: UInt32, timeout: Duration = .seconds(25),
                        reply: @escaping (Result<UInt32, BusError>) -> Void) throws(BusError) {
         let m = try methodCall("Notify")
-        defer { sd_bus_message_unref(m) }
+        defer { wake_sd_bus_message_unref(m) }
         let w = MessageWriter(m)
         try w.string("wake")
         try w.uint32(id)
@@ -128,19 +128,19 @@ public final class NotificationBus {
     public func close(_ id: UInt32) throws(BusError) {
         guard let bus else { throw BusError(call: "CloseNotification", name: nil, message: "no bus") }
         let m = try methodCall("CloseNotification")
-        defer { sd_bus_message_unref(m) }
+        defer { wake_sd_bus_message_unref(m) }
         try MessageWriter(m).uint32(id)
-        var r = sd_bus_message_set_expect_reply(m, 0)
+        var r = wake_sd_bus_message_set_expect_reply(m, 0)
         if r < 0 { throw Self.error("sd_bus_message_set_expect_reply", r) }
-        r = sd_bus_send(bus, m, nil)
-        if r < 0 { throw Self.error("sd_bus_send(CloseNotification)", r) }
+        r = wake_sd_bus_send(bus, m, nil)
+        if r < 0 { throw Self.error("wake_sd_bus_send(CloseNotification)", r) }
     }
 
     private func methodCall(_ member: String) throws(BusError) -> OpaquePointer {
         guard let bus else { throw BusError(call: member, name: nil, message: "no bus") }
         var m: OpaquePointer?
-        let r = sd_bus_message_new_method_call(bus, &m, Self.service, Self.path, Self.interface, member)
-        guard r >= 0, let m else { throw Self.error("sd_bus_message_new_method_call(\(member))", r) }
+        let r = wake_sd_bus_message_new_method_call(bus, &m, Self.service, Self.path, Self.interface, member)
+        guard r >= 0, let m else { throw Self.error("wake_sd_bus_message_new_method_call(\(member))", r) }
         return m
     }
 
@@ -149,27 +149,27 @@ public final class NotificationBus {
         guard let bus else { throw BusError(call: name, name: nil, message: "no bus") }
         let me = Unmanaged.passUnretained(self).toOpaque()
         let usec = UInt64(clamping: max(1, timeout.nanoseconds / 1000))
-        let r = sd_bus_call_async(bus, nil, m, { m, userdata, _ in
+        let r = wake_sd_bus_call_async(bus, nil, m, { m, userdata, _ in
             guard let m, let userdata else { return 0 }
             Unmanaged<NotificationBus>.fromOpaque(userdata).takeUnretainedValue().replied(m)
             return 0
         }, me, usec)
-        if r < 0 { throw Self.error("sd_bus_call_async(\(name))", r) }
+        if r < 0 { throw Self.error("wake_sd_bus_call_async(\(name))", r) }
         var cookie: UInt64 = 0
-        let c = sd_bus_message_get_cookie(m, &cookie)
-        if c < 0 { throw Self.error("sd_bus_message_get_cookie(\(name))", c) }
+        let c = wake_sd_bus_message_get_cookie(m, &cookie)
+        if c < 0 { throw Self.error("wake_sd_bus_message_get_cookie(\(name))", c) }
         replies[cookie] = reply
     }
 
     private func replied(_ m: OpaquePointer) {
         var cookie: UInt64 = 0
-        guard sd_bus_message_get_reply_cookie(m, &cookie) >= 0, let reply = replies.removeValue(forKey: cookie) else { return }
-        if sd_bus_message_is_method_error(m, nil) > 0 {
-            reply(.failure(Self.error("org.freedesktop.Notifications.Notify", sd_bus_message_get_error(m), sd_bus_message_get_errno(m))))
+        guard wake_sd_bus_message_get_reply_cookie(m, &cookie) >= 0, let reply = replies.removeValue(forKey: cookie) else { return }
+        if wake_sd_bus_message_is_method_error(m, nil) > 0 {
+            reply(.failure(Self.error("org.freedesktop.Notifications.Notify", wake_sd_bus_message_get_error(m), wake_sd_bus_message_get_errno(m))))
             return
         }
         var id: UInt32 = 0
-        let r = sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id)
+        let r = wake_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id)
         reply(r > 0 ? .success(id) : .failure(BusError(call: "Notify reply", name: nil, message: "no notification id in the reply")))
     }
 
@@ -177,7 +177,7 @@ public final class NotificationBus {
 
     /// The bus descriptor and the events to poll it for; nil once the connection is gone.
     public var pollDescriptor: pollfd? {
-        guard let bus, sd_bus_is_open(bus) > 0 else { return nil }
+        guard let bus, wake_sd_bus_is_open(bus) > 0 else { return nil }
         return BusLoop.pollDescriptor(bus)
     }
 
@@ -198,9 +198,9 @@ public final class NotificationBus {
 
     /// Whether calls are still queued for writing.
     private var hasQueuedOutput: Bool {
-        guard let bus, sd_bus_is_open(bus) > 0 else { return false }
+        guard let bus, wake_sd_bus_is_open(bus) > 0 else { return false }
         var queued: UInt64 = 0
-        return sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued > 0
+        return wake_sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued > 0
     }
 
     /// At exit: writes what is queued (a CloseNotification) for at most `limit`. Only the bus
@@ -226,32 +226,32 @@ public final class NotificationBus {
         let usec = UInt64(clamping: max(1, timeout.nanoseconds / 1000))
         func call(_ member: String) throws(BusError) -> OpaquePointer {
             let m = try connection.methodCall(member)
-            defer { sd_bus_message_unref(m) }
+            defer { wake_sd_bus_message_unref(m) }
             var error = sd_bus_error()
-            defer { sd_bus_error_free(&error) }
+            defer { wake_sd_bus_error_free(&error) }
             var reply: OpaquePointer?
-            let r = sd_bus_call(bus, m, usec, &error, &reply)
+            let r = wake_sd_bus_call(bus, m, usec, &error, &reply)
             guard r >= 0, let reply else { throw Self.error("org.freedesktop.Notifications.\(member)", &error, r) }
             return reply
         }
         let info = try call("GetServerInformation")
-        defer { sd_bus_message_unref(info) }
+        defer { wake_sd_bus_message_unref(info) }
         var fields: [String] = []
         for _ in 0..<3 {
             var s: UnsafePointer<CChar>?
-            guard sd_bus_message_read_basic(info, CChar(UInt8(ascii: "s")), &s) > 0, let s else {
+            guard wake_sd_bus_message_read_basic(info, CChar(UInt8(ascii: "s")), &s) > 0, let s else {
                 throw BusError(call: "GetServerInformation reply", name: nil, message: "not the (ssss) the specification gives")
             }
             fields.append(String(cString: s))
         }
         let caps = try call("GetCapabilities")
-        defer { sd_bus_message_unref(caps) }
+        defer { wake_sd_bus_message_unref(caps) }
         var capabilities: [String] = []
-        var r = sd_bus_message_enter_container(caps, CChar(UInt8(ascii: "a")), "s")
+        var r = wake_sd_bus_message_enter_container(caps, CChar(UInt8(ascii: "a")), "s")
         if r < 0 { throw Self.error("GetCapabilities reply", r) }
         while true {
             var s: UnsafePointer<CChar>?
-            r = sd_bus_message_read_basic(caps, CChar(UInt8(ascii: "s")), &s)
+            r = wake_sd_bus_message_read_basic(caps, CChar(UInt8(ascii: "s")), &s)
             if r < 0 { throw Self.error("GetCapabilities reply", r) }
             guard r > 0, let s else { break }
             capabilities.append(String(cString: s))
@@ -270,41 +270,41 @@ private struct MessageWriter {
     }
 
     func string(_ s: String) throws(BusError) {
-        try check("sd_bus_message_append_basic(s)", s.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) })
+        try check("wake_sd_bus_message_append_basic(s)", s.withCString { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) })
     }
 
     func uint32(_ v: UInt32) throws(BusError) {
         var v = v
-        try check("sd_bus_message_append_basic(u)", sd_bus_message_append_basic(m, CChar(UInt8(ascii: "u")), &v))
+        try check("wake_sd_bus_message_append_basic(u)", wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "u")), &v))
     }
 
     func int32(_ v: Int32) throws(BusError) {
         var v = v
-        try check("sd_bus_message_append_basic(i)", sd_bus_message_append_basic(m, CChar(UInt8(ascii: "i")), &v))
+        try check("wake_sd_bus_message_append_basic(i)", wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "i")), &v))
     }
 
     func strings(_ list: [String]) throws(BusError) {
-        try check("sd_bus_message_open_container(as)", sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "s"))
+        try check("wake_sd_bus_message_open_container(as)", wake_sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "s"))
         for s in list { try string(s) }
-        try check("sd_bus_message_close_container(as)", sd_bus_message_close_container(m))
+        try check("wake_sd_bus_message_close_container(as)", wake_sd_bus_message_close_container(m))
     }
 
     /// `a{sv}` with `urgency` (byte) and `resident` (boolean).
     func hints(urgency: UInt8, resident: Bool) throws(BusError) {
-        try check("sd_bus_message_open_container(a{sv})", sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "{sv}"))
+        try check("wake_sd_bus_message_open_container(a{sv})", wake_sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "{sv}"))
         var byte = urgency
-        try entry("urgency", "y") { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "y")), &byte) }
+        try entry("urgency", "y") { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "y")), &byte) }
         var flag: Int32 = resident ? 1 : 0
-        try entry("resident", "b") { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "b")), &flag) }
-        try check("sd_bus_message_close_container(a{sv})", sd_bus_message_close_container(m))
+        try entry("resident", "b") { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "b")), &flag) }
+        try check("wake_sd_bus_message_close_container(a{sv})", wake_sd_bus_message_close_container(m))
     }
 
     private func entry(_ key: String, _ type: String, _ value: () -> Int32) throws(BusError) {
-        try check("sd_bus_message_open_container({sv})", sd_bus_message_open_container(m, CChar(UInt8(ascii: "e")), "sv"))
+        try check("wake_sd_bus_message_open_container({sv})", wake_sd_bus_message_open_container(m, CChar(UInt8(ascii: "e")), "sv"))
         try string(key)
-        try check("sd_bus_message_open_container(v)", sd_bus_message_open_container(m, CChar(UInt8(ascii: "v")), type))
-        try check("sd_bus_message_append_basic(\(type))", value())
-        try check("sd_bus_message_close_container(v)", sd_bus_message_close_container(m))
-        try check("sd_bus_message_close_container({sv})", sd_bus_message_close_container(m))
+        try check("wake_sd_bus_message_open_container(v)", wake_sd_bus_message_open_container(m, CChar(UInt8(ascii: "v")), type))
+        try check("wake_sd_bus_message_append_basic(\(type))", value())
+        try check("wake_sd_bus_message_close_container(v)", wake_sd_bus_message_close_container(m))
+        try check("wake_sd_bus_message_close_container({sv})", wake_sd_bus_message_close_container(m))
     }
 }

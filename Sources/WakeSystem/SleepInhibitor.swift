@@ -22,41 +22,41 @@ public final class SleepInhibitor {
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` if set).
     public init() throws(BusError) {
         var b: OpaquePointer?
-        let r = sd_bus_open_system(&b)
+        let r = wake_sd_bus_open_system(&b)
         guard r >= 0, let b else { throw BusError(call: "sd_bus_open_system", name: nil, message: "no system bus (\(String(cString: strerror(-r))))") }
         bus = b
     }
 
     deinit {
         release()
-        if let slot { sd_bus_slot_unref(slot) }
-        if let bus { sd_bus_flush_close_unref(bus) }
+        if let slot { wake_sd_bus_slot_unref(slot) }
+        if let bus { wake_sd_bus_flush_close_unref(bus) }
     }
 
     /// `org.freedesktop.login1.Manager.Inhibit(what, who, why, mode)`; keeps the returned descriptor.
     public func inhibit(what: String, who: String, why: String, mode: String) throws(BusError) {
         guard let bus else { throw BusError(call: "Inhibit", name: nil, message: "no bus") }
         var m: OpaquePointer?
-        var r = sd_bus_message_new_method_call(bus, &m, "org.freedesktop.login1", "/org/freedesktop/login1",
+        var r = wake_sd_bus_message_new_method_call(bus, &m, "org.freedesktop.login1", "/org/freedesktop/login1",
                                                "org.freedesktop.login1.Manager", "Inhibit")
         guard r >= 0, let m else { throw BusError(call: "sd_bus_message_new_method_call", name: nil, message: String(cString: strerror(-r))) }
-        defer { sd_bus_message_unref(m) }
+        defer { wake_sd_bus_message_unref(m) }
         for arg in [what, who, why, mode] {
-            r = arg.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) }
+            r = arg.withCString { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) }
             if r < 0 { throw BusError(call: "sd_bus_message_append_basic", name: nil, message: String(cString: strerror(-r))) }
         }
         var error = sd_bus_error()
-        defer { sd_bus_error_free(&error) }
+        defer { wake_sd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        r = sd_bus_call(bus, m, 5_000_000, &error, &reply)
+        r = wake_sd_bus_call(bus, m, 5_000_000, &error, &reply)
         guard r >= 0, let reply else {
             let name = error.name.map { String(cString: $0) }
             let message = error.message.map { String(cString: $0) } ?? String(cString: strerror(-r))
             throw BusError(call: "org.freedesktop.login1.Manager.Inhibit", name: name, message: message)
         }
-        defer { sd_bus_message_unref(reply) }
+        defer { wake_sd_bus_message_unref(reply) }
         var fd: Int32 = -1
-        r = sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "h")), &fd)
+        r = wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "h")), &fd)
         guard r > 0, fd >= 0 else { throw BusError(call: "Inhibit reply", name: nil, message: "no file descriptor in the reply") }
         // The reply owns its descriptor; keep a copy of our own.
         lockFD = fcntl(fd, F_DUPFD_CLOEXEC, 3)
@@ -73,17 +73,17 @@ public final class SleepInhibitor {
         guard let bus else { return }
         let me = Unmanaged.passUnretained(self).toOpaque()
         // The sender matters: the system bus lets any client send signals, and only logind's count.
-        let r = sd_bus_match_signal(bus, &slot, "org.freedesktop.login1", "/org/freedesktop/login1",
+        let r = wake_sd_bus_match_signal(bus, &slot, "org.freedesktop.login1", "/org/freedesktop/login1",
                                     "org.freedesktop.login1.Manager", "PrepareForSleep", { m, userdata, _ in
             guard let m, let userdata else { return 0 }
             var value: Int32 = 0
-            if sd_bus_message_read_basic(m, CChar(UInt8(ascii: "b")), &value) > 0 {
+            if wake_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "b")), &value) > 0 {
                 let inhibitor = Unmanaged<SleepInhibitor>.fromOpaque(userdata).takeUnretainedValue()
                 inhibitor.onPrepareForSleep?(value != 0)
             }
             return 0
         }, me)
-        if r < 0 { throw BusError(call: "sd_bus_match_signal(PrepareForSleep)", name: nil, message: String(cString: strerror(-r))) }
+        if r < 0 { throw BusError(call: "wake_sd_bus_match_signal(PrepareForSleep)", name: nil, message: String(cString: strerror(-r))) }
         process()
     }
 

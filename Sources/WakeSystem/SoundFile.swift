@@ -116,11 +116,11 @@ public final class SoundFile {
     private static func decode(fd: Int32, path: String) throws(OpenError) -> Decoded {
         func fail(_ r: String) -> OpenError { OpenError(path: path, reason: r) }
         var info = SF_INFO()
-        guard let h = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
-            throw fail("it is not a sound file libsndfile can read (\(String(cString: sf_strerror(nil))))")
+        guard let h = wake_sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            throw fail("it is not a sound file libsndfile can read (\(String(cString: wake_sf_strerror(nil))))")
         }
         /// `reason` is evaluated by the caller before this closes the handle.
-        func closing(_ reason: String) -> OpenError { sf_close(h); return fail(reason) }
+        func closing(_ reason: String) -> OpenError { wake_sf_close(h); return fail(reason) }
         let channels = Int(info.channels), sampleRate = Int(info.samplerate)
         let sub = info.format & Int32(SF_FORMAT_SUBMASK)
         guard channels >= 1, channels <= 8, sampleRate >= 1000, sampleRate <= 384_000 else {
@@ -134,7 +134,7 @@ public final class SoundFile {
         var high = [Double](repeating: -.infinity, count: channels)
         var total: Int64 = 0
         while true {
-            let n = buffer.withUnsafeMutableBufferPointer { sf_readf_double(h, $0.baseAddress, sf_count_t(chunk)) }
+            let n = buffer.withUnsafeMutableBufferPointer { wake_sf_readf_double(h, $0.baseAddress, sf_count_t(chunk)) }
             if n <= 0 { break }
             total += n
             for f in 0..<Int(n) {
@@ -147,8 +147,8 @@ public final class SoundFile {
                 }
             }
         }
-        if sf_error(h) != 0 {
-            throw closing("decoding failed after \(total) frames (\(String(cString: sf_strerror(h))))")
+        if wake_sf_error(h) != 0 {
+            throw closing("decoding failed after \(total) frames (\(String(cString: wake_sf_strerror(h))))")
         }
         if total == 0 { throw closing("contains no audio frames") }
         var peak = 0.0
@@ -163,7 +163,7 @@ public final class SoundFile {
         }
         // Back to the start: by seeking, or for a format libsndfile cannot seek in, by reopening.
         var handle = h
-        let seekable = info.seekable != 0 && sf_seek(h, 0, SEEK_SET) == 0
+        let seekable = info.seekable != 0 && wake_sf_seek(h, 0, SEEK_SET) == 0
         if !seekable {
             do { handle = try reopen(fd: fd, replacing: h) } catch {
                 throw fail("cannot go back to its start to loop it (\(error))")
@@ -181,11 +181,11 @@ public final class SoundFile {
 
     /// Opens `fd` afresh from its first byte, then closes `old` (always, even when this fails).
     private static func reopen(fd: Int32, replacing old: OpaquePointer) throws(ReadError) -> OpaquePointer {
-        sf_close(old)
+        wake_sf_close(old)
         if lseek(fd, 0, SEEK_SET) != 0 { throw .decode("lseek: \(Errno(rawValue: errno))") }
         var info = SF_INFO()
-        guard let h = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
-            throw .decode("sf_open_fd: \(String(cString: sf_strerror(nil)))")
+        guard let h = wake_sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            throw .decode("sf_open_fd: \(String(cString: wake_sf_strerror(nil)))")
         }
         return h
     }
@@ -195,15 +195,15 @@ public final class SoundFile {
     private func restart() throws(ReadError) {
         if lseek(fd, 0, SEEK_SET) != 0 { throw .decode("lseek: \(Errno(rawValue: errno))") }
         var info = SF_INFO()
-        guard let h = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
-            throw .decode("reopening for the next loop: \(String(cString: sf_strerror(nil)))")
+        guard let h = wake_sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            throw .decode("reopening for the next loop: \(String(cString: wake_sf_strerror(nil)))")
         }
-        sf_close(handle)
+        wake_sf_close(handle)
         handle = h
     }
 
     deinit {
-        sf_close(handle)
+        wake_sf_close(handle)
         close(fd)
     }
 
@@ -230,8 +230,8 @@ public final class SoundFile {
     /// Reads up to `frames` frames; 0 means the end of the file (or an error: see `sf_error`).
     public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(ReadError) -> Int {
         if let e = FaultInjector.fault("sndfile.read") { throw .decode("sf_readf_short: injected fault \(e)") }
-        let n = sf_readf_short(handle, buffer, sf_count_t(frames))
-        if n == 0, sf_error(handle) != 0 { throw .decode("sf_readf_short: \(String(cString: sf_strerror(handle)))") }
+        let n = wake_sf_readf_short(handle, buffer, sf_count_t(frames))
+        if n == 0, wake_sf_error(handle) != 0 { throw .decode("sf_readf_short: \(String(cString: wake_sf_strerror(handle)))") }
         return Int(n)
     }
 
@@ -240,30 +240,30 @@ public final class SoundFile {
         if isFloat {
             // Same size as Int32: decode as floats in place, then convert sample by sample.
             let floats = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: Float.self)
-            let n = sf_readf_float(handle, floats, sf_count_t(frames))
-            if n == 0, sf_error(handle) != 0 { throw .decode("sf_readf_float: \(String(cString: sf_strerror(handle)))") }
+            let n = wake_sf_readf_float(handle, floats, sf_count_t(frames))
+            if n == 0, wake_sf_error(handle) != 0 { throw .decode("sf_readf_float: \(String(cString: wake_sf_strerror(handle)))") }
             for i in 0..<Int(n) * channels {
                 let v = (Double(floats[i]) * 2_147_483_647).rounded()
                 buffer[i] = Int32(clamping: Int64(max(-2_147_483_648, min(2_147_483_647, v))))
             }
             return Int(n)
         }
-        let n = sf_readf_int(handle, buffer, sf_count_t(frames))
-        if n == 0, sf_error(handle) != 0 { throw .decode("sf_readf_int: \(String(cString: sf_strerror(handle)))") }
+        let n = wake_sf_readf_int(handle, buffer, sf_count_t(frames))
+        if n == 0, wake_sf_error(handle) != 0 { throw .decode("sf_readf_int: \(String(cString: wake_sf_strerror(handle)))") }
         return Int(n)
     }
 
     /// Back to the first frame: a seek, or for a file that cannot seek, a reopen.
     public func rewind() throws(ReadError) {
         guard isSeekable else { return try restart() }
-        if sf_seek(handle, 0, SEEK_SET) != 0 { throw .decode("sf_seek: \(String(cString: sf_strerror(handle)))") }
+        if wake_sf_seek(handle, 0, SEEK_SET) != 0 { throw .decode("sf_seek: \(String(cString: wake_sf_strerror(handle)))") }
     }
 
     static func describe(format: Int32) -> String {
         func name(_ code: Int32, _ command: Int32) -> String {
             var fi = SF_FORMAT_INFO()
             fi.format = code
-            guard sf_command(nil, command, &fi, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0, let n = fi.name else { return "?" }
+            guard wake_sf_command(nil, command, &fi, Int32(MemoryLayout<SF_FORMAT_INFO>.size)) == 0, let n = fi.name else { return "?" }
             return String(cString: n)
         }
         let major = name(format & Int32(SF_FORMAT_TYPEMASK), Int32(SFC_GET_FORMAT_INFO))
@@ -279,6 +279,6 @@ extension SoundFile {
             if frame == 0 { return try restart() }
             throw .decode("sf_seek: libsndfile cannot seek in this format (\(formatName))")
         }
-        if sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 { throw .decode("sf_seek: \(String(cString: sf_strerror(handle)))") }
+        if wake_sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 { throw .decode("sf_seek: \(String(cString: wake_sf_strerror(handle)))") }
     }
 }

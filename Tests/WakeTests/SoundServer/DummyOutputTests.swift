@@ -40,7 +40,7 @@ struct DummyOutputTests {
         try await PipeWireServer.with(sinks: false) { pw in
             let info = try await pw.pactl(["info"])
             #expect(info.stdout.contains("Default Sink: auto_null"), "the server offers its dummy output: \(info)")
-            let wake = try DetachedWake(["+1s", "-D", "default", "--ring-for", "16s", "--inhibit", "off"], environment: pw.environment)
+            let wake = try DetachedWake(["+1s", "-D", "default", "--ring-for", "30s", "--inhibit", "off"], environment: pw.environment)
             let fallback = try await wake.waitForEvent("fallback", timeout: .seconds(20))
             #expect(fallback["reason"]?.contains("no output device: its 'Dummy Output' (auto_null)") == true, "\(fallback)")
             let silent = try await wake.waitForEvent("silent", timeout: .seconds(15))
@@ -51,7 +51,7 @@ struct DummyOutputTests {
             let recorder = try await pw.record(sink: "speaker")
             #expect(await recorder.waitForSound(timeout: .seconds(8)), "the new speaker hears the alarm")
             #expect(secondsSince(back) <= 8, "heard \(secondsSince(back)) s after the sink appeared")
-            let r = await wake.wait(timeout: .seconds(40))
+            let r = await wake.wait(timeout: .seconds(60))
             #expect(r.exitCode == 4, "sound was heard: the window ends as timed out: \(wake.report(r))")
             #expect(wake.events.contains { $0.name == "recovered" && $0["from"] == "silent" }, "\(wake.report(r))")
         }
