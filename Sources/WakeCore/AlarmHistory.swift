@@ -8,7 +8,8 @@ public struct AlarmRecord: Hashable, Sendable {
     public var skip: Instant?
     /// The last occurrence recorded as missed.
     public var missed: Instant?
-    /// Until when it was snoozed: informational, a snooze does not survive a restart.
+    /// Until when it was snoozed: a daemon restarted meanwhile rings it then (or at once, if that
+    /// passed within the late limit).
     public var snoozedUntil: Instant?
     /// The last occurrence passed over because it was skipped.
     public var lastSkipped: Instant?
@@ -25,6 +26,22 @@ public struct AlarmRecord: Hashable, Sendable {
     public var crashedRings = 0
 
     public init(name: String) { self.name = name }
+
+    /// The latest instant this record speaks of (fired, missed or skipped), if any.
+    public var lastEvent: Instant? { [lastFired, missed, lastSkipped].compactMap { $0 }.max() }
+
+    /// How long the record of a one-off that is done (and removed from the alarms) is kept: a
+    /// copy of alarms.toml restored from before (an editor's undo, a sync, a backup) brings the
+    /// alarm back, and this record says it already rang instead of ringing it again.
+    public static let keptAfterRemoval: Duration = .seconds(7 * 86_400)
+
+    /// The names of records whose alarm is gone and whose last event is older than
+    /// `keptAfterRemoval` at `now` (or which have none): the history forgets them.
+    public static func forgotten(_ history: [String: AlarmRecord], present: Set<String>, now: Instant) -> [String] {
+        history.values.filter { r in
+            !present.contains(r.name) && (r.lastEvent.map { now - $0 > keptAfterRemoval } ?? true)
+        }.map(\.name).sorted()
+    }
 
     /// Nothing recorded.
     public var isEmpty: Bool {

@@ -194,6 +194,48 @@ struct DaemonControllerTests {
 
     // MARK: issue 25: hardening
 
+    @Test("a one-off that rang, brought back by a restored alarms.toml, is removed again without a sound, also after a restart")
+    func aRestoredOneOffDoesNotRingAgain() throws {
+        // 07:00 on the morning's date (RunnerTests.morning), late limit an hour: restored 5 minutes on, it would be within it.
+        let once = StandingAlarm(name: "dentist", hour: 7, minute: 0, second: 0, days: 0, date: CivilDate(year: 2026, month: 11, day: 24),
+                                 options: ["late-limit": "1h"], created: RunnerTests.evening - .seconds(3600))
+        let d = try Daemon(alarms: [once])
+        try d.start()
+        d.advance(by: .seconds(8 * 3600))
+        #expect(d.runner.isRinging)
+        d.stop("dentist")
+        #expect(try d.store.load().isEmpty, "a rung one-off is removed")
+        #expect(try d.record("dentist")?.lastFired == RunnerTests.morning, "its history stays")
+
+        try d.store.update { $0 = [once] }  // the editor's undo
+        d.advance(by: .seconds(300))
+        d.controller?.requestReload()
+        d.controller?.applyPending()
+        #expect(!d.runner.isRinging, "rang once already")
+        #expect(try d.store.load().isEmpty, "removed again")
+
+        // A daemon started afresh with that history, the copy restored once more.
+        let record = try #require(try d.record("dentist"))
+        let again = try Daemon(at: RunnerTests.morning + .seconds(600), alarms: [once], history: [record])
+        try again.start()
+        again.advance(by: .seconds(1))
+        #expect(!again.runner.isRinging)
+        #expect(try again.store.load().isEmpty)
+    }
+
+    @Test("the history forgets a removed alarm's record a week after its last event, and never a present one's")
+    func historyForgetsAfterAWeek() {
+        var old = AlarmRecord(name: "old")
+        old.lastFired = RunnerTests.morning - .seconds(8 * 86_400)
+        var recent = AlarmRecord(name: "recent")
+        recent.lastFired = RunnerTests.morning - .seconds(86_400)
+        var present = AlarmRecord(name: "work")
+        present.lastFired = RunnerTests.morning - .seconds(30 * 86_400)
+        let empty = AlarmRecord(name: "empty")
+        let history = Dictionary(uniqueKeysWithValues: [old, recent, present, empty].map { ($0.name, $0) })
+        #expect(AlarmRecord.forgotten(history, present: ["work"], now: RunnerTests.morning) == ["empty", "old"])
+    }
+
     /// The descriptors this process holds on `path` (entries of /proc/self/fd).
     static func openDescriptors(on path: String) -> Int {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []

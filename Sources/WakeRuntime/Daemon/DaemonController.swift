@@ -167,6 +167,10 @@ public final class DaemonController: RuntimeObserver {
         sayProblems(problems)
         let now = realtime
         let present = Set(alarms.map(\.name))
+        let forgotten = AlarmRecord.forgotten(history, present: present, now: now)
+        if !forgotten.isEmpty {
+            try? store.updateHistory { h in for n in forgotten where !present.contains(n) { h[n] = nil } }
+        }
         for name in armed.keys where !present.contains(name) && (names?.contains(name) ?? true) && !isActive(name) {
             runner.remove(name)
             armed[name] = nil
@@ -401,8 +405,9 @@ public final class DaemonController: RuntimeObserver {
 
     private func removeDone(_ names: [String]) {
         do {
+            // Their history stays (AlarmRecord.keptAfterRemoval): a restored alarms.toml that
+            // brings one back finds it fired, and it is removed again without a sound.
             try store.update { alarms in alarms.removeAll { names.contains($0.name) } }
-            try store.updateHistory { history in for n in names { history[n] = nil } }
         } catch {
             console.error("cannot remove finished one-off alarms: \(error); remove them with 'wake remove'")
         }
