@@ -21,8 +21,8 @@ import Glibc
 /// - The pipe itself: a `pipe:[inode]` that is open both in wake and in the mock process is the
 ///   lock descriptor (`sharedPipes(withProcess:)`).
 final class LogindMock: TestServer {
-    static let python = "/usr/bin/python3"
-    static let dbusDaemon = "/usr/bin/dbus-daemon"
+    static let python = DBusMockBus.python
+    static let dbusDaemon = DBusMockBus.dbusDaemon
     static let dbusSend = "/usr/bin/dbus-send"
     static let busctl = "/usr/bin/busctl"
 
@@ -40,25 +40,18 @@ final class LogindMock: TestServer {
             && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/logind.py")
     }
 
-    let directory: TestDirectory
-    let socketPath: String
-    let logPath: String
-    private let daemon: ChildProcess
-    private var mock: ChildProcess?
-
+    private let bus: DBusMockBus
+    var directory: TestDirectory { bus.directory }
+    var socketPath: String { bus.socketPath }
+    var logPath: String { bus.logPath }
     /// `unix:path=<socket>`, for `DBUS_SYSTEM_BUS_ADDRESS` and `--address`.
-    var address: String { "unix:path=\(socketPath)" }
+    var address: String { bus.address }
     /// The environment that puts a child on this bus.
-    var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
+    var environment: [String: String] { bus.environment }
     /// The pid of the python process that plays logind.
-    var mockPID: pid_t { mock?.pid ?? -1 }
+    var mockPID: pid_t { bus.mockPID }
 
-    private init(directory: TestDirectory, daemon: ChildProcess) {
-        self.directory = directory
-        self.daemon = daemon
-        socketPath = directory.file("system_bus_socket")
-        logPath = directory.file("logind-mock.log")
-    }
+    private init(bus: DBusMockBus) { self.bus = bus }
 
     /// Runs `body` with a fresh mock, and stops the mock afterwards whether or not `body` threw.
     static func with<T>(_ body: (LogindMock) async throws -> T) async throws -> T {
@@ -75,31 +68,19 @@ final class LogindMock: TestServer {
         guard FileManager.default.fileExists(atPath: configPath) else {
             throw WakeTestError("the bus configuration \(configPath) is missing")
         }
-        let dir = try TestDirectory("wake-logind")
-        let socket = dir.file("system_bus_socket")
-        let daemon = try ChildProcess(dbusDaemon, ["--config-file=\(configPath)", "--nofork", "--print-address",
-                                                   "--address=unix:path=\(socket)"], directory: dir)
-        return try await LogindMock(directory: dir, daemon: daemon).ready { m in
+        let bus = try DBusMockBus(directory: TestDirectory("wake-logind"), config: configPath, socketName: "system_bus_socket",
+                                  logName: "logind-mock.log", addressVariable: "DBUS_SYSTEM_BUS_ADDRESS")
+        return try await LogindMock(bus: bus).ready { m in
             let deadline = ContinuousClock.now + timeout
-            // dbus-daemon prints its address once it listens.
-            try await TestServerProcesses.waitUntil(deadline: deadline, every: .milliseconds(20), watching: [("dbus-daemon", daemon)],
-                                                    onTimeout: { "dbus-daemon did not start: \(daemon.currentStderr)" }) {
-                daemon.currentStdout.contains("unix:")
-            }
-            let mock = try ChildProcess(python, ["-m", "dbusmock", "--system", "--template", "logind", "-l", m.logPath],
-                                        environment: m.environment, directory: dir)
-            m.mock = mock
-            try await TestServerProcesses.waitUntil(
-                deadline: deadline, every: .milliseconds(50), watching: [("the dbusmock logind template", mock)],
-                onTimeout: { "org.freedesktop.login1 did not appear on the test bus within \(timeout)\n"
-                             + "mock stderr: \(mock.currentStderr)\ndaemon stderr: \(daemon.currentStderr)" }
-            ) { try await m.nameHasOwner("org.freedesktop.login1") }
+            try await bus.waitForDaemon(deadline: deadline)
+            try await bus.startMock(["--system", "--template", "logind"], template: "logind", service: "org.freedesktop.login1",
+                                    deadline: deadline) { try await m.nameHasOwner("org.freedesktop.login1") }
         }
     }
 
     /// Kills the mock and the bus (SIGTERM, then SIGKILL after 5 s) and reaps them.
     func stop() async {
-        await TestServerProcesses.terminate([mock, daemon])
+        await bus.stop()
     }
 
     // MARK: talking to the bus

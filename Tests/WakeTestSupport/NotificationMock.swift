@@ -49,22 +49,15 @@ final class NotificationMock: TestServer {
         </busconfig>
         """
 
-    let directory: TestDirectory
-    let socketPath: String
-    let logPath: String
-    private let daemon: ChildProcess
-    private var mock: ChildProcess?
+    private let bus: DBusMockBus
+    var directory: TestDirectory { bus.directory }
+    var socketPath: String { bus.socketPath }
+    var logPath: String { bus.logPath }
+    var address: String { bus.address }
+    var environment: [String: String] { bus.environment }
+    var mockPID: pid_t { bus.mockPID }
 
-    var address: String { "unix:path=\(socketPath)" }
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
-    var mockPID: pid_t { mock?.pid ?? -1 }
-
-    private init(directory: TestDirectory, daemon: ChildProcess) {
-        self.directory = directory
-        self.daemon = daemon
-        socketPath = directory.file("bus")
-        logPath = directory.file("notification-mock.log")
-    }
+    private init(bus: DBusMockBus) { self.bus = bus }
 
     static func with<T>(server: Bool = true, _ body: (NotificationMock) async throws -> T) async throws -> T {
         try await using({ try await start(server: server) }, body)
@@ -79,31 +72,21 @@ final class NotificationMock: TestServer {
     private static func startOnce(server: Bool, timeout: Duration) async throws -> NotificationMock {
         let dir = try TestDirectory("wake-notify")
         let config = try dir.write("session-bus.conf", Array(configuration.utf8))
-        let socket = dir.file("bus")
-        let daemon = try ChildProcess(dbusDaemon, ["--config-file=\(config)", "--nofork", "--print-address",
-                                                   "--address=unix:path=\(socket)"], directory: dir)
-        return try await NotificationMock(directory: dir, daemon: daemon).ready { m in
+        let bus = try DBusMockBus(directory: dir, config: config, socketName: "bus", logName: "notification-mock.log",
+                                  addressVariable: "DBUS_SESSION_BUS_ADDRESS")
+        return try await NotificationMock(bus: bus).ready { m in
             let deadline = ContinuousClock.now + timeout
-            try await TestServerProcesses.waitUntil(deadline: deadline, every: .milliseconds(20), watching: [("dbus-daemon", daemon)],
-                                                    onTimeout: { "dbus-daemon did not start: \(daemon.currentStderr)" }) {
-                daemon.currentStdout.contains("unix:")
-            }
+            try await bus.waitForDaemon(deadline: deadline)
             guard server else { return }
-            let mock = try ChildProcess(python, ["-m", "dbusmock", "--template", "notification_daemon", "-l", m.logPath,
-                                                 "-p", #"{"capabilities": "actions body persistence"}"#],
-                                        environment: m.environment, directory: dir)
-            m.mock = mock
-            try await TestServerProcesses.waitUntil(
-                deadline: deadline, every: .milliseconds(50), watching: [("the dbusmock notification_daemon template", mock)],
-                onTimeout: { "org.freedesktop.Notifications did not appear on the test bus within \(timeout)\n"
-                             + "mock stderr: \(mock.currentStderr)\ndaemon stderr: \(daemon.currentStderr)" }
-            ) { try await m.hasServer() }
+            try await bus.startMock(["--template", "notification_daemon", "-p", #"{"capabilities": "actions body persistence"}"#],
+                                    template: "notification_daemon", service: "org.freedesktop.Notifications",
+                                    deadline: deadline) { try await m.hasServer() }
         }
     }
 
     /// Thaws a frozen mock (it cannot act on SIGTERM while stopped), then stops it and the bus.
     func stop() async {
-        await TestServerProcesses.terminate([mock, daemon])
+        await bus.stop()
     }
 
     /// SIGSTOP: the server hangs, the bus goes on.

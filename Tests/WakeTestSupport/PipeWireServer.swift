@@ -136,26 +136,12 @@ final class PipeWireServer: SoundServerFixture {
     }
 
     func pactl(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> ProcessResult {
-        let p = try ChildProcess(PulseAudioServer.pactlPath, arguments, environment: environment,
-                                 unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
-        let r = await p.wait(timeout: timeout)
-        if r.timedOut { throw WakeTestError("pactl \(arguments.joined(separator: " ")) hung: \(r)") }
-        return r
+        try await PulseAudioServer.pactl(arguments, environment: environment, directory: directory, timeout: timeout)
     }
 
     func record(sink: String = "speaker") async throws -> PulseRecorder {
-        let path = directory.file("recording-\(UUID().uuidString.prefix(8)).raw")
-        let p = try ChildProcess(PulseAudioServer.parecPath, [
-            "-d", sink + ".monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)", "--latency-msec=20", path,
-        ], environment: environment, unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
-        let recorder = PulseRecorder(path: path, process: p)
+        let recorder = try await PulseRecorder.start(sink: sink, in: directory, environment: environment)
         recorders.append(recorder)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: path) {
-            if p.hasExited { throw WakeTestError("parec exited: \(p.result!)") }
-            if ContinuousClock.now >= deadline { throw WakeTestError("parec did not start recording: \(p.currentStderr)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
         return recorder
     }
 

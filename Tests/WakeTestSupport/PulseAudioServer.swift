@@ -170,8 +170,14 @@ final class PulseAudioServer: TestServer {
 
     /// Runs pactl against this server (never against a frozen one: it would block).
     func pactl(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> ProcessResult {
-        let p = try ChildProcess(PulseAudioServer.pactlPath, arguments, environment: environment,
-                                 unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
+        try await Self.pactl(arguments, environment: environment, directory: directory, timeout: timeout)
+    }
+
+    /// pactl against the server `environment` points to (PulseAudio, or pipewire-pulse).
+    static func pactl(_ arguments: [String], environment: [String: String], directory: TestDirectory,
+                      timeout: Duration) async throws -> ProcessResult {
+        let p = try ChildProcess(pactlPath, arguments, environment: environment,
+                                 unset: sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
         let r = await p.wait(timeout: timeout)
         if r.timedOut { throw WakeTestError("pactl \(arguments.joined(separator: " ")) hung: \(r)") }
         return r
@@ -211,20 +217,8 @@ final class PulseAudioServer: TestServer {
 
     /// Starts recording what the `speaker` sink plays (its monitor), mono S16_LE 44.1 kHz.
     func record(sink: String = "speaker") async throws -> PulseRecorder {
-        let path = directory.file("recording-\(UUID().uuidString.prefix(8)).raw")
-        let p = try ChildProcess(PulseAudioServer.parecPath, [
-            "-d", sink + ".monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(PulseRecorder.rate)",
-            "--latency-msec=20", path,
-        ], environment: environment, unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
-        let recorder = PulseRecorder(path: path, process: p)
+        let recorder = try await PulseRecorder.start(sink: sink, in: directory, environment: environment)
         recorders.append(recorder)
-        // parec creates the file once it has connected.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: path) {
-            if p.hasExited { throw WakeTestError("parec exited: \(p.result!)") }
-            if ContinuousClock.now >= deadline { throw WakeTestError("parec did not start recording: \(p.currentStderr)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
         return recorder
     }
 }
@@ -240,6 +234,29 @@ final class PulseRecorder {
     static let threshold: Int16 = 64
     let path: String
     private let process: ChildProcess
+
+    /// Runs parec on `sink`'s monitor of the server `environment` points to, into a new file in
+    /// `directory`; returns once it records (parec creates the file once it has connected).
+    static func start(sink: String, in directory: TestDirectory, environment: [String: String]) async throws -> PulseRecorder {
+        let path = directory.file("recording-\(UUID().uuidString.prefix(8)).raw")
+        let p = try ChildProcess(PulseAudioServer.parecPath, [
+            "-d", sink + ".monitor", "--raw", "--format=s16le", "--channels=1", "--rate=\(rate)", "--latency-msec=20", path,
+        ], environment: environment, unset: PulseAudioServer.sessionVariables.filter { $0 != "PULSE_SERVER" }, directory: directory)
+        let recorder = PulseRecorder(path: path, process: p)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !FileManager.default.fileExists(atPath: path) {
+            if p.hasExited {
+                await recorder.stop()
+                throw WakeTestError("parec exited: \(p.result.map { "\($0)" } ?? "?")")
+            }
+            if ContinuousClock.now >= deadline {
+                await recorder.stop()
+                throw WakeTestError("parec did not start recording: \(p.currentStderr)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return recorder
+    }
 
     init(path: String, process: ChildProcess) {
         self.path = path
