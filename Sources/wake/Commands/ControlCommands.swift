@@ -1,14 +1,22 @@
 import ArgumentParser
 
+/// What `stop` and `snooze` say alike about their ID.
+private enum ControlHelp {
+    static let id = ArgumentHelp("The alarm: a PID or a standing alarm's name.", valueName: "id")
+
+    static func discussion(exitStatus: String) -> String {
+        "ID is a one-off alarm's PID or a standing alarm's name, as 'wake list' shows them. Exit status: \(exitStatus)"
+    }
+}
+
 /// `wake stop [ID]`: what rings or is snoozed, ended as a key would end it.
 struct StopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stop",
         abstract: "Stop what is ringing or snoozed (every such alarm of yours without an ID).",
-        discussion: "ID is a one-off alarm's PID or a standing alarm's name, as 'wake list' shows them. Exit status: 0 something was stopped, 1 nothing matched.")
+        discussion: ControlHelp.discussion(exitStatus: "0 something was stopped, 1 nothing matched."))
 
-    @Argument(help: ArgumentHelp("The alarm: a PID or a standing alarm's name.", valueName: "id"))
-    var id: String?
+    @Argument(help: ControlHelp.id) var id: String?
 }
 
 /// `wake snooze [ID]`.
@@ -16,10 +24,9 @@ struct SnoozeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snooze",
         abstract: "Snooze what is ringing (every ringing alarm of yours without an ID).",
-        discussion: "ID is a one-off alarm's PID or a standing alarm's name, as 'wake list' shows them. Exit status: 0 something was snoozed, 1 nothing matched.")
+        discussion: ControlHelp.discussion(exitStatus: "0 something was snoozed, 1 nothing matched."))
 
-    @Argument(help: ArgumentHelp("The alarm: a PID or a standing alarm's name.", valueName: "id"))
-    var id: String?
+    @Argument(help: ControlHelp.id) var id: String?
 }
 
 /// `wake cancel ID`: a one-off alarm ended before it rings, as `q` would end it.
