@@ -84,7 +84,7 @@ RELEASE_HELPER := .build-helper/wake-alarm-timer
 HELPER_CFLAGS  ?= -std=c11 -O2 -Wall -Wextra -Werror -fstack-protector-strong -D_FORTIFY_SOURCE=2 -fPIE
 HELPER_LDFLAGS ?= -pie -Wl,-z,relro -Wl,-z,now
 
-$(RELEASE_HELPER): $(HELPER_SOURCE) Makefile
+$(RELEASE_HELPER): $(HELPER_SOURCE) Sources/CLinux/descriptor_passing.h Makefile
 	@mkdir -p $(@D)
 	$(CC) $(HELPER_CFLAGS) -o $@ $(HELPER_SOURCE) $(HELPER_LDFLAGS)
 

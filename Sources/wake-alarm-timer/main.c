@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include "../CLinux/descriptor_passing.h"
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
@@ -96,21 +97,8 @@ static int set_capabilities(__u32 high_bits) {
 /* Sends one byte, with `fd` attached when it is not -1. */
 static int reply(int code, int fd) {
     unsigned char byte = (unsigned char)code;
-    struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-    union { struct cmsghdr align; char buf[CMSG_SPACE(sizeof(int))]; } control;
-    struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-    if (fd != -1) {
-        memset(&control, 0, sizeof control);
-        msg.msg_control = control.buf;
-        msg.msg_controllen = sizeof control.buf;
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    }
-    ssize_t n;
-    do { n = sendmsg(0, &msg, MSG_NOSIGNAL); } while (n == -1 && errno == EINTR);
+    long n;
+    do { n = wake_send_descriptor(0, &byte, 1, fd); } while (n == -1 && errno == EINTR);
     return n == 1 ? 0 : -1;
 }
 
