@@ -9,7 +9,14 @@ protocol SoundServerFixture: AnyObject {
     var stateHome: String { get }
     func pactl(_ arguments: [String], timeout: Duration) async throws -> ProcessResult
     func record(sink: String) async throws -> PulseRecorder
+    /// Returns once the server has stored the move of wake's stream to `target` (at most 10 s).
+    func waitUntilRemembered(target: String) async
     func stop() async
+}
+
+extension SoundServerFixture {
+    /// PulseAudio's module-stream-restore keeps what it remembers in memory at once.
+    func waitUntilRemembered(target: String) async {}
 }
 
 extension PulseAudioServer: SoundServerFixture {}
@@ -137,6 +144,16 @@ final class PipeWireServer: SoundServerFixture {
 
     func pactl(_ arguments: [String], timeout: Duration = .seconds(10)) async throws -> ProcessResult {
         try await PulseAudioServer.pactl(arguments, environment: environment, directory: directory, timeout: timeout)
+    }
+
+    /// wireplumber's restore-stream writes what it remembers to its state file a moment after a
+    /// change (`Output/Audio:media.role:alarm:target=NAME` for wake's stream).
+    func waitUntilRemembered(target: String) async {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline,
+              !ChildProcess.read(stateHome + "/wireplumber/restore-stream").contains("media.role:alarm:target=\(target)") {
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     func record(sink: String = "speaker") async throws -> PulseRecorder {

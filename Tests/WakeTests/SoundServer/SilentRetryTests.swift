@@ -11,8 +11,9 @@ import Testing
 @Suite("Silent, then heard again: no terminal, a sound server that comes back", .serialized,
        .enabled(if: PulseAudioServer.isAvailable, "needs pulseaudio, pulseaudio-utils and libasound2-plugins (make deps-test)"))
 struct SilentRetryTests {
-    @Test("the server killed mid-ring and back after 1 s: silent, then heard again within seconds; exit 4 at --ring-for")
-    func killedMidRing() async throws {
+    @Test("the server killed mid-ring and back after a while: silent, then heard again within seconds; exit 4 at --ring-for",
+          arguments: [1, 8])
+    func killedMidRing(downFor seconds: Int) async throws {
         try await PulseAudioServer.with(desktop: true) { pa in
             let wake = try DetachedWake(["now", "-D", "default", "--ring-for", "30s", "--inhibit", "off"], environment: pa.environment)
             try await wake.waitForEvent("ringing", timeout: .seconds(20))
@@ -21,7 +22,7 @@ struct SilentRetryTests {
             #expect(silent["reason"]?.contains("no terminal") == true, "\(silent)")
             let list = try await WakeProcess.run(["list", "--json"], environment: pa.environment)
             #expect(list.stdout.contains("\"state\":\"silent\""), "wake list shows the ring as silent: \(list)")
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(seconds))
             try await pa.restart()
             let back = ContinuousClock.now
             let recorder = try await pa.record()
