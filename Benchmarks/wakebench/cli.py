@@ -31,7 +31,14 @@ def main():
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
-    quick = ap.parse_args().quick
+    ap.add_argument("--figure", choices=["descriptors"],
+                    help="run one figure alone and print it, without rewriting BENCHMARKS.md (descriptors: the "
+                         "daemon's open descriptors with 1, 200 and 2,000 standing alarms)")
+    ap.add_argument("--wake", type=Path, help="measure this wake binary instead of building one (with --figure)")
+    args = ap.parse_args()
+    quick = args.quick
+    if args.figure:
+        return one_figure(args.figure, args.wake)
     output = Path(tempfile.gettempdir()) / "BENCHMARKS-quick.md" if quick else OUTPUT
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that cleanup runs
@@ -82,3 +89,27 @@ def main():
     print("earlier targets (issue 6):")
     for f, t, v, ok in targets:
         print(f"  {'met   ' if ok else 'MISSED'}  {f}. {t}: {v}")
+
+
+def one_figure(figure, wake):
+    """`--figure NAME`: one figure on its own, printed as the table BENCHMARKS.md would show."""
+    wake = wake.resolve() if wake else build_wake()
+    work = Path(tempfile.mkdtemp(prefix="wake-bench-"))
+    try:
+        ctx = {"wake": wake, "work": work, "sounds": make_sounds(work)}
+        if figure == "descriptors":
+            fds = daemon_descriptors(ctx)
+            m = machine(wake)
+            print(f"The daemon's descriptors ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; "
+                  f"{m['wake']}; load {m['load']}):")
+            print("| standing alarms | open descriptors | of which | start → all armed, s |")
+            print("|---|---|---|---|")
+            for n, v in fds.items():
+                if n != "failures":
+                    kinds = ", ".join(f"{k} {c}" for k, c in sorted(v["kinds"].items()))
+                    print(f"| {n:,} | {v['fds']} | {kinds} | {v['armed_s']:.2f} |")
+            for f in fds.get("failures", []):
+                print("failure:", f)
+    finally:
+        cleanup()
+        shutil.rmtree(work, ignore_errors=True)

@@ -33,12 +33,20 @@ def swift_command():
 
 def release_flags():
     """The flags `make release` builds the shipped binary with (the Makefile's RELEASE_FLAGS), so
-    the benchmark measures what ships; plain `-c release --product wake` if there are none."""
+    the benchmark measures what ships; plain `-c release --product wake` if there are none.
+    The Makefile's own scratch path is left out: the benchmark builds in one of its own."""
     try:
-        for line in (ROOT / "Makefile").read_text().splitlines():
+        text = (ROOT / "Makefile").read_text().replace("\\\n", " ")  # continuation lines joined
+        for line in text.splitlines():
             m = re.match(r"^RELEASE_FLAGS\s*:?=\s*(.*)$", line)
-            if m and "$" not in m.group(1):
-                return shlex.split(m.group(1))
+            if not m:
+                continue
+            flags = shlex.split(m.group(1))
+            while "--scratch-path" in flags:
+                i = flags.index("--scratch-path")
+                del flags[i:i + 2]
+            if not any("$" in f for f in flags):
+                return flags
     except OSError:
         pass
     return ["-c", "release", "--product", "wake"]
