@@ -35,6 +35,8 @@ def fig_startup(ctx, runs):
         # No alarm anywhere: the files read and the control directory scanned, nothing to ask.
         ("wake list", q(wake, "list"), runs * 2, private),
         ("wake list, 20 standing alarms", q(wake, "list"), runs * 2, private20),
+        # What a status bar runs every few seconds (issue 26): as quick as `wake list`, past the parser.
+        ("wake next, 20 standing alarms", q(wake, "next"), runs * 2, private20),
         # Nothing ringing: it looks for a ringing wake and says there is none.
         ("wake stop, nothing running", q(wake, "stop"), runs * 2, private),
         # What linking with `-z now` (the Debian package's hardening) costs: every symbol bound before

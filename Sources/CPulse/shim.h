@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <pulse/pulseaudio.h>
+#include <pulse/ext-stream-restore.h>
 
 #define WAKE_PA_FUNCS(X) \
     X(pa_mainloop_new) X(pa_mainloop_free) X(pa_mainloop_get_api) X(pa_mainloop_prepare) \
@@ -22,7 +23,8 @@
     X(pa_context_get_sink_info_by_name) \
     X(pa_context_set_sink_input_mute) X(pa_context_set_sink_input_volume) \
     X(pa_context_set_sink_mute_by_name) X(pa_context_set_sink_volume_by_name) \
-    X(pa_operation_get_state) X(pa_operation_unref) X(pa_operation_cancel) X(pa_proplist_gets)
+    X(pa_operation_get_state) X(pa_operation_unref) X(pa_operation_cancel) X(pa_proplist_gets) \
+    X(pa_ext_stream_restore_read) X(pa_ext_stream_restore_write)
 
 typedef struct {
 #define WAKE_PA_FIELD(n) __typeof__(n) *n;
@@ -112,6 +114,8 @@ typedef struct {
     uint32_t sink;
     char name[256];
     char description[256];
+    // streams: the key the server's stream restore remembers it under (module-stream-restore.id)
+    char restore_id[256];
     int mute;
     pa_cvolume volume;
     int has_volume;
@@ -130,6 +134,9 @@ static inline void wake_pa_stream_cb(pa_context *ctx, const pa_sink_input_info *
     o->found = 1;
     o->index = i->index;
     o->sink = i->sink;
+    const char *restore_id = o->f->pa_proplist_gets(i->proplist, "module-stream-restore.id");
+    memset(o->restore_id, 0, sizeof o->restore_id);
+    if (restore_id) strncpy(o->restore_id, restore_id, sizeof o->restore_id - 1);
     o->mute = i->mute;
     o->volume = i->volume;
     o->has_volume = i->has_volume;
@@ -189,6 +196,54 @@ static inline int wake_pa_set_sink(wake_pa_connection *c, const char *name, int 
     }
     ok = 0;
     if (wake_pa_wait(c, c->f->pa_context_set_sink_mute_by_name(c->context, name, mute, wake_pa_success_cb, &ok)) || !ok) return -1;
+    return 0;
+}
+
+/// One entry of the server's stream restore database (what it remembers of a kind of stream).
+typedef struct {
+    int found;
+    char name[256];
+    char device[256];
+    int has_device;
+    pa_channel_map channel_map;
+    pa_cvolume volume;
+    int mute;
+} wake_pa_restore_entry;
+
+static inline void wake_pa_restore_read_cb(pa_context *ctx, const pa_ext_stream_restore_info *i, int eol, void *userdata) {
+    (void)ctx;
+    wake_pa_restore_entry *e = (wake_pa_restore_entry *)userdata;
+    if (eol || !i || !i->name || strcmp(i->name, e->name) != 0) return;
+    e->found = 1;
+    e->channel_map = i->channel_map;
+    e->volume = i->volume;
+    e->mute = i->mute;
+    e->has_device = i->device != NULL;
+    if (i->device) strncpy(e->device, i->device, sizeof e->device - 1);
+}
+
+/// The stream restore entry called `name`; 0 when the call completed (`out->found` says
+/// whether the server remembers one), -1 when it failed (no such extension: a server without it).
+static inline int wake_pa_read_restore_entry(wake_pa_connection *c, const char *name, wake_pa_restore_entry *out) {
+    memset(out, 0, sizeof *out);
+    strncpy(out->name, name, sizeof out->name - 1);
+    return wake_pa_wait(c, c->f->pa_ext_stream_restore_read(c->context, wake_pa_restore_read_cb, out));
+}
+
+/// Writes `entry` back with its mute and volume replaced (merged: other entries stay); 0 when
+/// the server agreed. Only remembered values change: no stream plays under this name now.
+static inline int wake_pa_write_restore_entry(wake_pa_connection *c, const wake_pa_restore_entry *entry, int mute,
+                                              const pa_cvolume *volume) {
+    pa_ext_stream_restore_info info;
+    memset(&info, 0, sizeof info);
+    info.name = entry->name;
+    info.channel_map = entry->channel_map;
+    info.volume = volume ? *volume : entry->volume;
+    info.device = entry->has_device ? entry->device : NULL;
+    info.mute = mute;
+    int ok = 0;
+    if (wake_pa_wait(c, c->f->pa_ext_stream_restore_write(c->context, PA_UPDATE_REPLACE, &info, 1, 0, wake_pa_success_cb, &ok)) || !ok)
+        return -1;
     return 0;
 }
 

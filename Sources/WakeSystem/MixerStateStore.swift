@@ -150,6 +150,8 @@ public enum MixerStateStore {
                                  + reading.summary + (kept ? " (what was changed since is kept)" : ""))
                 case .unchanged:
                     lines.append("the mixer '\(entry.mixer.printable)' that wake (pid \(saved.owner.pid)) raised was changed since; left as it is")
+                case .beyondReach(let why):
+                    lines.append("the mixer '\(entry.mixer.printable)' that wake (pid \(saved.owner.pid)) raised cannot be put back: \(why)")
                 case .failed(let error):
                     remaining.append(entry)
                     lines.append("cannot put back the mixer '\(entry.mixer.printable)' that wake (pid \(saved.owner.pid)) raised: \(error); trying again at the next start")
@@ -171,12 +173,15 @@ public enum MixerStateStore {
         case restored(MixerReading, kept: Bool)
         /// Nothing of it was still as wake set it.
         case unchanged
+        /// It cannot be known or put back, and trying again would not help (why, in words).
+        case beyondReach(String)
         case failed(ALSAError)
     }
 
     /// Puts one saved entry back on a freshly opened mixer (where its values are still wake's).
     public static func restore(_ entry: MixerSaveFile.Entry) -> RestoreOutcome {
         if entry.mixer.hasPrefix(SoundServerStream.sinkPrefix) { return SoundServerStream.restoreSaved(entry) }
+        if entry.mixer.hasPrefix(SoundServerStream.restorePrefix) { return SoundServerStream.restoreSavedStream(entry) }
         do {
             let mixer = try Mixer(control: entry.mixer, elements: [entry.saved.element])
             defer { mixer.close() }

@@ -20,11 +20,17 @@ public enum SoundServerStream {
     public static let range = 0...65536
     public static let streamControl = "pulse-stream"
     public static let sinkPrefix = "pulse-sink:"
+    /// Save-file entries for what the server's stream restore remembers of wake's stream
+    /// (`pulse-stream-restore:<module-stream-restore.id>`): a wake killed mid-ring cannot put its
+    /// stream back (it is gone with the process), so the next start puts back the remembered entry.
+    public static let restorePrefix = "pulse-stream-restore:"
     public static let timeout: Int32 = 1500
 
     /// The stream and the sink as found, and what was set (nil where nothing needed changing).
     public struct Change: Sendable {
         public var stream: UInt32
+        /// The key the server's stream restore keeps this stream under; empty when it has none.
+        public var restoreID: String
         public var streamBefore: MixerReading
         public var streamApplied: MixerLevels?
         public var sink: String
@@ -127,7 +133,8 @@ public enum SoundServerStream {
             if found.isDummyOutput { throw Failure(description: found.dummyOutputProblem, isDummyOutput: true) }
             guard let floor else { return nil }
             let sinkName = found.name
-            var change = Change(stream: stream.index, streamBefore: reading("stream", stream), streamApplied: nil,
+            let restoreID = withUnsafeBytes(of: stream.restore_id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            var change = Change(stream: stream.index, restoreID: restoreID, streamBefore: reading("stream", stream), streamApplied: nil,
                                 sink: sinkName, sinkBefore: reading("sink", sink), sinkApplied: nil)
             change.streamApplied = MixerPlan.raised(change.streamBefore, floor: floor)
             change.sinkApplied = MixerPlan.raised(change.sinkBefore, floor: floor)
@@ -198,6 +205,45 @@ public enum SoundServerStream {
             }
         }
         return (MixerReading(element: "sink", range: range, levels: levels), kept)
+    }
+
+    /// After a crash: puts back what the server's stream restore remembers of wake's stream
+    /// (`pulse-stream-restore:ID`), where it is still as wake raised it.
+    public static func restoreSavedStream(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
+        let name = String(entry.mixer.dropFirst(restorePrefix.count))
+        do {
+            return try connected { (c) throws(Failure) -> MixerStateStore.RestoreOutcome in
+                var remembered = wake_pa_restore_entry()
+                guard wake_pa_read_restore_entry(&c, name, &remembered) == 0 else {
+                    throw Failure(description: "cannot read the server's stream restore (\(String(cString: wake_pa_error(&c))))")
+                }
+                // PipeWire's pipewire-pulse lists no entries (wireplumber keeps its own), so what
+                // it remembers of the stream cannot be read, nor safely written blind.
+                guard remembered.found != 0 else {
+                    return .beyondReach("the sound server does not list what it remembers of wake's stream (PipeWire keeps it in "
+                        + "wireplumber), so the stream may keep the level wake raised it to until you change it")
+                }
+                var v = remembered.volume
+                let volumes = (0..<Int(v.channels)).map { Int(wake_pa_cvolume_get(&v, Int32($0))) }
+                let current = MixerLevels(volumes: volumes, switches: [remembered.mute == 0])
+                // PipeWire keeps volumes as cubic floats: 50 % comes back a unit or two off what
+                // wake set. Within 1 % it is still wake's value, not a change someone made.
+                var seen = current
+                if seen.volumes.count == entry.applied.volumes.count {
+                    seen.volumes = zip(seen.volumes, entry.applied.volumes).map { abs($0 - $1) <= range.upperBound / 100 ? $1 : $0 }
+                }
+                let (levels, kept) = MixerPlan.restored(saved: entry.saved.levels, applied: entry.applied, current: seen)
+                if levels != current {
+                    var target = levels.volumes.count == volumes.count ? cvolume(levels) : remembered.volume
+                    guard wake_pa_write_restore_entry(&c, &remembered, levels.isMuted ? 1 : 0, &target) == 0 else {
+                        throw Failure(description: "cannot write the server's stream restore (\(String(cString: wake_pa_error(&c))))")
+                    }
+                }
+                return .restored(MixerReading(element: "stream", range: range, levels: levels), kept: kept)
+            }
+        } catch {
+            return .failed(ALSAError("libpulse", device: name, code: 0, detail: error.description))
+        }
     }
 
     /// After a crash: puts back a sink the save file names (`pulse-sink:NAME`).

@@ -46,20 +46,6 @@ struct NextTests {
         _ = await wake.wait()
     }
 
-    @Test("as fast as wake list: the parser is skipped")
-    func fast() async throws {
-        let home = try AlarmHome()
-        _ = try await home.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"])
-        var best = Duration.seconds(10), bestList = Duration.seconds(10)
-        for _ in 0..<5 {
-            let r = try await home.run(["next"])
-            #expect(r.exitCode == 0, "\(r)")
-            best = min(best, r.elapsed)
-            bestList = min(bestList, try await home.run(["list"]).elapsed)
-        }
-        #expect(best < bestList * 2 + .milliseconds(5), "wake next \(best), wake list \(bestList)")
-    }
-
     @Test("--help and a stray word go through the parser")
     func parser() async throws {
         let h = try await WakeProcess.run(["next", "--help"])

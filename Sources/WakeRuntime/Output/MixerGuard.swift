@@ -146,6 +146,8 @@ final class MixerLedger: @unchecked Sendable {
             report(.mixerRestored(mixer: token.control, to: reading, keptChanges: kept))
         case .unchanged:
             report(.mixerProblem("the mixer '\(token.control.printable)' was changed while ringing; left as it is"))
+        case .beyondReach(let why):
+            report(.mixerProblem("cannot put the mixer '\(token.control.printable)' back: \(why)"))
         case .failed(let error):
             report(.mixerProblem("cannot put the mixer '\(token.control.printable)' back (\(error)); the next start of wake will"))
         }
@@ -156,19 +158,28 @@ final class MixerLedger: @unchecked Sendable {
 
     /// On a worker whose PCM on a sound server's device just opened: unmutes and raises wake's own
     /// stream and the sink it plays on (SoundServerStream). The sink's old levels go to the save
-    /// file first (`pulse-sink:NAME`), so a crash is put right by the next start like a mixer;
-    /// the stream itself ends with the process.
+    /// file first (`pulse-sink:NAME`), and so do the stream's, under the key the server's stream
+    /// restore remembers it by (`pulse-stream-restore:ID`): a crash is put right by the next start
+    /// like a mixer, the stream's part in what the server remembers for the next one.
     /// Throws only when the stream plays into the server's dummy output (no device at all).
     func raiseStream(floor: Int, worker: Int, report: (WorkerReport) -> Void) throws(SoundServerStream.Failure) -> SoundServerStream.Change? {
         do {
             let change = try SoundServerStream.raise(floor: floor) { change in
-                guard let applied = change.sinkApplied else { return }
-                let control = SoundServerStream.sinkPrefix + change.sink
-                guard MixerSaveFile.storable(control) else { return }
-                let entry = MixerSaveFile.Entry(mixer: control, saved: change.sinkBefore, applied: applied)
+                var saving: [MixerSaveFile.Entry] = []
+                if let applied = change.sinkApplied {
+                    saving.append(MixerSaveFile.Entry(mixer: SoundServerStream.sinkPrefix + change.sink, saved: change.sinkBefore, applied: applied))
+                }
+                if let applied = change.streamApplied, !change.restoreID.isEmpty {
+                    saving.append(MixerSaveFile.Entry(mixer: SoundServerStream.restorePrefix + change.restoreID, saved: change.streamBefore,
+                                                      applied: applied))
+                }
+                saving.removeAll { !MixerSaveFile.storable($0.mixer) }
+                guard !saving.isEmpty else { return }
                 let saveError = locked { () -> StoreError? in
-                    if entries[control] == nil { order.append(control) }
-                    entries[control] = Held(entry: entry, owner: worker)
+                    for entry in saving {
+                        if entries[entry.mixer] == nil { order.append(entry.mixer) }
+                        entries[entry.mixer] = Held(entry: entry, owner: worker)
+                    }
                     return writeFile()
                 }
                 if let saveError {
@@ -197,6 +208,7 @@ final class MixerLedger: @unchecked Sendable {
     /// Puts back what `raiseStream` changed, before the PCM closes (the stream goes with it).
     func restoreStream(_ change: SoundServerStream.Change, worker: Int, report: (WorkerReport) -> Void) {
         let control = SoundServerStream.sinkPrefix + change.sink
+        let remembered = SoundServerStream.restorePrefix + change.restoreID
         let ownsSink = change.sinkApplied != nil && locked { entries[control]?.owner == worker }
         var mine = change
         if !ownsSink { mine.sinkApplied = nil }
@@ -204,10 +216,13 @@ final class MixerLedger: @unchecked Sendable {
             let r = try SoundServerStream.restore(mine)
             if let (reading, kept) = r.stream { report(.mixerRestored(mixer: SoundServerStream.streamControl, to: reading, keptChanges: kept)) }
             if let (reading, kept) = r.sink { report(.mixerRestored(mixer: control, to: reading, keptChanges: kept)) }
-            if ownsSink {
+            // The stream put back while it lives: the server remembers that, so its entry goes too.
+            var done = ownsSink ? [control] : []
+            if r.stream != nil && locked({ entries[remembered]?.owner == worker }) { done.append(remembered) }
+            if !done.isEmpty {
                 let saveError = locked { () -> StoreError? in
-                    entries[control] = nil
-                    order.removeAll { $0 == control }
+                    for key in done { entries[key] = nil }
+                    order.removeAll { done.contains($0) }
                     return writeFile()
                 }
                 if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError)); if wake dies now they may stay raised")) }
