@@ -103,7 +103,7 @@ struct AlarmTimerHelperTests {
         for _ in 0..<n { try timer.arm(at: SystemClock.realtime + .seconds(60)) }
         let each = (ContinuousClock.now - start) / n
         print("wake-alarm-timer round trip (through setpriv): \(each)")
-        #expect(each < .milliseconds(200))
+        #expect(each < .seconds(2), "a round trip that hangs, not a speed target (the benchmark has those)")
         // And straight (this root process runs it: no sh, no setpriv), as wake does.
         let direct = AlarmTimerHelper(path: f.helper)
         let straight = try direct.timer(.wall)
