@@ -160,10 +160,20 @@ def daemon_descriptors(ctx, timeout=120.0):
         while armed_count(events) < n and time.monotonic() - t0 < timeout and p.poll() is None:
             time.sleep(0.01)
         armed_s = time.monotonic() - t0
-        try:
-            fds = sorted(os.readlink(f"/proc/{p.pid}/fd/{f}") for f in os.listdir(f"/proc/{p.pid}/fd"))
-        except OSError:
-            fds = None
+
+        def open_fds():
+            try:
+                return sorted(os.readlink(f"/proc/{p.pid}/fd/{f}") for f in os.listdir(f"/proc/{p.pid}/fd"))
+            except OSError:
+                return None
+        # The armed events come before the daemon has opened its control socket and its watches:
+        # counted once the list has stayed the same for half a second (at most 10 s).
+        fds, settled, deadline = open_fds(), time.monotonic(), time.monotonic() + 10
+        while fds is not None and time.monotonic() - settled < 0.5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+            now = open_fds()
+            if now != fds:
+                fds, settled = now, time.monotonic()
         done = armed_count(events) >= n
         p.terminate()
         code, _ = reap(p)
