@@ -330,6 +330,8 @@ def report_startup(R, startup, static):
     pairs = [("wake --version", "aplay --version"),
              ("wake list", "aplay --version"),
              ("wake list, 20 standing alarms", "aplay --version"),
+             ("wake next, 20 standing alarms", "aplay --version"),
+             ("wake next, 20 standing alarms", "wake list, 20 standing alarms"),
              ("wake stop, nothing running", "aplay --version"),
              ("wake --version, all symbols bound at start (LD_BIND_NOW=1, as `-z now`)", "wake --version"),
              ("wake list, all symbols bound at start (LD_BIND_NOW=1)", "wake list"),
