@@ -211,7 +211,14 @@ struct WakeSystemEndToEndTests {
         defer { plain.send(SIGKILL) }
         try await Self.waitFor("the daemon's ordinary timer", plain) { Self.timerClocks(plain.pid).contains(0) }
         #expect(!Self.timerClocks(plain.pid).contains(8))
-        let table = try await i.run(["list"])
+        // The timer is armed a moment before the daemon answers on its control socket; until it
+        // does, wake list can only say what a daemon would do now. Asked until it answers.
+        var table = try await i.run(["list"])
+        let answered = ContinuousClock.now + .seconds(15)
+        while !table.stderr.contains("marked no under WAKES") && ContinuousClock.now < answered {
+            try await Task.sleep(for: .milliseconds(200))
+            table = try await i.run(["list"])
+        }
         #expect(table.stdout.contains("WAKES") && table.stderr.contains("marked no under WAKES"), "\(table)")
         plain.send(SIGTERM)
         _ = await plain.wait()
