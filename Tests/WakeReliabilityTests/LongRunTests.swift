@@ -132,7 +132,8 @@ struct LongRunTests {
         #expect(short.hwm > 0 && long.hwm > 0)
         #expect(long.hwm <= short.hwm + 4096, "peak RSS grew from \(short.hwm) kB (1 s) to \(long.hwm) kB (10 s)")
         #expect(long.rssLate <= long.rssEarly + 2048, "RSS grew during the run: \(long.rssEarly) → \(long.rssLate) kB")
-        #expect(long.seams > 5 * short.seams / 2, "the long run should pass many more seams")
+        // Ten times as long, so more seams whatever else the machine does (a rate is not the point here).
+        #expect(long.seams > short.seams, "the long run should pass more seams: \(short.seams) in 1 s, \(long.seams) in 10 s")
     }
 
     /// Descriptor kinds a leak of the wrappers would show.
