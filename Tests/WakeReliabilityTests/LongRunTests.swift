@@ -121,19 +121,21 @@ struct LongRunTests {
         print("R4 million: \(run.seams) seams, \(run.frames) frames (\(run.captureFrames) captured)")
     }
 
-    @Test("memory stays flat: peak RSS of a 10 s unpaced ring is that of a 1 s one",
+    @Test("memory stays flat: peak RSS of a 10 s unpaced ring is that of a 3 s one",
           .enabled(if: Stress.enabled, "make stress"), .timeLimit(.minutes(3)))
     func memoryFlat() async throws {
         let dir = try TestDirectory()
         let sound = try writeWAV(in: dir, name: "seven.wav", samples: distinctSamples(7))
-        let short = try await memoryOfUnpacedRing("1s", sound: sound)
+        // 3 s, not 1: on a loaded machine a 1 s ring was over before the first sample was taken.
+        var short = try await memoryOfUnpacedRing("3s", sound: sound)
+        if short.hwm == 0 { short = try await memoryOfUnpacedRing("3s", sound: sound) }
         let long = try await memoryOfUnpacedRing("10s", sound: sound)
-        print("R4 memory: 1 s: VmHWM \(short.hwm) kB, \(short.seams) seams; 10 s: VmHWM \(long.hwm) kB, VmRSS \(long.rssEarly) → \(long.rssLate) kB, \(long.seams) seams")
+        print("R4 memory: 3 s: VmHWM \(short.hwm) kB, \(short.seams) seams; 10 s: VmHWM \(long.hwm) kB, VmRSS \(long.rssEarly) → \(long.rssLate) kB, \(long.seams) seams")
         #expect(short.hwm > 0 && long.hwm > 0)
-        #expect(long.hwm <= short.hwm + 4096, "peak RSS grew from \(short.hwm) kB (1 s) to \(long.hwm) kB (10 s)")
+        #expect(long.hwm <= short.hwm + 4096, "peak RSS grew from \(short.hwm) kB (3 s) to \(long.hwm) kB (10 s)")
         #expect(long.rssLate <= long.rssEarly + 2048, "RSS grew during the run: \(long.rssEarly) → \(long.rssLate) kB")
         // Ten times as long, so more seams whatever else the machine does (a rate is not the point here).
-        #expect(long.seams > short.seams, "the long run should pass more seams: \(short.seams) in 1 s, \(long.seams) in 10 s")
+        #expect(long.seams > short.seams, "the long run should pass more seams: \(short.seams) in 3 s, \(long.seams) in 10 s")
     }
 
     /// Descriptor kinds a leak of the wrappers would show.
