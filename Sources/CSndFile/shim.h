@@ -6,45 +6,14 @@
 // Swift calls the wake_sf_* functions below, which have libsndfile's signatures; while the
 // library cannot be loaded they fail as libsndfile fails (NULL, an error code) and
 // wake_sf_strerror says why.
-#include <dlfcn.h>
-#include <pthread.h>
 #include <sndfile.h>
+#include "../CLinux/lazy_library.h"
 
 #define WAKE_SF_FUNCS(X) \
     X(sf_open_fd) X(sf_close) X(sf_error) X(sf_strerror) X(sf_seek) X(sf_command) \
     X(sf_readf_short) X(sf_readf_int) X(sf_readf_float) X(sf_readf_double)
 
-typedef struct {
-#define WAKE_SF_FIELD(n) __typeof__(n) *n;
-    WAKE_SF_FUNCS(WAKE_SF_FIELD)
-#undef WAKE_SF_FIELD
-    int loaded;
-} wake_sf_functions;
-
-// Function-local statics: a static variable at file scope in a header is not emitted by
-// Swift's importer, while a function's own statics are, with the function.
-static inline wake_sf_functions *wake_sf_storage(void) {
-    static wake_sf_functions table;
-    return &table;
-}
-
-static inline void wake_sf_load_once(void) {
-    wake_sf_functions *t = wake_sf_storage();
-    void *h = dlopen("libsndfile.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!h) return;
-#define WAKE_SF_LOAD(n) t->n = (__typeof__(n) *)dlsym(h, #n); if (!t->n) return;
-    WAKE_SF_FUNCS(WAKE_SF_LOAD)
-#undef WAKE_SF_LOAD
-    t->loaded = 1;
-}
-
-/// Loads libsndfile.so.1 once; 1 when it and every function wake calls are there.
-static inline int wake_sf_available(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, wake_sf_load_once);
-    return wake_sf_storage()->loaded;
-}
-
+WAKE_LAZY_LIBRARY(wake_sf, "libsndfile.so.1", WAKE_SF_FUNCS)
 #define wake_sf (*wake_sf_storage())
 
 static inline SNDFILE *wake_sf_open_fd(int fd, int mode, SF_INFO *info, int close_desc) {
@@ -53,7 +22,7 @@ static inline SNDFILE *wake_sf_open_fd(int fd, int mode, SF_INFO *info, int clos
 static inline int wake_sf_close(SNDFILE *h) { return wake_sf_available() ? wake_sf.sf_close(h) : 0; }
 static inline int wake_sf_error(SNDFILE *h) { return wake_sf_available() ? wake_sf.sf_error(h) : SF_ERR_SYSTEM; }
 static inline const char *wake_sf_strerror(SNDFILE *h) {
-    return wake_sf_available() ? wake_sf.sf_strerror(h) : "libsndfile.so.1 (libsndfile1) cannot be loaded; reinstall it";
+    return wake_sf_available() ? wake_sf.sf_strerror(h) : "libsndfile.so.1 cannot be loaded; reinstall it: sudo apt install --reinstall libsndfile1";
 }
 static inline sf_count_t wake_sf_seek(SNDFILE *h, sf_count_t frames, int whence) {
     return wake_sf_available() ? wake_sf.sf_seek(h, frames, whence) : -1;

@@ -7,11 +7,10 @@
 // wake_sd_bus_* functions below, which have sd-bus's signatures (written out from
 // <systemd/sd-bus.h>, one per function wake calls); while the library cannot be loaded they fail
 // as sd-bus fails, with -ELIBACC ("cannot access a needed shared library") or NULL.
-#include <dlfcn.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <systemd/sd-bus.h>
+#include "../CLinux/lazy_library.h"
 
 #define WAKE_SD_FUNCS(X) \
     X(sd_bus_call) \
@@ -46,37 +45,7 @@
     X(sd_bus_set_description) \
     X(sd_bus_slot_unref)
 
-typedef struct {
-#define WAKE_SD_FIELD(n) __typeof__(n) *n;
-    WAKE_SD_FUNCS(WAKE_SD_FIELD)
-#undef WAKE_SD_FIELD
-    int loaded;
-} wake_sd_functions;
-
-// Function-local statics: a static variable at file scope in a header is not emitted by
-// Swift's importer, while a function's own statics are, with the function.
-static inline wake_sd_functions *wake_sd_storage(void) {
-    static wake_sd_functions table;
-    return &table;
-}
-
-static inline void wake_sd_load_once(void) {
-    wake_sd_functions *t = wake_sd_storage();
-    void *h = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!h) return;
-#define WAKE_SD_LOAD(n) t->n = (__typeof__(n) *)dlsym(h, #n); if (!t->n) return;
-    WAKE_SD_FUNCS(WAKE_SD_LOAD)
-#undef WAKE_SD_LOAD
-    t->loaded = 1;
-}
-
-/// Loads libsystemd.so.0 once; 1 when it and every function wake calls are there.
-static inline int wake_sd_available(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, wake_sd_load_once);
-    return wake_sd_storage()->loaded;
-}
-
+WAKE_LAZY_LIBRARY(wake_sd, "libsystemd.so.0", WAKE_SD_FUNCS)
 #define wake_sd (*wake_sd_storage())
 
 static inline int wake_sd_bus_call(sd_bus *bus, sd_bus_message *m, uint64_t usec, sd_bus_error *ret_error, sd_bus_message **reply) { return wake_sd_available() ? wake_sd.sd_bus_call(bus, m, usec, ret_error, reply) : -ELIBACC; }

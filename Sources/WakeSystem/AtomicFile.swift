@@ -58,18 +58,16 @@ public enum AtomicFile {
     static func removeAbandonedTemporaries(of base: String, in directory: String) {
         let prefix = "." + base + ".tmp-"
         for name in DirectoryListing.names(in: directory) where name.hasPrefix(prefix) {
-            guard abandonedWriter(name.dropFirst(prefix.count)) != nil else { continue }
-            unlink(directory + "/" + name)
+            if isAbandoned(name.dropFirst(prefix.count)) { unlink(directory + "/" + name) }
         }
     }
 
-    /// The writer's PID in a temporary file's `PID-N` suffix when that process is gone; nil while
-    /// it runs (or when the name is not one of ours).
-    static func abandonedWriter(_ suffix: Substring) -> pid_t? {
+    /// Whether a temporary file's `PID-N` suffix names a writer that is gone (false while it
+    /// runs, and for a name that is not one of ours).
+    static func isAbandoned(_ suffix: Substring) -> Bool {
         let parts = suffix.split(separator: "-")
-        guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, UInt32(parts[1]) != nil else { return nil }
-        if pid == getpid() { return nil }
-        return kill(pid, 0) == -1 && Glibc.errno == ESRCH ? pid : nil
+        guard parts.count == 2, let pid = pid_t(parts[0]), pid > 0, pid != getpid(), UInt32(parts[1]) != nil else { return false }
+        return kill(pid, 0) == -1 && Glibc.errno == ESRCH
     }
 
     /// Flushes a directory's entries (a rename in it) to the disk.

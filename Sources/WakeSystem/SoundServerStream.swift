@@ -70,6 +70,16 @@ public enum SoundServerStream {
     /// Whether a device's sound goes through a sound server's pulse protocol.
     public static func isServerDevice(_ device: String) -> Bool { device == "default" || device == "pulse" }
 
+    /// A server device whose server can be found (the only kind worth asking about its sinks).
+    public static func isReachableServerDevice(_ device: String) -> Bool {
+        isServerDevice(device) && SoundServerEnvironment.explainUnreachable(device: device) == nil
+    }
+
+    /// A C string held in a fixed-size array of a shim struct (a name, a key).
+    static func text<T>(_ field: T) -> String {
+        withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     /// A connection for one short exchange; closed by `body`'s end.
     private static func connected<T>(_ body: (inout wake_pa_connection) throws(Failure) -> T) throws(Failure) -> T {
         guard library.loaded else { throw Failure(description: "libpulse (libpulse0) cannot be loaded") }
@@ -93,10 +103,7 @@ public enum SoundServerStream {
         return v
     }
 
-    static func sink(_ o: wake_pa_object) -> Sink {
-        func text<T>(_ field: T) -> String { withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
-        return Sink(name: text(o.name), description: text(o.description))
-    }
+    static func sink(_ o: wake_pa_object) -> Sink { Sink(name: text(o.name), description: text(o.description)) }
 
     /// The server's default sink, where a new stream of wake's goes unless the server remembers
     /// another for it: the arm-time look for a server with no output device.
@@ -108,6 +115,12 @@ public enum SoundServerStream {
             }
             return sink(o)
         }
+    }
+
+    /// Throws (`isDummyOutput`) when wake's newest stream plays into the server's dummy output;
+    /// changes nothing. What a ring with the mixer guard off checks.
+    public static func checkOutput(pid: Int32 = getpid()) throws(Failure) {
+        _ = try raise(floor: nil, pid: pid) { _ in }
     }
 
     /// Finds wake's newest stream and the sink it plays on; throws (`isDummyOutput`) when that
@@ -133,8 +146,7 @@ public enum SoundServerStream {
             if found.isDummyOutput { throw Failure(description: found.dummyOutputProblem, isDummyOutput: true) }
             guard let floor else { return nil }
             let sinkName = found.name
-            let restoreID = withUnsafeBytes(of: stream.restore_id) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            var change = Change(stream: stream.index, restoreID: restoreID, streamBefore: reading("stream", stream), streamApplied: nil,
+            var change = Change(stream: stream.index, restoreID: text(stream.restore_id), streamBefore: reading("stream", stream), streamApplied: nil,
                                 sink: sinkName, sinkBefore: reading("sink", sink), sinkApplied: nil)
             change.streamApplied = MixerPlan.raised(change.streamBefore, floor: floor)
             change.sinkApplied = MixerPlan.raised(change.sinkBefore, floor: floor)
@@ -226,13 +238,7 @@ public enum SoundServerStream {
                 var v = remembered.volume
                 let volumes = (0..<Int(v.channels)).map { Int(wake_pa_cvolume_get(&v, Int32($0))) }
                 let current = MixerLevels(volumes: volumes, switches: [remembered.mute == 0])
-                // PipeWire keeps volumes as cubic floats: 50 % comes back a unit or two off what
-                // wake set. Within 1 % it is still wake's value, not a change someone made.
-                var seen = current
-                if seen.volumes.count == entry.applied.volumes.count {
-                    seen.volumes = zip(seen.volumes, entry.applied.volumes).map { abs($0 - $1) <= range.upperBound / 100 ? $1 : $0 }
-                }
-                let (levels, kept) = MixerPlan.restored(saved: entry.saved.levels, applied: entry.applied, current: seen)
+                let (levels, kept) = MixerPlan.restored(saved: entry.saved.levels, applied: entry.applied, current: current)
                 if levels != current {
                     var target = levels.volumes.count == volumes.count ? cvolume(levels) : remembered.volume
                     guard wake_pa_write_restore_entry(&c, &remembered, levels.isMuted ? 1 : 0, &target) == 0 else {

@@ -28,15 +28,13 @@ public enum WakeAlarmCapability {
     /// The names of the RTC devices (`rtc0`), from /sys/class/rtc and /dev/rtc*, empty when the
     /// machine has none. (A test's directory, in debug builds, is the only place looked at.)
     public static func realTimeClocks() -> [String] {
-        var names = Set(entries(of: rtcDirectory).filter { $0.hasPrefix("rtc") })
+        var names = Set(DirectoryListing.names(in: rtcDirectory).filter { $0.hasPrefix("rtc") })
         #if DEBUG
         if getenv("WAKE_TEST_RTC_DIR") != nil { return names.sorted() }
         #endif
-        names.formUnion(entries(of: "/dev").filter { $0.hasPrefix("rtc") && $0.count > 3 && $0.dropFirst(3).allSatisfy(\.isNumber) })
+        names.formUnion(DirectoryListing.names(in: "/dev").filter { $0.hasPrefix("rtc") && $0.count > 3 && $0.dropFirst(3).allSatisfy(\.isNumber) })
         return names.sorted()
     }
-
-    static func entries(of directory: String) -> [String] { DirectoryListing.names(in: directory) }
 }
 
 extension Substring {

@@ -1,6 +1,25 @@
 import Foundation
 import Glibc
 
+/// A mock that runs on a `DBusMockBus`: its directory, address and environment are the bus's.
+protocol DBusMockFixture: TestServer {
+    var bus: DBusMockBus { get }
+}
+
+extension DBusMockFixture {
+    var directory: TestDirectory { bus.directory }
+    var socketPath: String { bus.socketPath }
+    var logPath: String { bus.logPath }
+    /// `unix:path=<socket>`, for the environment and `--address`.
+    var address: String { bus.address }
+    /// The environment that puts a child on this bus.
+    var environment: [String: String] { bus.environment }
+    /// The pid of the python process that plays the service.
+    var mockPID: pid_t { bus.mockPID }
+
+    func stop() async { await bus.stop() }
+}
+
 /// What `LogindMock` and `NotificationMock` share: a private `dbus-daemon` listening on a socket
 /// in a fresh temporary directory, and one python-dbusmock template on it, started and stopped
 /// together. Each mock adds the calls of its own service.

@@ -20,7 +20,7 @@ import Glibc
 /// - `org.freedesktop.DBus.Mock.EmitSignal` sends PrepareForSleep (`emitPrepareForSleep`).
 /// - The pipe itself: a `pipe:[inode]` that is open both in wake and in the mock process is the
 ///   lock descriptor (`sharedPipes(withProcess:)`).
-final class LogindMock: TestServer {
+final class LogindMock: DBusMockFixture {
     static let python = DBusMockBus.python
     static let dbusDaemon = DBusMockBus.dbusDaemon
     static let dbusSend = "/usr/bin/dbus-send"
@@ -40,16 +40,7 @@ final class LogindMock: TestServer {
             && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/dbusmock/templates/logind.py")
     }
 
-    private let bus: DBusMockBus
-    var directory: TestDirectory { bus.directory }
-    var socketPath: String { bus.socketPath }
-    var logPath: String { bus.logPath }
-    /// `unix:path=<socket>`, for `DBUS_SYSTEM_BUS_ADDRESS` and `--address`.
-    var address: String { bus.address }
-    /// The environment that puts a child on this bus.
-    var environment: [String: String] { bus.environment }
-    /// The pid of the python process that plays logind.
-    var mockPID: pid_t { bus.mockPID }
+    let bus: DBusMockBus
 
     private init(bus: DBusMockBus) { self.bus = bus }
 
@@ -78,10 +69,6 @@ final class LogindMock: TestServer {
         }
     }
 
-    /// Kills the mock and the bus (SIGTERM, then SIGKILL after 5 s) and reaps them.
-    func stop() async {
-        await bus.stop()
-    }
 
     // MARK: talking to the bus
 

@@ -21,7 +21,7 @@ import Glibc
 ///   (`press(_:on:)`).
 /// - The python process can be frozen with SIGSTOP (`freeze()`): a hung server. The bus itself
 ///   keeps running; `GetCalls` must not be asked while frozen (it would wait for the mock).
-final class NotificationMock: TestServer {
+final class NotificationMock: DBusMockFixture {
     static let python = LogindMock.python
     static let dbusDaemon = LogindMock.dbusDaemon
     static let busctlPath = LogindMock.busctl
@@ -49,13 +49,7 @@ final class NotificationMock: TestServer {
         </busconfig>
         """
 
-    private let bus: DBusMockBus
-    var directory: TestDirectory { bus.directory }
-    var socketPath: String { bus.socketPath }
-    var logPath: String { bus.logPath }
-    var address: String { bus.address }
-    var environment: [String: String] { bus.environment }
-    var mockPID: pid_t { bus.mockPID }
+    let bus: DBusMockBus
 
     private init(bus: DBusMockBus) { self.bus = bus }
 
@@ -84,10 +78,6 @@ final class NotificationMock: TestServer {
         }
     }
 
-    /// Thaws a frozen mock (it cannot act on SIGTERM while stopped), then stops it and the bus.
-    func stop() async {
-        await bus.stop()
-    }
 
     /// SIGSTOP: the server hangs, the bus goes on.
     func freeze() { kill(mockPID, SIGSTOP) }

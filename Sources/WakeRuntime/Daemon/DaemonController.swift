@@ -169,7 +169,8 @@ public final class DaemonController: RuntimeObserver {
         let present = Set(alarms.map(\.name))
         let forgotten = AlarmRecord.forgotten(history, present: present, now: now)
         if !forgotten.isEmpty {
-            try? store.updateHistory { h in for n in forgotten where !present.contains(n) { h[n] = nil } }
+            // A deletion, which the queued record changes cannot say; one that fails is tried at the next reload.
+            try? store.updateHistory { h in for n in forgotten { h[n] = nil } }
         }
         for name in armed.keys where !present.contains(name) && (names?.contains(name) ?? true) && !isActive(name) {
             runner.remove(name)

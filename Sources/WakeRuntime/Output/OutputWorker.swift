@@ -56,12 +56,12 @@ final class OutputWorker: @unchecked Sendable {
         }
         // On a sound server: the sink wake's stream plays on must be a device (a server with none
         // plays into a dummy output), and with the guard, the stream and that sink are raised too.
-        if SoundServerStream.isServerDevice(job.device), SoundServerEnvironment.explainUnreachable(device: job.device) == nil {
+        if SoundServerStream.isReachableServerDevice(job.device) {
             do {
                 if let (ledger, floor) = job.mixer {
                     raisedStream = try ledger.raiseStream(floor: floor, worker: mailbox.id) { mailbox.post($0) }
                 } else {
-                    _ = try SoundServerStream.raise(floor: nil) { _ in }
+                    try SoundServerStream.checkOutput()
                 }
             } catch {
                 if error.isDummyOutput {

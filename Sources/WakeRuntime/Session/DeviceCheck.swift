@@ -15,7 +15,8 @@ public enum DeviceCheck {
 
         /// The warning line for `problem`.
         var warning: String? {
-            problem.map { "warning: \($0); at ring time wake falls back to each sound card, then the terminal bell, "
+            problem.map { "warning: \($0); connect or enable an output ('pactl list sinks' shows what the server has); "
+                + "until then, at ring time wake falls back to each sound card, then the terminal bell, "
                 + "and keeps trying the server for as long as the ring lasts" }
         }
     }
@@ -57,8 +58,7 @@ public enum DeviceCheck {
     /// On a sound server: a default sink that is the server's dummy output (it has no device).
     /// A server that cannot be asked is no problem here: the device opened.
     static func serverProblem(_ device: String) -> String? {
-        guard SoundServerStream.isServerDevice(device), SoundServerEnvironment.explainUnreachable(device: device) == nil,
-              let sink = try? SoundServerStream.defaultSink(), sink.isDummyOutput else { return nil }
+        guard SoundServerStream.isReachableServerDevice(device), let sink = try? SoundServerStream.defaultSink(), sink.isDummyOutput else { return nil }
         return sink.dummyOutputProblem
     }
 }
