@@ -14,7 +14,8 @@ Steps run in order:
   mode                    record whether the terminal is in cbreak mode now
   snapshot:LABEL          record the termios settings (the same as before wake started?) and process state
   sleep:SECS              wait, reading the terminal
-  winsize:COLS            set the terminal's width (the kernel sends SIGWINCH to the foreground job)
+  winsize:COLS            set the terminal's width (the kernel sends SIGWINCH to the foreground job);
+                          leading ones set the width the command starts with
 
 wake's stdin, stdout and stderr are the pty's slave side, which is also its controlling
 terminal; it starts with every signal at its default disposition and none blocked. The termios
@@ -51,6 +52,10 @@ def main():
     deadline = time.monotonic() + a.timeout
     master, slave = os.openpty()
     before = termios.tcgetattr(slave)
+    # Leading winsize steps are the terminal's size when the command starts: set before the
+    # fork, or the command may draw its first line for the pty's default width first.
+    while a.step and a.step[0].startswith("winsize:"):
+        fcntl.ioctl(master, termios.TIOCSWINSZ, struct.pack("HHHH", 24, int(a.step.pop(0).partition(":")[2]), 0, 0))
 
     pid = os.fork()
     if pid == 0:
