@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from . import __doc__ as PACKAGE_DOC
-from .common import OUTPUT, STARTED, log, run
+from .common import OUTPUT, STARTED, env_with, log, run
 from .control import fig_control
 from .daemon import daemon_add_to_armed, daemon_contestants, daemon_descriptors
 from .desktop import desktop_ringers, fig_desktop
@@ -18,7 +18,7 @@ from .machine import machine
 from .memory import fig_memory_peers
 from .prepare import build_probe, build_wake, ensure_packages, make_sounds
 from .plots import make as make_plots
-from .processes import cleanup
+from .processes import cleanup, reap, sample, spawn
 from .report import write_report
 from .ringpath import fig_throughput, syscalls_per_audio_second
 from .servers import MonitorRecorder, PipeWireServer, PulseServer
@@ -31,9 +31,10 @@ def main():
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
-    ap.add_argument("--figure", choices=["descriptors"],
+    ap.add_argument("--figure", choices=["descriptors", "desktop"],
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (descriptors: the "
-                         "daemon's open descriptors with 1, 200 and 2,000 standing alarms)")
+                         "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
+                         "7b in short, two rounds of firing and stops and a 20 s ringing window on each server)")
     ap.add_argument("--wake", type=Path, help="measure this wake binary instead of building one (with --figure)")
     args = ap.parse_args()
     quick = args.quick
@@ -110,6 +111,43 @@ def one_figure(figure, wake):
                     print(f"| {n:,} | {v['fds']} | {kinds} | {v['armed_s']:.2f} |")
             for f in fds.get("failures", []):
                 print("failure:", f)
+        elif figure == "desktop":
+            desktop_in_short(ctx)
     finally:
         cleanup()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def desktop_in_short(ctx, seconds=20):
+    """`--figure desktop`: figure 7 and 7b in short, for measuring one change to the ring path:
+    two rounds of firing and stops, then wake and the peers ringing side by side for `seconds`."""
+    m = machine(ctx["wake"])
+    print(f"The desktop path in short ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; "
+          f"{m['wake']}; load {m['load']}):")
+    for server_class in (PulseServer, PipeWireServer):
+        server = server_class(ctx["work"] / server_class.NAME.lower())
+        try:
+            recorder = MonitorRecorder(server)
+            out = fig_desktop(ctx, server, recorder, 2)
+            recorder.stop()
+            ringers = desktop_ringers(ctx, server)
+            procs = [(label, spawn(cmd, env=env_with(**env))) for _, label, cmd, env in ringers]
+            time.sleep(3)
+            first = {label: sample(p.pid) for label, p in procs}
+            time.sleep(seconds)
+            last = {label: sample(p.pid) for label, p in procs}
+            for _, p in procs:
+                p.send_signal(signal.SIGTERM)
+                reap(p)
+        finally:
+            server.stop()
+        print(f"\n{server.NAME}:")
+        for key in ("firing", "stop"):
+            for name, ms in out[key].items():
+                print(f"  {key:6} {name}: " + ", ".join(f"{v:.1f}" for v in sorted(ms)) + " ms")
+        for f in out["failures"]:
+            print("  failure:", f)
+        for label, a in first.items():
+            b, minutes = last[label], (last[label]["t"] - a["t"]) / 60e9
+            print(f"  ringing {label}: {(b['cpu_ns'] - a['cpu_ns']) / 1e6 / minutes:,.0f} ms CPU and "
+                  f"{(b['switches'] - a['switches']) / minutes:,.0f} wake-ups a minute, peak {b['hwm_kb'] / 1024:.1f} MiB")

@@ -17,6 +17,11 @@ public enum Defaults {
     public static let stallLimit: Duration = .seconds(3)
     /// How much audio wake keeps queued ahead on a device, and the ALSA buffer it asks for.
     public static let latency: Duration = .milliseconds(100)
+    /// The ALSA buffer on a device a sound server stands behind (ALSA's pulse or pipewire
+    /// plugin), as aplay asks for: the server keeps a buffer of its own, so a longer one costs
+    /// no reliability, and it wakes wake and the plugin's thread a fifth as often as `latency`
+    /// would. A stop is no slower: the plugin's drop corks and flushes the server's stream.
+    public static let serverLatency: Duration = .milliseconds(500)
     /// How long the end of a ring may take (the worker's fade and close) before wake exits anyway.
     public static let teardownLimit: Duration = .milliseconds(500)
 }

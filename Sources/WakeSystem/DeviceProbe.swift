@@ -23,7 +23,8 @@ public enum DeviceProbe {
     }
 
     public static func probe(device: String, format: PCM.SampleFormat, channels: Int, rate: Int,
-                             latency: Duration = .milliseconds(100), sideEffectFree: Bool) throws(ALSAError) -> Report {
+                             latency: Duration = .milliseconds(100), serverLatency: Duration? = nil,
+                             sideEffectFree: Bool) throws(ALSAError) -> Report {
         if let target = fileTarget(device) {
             try checkFileTarget(target, device: device)
             if sideEffectFree {
@@ -32,7 +33,8 @@ public enum DeviceProbe {
                               isClockless: opened.isClockless, bufferFrames: 0)
             }
         }
-        let pcm = try PCM(device: device, format: format, channels: channels, rate: rate, latency: latency)
+        let pcm = try PCM(device: device, format: format, channels: channels, rate: rate, latency: latency,
+                          serverLatency: serverLatency)
         defer { pcm.close() }
         if pcm.isClockless && !sideEffectFree {
             let frames = max(pcm.bufferFrames, 16)

@@ -50,9 +50,10 @@ public final class PCM {
 
     static let silenceOnce: Void = wake_alsa_silence_errors()
 
-    /// Opens and configures the device; the buffer is sized for `latency`.
+    /// Opens and configures the device; the buffer is sized for `latency`, or for `serverLatency`
+    /// when a sound server stands behind the device (an I/O plugin: pulse, pipewire).
     public init(device: String, format: SampleFormat, channels: Int, rate: Int,
-                latency: Duration = .milliseconds(100)) throws(ALSAError) {
+                latency: Duration = .milliseconds(100), serverLatency: Duration? = nil) throws(ALSAError) {
         _ = PCM.silenceOnce
         self.device = device
         self.format = format
@@ -63,8 +64,12 @@ public final class PCM {
         var r = snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard r >= 0, let h else { throw ALSAError.explained("snd_pcm_open", device: device, code: r) }
         handle = h
+        let type = snd_pcm_type(h)
+        isServerBacked = type == SND_PCM_TYPE_IOPLUG
+        isClockless = type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE
+        let wanted = isServerBacked ? serverLatency ?? latency : latency
         r = snd_pcm_set_params(h, format.alsa, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(rate),
-                               1, UInt32(latency.nanoseconds / 1000))
+                               1, UInt32(wanted.nanoseconds / 1000))
         guard r >= 0 else {
             snd_pcm_close(h)
             handle = nil
@@ -74,8 +79,6 @@ public final class PCM {
         snd_pcm_get_params(h, &buffer, &period)
         bufferFrames = Int(buffer)
         periodFrames = max(1, Int(period))
-        let type = snd_pcm_type(h)
-        isClockless = type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE
     }
 
     deinit { close() }
@@ -102,6 +105,10 @@ public final class PCM {
 
     /// `null` and `file` PCMs take audio as fast as it is written: the caller paces them.
     public private(set) var isClockless = false
+
+    /// An I/O plugin, a sound server's client (pulse, pipewire): the server keeps its own buffer,
+    /// and a drop corks and flushes the server's stream, so what is queued is never heard.
+    public private(set) var isServerBacked = false
 
     public var typeName: String {
         guard let h = handle, let n = snd_pcm_type_name(snd_pcm_type(h)) else { return "?" }

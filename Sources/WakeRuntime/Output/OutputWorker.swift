@@ -11,6 +11,7 @@ final class OutputWorker: @unchecked Sendable {
         var device: String
         var source: LoopingSource
         var latency: Duration
+        var serverLatency: Duration
         var unpaced: Bool
         /// The mixer guard, with its floor in percent; nil with `--mixer off`.
         var mixer: (ledger: MixerLedger, floor: Int)?
@@ -44,7 +45,7 @@ final class OutputWorker: @unchecked Sendable {
         let pcm: PCM
         do {
             pcm = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
-                          rate: source.sound.sampleRate, latency: job.latency)
+                          rate: source.sound.sampleRate, latency: job.latency, serverLatency: job.serverLatency)
         } catch {
             return mailbox.post(.failed(.device, error.description))
         }
@@ -141,7 +142,9 @@ final class OutputWorker: @unchecked Sendable {
         }
     }
 
-    /// Polls the device's descriptors for room, waking every 25 ms to look at the mailbox.
+    /// Polls the device's descriptors for room and the mailbox's request descriptor, so a stop
+    /// wakes the worker at once; at the latest after a period, in case a plugin's descriptors
+    /// never say there is room (without a request descriptor: every 25 ms).
     private func waitForRoom(_ pcm: PCM) {
         var fds = pcm.pollDescriptors()
         if fds.isEmpty || pcm.isClockless {  // a clockless PCM's descriptors are always ready
@@ -150,7 +153,16 @@ final class OutputWorker: @unchecked Sendable {
             return
         }
         let n = fds.count
-        if poll(&fds, nfds_t(n), 25) > 0, (Int32(pcm.revents(fds)) & Int32(POLLOUT | POLLERR)) == 0 {
+        let requests = mailbox.requestFD
+        if requests >= 0 { fds.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
+        let periodMs = pcm.periodFrames * 1000 / max(1, pcm.rate)
+        let timeout = requests >= 0 ? Int32(min(1000, max(25, periodMs))) : 25
+        guard poll(&fds, nfds_t(fds.count), timeout) > 0 else { return }
+        if requests >= 0, fds[n].revents != 0 {
+            mailbox.drainRequests()
+            return
+        }
+        if (Int32(pcm.revents(Array(fds.prefix(n)))) & Int32(POLLOUT | POLLERR)) == 0 {
             // Ready descriptors without room (some plugins): do not spin.
             var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&ts, nil)
@@ -197,12 +209,15 @@ final class OutputWorker: @unchecked Sendable {
     }
 
     /// Silences the device within a few milliseconds: takes back what is queued, plays a 10 ms
-    /// fade-out of the same audio so there is no click, lets at most 20 ms of it play, drops.
+    /// fade-out of the same audio so there is no click, lets at most 20 ms of it play, drops. A
+    /// server's plugin has already handed what is queued to the server (ALSA's rewind there only
+    /// moves its own pointer), so a fade would queue behind it and never be heard: the drop alone
+    /// corks and flushes the server's stream, silence at once.
     private func stop(_ pcm: PCM) {
         let source = job.source
-        let rewound = pcm.isClockless ? 0 : pcm.rewindQueued()
+        let rewound = pcm.isClockless || pcm.isServerBacked ? 0 : pcm.rewindQueued()
         let frames = source.sound.frames
-        if frames > 0, mailbox.beginSoundRead() {
+        if frames > 0, !pcm.isServerBacked, mailbox.beginSoundRead() {
             let from = ((source.nextWritePosition - Int64(rewound)) % frames + frames) % frames
             let fade = source.fadeOut(from: from, frames: max(1, source.sound.sampleRate / 100))
             mailbox.endSoundRead()
@@ -213,8 +228,8 @@ final class OutputWorker: @unchecked Sendable {
                 nanosleep(&ts, nil)
             }
         }
-        releaseStream()
         pcm.drop()
+        releaseStream()  // after the drop (heard at once), before the close (while the stream exists)
         pcm.close()
         releaseMixer()
         if recoveredCount > 0 { mailbox.post(.recovered(recoveredKind, count: recoveredCount)) }

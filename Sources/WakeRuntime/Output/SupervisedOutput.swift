@@ -25,6 +25,7 @@ public final class SupervisedOutput: SoundOutput {
     public var onEvent: ((OutputEvent) -> Void)?
     public var stallLimit: Duration = Defaults.stallLimit
     public var latency: Duration = Defaults.latency
+    public var serverLatency: Duration = Defaults.serverLatency
     /// How long a stop waits for the worker's own report before going on without it.
     public var stopWait: Duration = .milliseconds(100)
     /// While on the bell, how often the devices are tried again.
@@ -235,7 +236,8 @@ public final class SupervisedOutput: SoundOutput {
         }
         let mixer = request.mixer.floor.map { (ledger: mixers, floor: $0) }
         do {
-            try OutputWorker.spawn(.init(device: device, source: source, latency: latency, unpaced: request.unpaced, mixer: mixer),
+            try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
+                                         unpaced: request.unpaced, mixer: mixer),
                                    mailbox: mailbox)
         } catch {
             return failed(.device, "cannot start the sound thread (\(error))")

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import WakeCore
 
@@ -21,6 +22,10 @@ final class WorkerMailbox: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
     private let wakeFD: Int32
+    /// Written with every request, so a worker waiting in poll() for room on its device wakes
+    /// for a stop at once instead of polling the mailbox on a timer. -1 when no eventfd could be
+    /// made: the worker then looks at the mailbox every few milliseconds.
+    let requestFD: Int32
     let id: Int
     /// The sound file the worker reads (the loop's bookkeeping; the worker never looks).
     var sound: ObjectIdentifier?
@@ -44,6 +49,7 @@ final class WorkerMailbox: @unchecked Sendable {
     init(id: Int, wakeFD: Int32, start: Instant) {
         self.id = id
         self.wakeFD = wakeFD
+        requestFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         progress = start
         pthread_mutex_init(&mutex, nil)
         var attributes = pthread_condattr_t()
@@ -54,6 +60,7 @@ final class WorkerMailbox: @unchecked Sendable {
     }
 
     deinit {
+        if requestFD >= 0 { Glibc.close(requestFD) }
         pthread_cond_destroy(&condition)
         pthread_mutex_destroy(&mutex)
     }
@@ -118,6 +125,19 @@ final class WorkerMailbox: @unchecked Sendable {
         }
     }
 
+    /// Empties the request descriptor once poll() said it was readable (the requests themselves
+    /// stay in the mailbox until `pending()` takes them).
+    func drainRequests() {
+        var count: UInt64 = 0
+        if requestFD >= 0 { _ = read(requestFD, &count, 8) }
+    }
+
+    private func signalWorker() {
+        pthread_cond_signal(&condition)
+        var one: UInt64 = 1
+        if requestFD >= 0 { _ = write(requestFD, &one, 8) }
+    }
+
     /// Last thing the worker does.
     func markEnded() { locked { ended = true } }
 
@@ -137,15 +157,15 @@ final class WorkerMailbox: @unchecked Sendable {
     /// Frames written and loop seams passed so far.
     var counts: (frames: Int64, seams: Int64) { locked { (framesWritten + framesInFlight, seamsPassed) } }
 
-    func requestStop() { locked { stopRequested = true; pthread_cond_signal(&condition) } }
+    func requestStop() { locked { stopRequested = true; signalWorker() } }
 
-    func requestResync(at now: Instant) { locked { resyncRequested = true; progress = now; pthread_cond_signal(&condition) } }
+    func requestResync(at now: Instant) { locked { resyncRequested = true; progress = now; signalWorker() } }
 
     /// Cuts the worker off. Returns whether its sound file is safe to lend to another worker.
     func abandon() -> Bool {
         locked {
             abandoned = true
-            pthread_cond_signal(&condition)
+            signalWorker()
             return !readingSound
         }
     }

@@ -29,7 +29,8 @@ public enum DeviceCheck {
             outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: signals) {
                 Result { () throws(ALSAError) -> Report in
                     let r = try DeviceProbe.probe(device: device, format: format, channels: channels, rate: rate,
-                                                  latency: Defaults.latency, sideEffectFree: dryRun)
+                                                  latency: Defaults.latency, serverLatency: Defaults.serverLatency,
+                                                  sideEffectFree: dryRun)
                     return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""), problem: serverProblem(device))
                 }
             }
