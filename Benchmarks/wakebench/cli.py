@@ -31,10 +31,11 @@ def main():
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
-    ap.add_argument("--figure", choices=["descriptors", "desktop"],
+    ap.add_argument("--figure", choices=["descriptors", "desktop", "firing"],
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
-                         "7b in short, two rounds of firing and stops and a 20 s ringing window on each server)")
+                         "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
+                         "in short, 8 alarms warm and 8 cold)")
     ap.add_argument("--wake", type=Path, help="measure this wake binary instead of building one (with --figure)")
     args = ap.parse_args()
     quick = args.quick
@@ -113,6 +114,17 @@ def one_figure(figure, wake):
                 print("failure:", f)
         elif figure == "desktop":
             desktop_in_short(ctx)
+        elif figure == "firing":
+            ctx["probe"] = build_probe(work)
+            warm, cold = fig_firing(ctx, 8), fig_firing_cold(ctx, 8)
+            m = machine(wake)
+            print(f"Firing in short ({m['date']}; {m['wake']}; load {m['load']}), ms from the deadline to the first frame:")
+            for name, r in warm["results"].items():
+                print(f"  {name}: " + ", ".join(f"{v:.3f}" for v in sorted(r["first_ms"])))
+            if cold:
+                print("  wake, cold: " + ", ".join(f"{v:.3f}" for v in sorted(cold["first_ms"])))
+            for f in warm["failures"] + (cold["failures"] if cold else []):
+                print("failure:", f)
     finally:
         cleanup()
         shutil.rmtree(work, ignore_errors=True)

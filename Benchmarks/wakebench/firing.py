@@ -76,9 +76,10 @@ def fig_firing(ctx, count):
         results[name]["open_ms"].append((opens[-1] - d_ns) / 1e6)
         woke = [t for t in rec["woke"] if d_ns - 100_000_000 <= t <= rec["first"]]
         if woke:  # wake only: the moment its deadline timer's poll() returned
-            cards = sum(ns for t, ns in rec["cards"] if woke[-1] <= t <= opens[-1])
-            results[name]["phases"].append(((woke[-1] - d_ns) / 1e6, (opens[-1] - woke[-1]) / 1e6,
-                                            (rec["first"] - opens[-1]) / 1e6, cards / 1e6))
+            # (deadline → wake-up, wake-up → first frame, the open against the deadline: before
+            # it when the pre-roll opened the device)
+            results[name]["phases"].append(((woke[-1] - d_ns) / 1e6, (rec["first"] - woke[-1]) / 1e6,
+                                            (opens[-1] - d_ns) / 1e6))
         if events:
             for line in events.read_text().splitlines():
                 e = json.loads(line)

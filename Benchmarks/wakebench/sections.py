@@ -44,7 +44,9 @@ def report_firing(R, fire, plot=None):
                "touches on its way to the first frame that is not already in its memory (pages of its binary not yet "
                "faulted in, libasound's plugins and configuration, the sound file's pages) comes from the disk again: "
                f"p50 {fmt(percentile(c, 50), 3)} ms, p99 {fmt(percentile(c, 99), 3)} ms, max {fmt(max(c), 3)} ms from "
-               "the deadline to the first frame (the same probe).")
+               "the deadline to the first frame (the same probe). The drop comes at the moment of wake's pre-roll "
+               "(the device opened and the first audio decoded 1 s before the deadline, `Defaults.preroll`), "
+               "just before or just after it: either way the disk is read ahead of the deadline, not at it.")
         R.failures(cold["failures"])
     if plot:
         R.add(f"![Firing delay of every alarm, by contestant]({plot})", "")
@@ -59,20 +61,17 @@ def report_firing(R, fire, plot=None):
            "returns; the probe measures every contestant the same way, so the table ranks them by the probe.")
     ph = res["wake"]["phases"]
     if ph:
-        woke, prep, opening, cards = ([p[i] for p in ph] for i in range(4))
+        woke, own, opened = ([p[i] for p in ph] for i in range(3))
         R.add("Where wake's delay goes, alarm by alarm (the probe also stamps the return of the `poll()` that "
-              "waited for the deadline, and times the walk over the sound cards with `snd_card_next`), ms, "
-              "p50 / p99 / max:", "")
+              "waited for the deadline, and `snd_pcm_open`), ms, p50 / p99 / max:", "")
         R.table(["phase", "p50 / p99 / max ms"], [
             ["deadline → wake's poll() returns (the kernel wakes the process: timer expiry and scheduling)", p3(woke)],
-            ["poll() returns → `snd_pcm_open` (wake's own work: the engine's step, setting up the ring)", p3(prep)],
-            ["… of which walking the sound cards (`PCM.cardNumbers()`, `snd_card_next` over every index)", p3(cards)],
-            ["`snd_pcm_open` → first frame written (open and configure the PCM, fill, write)", p3(opening)],
+            ["poll() returns → first frame written (the engine's step, the go to the pre-rolled device, the write)", p3(own)],
+            ["`snd_pcm_open`, from the deadline (negative: before it, by the pre-roll)", p3(opened)],
         ])
-        own = [a + b for _, a, b, _ in ph]
         opens = {n: percentile(r["open_ms"], 50) for n, r in res.items()}
         kernel_dominates = percentile(woke, 99) > percentile(own, 99)
-        walked = percentile(cards, 50) > 0.02
+        prerolled = percentile(opened, 50) < 0
         R.para("Finding:" if st["wake"][1] > 2.0 else "Reading it:",
                f"the kernel's wake-up (deadline → `poll()` returns) is {fmt(percentile(woke, 50), 3)} ms median, "
                f"{fmt(percentile(woke, 99), 3)} ms at p99 and {fmt(max(woke), 3)} ms at worst: every program "
@@ -81,15 +80,10 @@ def report_firing(R, fire, plot=None):
                "It is the larger and the erratic part here." if kernel_dominates else "",
                f"wake's own part, from its wake-up to the first frame, is {fmt(percentile(own, 50), 3)} ms median "
                f"and {fmt(max(own), 3)} ms at worst.",
-               (f"Its largest piece is the walk over the sound cards ({fmt(percentile(cards, 50), 3)} ms median): "
-                "the fallback chain (`plughw:N` for each card) is built at ring time, and `snd_card_next` tries "
-                "every index up to 31, opening `/dev/snd/controlCN` and `/dev/aloadCN` for each (64 failed "
-                "`open` calls on a machine without cards). The chain is needed only if the requested device "
-                "fails: built when the alarm is armed, or lazily, it would be off the path from deadline to sound."
-                if walked else
-                "No walk over the sound cards happens between the wake-up and the open any more (the fallback "
-                "chain is found only when needed): the rest is the engine's step, the ring's set-up, and ALSA's "
-                "own open, configure and write."),
+               ("The device was opened and configured, and the first audio decoded, "
+                f"{fmt(-percentile(opened, 50), 0)} ms before the deadline (the pre-roll): at the deadline the "
+                "output thread is only told to go and writes." if prerolled else
+                "The device is opened at the deadline (no pre-roll): ALSA's open and configure are on the path."),
                "For the recipes the delay is the start of a whole process after `sleep` returns: `snd_pcm_open` "
                f"is called {fmt(opens[exact], 2)} ms after the deadline (median, `sleep` to the microsecond), against "
                f"{fmt(opens['wake'], 2)} ms for wake.")

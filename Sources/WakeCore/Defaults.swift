@@ -22,6 +22,13 @@ public enum Defaults {
     /// no reliability, and it wakes wake and the plugin's thread a fifth as often as `latency`
     /// would. A stop is no slower: the plugin's drop corks and flushes the server's stream.
     public static let serverLatency: Duration = .milliseconds(500)
+    /// The pre-roll: how long before a deadline the device is opened and configured and the first
+    /// audio decoded, so that the deadline itself only writes (and a cold page cache is met ahead
+    /// of time, not at the deadline).
+    public static let preroll: Duration = .seconds(1)
+    /// How long a pre-rolled device waits for its deadline before it is closed again (a clock
+    /// stepped back moved the deadline away; the ring then opens the device as usual).
+    public static let prerollHoldLimit: Duration = .seconds(20)
     /// How long the end of a ring may take (the worker's fade and close) before wake exits anyway.
     public static let teardownLimit: Duration = .milliseconds(500)
 }

@@ -107,6 +107,12 @@ final class FakeWorld: RuntimeClock, TimerFactory, SoundOutput {
 
     func resume() {}
     func finish(within limit: Duration) { stop() }
+
+    /// The pre-roll, as the runner asks for it: the device and the boot-clock moment of each.
+    private(set) var prepared: [(device: String, at: Instant)] = []
+    private(set) var discarded = 0
+    func prepare(_ request: RingRequest) { prepared.append((request.device, boottime)) }
+    func discardPrepared() { discarded += 1 }
 }
 
 /// Collects the runner's events as short names, in order.

@@ -106,6 +106,49 @@ struct RunnerTests {
         #expect(world2.stops == 1)
     }
 
+    @Test("the pre-roll: the device is prepared a second before the deadline and before a snooze ends; a start adopts it, a cancel or a clock stepped back closes it")
+    func preroll() throws {
+        let world = FakeWorld(realtime: Self.evening)
+        let (runner, _) = Self.runner(world)
+        let armedAt = world.boottime
+        try runner.arm(Self.setup(world))
+        world.advance(by: .seconds(8 * 3600) - .milliseconds(1001))
+        #expect(world.prepared.isEmpty)
+        world.advance(by: .milliseconds(1))
+        #expect(world.prepared.map(\.device) == ["null"])
+        #expect(world.prepared.first?.at == armedAt + .seconds(8 * 3600) - Defaults.preroll)
+        #expect(world.started.isEmpty)
+        world.advance(by: .seconds(1))
+        #expect(world.started == ["null"] && world.discarded == 0)
+
+        runner.command(.snooze, by: .key("s"))
+        world.advance(by: Defaults.snooze - .milliseconds(1500))
+        #expect(world.prepared.count == 1)
+        world.advance(by: .milliseconds(600))
+        #expect(world.prepared.count == 2)
+        runner.command(.cancel, by: .signal(name: "SIGTERM", number: 15))
+        #expect(runner.isFinished && world.discarded == 1 && world.started.count == 1)
+
+        // Armed less than a second ahead: no pre-roll, the ring opens as usual.
+        let near = FakeWorld(realtime: Self.evening)
+        let (nearRunner, _) = Self.runner(near)
+        try nearRunner.arm(Self.setup(near, at: Self.evening + .milliseconds(500)))
+        near.advance(by: .seconds(1))
+        #expect(near.prepared.isEmpty && near.started == ["null"])
+
+        // The wall clock stepped back an hour after the pre-roll: that device is closed, and the
+        // new deadline gets its own pre-roll.
+        let stepped = FakeWorld(realtime: Self.evening)
+        let (steppedRunner, _) = Self.runner(stepped)
+        try steppedRunner.arm(Self.setup(stepped))
+        stepped.advance(by: .seconds(8 * 3600) - .milliseconds(500))
+        #expect(stepped.prepared.count == 1)
+        stepped.stepWallClock(by: .seconds(-3600))
+        #expect(stepped.discarded == 1 && stepped.started.isEmpty)
+        stepped.advance(by: .seconds(3601))
+        #expect(stepped.prepared.count == 2 && stepped.started == ["null"] && stepped.discarded == 1)
+    }
+
     @Test("a late limit of zero rings however late; a positive one misses")
     func lateLimitZero() throws {
         for (limit, expectRing) in [(Duration.zero, true), (.seconds(60), false)] {
@@ -123,7 +166,7 @@ struct RunnerTests {
         let (runner, _) = Self.runner(world)
         try runner.arm(Self.setup(world, id: "a", at: Self.morning))
         try runner.arm(Self.setup(world, id: "b", at: Self.morning + .seconds(60)))
-        #expect(world.timersMade == 6)
+        #expect(world.timersMade == 8)  // each: wall, boot, ring limit, pre-roll
         world.advance(by: .seconds(8 * 3600))
         #expect(runner.state(of: "a").map { if case .ringing = $0 { true } else { false } } == true)
         world.advance(by: .seconds(60))

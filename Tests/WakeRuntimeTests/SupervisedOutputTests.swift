@@ -44,6 +44,52 @@ struct SupervisedOutputTests {
         #expect(frames >= 2_000 && frames <= 16_000, "\(frames) frames in about half a second")
     }
 
+    @Test("the pre-roll opens the device and writes nothing until the start, which adopts it; one made for another ring is closed unheard")
+    func prerollIsAdoptedOrDiscarded() throws {
+        let dir = try Self.temporaryDirectory("preroll")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.raw").path, second = dir.appendingPathComponent("second.raw").path
+        func size(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil }
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { nil }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        let sound = try RunnerTests.tone()
+        let ring = RingRequest(sound: sound, soundKind: .user, device: "file:'\(first)',raw")
+        output.prepare(ring)
+        // ALSA's file PCM creates its file when it is configured: the device is open, silent.
+        try Self.turn(reactor, for: .seconds(5)) { size(first) != nil }
+        try Self.turn(reactor, for: .milliseconds(300)) { false }
+        #expect(size(first) == 0 && events.isEmpty, "before the deadline: \(String(describing: size(first))) bytes, \(events)")
+        output.start(ring)
+        try Self.turn(reactor, for: .seconds(5)) { events.contains(.audible) }
+        #expect(events.first.map { if case .opened = $0 { true } else { false } } == true, "\(events)")
+        try Self.turn(reactor, for: .seconds(5)) { (size(first) ?? 0) > 0 }  // the file PCM writes a period at a time
+        #expect((size(first) ?? 0) > 0)
+        output.stop()
+
+        // Prepared for one ring, started for another: the prepared device is closed unheard.
+        events = []
+        output.prepare(RingRequest(sound: sound, soundKind: .user, device: "file:'\(second)',raw"))
+        try Self.turn(reactor, for: .seconds(5)) { size(second) != nil }
+        output.start(RingRequest(sound: sound, soundKind: .user, device: "null"))
+        try Self.turn(reactor, for: .seconds(5)) { events.contains(.audible) }
+        #expect(events.contains { if case .opened(let d, _, _) = $0 { d == "null" } else { false } }, "\(events)")
+        output.finish(within: .seconds(2))
+        #expect(size(second) == 0)
+
+        // Prepared, then not needed (the alarm was cancelled): closed, nothing said.
+        let third = dir.appendingPathComponent("third.raw").path
+        let quiet = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { nil }
+        var quietEvents: [OutputEvent] = []
+        quiet.onEvent = { quietEvents.append($0) }
+        quiet.prepare(RingRequest(sound: sound, soundKind: .user, device: "file:'\(third)',raw"))
+        try Self.turn(reactor, for: .seconds(5)) { size(third) != nil }
+        quiet.discardPrepared()
+        quiet.finish(within: .seconds(2))
+        #expect(quietEvents.isEmpty && size(third) == 0, "\(quietEvents)")
+    }
+
     @Test("a device that blocks forever is abandoned within the stall limit, and the loop never blocks")
     func stalledDeviceFallsBack() throws {
         let dir = try Self.temporaryDirectory("stall")

@@ -15,6 +15,8 @@ final class OutputWorker: @unchecked Sendable {
         var unpaced: Bool
         /// The mixer guard, with its floor in percent; nil with `--mixer off`.
         var mixer: (ledger: MixerLedger, floor: Int)?
+        /// Pre-roll: open the device and decode the first audio, then wait for the mailbox's go.
+        var held = false
     }
 
     let mailbox: WorkerMailbox
@@ -50,6 +52,7 @@ final class OutputWorker: @unchecked Sendable {
             return mailbox.post(.failed(.device, error.description))
         }
         if mailbox.pending() == .abandoned { return }  // gave up on us while the open hung: never touch it again
+        if job.held, !holdForTheDeadline(pcm) { return }
         // The mixer behind the device, now that the device is known to open (see MixerGuard.swift).
         if let (ledger, floor) = job.mixer {
             raisedMixer = ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
@@ -140,6 +143,24 @@ final class OutputWorker: @unchecked Sendable {
             }
             return fail(pcm, ALSAError("snd_pcm_writei", device: pcm.device, code: Int32(clamping: r)).description)
         }
+    }
+
+    /// The pre-roll's wait: the first audio is decoded now, so the deadline only writes. The mixer
+    /// and the stream guard wait for the go: no level is touched before the deadline. False when
+    /// the ring never came to this worker (stopped, abandoned, or no go in time): the device is
+    /// closed, unless abandoned (then it is never touched again).
+    private func holdForTheDeadline(_ pcm: PCM) -> Bool {
+        let source = job.source
+        if source.pending.frames == 0, mailbox.beginSoundRead() {
+            try? source.fill()  // a failure here is met again, and reported, by the first read after the go
+            mailbox.endSoundRead()
+        }
+        if mailbox.awaitGo(limit: Defaults.prerollHoldLimit) { return true }
+        guard mailbox.pending() != .abandoned else { return false }
+        pcm.drop()
+        pcm.close()
+        mailbox.post(.stopped(frames: 0, seams: 0))
+        return false
     }
 
     /// Polls the device's descriptors for room and the mailbox's request descriptor, so a stop

@@ -20,6 +20,12 @@ public struct RingRequest {
         self.sound = sound; self.soundKind = soundKind; self.device = device
         self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced; self.mixer = mixer
     }
+
+    /// Whether a device pre-rolled for `self` can play `other`: the same file, device and settings.
+    func isSameRing(as other: RingRequest) -> Bool {
+        sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
+            && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer
+    }
 }
 
 /// What the sound path reports, in the order it happens.
@@ -67,4 +73,14 @@ public protocol SoundOutput: AnyObject {
     func resume()
     /// At exit: lets a stopping device finish its fade and close, for at most `limit`.
     func finish(within limit: Duration)
+    /// The pre-roll, shortly before a deadline: opens the device `request` will ring on and
+    /// decodes its first audio, so that a `start` with the same request only has to write.
+    func prepare(_ request: RingRequest)
+    /// The pre-rolled device is not needed (the alarm was cancelled or moved): closed again.
+    func discardPrepared()
+}
+
+extension SoundOutput {
+    public func prepare(_ request: RingRequest) {}
+    public func discardPrepared() {}
 }

@@ -103,6 +103,9 @@ public final class SupervisedOutput: SoundOutput {
     private var cardNumbers: () -> [Int] = { PCM.cardNumbers() }
     /// The sound the chain last rang (what a return from the bell rings).
     private var lastSoundKind: FallbackChain.Sound = .builtIn
+    /// The pre-roll: a worker that opened the first device of the coming ring ahead of its
+    /// deadline and waits there; `start` adopts it when the ring is the one it was made for.
+    private var prepared: (mailbox: WorkerMailbox, output: FallbackChain.Output, request: RingRequest)?
 
     public init(reactor: Reactor, clock: RuntimeClock, bell: TerminalBell?, builtInSound: @escaping () -> SoundFile?) throws(SystemCallError) {
         self.reactor = reactor
@@ -130,6 +133,8 @@ public final class SupervisedOutput: SoundOutput {
     // MARK: SoundOutput
 
     public func start(_ request: RingRequest) {
+        let ready = prepared
+        prepared = nil
         stop()
         // A worker still fading out from the last ring (a very short snooze) may be reading the
         // sound: cut it off rather than share the file with it.
@@ -141,7 +146,32 @@ public final class SupervisedOutput: SoundOutput {
         failures = []
         watchdog.start()
         lastTick = clock.monotonic()
+        if let ready {
+            if ready.output == chain.current, ready.request.isSameRing(as: request), ready.mailbox.requestGo(at: lastTick) {
+                state = .device(ready.mailbox, ready.output)
+                stall = StallWatch(limit: stallLimit, start: lastTick)
+                return
+            }
+            // Made for another ring, or it gave up waiting: closed, and the ring opens afresh.
+            ready.mailbox.requestStop()
+            stopping.append(ready.mailbox)
+        }
         launch(chain.current)
+    }
+
+    public func prepare(_ request: RingRequest) {
+        guard case .idle = state else { return }  // ringing: the next ring starts from this one's device
+        discardPrepared()
+        let first = FallbackChain(device: request.device, sound: request.soundKind).current
+        guard case .device = first, case .success(let mailbox) = spawn(first, for: request, held: true) else { return }
+        prepared = (mailbox, first, request)
+    }
+
+    public func discardPrepared() {
+        guard let ready = prepared else { return }
+        prepared = nil
+        ready.mailbox.requestStop()
+        stopping.append(ready.mailbox)
     }
 
     public func stop() {
@@ -183,6 +213,7 @@ public final class SupervisedOutput: SoundOutput {
     }
 
     public func finish(within limit: Duration) {
+        discardPrepared()
         stop()
         let start = clock.monotonic()
         while !stopping.isEmpty {
@@ -217,16 +248,17 @@ public final class SupervisedOutput: SoundOutput {
         var kind: FallbackChain.Failure
     }
 
-    /// Starts a worker for `output` (a device); on failure `lastFailure` says why.
-    private func spawn(_ output: FallbackChain.Output) -> Result<WorkerMailbox, SpawnFailure> {
+    /// Starts a worker for `output` (a device) of `request` (the ring's own by default); on
+    /// failure `lastFailure` says why, except for a pre-roll (`held`), which is only a head start.
+    private func spawn(_ output: FallbackChain.Output, for ring: RingRequest? = nil, held: Bool = false) -> Result<WorkerMailbox, SpawnFailure> {
         func failed(_ kind: FallbackChain.Failure, _ reason: String) -> Result<WorkerMailbox, SpawnFailure> {
-            lastFailure = reason
+            if !held { lastFailure = reason }
             return .failure(SpawnFailure(kind: kind))
         }
-        guard case .device(let device, let kind) = output, let request else { return failed(.device, "no device") }
+        guard case .device(let device, let kind) = output, let request = ring ?? request else { return failed(.device, "no device") }
         guard let sound = sound(kind, request) else { return failed(.device, "wake's built-in sound could not be opened") }
         nextWorkerID += 1
-        let mailbox = WorkerMailbox(id: nextWorkerID, wakeFD: reportFD, start: clock.monotonic())
+        let mailbox = WorkerMailbox(id: nextWorkerID, wakeFD: reportFD, start: clock.monotonic(), held: held)
         mailbox.sound = ObjectIdentifier(sound)
         let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn)
         do {
@@ -237,7 +269,7 @@ public final class SupervisedOutput: SoundOutput {
         let mixer = request.mixer.floor.map { (ledger: mixers, floor: $0) }
         do {
             try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
-                                         unpaced: request.unpaced, mixer: mixer),
+                                         unpaced: request.unpaced, mixer: mixer, held: held),
                                    mailbox: mailbox)
         } catch {
             return failed(.device, "cannot start the sound thread (\(error))")

@@ -1,6 +1,7 @@
 import CLinux
 import Glibc
 import WakeCore
+import WakeSystem
 
 /// What an output worker tells the loop.
 enum WorkerReport: Sendable {
@@ -33,6 +34,10 @@ final class WorkerMailbox: @unchecked Sendable {
     private var reports: [WorkerReport] = []
     private var stopRequested = false
     private var resyncRequested = false
+    /// A pre-rolled worker: its device is open, and it waits for `requestGo` at the deadline.
+    private var held: Bool
+    /// A held worker that waited longer than its limit and closed its device.
+    private var gaveUp = false
     private(set) var abandoned = false
     /// The worker's thread has returned (abandoned or not).
     private var ended = false
@@ -46,9 +51,10 @@ final class WorkerMailbox: @unchecked Sendable {
     private var framesInFlight: Int64 = 0
     private var seamsPassed: Int64 = 0
 
-    init(id: Int, wakeFD: Int32, start: Instant) {
+    init(id: Int, wakeFD: Int32, start: Instant, held: Bool = false) {
         self.id = id
         self.wakeFD = wakeFD
+        self.held = held
         requestFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         progress = start
         pthread_mutex_init(&mutex, nil)
@@ -138,6 +144,22 @@ final class WorkerMailbox: @unchecked Sendable {
         if requestFD >= 0 { _ = write(requestFD, &one, 8) }
     }
 
+    /// A held worker's wait for the deadline: true at the go; false after a stop, an abandonment,
+    /// or `limit` without a go (then the loop can no longer adopt it).
+    func awaitGo(limit: Duration) -> Bool {
+        let deadline = SystemClock.monotonic + limit
+        var ts = timespec(tv_sec: Int(deadline.seconds), tv_nsec: Int(deadline.nanosecondOfSecond))
+        return locked {
+            while held && !stopRequested && !abandoned {
+                if pthread_cond_timedwait(&condition, &mutex, &ts) == ETIMEDOUT {
+                    gaveUp = true
+                    return false
+                }
+            }
+            return !held && !stopRequested && !abandoned
+        }
+    }
+
     /// Last thing the worker does.
     func markEnded() { locked { ended = true } }
 
@@ -158,6 +180,18 @@ final class WorkerMailbox: @unchecked Sendable {
     var counts: (frames: Int64, seams: Int64) { locked { (framesWritten + framesInFlight, seamsPassed) } }
 
     func requestStop() { locked { stopRequested = true; signalWorker() } }
+
+    /// The deadline of a pre-rolled worker: true when it goes on to play, false when it already
+    /// gave up or ended (the loop starts a fresh worker instead).
+    func requestGo(at now: Instant) -> Bool {
+        locked {
+            guard held, !gaveUp, !ended, !stopRequested, !abandoned else { return false }
+            held = false
+            progress = now  // the stall watch counts from the deadline, not from the pre-roll
+            signalWorker()
+            return true
+        }
+    }
 
     func requestResync(at now: Instant) { locked { resyncRequested = true; progress = now; signalWorker() } }
 

@@ -35,6 +35,9 @@ public final class Runner {
         var wallTimer: DeadlineTimer?
         var bootTimer: DeadlineTimer?
         var ringLimit: DeadlineTimer?
+        /// Fires `Defaults.preroll` before the deadline (on the boot clock: a head start need not
+        /// follow the wall clock to the microsecond), for the output's pre-roll.
+        var prerollTimer: DeadlineTimer?
         var audibleAnnounced = false
         /// Why the output went silent during this ring (no device, no bell), while it is.
         var silentReason: String?
@@ -55,6 +58,10 @@ public final class Runner {
     private var ringing: [String] = []
     /// The alarm whose sound the output is playing: the one its events belong to.
     private var sounding = ""
+    /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
+    private var preparedFor: String?
+    /// How long before a deadline the output pre-rolls (zero: never).
+    public var preroll: Duration = Defaults.preroll
     private var sleptBaseline: Duration
 
     public init(clock: RuntimeClock, timers: TimerFactory, output: SoundOutput) {
@@ -91,6 +98,9 @@ public final class Runner {
                 handle(id, .ringLimitReached(clock.now()))
             }
         }
+        alarm.prerollTimer = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
+            if expiry == .fired { prerollFired(id) }
+        }
         alarms.append(alarm)
         let now = clock.now()
         publish(id, .armed(wait: alarm.wait, wall: alarm.wait.wallInstant(from: now)), at: now, reason: setup.reason)
@@ -104,6 +114,8 @@ public final class Runner {
         a.wallTimer?.disarm()
         a.bootTimer?.disarm()
         a.ringLimit?.disarm()
+        a.prerollTimer?.disarm()
+        discardPreroll(of: id)
         alarms.removeAll { $0 === a }
     }
 
@@ -210,9 +222,12 @@ public final class Runner {
             let (use, other) = wait.clock == .wall ? (a.wallTimer, a.bootTimer) : (a.bootTimer, a.wallTimer)
             other?.disarm()
             do { try use?.arm(wait) } catch { publish(id, .problem("cannot arm the timer: \(error)"), at: now) }
+            armPreroll(a, wait, now)
         case .disarmTimer:
+            // Not the pre-roll: the ring that follows (startRinging) is what it was made for.
             a.wallTimer?.disarm()
             a.bootTimer?.disarm()
+            a.prerollTimer?.disarm()
         case .startRinging(let late):
             a.audibleAnnounced = false
             a.silentReason = nil
@@ -220,6 +235,7 @@ public final class Runner {
             ringing.append(id)
             if ringing.count == 1 {
                 sounding = id
+                preparedFor = nil  // adopted by this start, or closed by it when made for another alarm
                 output.start(a.setup.ring)
             }
         case .stopRinging:
@@ -244,8 +260,43 @@ public final class Runner {
         case .reportIgnored(let command, let who):
             publish(id, .ignored(command, by: who), at: now)
         case .finish(let outcome):
+            a.prerollTimer?.disarm()
+            discardPreroll(of: id)
             publish(id, .finished(outcome), at: now)
         }
+    }
+
+    // MARK: the pre-roll
+
+    /// The pre-roll's timer, `preroll` before `wait` ends. When the deadline is nearer than that,
+    /// none, and a device already pre-rolled stays; when it is further (a clock stepped back),
+    /// that device is closed.
+    private func armPreroll(_ a: Alarm, _ wait: Wait, _ now: ClockReading) {
+        let lead = wait.remaining(from: now) - preroll
+        guard preroll > .zero, lead > .zero else {
+            a.prerollTimer?.disarm()
+            return
+        }
+        discardPreroll(of: a.setup.id)
+        let at = Wait(instant: now.reading(.elapsed) + lead, clock: .elapsed)
+        do { try a.prerollTimer?.arm(at) } catch { a.prerollTimer?.disarm() }  // no head start: the ring opens as usual
+    }
+
+    private func prerollFired(_ id: String) {
+        guard ringing.isEmpty, let a = alarms.first(where: { $0.setup.id == id }) else { return }
+        switch a.engine.state {
+        case .armed, .snoozed: break
+        default: return
+        }
+        if let other = preparedFor, other != id { return }  // the nearer deadline keeps its device
+        preparedFor = id
+        output.prepare(a.setup.ring)
+    }
+
+    private func discardPreroll(of id: String) {
+        guard preparedFor == id else { return }
+        preparedFor = nil
+        output.discardPrepared()
     }
 
     // MARK: the sound
