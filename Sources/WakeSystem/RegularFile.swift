@@ -63,14 +63,16 @@ public enum RegularFile {
     /// - `flags`: `O_RDONLY`, or `O_WRONLY` with `O_APPEND`/`O_CREAT`...; `O_NONBLOCK`,
     ///   `O_CLOEXEC` and `O_NOCTTY` are always added.
     /// - `accept`: the kinds the caller can use; anything else is closed again and refused with
-    ///   "is a FIFO, not a regular file" (or the kinds accepted, when more than one).
+    ///   "is a FIFO, not a regular file" (or the kinds accepted, when more than one). An array,
+    ///   not a Set: a Set of this enum made every command pay the Swift runtime's scan of all
+    ///   conformance records (for FileKind's Hashable), about a tenth of `wake list`'s own time.
     ///
     /// `O_NONBLOCK` is cleared again before returning, except on a FIFO (or pipe): there it stays,
     /// so a reader that stops reading can never stall a write (the write fails with EAGAIN instead).
     /// A FIFO opened for writing with no reader fails at once (ENXIO), reported as
     /// "is a FIFO with no reader".
     public static func open(_ path: String, flags: Int32 = O_RDONLY, mode: mode_t = 0o644,
-                            accept: Set<FileKind> = [.regular]) throws(FileOpenError) -> OpenedFile {
+                            accept: [FileKind] = [.regular]) throws(FileOpenError) -> OpenedFile {
         func fail(_ reason: String, _ e: Errno) -> FileOpenError { FileOpenError(path: path, reason: reason, errno: e) }
         if path.isEmpty { throw fail("the path is empty", .noSuchFileOrDirectory) }
         let fd: Int32
@@ -132,7 +134,7 @@ public enum RegularFile {
         }
     }
 
-    private static func describe(_ kinds: Set<FileKind>) -> String {
+    private static func describe(_ kinds: [FileKind]) -> String {
         let order: [FileKind] = [.regular, .characterDevice, .fifo, .directory, .blockDevice, .socket]
         let names = order.filter(kinds.contains).map(\.description)
         return names.count <= 1 ? (names.first ?? "anything") : names.dropLast().joined(separator: ", ") + " or " + names.last!
