@@ -412,8 +412,18 @@ def report_startup(R, startup, static):
            "talked to; issue 28), so the commands that do neither load none of the thirteen libraries they "
            "bring: `--version` 7.0 → 4.1 ms, `wake list` 7.4 → 5.8 ms, `wake stop` 8.2 → 5.6 ms, `aplay "
            "--version` 1.5 ms in the same run (one hyperfine round of 300 runs, 2026-11-26, the 2-core VM); a "
-           "dry run, which opens the sound, is unchanged. What is left: the 33 MB binary (the static Swift "
-           "runtime) mapped and faulted in, and libasound, which every command still links.")
+           "dry run, which opens the sound, is unchanged. (5) `wake list` lost a Set of an enum and a split and "
+           "join of the zone's name, each a generic type the runtime instantiated at run time (the Set also a "
+           "scan of every conformance record for its Hashable): user time 2.60 → 2.36 ms over 1,500 runs side "
+           "by side. What is left, and what the 2× targets would take: measured on 2026-11-26 (hyperfine, 300 "
+           "runs side by side), a static Swift program that prints one line takes 1.45–1.55× `aplay --version` "
+           "(2.3–2.5 ms against 1.5–1.7), the floor of any static Swift binary here; importing FoundationEssentials "
+           "makes it 1.8× (3.1 ms; 4.8 → 6.3 MB peak), and linking libasound adds 0.3 ms. wake brings "
+           "FoundationEssentials only through swift-argument-parser 1.8 (its one `internal import`, for "
+           "JSONEncoder and LocalizedError), so `--version` and `list` within 2× would take a command-line "
+           "parser without Foundation in its place (and completion scripts written by hand), and libasound "
+           "loaded with `dlopen` as libsndfile is; a dry run within 4× cannot be had while it decodes the whole "
+           "sound and opens the device, which is its point.")
     sc = startup.get("sf_command", {})
     flac = median(startup["wake 07:00 --dry-run -s 10-min FLAC"])
     flac_t = median(startup["flac -t, 10-min FLAC (decode, check)"])
@@ -543,15 +553,33 @@ def report_desktop(R, desktop, window, plot=None):
         R.para("Finding:",
                f"on this path wake spends {ratio(median(wake_ring['cpu_ms_per_min']), median(ap['cpu_ms_per_min']))} "
                f"the CPU of aplay on the same ALSA device, and wakes {ratio(median(wake_ring['wakeups_per_min']), median(ap['wakeups_per_min']))} "
-               "as often. The likely cause is the buffer: wake opens the device with `snd_pcm_set_params` for "
-               "100 ms of latency (`PCM.swift`), which ALSA splits into periods of about a quarter of that, so its "
-               "worker, and the pulse plugin's thread with it, is woken for every 25 ms or so of audio; aplay asks "
-               "for a 500 ms buffer and 125 ms periods. A longer buffer on a server-backed device (`default`, "
-               "`pulse`, `pipewire`: the server keeps its own, and a stop drops what is queued anyway) would be the "
-               "next step; not changed here.")
-    if mib(max(wake_ring["maxrss_kb"])) >= 16:
-        R.para("Finding:", f"ringing through the server wake peaks at {fmt(worst_mem, 1)} MiB: the pulse plugin loads "
-               "libpulse and libpulsecommon and starts a thread of its own, on top of the fixed cost of figure 4.")
+               "as often. The buffer is no longer the cause: on a sound server's plugin wake asks for aplay's "
+               "500 ms (`Defaults.serverLatency`; it was 100 ms, at 3.7× aplay's CPU and 3.4× its wake-ups on "
+               "PulseAudio, 5.6× and 5.3× on PipeWire), its worker sleeps in `poll()` on the plugin's descriptors "
+               "and an eventfd for a stop, and a stop drops at once (the plugin's drop corks and flushes the "
+               "stream). Measured by thread on 2026-11-26 (`/proc/PID/task`, a 10 s window on PulseAudio): the "
+               "main thread 7 ms a minute, the output worker 97, the pulse plugin's thread 58. What is left is "
+               "the worker's own work per write: the gain applied to every sample (aplay hands the file's bytes "
+               "over as they are), its mailbox's lock taken several times a write, the pacing's clock reads.")
+    sm = window.get("ringing_smaps", {}).get(kind)
+    if mib(max(wake_ring["maxrss_kb"])) > 12 and sm and sm["by_mapping"]:
+        st = sm["status"]
+        kb = lambda k: int(st.get(k, "0 kB").split()[0])
+        R.para("Finding:", f"ringing through the server wake peaks at {fmt(worst_mem, 1)} MiB. Where it is "
+               f"(`/proc/PID/status` and `smaps` of one ringer): {fmt(kb('RssFile') / 1024, 1)} MiB are pages of "
+               f"files mapped and shared with the page cache, {fmt(kb('RssAnon') / 1024, 1)} MiB are wake's own "
+               f"(heap, {st.get('Threads', '?')} threads' stacks, buffers); by mapping: "
+               + ", ".join(f"{name} {fmt(k / 1024, 1)}" for name, k in sm["by_mapping"][:10]) + " MiB. "
+               "The largest is wake's own binary: the static Swift runtime and standard library, "
+               "FoundationEssentials (brought by swift-argument-parser, its only user), and wake, of which the "
+               "kernel maps 64 KB around every page a run touches (fault-around). Then libc, libstdc++ (the Swift "
+               "runtime's), libasound, and what the pulse plugin loads (libpulse, libpulsecommon, libdbus, "
+               "libsystemd, X11's client libraries), which aplay loads too. What it would take: measured on "
+               "2026-11-26 with a static Swift program that prints one line, the runtime alone peaks at 4.8 MB "
+               "and with FoundationEssentials at 6.3 MB (aplay --version: 2.5 MB); so a parser without Foundation "
+               "in place of swift-argument-parser (and its completion scripts), and the ring path's functions "
+               "laid out together in the binary (a linker symbol-ordering file) so that fault-around maps fewer "
+               "64 KB windows of it. Neither was done here.")
     R.para("**Stop**: from the stop to the last sound at the sink, ms, in the same rounds as the firing: each ring "
            "is stopped 0.8 s after its deadline or 0.4 s after its first sound, whichever is later; by SIGTERM "
            "(every contestant), or by running `wake stop PID` (wake's second slot in each round; the time runs from "
@@ -565,7 +593,8 @@ def report_desktop(R, desktop, window, plot=None):
     if term:
         t7c = R.target(fig, f"silence at the sink ({server}) within 30 ms of SIGTERM", f"{fmt(max(term), 1)} ms at worst", max(term) <= 30)
         R.para(f"Target (figure 6's, at the sink): silence within 30 ms of SIGTERM: {t7c}.",
-               "wake fades out over 10 ms and drops what is queued; "
+               "wake drops what is queued (on a server's plugin the drop corks and flushes the server's stream; "
+               "on a card it would take back what is queued and fade out over 10 ms); "
                + ("" if pw else "sox plays out what it has buffered; ")
                + "the others are torn down by the signal and the server drops their stream.")
     for runs, how in [(term, "SIGTERM"), (ctl, "`wake stop`")]:
@@ -617,6 +646,12 @@ def report_daemon(R, window, add):
            f"{fmt(mem200, 1)} MiB at worst" if mem200 is not None else "not measured",
            None if mem200 is None else mem200 <= 12)
     R.para(f"Targets: zero wake-ups a minute while waiting: {t8a}; under 16 MiB with 200 alarms: {t8b}.")
+    if mem200 is not None and mem200 > 12:
+        R.para("Finding: the daemon's memory is the fixed cost of figure 4 (a waiting wake, one alarm, peaks at "
+               "about the same), not its alarms: 200 of them add under 1 MiB. It is wake's binary (the static "
+               "Swift runtime, FoundationEssentials through swift-argument-parser, and wake), libc, libstdc++, "
+               "libasound and libsystemd (the daemon talks to the session bus), most of it file pages shared with "
+               "the page cache; see figure 7 for what it would take.")
     if add:
         R.para("**From `wake add` to armed**: from the start of `wake add HH:MM --days DAY --name NAME -D null` to the "
                "daemon's `armed` event for that alarm in its event log (the log polled every 0.5 ms), against the "

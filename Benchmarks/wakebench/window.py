@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .common import env_with, log
 from .memory import smaps_summary
-from .processes import reap, sample, spawn
+from .processes import read_status, reap, sample, spawn
 
 
 TICKER = """
@@ -135,6 +135,12 @@ def fig_quiet_window(ctx, seconds, copies, extra=(), watch=None, after=None):
     stop_under_strace(traced)
     if ctx.get("smaps_of_waiting_wake") is None:
         ctx["smaps_of_waiting_wake"] = smaps_summary(procs[0]["proc"].pid)
+    # Where a ringing wake's memory is, on each sound server (figure 7's memory target).
+    ringing_smaps = {}
+    for p in procs:
+        if p["label"] == "wake -D default" and p["copy"] == 0 and p["proc"].poll() is None:
+            ringing_smaps[p["kind"]] = {"by_mapping": smaps_summary(p["proc"].pid),
+                                        "status": read_status(f"/proc/{p['proc'].pid}/status")}
     for p in procs:
         p["proc"].send_signal(signal.SIGTERM)
     failures = []
@@ -164,7 +170,7 @@ def fig_quiet_window(ctx, seconds, copies, extra=(), watch=None, after=None):
             "watched": {name: {"cpu_ms_per_min": (b["cpu_ns"] - a["cpu_ns"]) / 1e6 / ((b["t"] - a["t"]) / 60e9),
                                "wakeups_per_min": (b["switches"] - a["switches"]) / ((b["t"] - a["t"]) / 60e9)}
                         for name, (a, b) in watched.items()},
-            "exits": {(p["kind"], p["label"]): p["code"] for p in procs}}
+            "exits": {(p["kind"], p["label"]): p["code"] for p in procs}, "ringing_smaps": ringing_smaps}
 
 
 def stop_under_strace(strace):
