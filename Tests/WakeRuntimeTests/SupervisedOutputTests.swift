@@ -90,6 +90,31 @@ struct SupervisedOutputTests {
         #expect(quietEvents.isEmpty && size(third) == 0, "\(quietEvents)")
     }
 
+    @Test("a pre-roll whose device does not open changes nothing: the ring falls back as it would, and nothing is left to wait for at exit")
+    func prerollOnAFailingDevice() throws {
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { try? RunnerTests.tone() }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        let ring = RingRequest(sound: try RunnerTests.tone(), soundKind: .user, device: "wake_no_such_pcm")
+        output.prepare(ring)
+        try Self.turn(reactor, for: .milliseconds(300)) { false }
+        #expect(events.isEmpty, "\(events)")
+        output.start(ring)
+        try Self.turn(reactor, for: .seconds(5)) { events.contains(.audible) }
+        let fallback = events.first { if case .fallback = $0 { true } else { false } }
+        guard case .fallback(let from, _, let reason)? = fallback else { Issue.record("no fallback: \(events)"); return }
+        #expect(from.contains("wake_no_such_pcm") && reason.contains("no such ALSA device"), "\(from): \(reason)")
+        // Prepared again on the failing device, then not needed: the exit does not wait for it.
+        output.stop()
+        output.prepare(ring)
+        try Self.turn(reactor, for: .milliseconds(300)) { false }
+        output.discardPrepared()
+        let exiting = ContinuousClock.now
+        output.finish(within: .seconds(3))
+        #expect(ContinuousClock.now - exiting < .seconds(1), "finish took \(ContinuousClock.now - exiting)")
+    }
+
     @Test("a device that blocks forever is abandoned within the stall limit, and the loop never blocks")
     func stalledDeviceFallsBack() throws {
         let dir = try Self.temporaryDirectory("stall")

@@ -153,8 +153,7 @@ public final class SupervisedOutput: SoundOutput {
                 return
             }
             // Made for another ring, or it gave up waiting: closed, and the ring opens afresh.
-            ready.mailbox.requestStop()
-            stopping.append(ready.mailbox)
+            closePrepared(ready.mailbox)
         }
         launch(chain.current)
     }
@@ -170,8 +169,16 @@ public final class SupervisedOutput: SoundOutput {
     public func discardPrepared() {
         guard let ready = prepared else { return }
         prepared = nil
-        ready.mailbox.requestStop()
-        stopping.append(ready.mailbox)
+        closePrepared(ready.mailbox)
+    }
+
+    /// A pre-rolled worker not adopted: told to close its device. One still decoding the first
+    /// audio (a ring started the moment it was made) keeps its sound from the next worker, as a
+    /// stuck one does; one that already ended (its device did not open) is not waited for.
+    private func closePrepared(_ mailbox: WorkerMailbox) {
+        mailbox.requestStop()
+        if mailbox.isReadingSound, let sound = mailbox.sound { poisoned.insert(sound) }
+        if !mailbox.hasEnded { stopping.append(mailbox) }
     }
 
     public func stop() {
@@ -435,7 +442,7 @@ public final class SupervisedOutput: SoundOutput {
         for mailbox in stopping {
             for report in mailbox.takeReports() {
                 switch report {
-                case .stopped:
+                case .stopped, .failed:  // either is a worker's last word
                     stopping.removeAll { $0 === mailbox }
                     raisedBy.remove(mailbox.id)
                 default: forward(report, from: mailbox)

@@ -167,6 +167,8 @@ final class WorkerMailbox: @unchecked Sendable {
 
     var hasEnded: Bool { locked { ended } }
 
+    var isReadingSound: Bool { locked { readingSound } }
+
     func takeReports() -> [WorkerReport] {
         locked {
             defer { reports = [] }
