@@ -563,12 +563,12 @@ def report_desktop(R, desktop, window, plot=None):
                "over as they are), its mailbox's lock taken several times a write, the pacing's clock reads.")
     sm = window.get("ringing_smaps", {}).get(kind)
     if mib(max(wake_ring["maxrss_kb"])) > 12 and sm and sm["by_mapping"]:
-        st = sm["status"]
-        kb = lambda k: int(st.get(k, "0 kB").split()[0])
+        status = sm["status"]
+        kb = lambda k: int(status.get(k, "0 kB").split()[0])
         R.para("Finding:", f"ringing through the server wake peaks at {fmt(worst_mem, 1)} MiB. Where it is "
                f"(`/proc/PID/status` and `smaps` of one ringer): {fmt(kb('RssFile') / 1024, 1)} MiB are pages of "
                f"files mapped and shared with the page cache, {fmt(kb('RssAnon') / 1024, 1)} MiB are wake's own "
-               f"(heap, {st.get('Threads', '?')} threads' stacks, buffers); by mapping: "
+               f"(heap, {status.get('Threads', '?')} threads' stacks, buffers); by mapping: "
                + ", ".join(f"{name} {fmt(k / 1024, 1)}" for name, k in sm["by_mapping"][:10]) + " MiB. "
                "The largest is wake's own binary: the static Swift runtime and standard library, "
                "FoundationEssentials (brought by swift-argument-parser, its only user), and wake, of which the "
