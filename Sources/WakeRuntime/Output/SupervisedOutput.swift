@@ -532,6 +532,8 @@ public final class SupervisedOutput: SoundOutput {
     }
 
     private func abandonAll() {
+        if let ready = prepared { abandon(ready.mailbox) }  // its reports must never reach a closed descriptor
+        prepared = nil
         if case .device(let mailbox, _) = state { abandon(mailbox) }
         if let probe { abandon(probe.mailbox) }
         probe = nil
