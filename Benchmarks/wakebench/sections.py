@@ -559,8 +559,8 @@ def report_desktop(R, desktop, window, plot=None):
                "and an eventfd for a stop, and a stop drops at once (the plugin's drop corks and flushes the "
                "stream). Measured by thread on 2026-11-26 (`/proc/PID/task`, a 10 s window on PulseAudio): the "
                "main thread 7 ms a minute, the output worker 97, the pulse plugin's thread 58. What is left is "
-               "the worker's own work per write: the gain applied to every sample (aplay hands the file's bytes "
-               "over as they are), its mailbox's lock taken several times a write, the pacing's clock reads.")
+               "the worker's own work per write (at full volume without a fade no gain is applied, so not that): "
+               "its mailbox's lock taken several times a write, the clock read for the progress it reports.")
     sm = window.get("ringing_smaps", {}).get(kind)
     if mib(max(wake_ring["maxrss_kb"])) > 12 and sm and sm["by_mapping"]:
         status = sm["status"]
