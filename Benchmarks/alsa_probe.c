@@ -11,8 +11,6 @@
  *   <pid> woke <ns>                   when a poll() that blocked for over 0.2 s returns
  *                                     (for wake: its deadline timer fired)
  *   <pid> sf_command <ns> <cmd> <dur_ns>  a libsndfile sf_command call that took over 0.1 ms
- *   <pid> cards <ns> <dur_ns>         a walk over the sound cards with snd_card_next, from its
- *                                     first call to the one that says there are no more
  * It links nothing: the real functions are looked up at run time (real_fn), and the ALSA
  * types are opaque pointers. */
 #define _GNU_SOURCE
@@ -130,20 +128,6 @@ int sf_command(void *sndfile, int cmd, void *data, int datasize) {
     int r = real(sndfile, cmd, data, datasize);
     long long took = now_ns() - before;
     if (took > 100000) log_line("sf_command %lld 0x%x %lld\n", before, cmd, took);
-    return r;
-}
-
-int snd_card_next(int *card) {
-    static int (*real)(int *);
-    static long long walk_started;
-    if (!real) real = real_fn("snd_card_next");
-    long long before = now_ns();
-    if (!walk_started) walk_started = before;
-    int r = real(card);
-    if (r < 0 || *card < 0) {
-        log_line("cards %lld %lld\n", walk_started, now_ns() - walk_started);
-        walk_started = 0;
-    }
     return r;
 }
 

@@ -5,7 +5,7 @@
 
 def read_probe(path):
     """{pid: {"open": [ns...], "firsts": [ns...], "first": ns, "frames": n, "rate": hz, "woke": [ns...],
-    "sf_command": [(cmd, ns)...], "cards": [(start ns, ns)...]}} from alsa_probe's log (see alsa_probe.c)."""
+    "sf_command": [(cmd, ns)...]}} from alsa_probe's log (see alsa_probe.c)."""
     out = {}
     if not path.exists():
         return out
@@ -14,10 +14,8 @@ def read_probe(path):
         if len(p) < 3:
             continue
         rec = out.setdefault(int(p[0]), {"open": [], "firsts": [], "first": None, "frames": 0, "rate": 0,
-                                         "woke": [], "sf_command": [], "cards": []})
-        if p[1] == "cards":
-            rec["cards"].append((int(p[2]), int(p[3])))
-        elif p[1] == "woke":
+                                         "woke": [], "sf_command": []})
+        if p[1] == "woke":
             rec["woke"].append(int(p[2]))
         elif p[1] == "sf_command":
             rec["sf_command"].append((int(p[3], 16), int(p[4])))

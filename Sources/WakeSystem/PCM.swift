@@ -124,12 +124,14 @@ public final class PCM {
         return Array(fds.prefix(Int(max(0, got))))
     }
 
-    /// Translates raw poll results into what the PCM means by them (POLLOUT: room to write).
-    public func revents(_ fds: [pollfd]) -> UInt16 {
-        guard let h = handle, !fds.isEmpty else { return 0 }
+    /// Translates raw poll results into what the PCM means by them (POLLOUT: room to write):
+    /// the first `count` of `fds` (all of them by default) are the PCM's own.
+    public func revents(_ fds: [pollfd], count: Int? = nil) -> UInt16 {
+        let n = min(count ?? fds.count, fds.count)
+        guard let h = handle, n > 0 else { return 0 }
         var copy = fds
         var out: UInt16 = 0
-        snd_pcm_poll_descriptors_revents(h, &copy, UInt32(copy.count), &out)
+        snd_pcm_poll_descriptors_revents(h, &copy, UInt32(n), &out)
         return out
     }
 

@@ -183,7 +183,7 @@ final class OutputWorker: @unchecked Sendable {
             mailbox.drainRequests()
             return
         }
-        if (Int32(pcm.revents(Array(fds.prefix(n)))) & Int32(POLLOUT | POLLERR)) == 0 {
+        if (Int32(pcm.revents(fds, count: n)) & Int32(POLLOUT | POLLERR)) == 0 {
             // Ready descriptors without room (some plugins): do not spin.
             var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&ts, nil)

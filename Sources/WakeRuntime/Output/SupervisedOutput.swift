@@ -105,7 +105,7 @@ public final class SupervisedOutput: SoundOutput {
     private var lastSoundKind: FallbackChain.Sound = .builtIn
     /// The pre-roll: a worker that opened the first device of the coming ring ahead of its
     /// deadline and waits there; `start` adopts it when the ring is the one it was made for.
-    private var prepared: (mailbox: WorkerMailbox, output: FallbackChain.Output, request: RingRequest)?
+    private var prepared: (mailbox: WorkerMailbox, request: RingRequest)?
 
     public init(reactor: Reactor, clock: RuntimeClock, bell: TerminalBell?, builtInSound: @escaping () -> SoundFile?) throws(SystemCallError) {
         self.reactor = reactor
@@ -147,8 +147,9 @@ public final class SupervisedOutput: SoundOutput {
         watchdog.start()
         lastTick = clock.monotonic()
         if let ready {
-            if ready.output == chain.current, ready.request.isSameRing(as: request), ready.mailbox.requestGo(at: lastTick) {
-                state = .device(ready.mailbox, ready.output)
+            // The same request: the chain's first step is the device it opened.
+            if ready.request.isSameRing(as: request), ready.mailbox.requestGo(at: lastTick) {
+                state = .device(ready.mailbox, chain.current)
                 stall = StallWatch(limit: stallLimit, start: lastTick)
                 return
             }
@@ -163,7 +164,7 @@ public final class SupervisedOutput: SoundOutput {
         discardPrepared()
         let first = FallbackChain(device: request.device, sound: request.soundKind).current
         guard case .device = first, case .success(let mailbox) = spawn(first, for: request, held: true) else { return }
-        prepared = (mailbox, first, request)
+        prepared = (mailbox, request)
     }
 
     public func discardPrepared() {

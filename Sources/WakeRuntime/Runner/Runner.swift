@@ -60,8 +60,6 @@ public final class Runner {
     private var sounding = ""
     /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
     private var preparedFor: String?
-    /// How long before a deadline the output pre-rolls (zero: never).
-    public var preroll: Duration = Defaults.preroll
     private var sleptBaseline: Duration
 
     public init(clock: RuntimeClock, timers: TimerFactory, output: SoundOutput) {
@@ -272,8 +270,8 @@ public final class Runner {
     /// none, and a device already pre-rolled stays; when it is further (a clock stepped back),
     /// that device is closed.
     private func armPreroll(_ a: Alarm, _ wait: Wait, _ now: ClockReading) {
-        let lead = wait.remaining(from: now) - preroll
-        guard preroll > .zero, lead > .zero else {
+        let lead = wait.remaining(from: now) - Defaults.preroll
+        guard lead > .zero else {
             a.prerollTimer?.disarm()
             return
         }
