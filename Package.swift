@@ -12,7 +12,9 @@ let package = Package(
     ],
     targets: [
         // C libraries, found through pkg-config; apt names the Debian package that provides them.
-        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        // alsa-lib's headers; libasound is loaded with dlopen when wake first opens a PCM, a mixer
+        // or ALSA's configuration (shim.h): no pkgConfig, whose `-lasound` would load it at every start.
+        .systemLibrary(name: "CALSA", providers: [.apt(["libasound2-dev"])]),
         // libsndfile's headers; the library is loaded with dlopen when a sound is first opened
         // (shim.h): no pkgConfig, whose `-lsndfile` would load it and its codecs at every start.
         .systemLibrary(name: "CSndFile", providers: [.apt(["libsndfile1-dev"])]),

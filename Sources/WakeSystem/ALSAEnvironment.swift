@@ -63,8 +63,8 @@ public enum ALSAEnvironment {
     /// explain calls that fail with a bare code when the configuration is what is broken.
     static func configurationProblem() -> String? {
         do { try check() } catch { return error.description }
-        let r = snd_config_update()
+        let r = wake_snd_config_update()
         guard r < 0 else { return nil }
-        return "ALSA's configuration could not be loaded (\(String(cString: snd_strerror(r)))); check ALSA_CONFIG_PATH and ~/.asoundrc"
+        return "ALSA's configuration could not be loaded (\(String(cString: wake_snd_strerror(r)))); check ALSA_CONFIG_PATH and ~/.asoundrc"
     }
 }

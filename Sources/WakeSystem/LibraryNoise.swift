@@ -5,7 +5,8 @@ import Glibc
 ///
 /// What prints there, measured or read in their sources:
 /// - alsa-lib: "ALSA lib pcm.c:...: Unknown PCM foo" through its error handler, which is
-///   replaced by one that says nothing (wake reports every failure itself).
+///   replaced by one that says nothing as the library loads (CALSA's shim.h; wake reports every
+///   failure itself).
 /// - libmpg123, inside libsndfile, for a damaged MP3: "[src/libmpg123/layer3.c:...] error:
 ///   dequantization failed!", "Note: Illegal Audio-MPEG-Header ... Trying to resync...";
 ///   libsndfile gives no way to set its MPG123_QUIET flag.
@@ -26,7 +27,6 @@ public enum LibraryNoise {
     public static func silence() { _ = once }
 
     private static let once: Void = {
-        _ = PCM.silenceOnce
         setenv("JACK_NO_START_SERVER", "1", 0)
         _ = wake_divert_stdio_stderr(-1)
     }()

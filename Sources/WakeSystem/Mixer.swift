@@ -23,38 +23,37 @@ public final class Mixer {
     /// Opens the mixer on `control` and finds the first of `elements` that has a playback volume
     /// or switch.
     public init(control: String, elements: [String] = MixerPlan.elements) throws(ALSAError) {
-        _ = PCM.silenceOnce
         self.control = control
         if let e = FaultInjector.fault("mixer.open", target: control) { throw ALSAError("snd_mixer_open", device: control, code: -e) }
         var h: OpaquePointer?
-        var r = snd_mixer_open(&h, 0)
+        var r = wake_snd_mixer_open(&h, 0)
         guard r >= 0, let h else { throw ALSAError("snd_mixer_open", device: control, code: r) }
         func fail(_ call: String, _ code: Int32) -> ALSAError {
-            snd_mixer_close(h)
+            wake_snd_mixer_close(h)
             return ALSAError.explained(call, device: control, code: code)
         }
-        r = snd_mixer_attach(h, control)
+        r = wake_snd_mixer_attach(h, control)
         guard r >= 0 else { throw fail("snd_mixer_attach", r) }
-        r = snd_mixer_selem_register(h, nil, nil)
+        r = wake_snd_mixer_selem_register(h, nil, nil)
         guard r >= 0 else { throw fail("snd_mixer_selem_register", r) }
-        r = snd_mixer_load(h)
+        r = wake_snd_mixer_load(h)
         guard r >= 0 else { throw fail("snd_mixer_load", r) }
 
         var found: (OpaquePointer, String)?
         var sid: OpaquePointer?
-        guard snd_mixer_selem_id_malloc(&sid) >= 0, let sid else { throw fail("snd_mixer_selem_id_malloc", -ENOMEM) }
-        defer { snd_mixer_selem_id_free(sid) }
+        guard wake_snd_mixer_selem_id_malloc(&sid) >= 0, let sid else { throw fail("snd_mixer_selem_id_malloc", -ENOMEM) }
+        defer { wake_snd_mixer_selem_id_free(sid) }
         for name in elements {
-            snd_mixer_selem_id_set_index(sid, 0)
-            snd_mixer_selem_id_set_name(sid, name)
-            if let e = snd_mixer_find_selem(h, sid),
-               snd_mixer_selem_has_playback_volume(e) != 0 || snd_mixer_selem_has_playback_switch(e) != 0 {
+            wake_snd_mixer_selem_id_set_index(sid, 0)
+            wake_snd_mixer_selem_id_set_name(sid, name)
+            if let e = wake_snd_mixer_find_selem(h, sid),
+               wake_snd_mixer_selem_has_playback_volume(e) != 0 || wake_snd_mixer_selem_has_playback_switch(e) != 0 {
                 found = (e, name)
                 break
             }
         }
         guard let (e, name) = found else {
-            snd_mixer_close(h)
+            wake_snd_mixer_close(h)
             throw ALSAError("snd_mixer_find_selem", device: control, code: -ENOENT,
                             detail: "the mixer has no \(elements.joined(separator: " or ")) playback control")
         }
@@ -65,25 +64,25 @@ public final class Mixer {
         func channels(joined: Bool) -> [snd_mixer_selem_channel_id_t] {
             if joined { return [SND_MIXER_SCHN_FRONT_LEFT] }
             return (0...Int32(SND_MIXER_SCHN_LAST.rawValue)).map { snd_mixer_selem_channel_id_t(rawValue: $0) }
-                .filter { snd_mixer_selem_has_playback_channel(e, $0) != 0 }
+                .filter { wake_snd_mixer_selem_has_playback_channel(e, $0) != 0 }
         }
-        if snd_mixer_selem_has_playback_volume(e) != 0 {
+        if wake_snd_mixer_selem_has_playback_volume(e) != 0 {
             var lo = 0, hi = 0
-            snd_mixer_selem_get_playback_volume_range(e, &lo, &hi)
+            wake_snd_mixer_selem_get_playback_volume_range(e, &lo, &hi)
             range = lo < hi ? lo...hi : lo...(lo + 1)
-            volumeChannels = channels(joined: snd_mixer_selem_has_playback_volume_joined(e) != 0 || snd_mixer_selem_is_playback_mono(e) != 0)
+            volumeChannels = channels(joined: wake_snd_mixer_selem_has_playback_volume_joined(e) != 0 || wake_snd_mixer_selem_is_playback_mono(e) != 0)
         } else {
             range = 0...100
             volumeChannels = []
         }
-        switchChannels = snd_mixer_selem_has_playback_switch(e) != 0
-            ? channels(joined: snd_mixer_selem_has_playback_switch_joined(e) != 0 || snd_mixer_selem_is_playback_mono(e) != 0) : []
+        switchChannels = wake_snd_mixer_selem_has_playback_switch(e) != 0
+            ? channels(joined: wake_snd_mixer_selem_has_playback_switch_joined(e) != 0 || wake_snd_mixer_selem_is_playback_mono(e) != 0) : []
     }
 
     deinit { close() }
 
     public func close() {
-        if let h = handle { snd_mixer_close(h) }
+        if let h = handle { wake_snd_mixer_close(h) }
         handle = nil
     }
 
@@ -92,19 +91,19 @@ public final class Mixer {
         guard let h = handle else { throw ALSAError("snd_mixer_handle_events", device: control, code: -EBADFD) }
         if let e = FaultInjector.fault("mixer.read", target: control) { throw ALSAError("snd_mixer_selem_get_playback_volume", device: control, code: -e) }
         // Picks up changes made since the load (by the user, the server) into the cached values.
-        let r = snd_mixer_handle_events(h)
+        let r = wake_snd_mixer_handle_events(h)
         if r < 0 { throw ALSAError("snd_mixer_handle_events", device: control, code: r) }
         var volumes: [Int] = []
         for ch in volumeChannels {
             var v = 0
-            let r = snd_mixer_selem_get_playback_volume(elem, ch, &v)
+            let r = wake_snd_mixer_selem_get_playback_volume(elem, ch, &v)
             guard r >= 0 else { throw ALSAError("snd_mixer_selem_get_playback_volume", device: control, code: r) }
             volumes.append(v)
         }
         var switches: [Bool] = []
         for ch in switchChannels {
             var v: Int32 = 0
-            let r = snd_mixer_selem_get_playback_switch(elem, ch, &v)
+            let r = wake_snd_mixer_selem_get_playback_switch(elem, ch, &v)
             guard r >= 0 else { throw ALSAError("snd_mixer_selem_get_playback_switch", device: control, code: r) }
             switches.append(v != 0)
         }
@@ -119,15 +118,15 @@ public final class Mixer {
             throw ALSAError("snd_mixer_selem_set_playback_volume", device: control, code: -EINVAL,
                             detail: "the mixer's channels changed (\(volumeChannels.count) now)")
         }
-        let joinedVolume = volumeChannels.count == 1 && snd_mixer_selem_has_playback_channel(elem, SND_MIXER_SCHN_FRONT_RIGHT) != 0
+        let joinedVolume = volumeChannels.count == 1 && wake_snd_mixer_selem_has_playback_channel(elem, SND_MIXER_SCHN_FRONT_RIGHT) != 0
         for (ch, v) in zip(volumeChannels, levels.volumes) {
-            let r = joinedVolume ? snd_mixer_selem_set_playback_volume_all(elem, v) : snd_mixer_selem_set_playback_volume(elem, ch, v)
+            let r = joinedVolume ? wake_snd_mixer_selem_set_playback_volume_all(elem, v) : wake_snd_mixer_selem_set_playback_volume(elem, ch, v)
             guard r >= 0 else { throw ALSAError("snd_mixer_selem_set_playback_volume", device: control, code: r) }
         }
-        let joinedSwitch = switchChannels.count == 1 && snd_mixer_selem_has_playback_channel(elem, SND_MIXER_SCHN_FRONT_RIGHT) != 0
+        let joinedSwitch = switchChannels.count == 1 && wake_snd_mixer_selem_has_playback_channel(elem, SND_MIXER_SCHN_FRONT_RIGHT) != 0
         for (ch, on) in zip(switchChannels, levels.switches) {
-            let r = joinedSwitch ? snd_mixer_selem_set_playback_switch_all(elem, on ? 1 : 0)
-                                 : snd_mixer_selem_set_playback_switch(elem, ch, on ? 1 : 0)
+            let r = joinedSwitch ? wake_snd_mixer_selem_set_playback_switch_all(elem, on ? 1 : 0)
+                                 : wake_snd_mixer_selem_set_playback_switch(elem, ch, on ? 1 : 0)
             guard r >= 0 else { throw ALSAError("snd_mixer_selem_set_playback_switch", device: control, code: r) }
         }
     }

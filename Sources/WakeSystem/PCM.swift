@@ -17,18 +17,26 @@ public struct ALSAError: Error, CustomStringConvertible, Equatable {
         if let detail { return detail }
         // snd_pcm_open's -ENOENT is a name ALSA does not know, not a missing file.
         if code == -ENOENT && call == "snd_pcm_open" { return "no such ALSA device" }
-        return String(cString: snd_strerror(code))
+        return String(cString: wake_snd_strerror(code))
     }
 
     /// The error for a failed call, blaming ALSA's configuration when that is what failed: a
     /// broken configuration makes every call fail with a bare "Invalid argument".
     static func explained(_ call: String, device: String, code: Int32) -> ALSAError {
+        // libasound itself did not load: `message` says so and what to install; nothing else to blame.
+        if code == Self.libraryUnavailable { return ALSAError(call, device: device, code: code) }
         if code == -EMFILE || code == -ENFILE || DescriptorLimit.exhausted {
             return ALSAError(call, device: device, code: code, detail: DescriptorLimit.exhaustedMessage)
         }
         return ALSAError(call, device: device, code: code, detail: ALSAEnvironment.configurationProblem())
     }
     public var description: String { "\(call) on '\(device.printable)': \(message)" }
+
+    /// What every wrapper in CALSA's shim returns while libasound.so.2 cannot be loaded.
+    static let libraryUnavailable = -ELIBACC
+    /// The call failed because libasound.so.2 cannot be loaded (then `message` names it and the
+    /// package to reinstall, and no device or configuration is to blame).
+    public var libraryMissing: Bool { code == Self.libraryUnavailable && wake_snd_ready() == 0 }
 }
 
 /// One ALSA playback PCM, opened non-blocking so its descriptors join the event loop.
@@ -48,35 +56,32 @@ public final class PCM {
     public private(set) var periodFrames: Int = 0
     private var handle: OpaquePointer?
 
-    static let silenceOnce: Void = wake_alsa_silence_errors()
-
     /// Opens and configures the device; the buffer is sized for `latency`, or for `serverLatency`
     /// when a sound server stands behind the device (an I/O plugin: pulse, pipewire).
     public init(device: String, format: SampleFormat, channels: Int, rate: Int,
                 latency: Duration = .milliseconds(100), serverLatency: Duration? = nil) throws(ALSAError) {
-        _ = PCM.silenceOnce
         self.device = device
         self.format = format
         self.channels = channels
         self.rate = rate
         if let e = FaultInjector.fault("pcm.open", target: device) { throw ALSAError("snd_pcm_open", device: device, code: -e) }
         var h: OpaquePointer?
-        var r = snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        var r = wake_snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard r >= 0, let h else { throw ALSAError.explained("snd_pcm_open", device: device, code: r) }
         handle = h
-        let type = snd_pcm_type(h)
+        let type = wake_snd_pcm_type(h)
         isServerBacked = type == SND_PCM_TYPE_IOPLUG
         isClockless = type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE
         let wanted = isServerBacked ? serverLatency ?? latency : latency
-        r = snd_pcm_set_params(h, format.alsa, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(rate),
+        r = wake_snd_pcm_set_params(h, format.alsa, SND_PCM_ACCESS_RW_INTERLEAVED, UInt32(channels), UInt32(rate),
                                1, UInt32(wanted.nanoseconds / 1000))
         guard r >= 0 else {
-            snd_pcm_close(h)
+            wake_snd_pcm_close(h)
             handle = nil
             throw ALSAError("snd_pcm_set_params(\(format), \(channels) ch, \(rate) Hz)", device: device, code: r)
         }
         var buffer: snd_pcm_uframes_t = 0, period: snd_pcm_uframes_t = 0
-        snd_pcm_get_params(h, &buffer, &period)
+        wake_snd_pcm_get_params(h, &buffer, &period)
         bufferFrames = Int(buffer)
         periodFrames = max(1, Int(period))
     }
@@ -87,19 +92,18 @@ public final class PCM {
     /// clockless. For a `file:` PCM this touches no file: alsa-lib creates (and truncates) the
     /// output file only when the hardware parameters are set.
     static func openUnconfigured(device: String) throws(ALSAError) -> (typeName: String, isClockless: Bool) {
-        _ = PCM.silenceOnce
         if let e = FaultInjector.fault("pcm.open", target: device) { throw ALSAError("snd_pcm_open", device: device, code: -e) }
         var h: OpaquePointer?
-        let r = snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
+        let r = wake_snd_pcm_open(&h, device, SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK)
         guard r >= 0, let h else { throw ALSAError.explained("snd_pcm_open", device: device, code: r) }
-        defer { snd_pcm_close(h) }
-        let type = snd_pcm_type(h)
-        let name = snd_pcm_type_name(type).map { String(cString: $0) } ?? "?"
+        defer { wake_snd_pcm_close(h) }
+        let type = wake_snd_pcm_type(h)
+        let name = wake_snd_pcm_type_name(type).map { String(cString: $0) } ?? "?"
         return (name, type == SND_PCM_TYPE_NULL || type == SND_PCM_TYPE_FILE)
     }
 
     public func close() {
-        if let h = handle { snd_pcm_close(h) }
+        if let h = handle { wake_snd_pcm_close(h) }
         handle = nil
     }
 
@@ -111,16 +115,16 @@ public final class PCM {
     public private(set) var isServerBacked = false
 
     public var typeName: String {
-        guard let h = handle, let n = snd_pcm_type_name(snd_pcm_type(h)) else { return "?" }
+        guard let h = handle, let n = wake_snd_pcm_type_name(wake_snd_pcm_type(h)) else { return "?" }
         return String(cString: n)
     }
 
     public func pollDescriptors() -> [pollfd] {
         guard let h = handle else { return [] }
-        let n = snd_pcm_poll_descriptors_count(h)
+        let n = wake_snd_pcm_poll_descriptors_count(h)
         guard n > 0 else { return [] }
         var fds = [pollfd](repeating: pollfd(), count: Int(n))
-        let got = snd_pcm_poll_descriptors(h, &fds, UInt32(n))
+        let got = wake_snd_pcm_poll_descriptors(h, &fds, UInt32(n))
         return Array(fds.prefix(Int(max(0, got))))
     }
 
@@ -131,7 +135,7 @@ public final class PCM {
         guard let h = handle, n > 0 else { return 0 }
         var copy = fds
         var out: UInt16 = 0
-        snd_pcm_poll_descriptors_revents(h, &copy, UInt32(n), &out)
+        wake_snd_pcm_poll_descriptors_revents(h, &copy, UInt32(n), &out)
         return out
     }
 
@@ -146,39 +150,39 @@ public final class PCM {
             if e == FaultInjector.hang { while true { pause() } }
             return -Int(e)
         }
-        return Int(snd_pcm_writei(h, buffer, snd_pcm_uframes_t(frames)))
+        return Int(wake_snd_pcm_writei(h, buffer, snd_pcm_uframes_t(frames)))
     }
 
     /// Frames of room in the buffer, or a negative errno.
     public func available() -> Int {
         guard let h = handle else { return -Int(EBADFD) }
-        return Int(snd_pcm_avail_update(h))
+        return Int(wake_snd_pcm_avail_update(h))
     }
 
     /// Recovers from an underrun (-EPIPE) or a suspend (-ESTRPIPE); throws for anything else.
     public func recover(from code: Int) throws(ALSAError) {
         guard let h = handle else { throw ALSAError("snd_pcm_recover", device: device, code: -EBADFD) }
-        let r = snd_pcm_recover(h, Int32(code), 1)
+        let r = wake_snd_pcm_recover(h, Int32(code), 1)
         if r < 0 { throw ALSAError("snd_pcm_recover", device: device, code: r) }
     }
 
     /// Takes back queued frames not yet played, so a stop is heard at once.
     public func rewindQueued() -> Int {
         guard let h = handle else { return 0 }
-        let n = snd_pcm_rewindable(h)
+        let n = wake_snd_pcm_rewindable(h)
         guard n > 0 else { return 0 }
-        return max(0, Int(snd_pcm_rewind(h, snd_pcm_uframes_t(n))))
+        return max(0, Int(wake_snd_pcm_rewind(h, snd_pcm_uframes_t(n))))
     }
 
     /// Stops at once, discarding what is queued. Never `snd_pcm_drain`: it can hang on some plugins.
     public func drop() {
-        if let h = handle { snd_pcm_drop(h) }
+        if let h = handle { wake_snd_pcm_drop(h) }
     }
 
     public var delayFrames: Int {
         guard let h = handle else { return 0 }
         var d: snd_pcm_sframes_t = 0
-        return snd_pcm_delay(h, &d) == 0 ? Int(d) : 0
+        return wake_snd_pcm_delay(h, &d) == 0 ? Int(d) : 0
     }
 
     /// A device's name and description, as `aplay -L` lists them.
@@ -190,16 +194,15 @@ public final class PCM {
     /// The PCMs, as `listDevices`, but empty only when there are none: a configuration ALSA
     /// cannot load throws (with the reason) instead of listing nothing.
     public static func deviceHints() throws(ALSAError) -> [DeviceHint] {
-        _ = PCM.silenceOnce
         var hints: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-        let r = snd_device_name_hint(-1, "pcm", &hints)
+        let r = wake_snd_device_name_hint(-1, "pcm", &hints)
         guard r == 0, let hints else { throw ALSAError.explained("snd_device_name_hint", device: "pcm", code: r < 0 ? r : -EINVAL) }
-        defer { snd_device_name_free_hint(hints) }
+        defer { wake_snd_device_name_free_hint(hints) }
         var out: [DeviceHint] = []
         var p = hints
         while let hint = p.pointee {
             func get(_ key: String) -> String? {
-                guard let c = snd_device_name_get_hint(hint, key) else { return nil }
+                guard let c = wake_snd_device_name_get_hint(hint, key) else { return nil }
                 defer { free(c) }
                 return String(cString: c)
             }
@@ -217,9 +220,9 @@ public final class PCM {
     public static func cardNumbers() -> [Int] {
         var card: Int32 = -1
         var out: [Int] = []
-        while snd_card_next(&card) == 0 && card >= 0 { out.append(Int(card)) }
+        while wake_snd_card_next(&card) == 0 && card >= 0 { out.append(Int(card)) }
         return out
     }
 
-    public static var libraryVersion: String { String(cString: snd_asoundlib_version()) }
+    public static var libraryVersion: String { String(cString: wake_snd_asoundlib_version()) }
 }

@@ -10,6 +10,8 @@ public final class SoundFile {
     public struct OpenError: Error, CustomStringConvertible {
         public var path: String
         public var reason: String
+        /// libsndfile.so.1 itself cannot be loaded: no file is to blame (`reason` says what to install).
+        public var libraryMissing = false
         public var description: String { "cannot use sound file '\(path.printable)': \(reason)" }
     }
 
@@ -117,6 +119,9 @@ public final class SoundFile {
         func fail(_ r: String) -> OpenError { OpenError(path: path, reason: r) }
         var info = SF_INFO()
         guard let h = wake_sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+            if wake_sf_available() == 0 {
+                throw OpenError(path: path, reason: String(cString: wake_sf_strerror(nil)), libraryMissing: true)
+            }
             throw fail("it is not a sound file libsndfile can read (\(String(cString: wake_sf_strerror(nil))))")
         }
         /// `reason` is evaluated by the caller before this closes the handle.

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 @testable import WakeTestSupport
 
-/// Issue 28: a command loads only what it uses. libsndfile (with its codecs) is loaded when a
-/// sound is first opened and libsystemd (with its compression and crypto libraries) when wake
-/// first talks to a bus; the commands that do neither (`--version`, `list`, `stop`, `next`)
-/// start without them. Seen through the dynamic linker's own account (`LD_DEBUG=files`).
+/// Issue 28: a command loads only what it uses. libasound when a device, a mixer or ALSA's
+/// configuration is first opened, libsndfile (with its codecs) when a sound is, and libsystemd
+/// (with its compression and crypto libraries) when wake first talks to a bus; the commands that
+/// do none of these (`--version`, `list`, `stop`, `next`) start without them. Seen through the
+/// dynamic linker's own account (`LD_DEBUG=files`). A library that cannot be loaded is named,
+/// with the package to reinstall, before the wait.
 @Suite("Libraries loaded on demand")
 struct LazyLibrariesTests {
     /// The shared objects the dynamic linker loaded for `arguments`, by file name.
@@ -20,25 +22,49 @@ struct LazyLibrariesTests {
         return (r, Set(names.map { URL(fileURLWithPath: $0).lastPathComponent }))
     }
 
-    @Test("--version, list, next and stop load neither libsndfile nor libsystemd")
+    @Test("--version, list, next and stop load none of libasound, libsndfile and libsystemd")
     func commandsThatPlayNothing() async throws {
         let home = try AlarmHome()
         let add = try await home.run(["add", "06:30", "--days", "weekdays", "-D", "null"])
         #expect(add.exitCode == 0, "\(add)")
         for args in [["--version"], ["list"], ["next"], ["stop"]] {
             let (r, libs) = try await Self.loaded(args, home: home)
-            #expect(libs.contains("libasound.so.2") || libs.contains("libc.so.6"), "LD_DEBUG gave no account: \(r)")
-            #expect(!libs.contains("libsndfile.so.1") && !libs.contains("libsystemd.so.0"), "\(args): \(libs.sorted())")
+            #expect(libs.contains("libc.so.6"), "LD_DEBUG gave no account: \(r)")
+            for lazy in ["libasound.so.2", "libsndfile.so.1", "libsystemd.so.0"] {
+                #expect(!libs.contains(lazy), "\(args) loaded \(lazy): \(libs.sorted())")
+            }
         }
     }
 
     /// (Whether libsystemd comes too is not wake's to say here: ALSA's configuration loads the
     /// pulse plugin's hooks, and libpulse links libsystemd.)
-    @Test("a dry run loads libsndfile to check the sound")
+    @Test("a dry run loads libsndfile and libasound to check the sound and the device")
     func loadedWhenUsed() async throws {
         let home = try AlarmHome()
         let (r, libs) = try await Self.loaded(["--dry-run", "+1m", "-D", "null", "--inhibit", "off", "--notify", "off"], home: home)
         #expect(r.exitCode == 0, "\(r)")
-        #expect(libs.contains("libsndfile.so.1"), "\(libs.sorted())")
+        #expect(libs.contains("libsndfile.so.1") && libs.contains("libasound.so.2"), "\(libs.sorted())")
+    }
+
+    /// A directory on LD_LIBRARY_PATH holding `soname` as a file that is no library: dlopen
+    /// finds it first and fails, as it would with the library's package removed or damaged.
+    static func withBrokenLibrary(_ soname: String) throws -> TestDirectory {
+        let dir = try TestDirectory("wake-broken-lib")
+        try Data("not a shared object\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/" + soname))
+        return dir
+    }
+
+    @Test("a libasound or libsndfile that cannot be loaded is named with what to reinstall, before the wait",
+          arguments: [("libasound.so.2", Int32(69), "cannot ring on device 'null': libasound.so.2 cannot be loaded; reinstall it: sudo apt install --reinstall libasound2"),
+                      ("libsndfile.so.1", Int32(66), "cannot use sound file '(built-in tone)': libsndfile.so.1 cannot be loaded; reinstall it: sudo apt install --reinstall libsndfile1")])
+    func brokenLibrary(soname: String, status: Int32, line: String) async throws {
+        let home = try AlarmHome()
+        let dir = try Self.withBrokenLibrary(soname)
+        var env = home.environment
+        env["LD_LIBRARY_PATH"] = dir.path
+        let r = try await WakeProcess.run(["+1m", "-D", "null", "--inhibit", "off", "--notify", "off"], environment: env)
+        #expect(r.exitCode == status, "\(r)")
+        #expect(r.stderrLines == ["wake: " + line], "\(r)")
+        withExtendedLifetime(dir) {}
     }
 }

@@ -42,6 +42,9 @@ public enum DeviceCheck {
         case .done(.success(let report)):
             return report
         case .done(.failure(let error)):
+            if error.libraryMissing {
+                throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message)", status: ExitStatus.unavailable)
+            }
             if let why = SoundServerEnvironment.explainUnreachable(device: device) {
                 throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message); \(why)", status: ExitStatus.unavailable)
             }

@@ -42,8 +42,8 @@ public enum OneOffAlarm {
         do {
             if let path = options.ring.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
         } catch {
-            let next = options.ring.soundPath == nil ? "reinstall wake" : "choose another file with --sound"
-            throw ArmError(message: error.description + "; " + next, status: ExitStatus.noInput)
+            let next = error.libraryMissing ? "" : options.ring.soundPath == nil ? "; reinstall wake" : "; choose another file with --sound"
+            throw ArmError(message: error.description + next, status: ExitStatus.noInput)
         }
         // Silent at the volume asked for (a quiet file at a low volume) is refused too.
         if let why = sound.silenceReason(volume: options.ring.volume) {
