@@ -19,6 +19,8 @@ public enum DeviceProbe {
         public var rate: Int
         /// `null` and `file` PCMs: no clock, wake paces its writes.
         public var isClockless: Bool
+        /// A sound server's client (`PCM.isServerBacked`).
+        public var isServerBacked: Bool = false
         public var bufferFrames: Int
     }
 
@@ -45,7 +47,7 @@ public enum DeviceProbe {
             if r < 0 && r != -Int(EAGAIN) { throw ALSAError("snd_pcm_writei", device: device, code: Int32(clamping: r)) }
         }
         return Report(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz", channels: pcm.channels, rate: pcm.rate,
-                      isClockless: pcm.isClockless, bufferFrames: pcm.bufferFrames)
+                      isClockless: pcm.isClockless, isServerBacked: pcm.isServerBacked, bufferFrames: pcm.bufferFrames)
     }
 
     /// The output path of a `file:` PCM name, as ALSA's argument syntax writes it:

@@ -67,12 +67,12 @@ public enum SoundServerStream {
     }
     private static let library = Library()
 
-    /// Whether a device's sound goes through a sound server's pulse protocol.
-    public static func isServerDevice(_ device: String) -> Bool { device == "default" || device == "pulse" }
-
-    /// A server device whose server can be found (the only kind worth asking about its sinks).
-    public static func isReachableServerDevice(_ device: String) -> Bool {
-        isServerDevice(device) && SoundServerEnvironment.explainUnreachable(device: device) == nil
+    /// Whether to ask the sound server about an opened device (its sinks, wake's stream): the
+    /// PCM is a server's client (`PCM.isServerBacked`: pulse, pipewire, or a PCM of one's own
+    /// over them) and the server can be found. Known by the opened PCM's type, not its name, so
+    /// the buffer, the stop, the stream guard and the dummy-output check agree on one answer.
+    public static func isAskable(serverBacked: Bool, device: String) -> Bool {
+        serverBacked && SoundServerEnvironment.explainUnreachable(device: device) == nil
     }
 
     /// A C string held in a fixed-size array of a shim struct (a name, a key).

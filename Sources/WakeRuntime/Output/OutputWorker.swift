@@ -60,7 +60,7 @@ final class OutputWorker: @unchecked Sendable {
         }
         // On a sound server: the sink wake's stream plays on must be a device (a server with none
         // plays into a dummy output), and with the guard, the stream and that sink are raised too.
-        if SoundServerStream.isReachableServerDevice(job.device) {
+        if SoundServerStream.isAskable(serverBacked: pcm.isServerBacked, device: job.device) {
             do {
                 if let (ledger, floor) = job.mixer {
                     raisedStream = try ledger.raiseStream(floor: floor, worker: mailbox.id) { mailbox.post($0) }

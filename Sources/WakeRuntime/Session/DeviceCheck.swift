@@ -31,7 +31,7 @@ public enum DeviceCheck {
                     let r = try DeviceProbe.probe(device: device, format: format, channels: channels, rate: rate,
                                                   latency: Defaults.latency, serverLatency: Defaults.serverLatency,
                                                   sideEffectFree: dryRun)
-                    return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""), problem: serverProblem(device))
+                    return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""), problem: serverProblem(device, serverBacked: r.isServerBacked))
                 }
             }
         } catch {
@@ -61,8 +61,8 @@ public enum DeviceCheck {
 
     /// On a sound server: a default sink that is the server's dummy output (it has no device).
     /// A server that cannot be asked is no problem here: the device opened.
-    static func serverProblem(_ device: String) -> String? {
-        guard SoundServerStream.isReachableServerDevice(device), let sink = try? SoundServerStream.defaultSink(), sink.isDummyOutput else { return nil }
+    static func serverProblem(_ device: String, serverBacked: Bool) -> String? {
+        guard SoundServerStream.isAskable(serverBacked: serverBacked, device: device), let sink = try? SoundServerStream.defaultSink(), sink.isDummyOutput else { return nil }
         return sink.dummyOutputProblem
     }
 }

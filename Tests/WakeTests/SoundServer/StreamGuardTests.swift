@@ -22,6 +22,33 @@ struct StreamGuardTests {
         try await PipeWireServer.with { try await rememberedStream(on: $0) }
     }
 
+    /// The guard follows the opened PCM's type (an I/O plugin), not the name `default` or `pulse`.
+    @Test("a PCM of one's own over pulse (pcm.mine { type pulse } in ~/.asoundrc) is guarded as default is")
+    func ownPCMOverPulse() async throws {
+        try await PulseAudioServer.with(desktop: true) { server in
+            let home = try TestDirectory("wake-asoundrc")
+            try Data("pcm.mine { type pulse }\n".utf8).write(to: URL(fileURLWithPath: home.path + "/.asoundrc"))
+            var environment = server.environment
+            environment["HOME"] = home.path
+            let ring = ["now", "-D", "mine", "--inhibit", "off", "--ring-for"]
+            // Ring 1, without the guard: the user mutes wake's stream, and the server remembers it.
+            let first = try DetachedWake(ring + ["10s", "--mixer", "off"], environment: environment)
+            try await first.waitForEvent("ringing", timeout: .seconds(20))
+            let s1 = try await server.stream(of: first.pid)
+            try await server.run(["set-sink-input-mute", s1.index, "1"])
+            _ = await first.wait(timeout: .seconds(30))
+            // Ring 2: the remembered mute is lifted while it rings, and put back after.
+            let second = try DetachedWake(ring + ["8s"], environment: environment)
+            try await second.waitForEvent("ringing", timeout: .seconds(20))
+            let s2 = try await server.stream(of: second.pid)
+            #expect(!s2.muted && s2.percent >= 50, "while ringing on 'mine': \(s2)")
+            let r2 = await second.wait(timeout: .seconds(30))
+            #expect(r2.exitCode == 4, "\(second.report(r2))")
+            #expect(second.events.contains { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }, "\(second.report(r2))")
+            withExtendedLifetime(home) {}
+        }
+    }
+
     @Test("SIGKILL while the stream's own sink (not the default) is raised: the next start puts that sink back")
     func killedWhileSinkRaised() async throws {
         try await PulseAudioServer.with(desktop: true) { pa in
