@@ -11,7 +11,16 @@
 #include <pthread.h>
 
 #define WAKE_LAZY_FIELD(n) __typeof__(n) *n;
-#define WAKE_LAZY_LOAD(n) t->n = (__typeof__(n) *)dlsym(h, #n); if (!t->n) return;
+#define WAKE_LAZY_LOAD(n) t->n = (__typeof__(n) *)wake_lazy_symbol(h, #n); if (!t->n) return;
+
+/* A definition in the global scope comes first, as it would for a linked library: an
+ * LD_PRELOAD interposer (a tracer, the benchmark's alsa_probe.c) still sees every call. Nothing
+ * else there defines these names: the library itself is loaded RTLD_LOCAL. glibc's RTLD_DEFAULT,
+ * which <dlfcn.h> declares only under _GNU_SOURCE. */
+static inline void *wake_lazy_symbol(void *library, const char *name) {
+    void *f = dlsym((void *)0, name);
+    return f ? f : dlsym(library, name);
+}
 
 #define WAKE_LAZY_LIBRARY(prefix, soname, FUNCS) \
     typedef struct { FUNCS(WAKE_LAZY_FIELD) int loaded; } prefix##_functions; \
