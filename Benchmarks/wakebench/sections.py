@@ -415,14 +415,18 @@ def report_startup(R, startup, static):
            "dry run, which opens the sound, is unchanged. (5) `wake list` lost a Set of an enum and a split and "
            "join of the zone's name, each a generic type the runtime instantiated at run time (the Set also a "
            "scan of every conformance record for its Hashable): user time 2.60 → 2.36 ms over 1,500 runs side "
-           "by side. What is left, and what the 2× targets would take: measured on 2026-11-26 (hyperfine, 300 "
+           "by side. (6) libasound too is loaded with `dlopen` when a device, a mixer or ALSA's configuration "
+           "is first opened, so `--version`, `list`, `next` and `stop` no longer map it: 20 page faults and 841 "
+           "symbol relocations fewer; three hyperfine rounds of 300 side by side (2026-11-26, `aplay --version` "
+           "1.2–1.4 ms): `--version` 3.1–3.5 → 3.2–3.6 ms (no change beyond the noise), `wake list` 4.1–6.4 → "
+           "3.8–4.1 ms, `wake stop` 3.4–4.7 → 2.9–4.0 ms. "
+           "What is left, and what the 2× targets would take: measured on 2026-11-26 (hyperfine, 300 "
            "runs side by side), a static Swift program that prints one line takes 1.45–1.55× `aplay --version` "
            "(2.3–2.5 ms against 1.5–1.7), the floor of any static Swift binary here; importing FoundationEssentials "
            "makes it 1.8× (3.1 ms; 4.8 → 6.3 MB peak), and linking libasound adds 0.3 ms. wake brings "
            "FoundationEssentials only through swift-argument-parser 1.8 (its one `internal import`, for "
            "JSONEncoder and LocalizedError), so `--version` and `list` within 2× would take a command-line "
-           "parser without Foundation in its place (and completion scripts written by hand), and libasound "
-           "loaded with `dlopen` as libsndfile is; a dry run within 4× cannot be had while it decodes the whole "
+           "parser without Foundation in its place (and completion scripts written by hand); a dry run within 4× cannot be had while it decodes the whole "
            "sound and opens the device, which is its point.")
     sc = startup.get("sf_command", {})
     flac = median(startup["wake 07:00 --dry-run -s 10-min FLAC"])
@@ -650,8 +654,9 @@ def report_daemon(R, window, add):
         R.para("Finding: the daemon's memory is the fixed cost of figure 4 (a waiting wake, one alarm, peaks at "
                "about the same), not its alarms: 200 of them add under 1 MiB. It is wake's binary (the static "
                "Swift runtime, FoundationEssentials through swift-argument-parser, and wake), libc, libstdc++, "
-               "libasound and libsystemd (the daemon talks to the session bus), most of it file pages shared with "
-               "the page cache; see figure 7 for what it would take.")
+               "libsndfile and its codecs (the daemon checks the alarms' sounds when it starts) and libsystemd "
+               "(it talks to the session bus; libasound only once a ring opens a device), most of it file pages "
+               "shared with the page cache; see figure 7 for what it would take.")
     if add:
         R.para("**From `wake add` to armed**: from the start of `wake add HH:MM --days DAY --name NAME -D null` to the "
                "daemon's `armed` event for that alarm in its event log (the log polled every 0.5 ms), against the "
