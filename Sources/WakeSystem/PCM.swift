@@ -119,23 +119,25 @@ public final class PCM {
         return String(cString: n)
     }
 
-    public func pollDescriptors() -> [pollfd] {
-        guard let h = handle else { return [] }
-        let n = wake_snd_pcm_poll_descriptors_count(h)
-        guard n > 0 else { return [] }
-        var fds = [pollfd](repeating: pollfd(), count: Int(n))
-        let got = wake_snd_pcm_poll_descriptors(h, &fds, UInt32(n))
-        return Array(fds.prefix(Int(max(0, got))))
+    /// Puts the PCM's poll descriptors at the start of `fds`, growing it only when it is too short,
+    /// and returns how many there are. The ring's worker waits on the same buffer every time: a
+    /// new array per wait was most of its own CPU between writes (issue 28).
+    public func fillPollDescriptors(_ fds: inout [pollfd]) -> Int {
+        guard let h = handle else { return 0 }
+        let n = Int(wake_snd_pcm_poll_descriptors_count(h))
+        guard n > 0 else { return 0 }
+        if fds.count < n { fds.append(contentsOf: repeatElement(pollfd(), count: n - fds.count)) }
+        let got = fds.withUnsafeMutableBufferPointer { wake_snd_pcm_poll_descriptors(h, $0.baseAddress, UInt32(n)) }
+        return max(0, Int(got))
     }
 
     /// Translates raw poll results into what the PCM means by them (POLLOUT: room to write):
-    /// the first `count` of `fds` (all of them by default) are the PCM's own.
-    public func revents(_ fds: [pollfd], count: Int? = nil) -> UInt16 {
-        let n = min(count ?? fds.count, fds.count)
+    /// the first `count` of `fds` are the PCM's own (as `fillPollDescriptors` put them).
+    public func revents(_ fds: inout [pollfd], count: Int) -> UInt16 {
+        let n = min(count, fds.count)
         guard let h = handle, n > 0 else { return 0 }
-        var copy = fds
         var out: UInt16 = 0
-        wake_snd_pcm_poll_descriptors_revents(h, &copy, UInt32(n), &out)
+        fds.withUnsafeMutableBufferPointer { _ = wake_snd_pcm_poll_descriptors_revents(h, $0.baseAddress, UInt32(n), &out) }
         return out
     }
 

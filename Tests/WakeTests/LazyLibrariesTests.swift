@@ -47,22 +47,16 @@ struct LazyLibrariesTests {
     }
 
     /// Loaded late, still interposable as a linked library is: the benchmark's LD_PRELOAD probe
-    /// (Benchmarks/alsa_probe.c, built here with cc) sees wake open the device and write to it.
-    @Test("an LD_PRELOAD interposer sees wake's ALSA calls", .enabled(if: access("/usr/bin/cc", X_OK) == 0, "needs cc"))
+    /// sees wake open the device and write to it.
+    @Test("an LD_PRELOAD interposer sees wake's ALSA calls", .enabled(if: ALSAProbe.canBuild, "needs cc"))
     func interposerSeesTheCalls() async throws {
         let dir = try TestDirectory("wake-probe")
-        let probe = dir.file("alsa_probe.so"), log = dir.file("probe.log")
-        let build = try await ChildProcess("/usr/bin/cc", ["-shared", "-fPIC", "-O2", "-o", probe, packageRoot + "/Benchmarks/alsa_probe.c", "-ldl"],
-                                           directory: dir).wait(timeout: .seconds(60))
-        try #require(build.exitCode == 0, "cc alsa_probe.c: \(build)")
-        // Under `make asan` the sanitizer's runtime would refuse a library preloaded before it.
-        let asan = ProcessInfo.processInfo.environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+        let (probe, log) = try await ALSAProbe.build(in: dir)
         let r = try await WakeProcess.run(["+1s", "-D", "null", "--inhibit", "off", "--notify", "off", "--ring-for", "1s"],
-                                          environment: ["LD_PRELOAD": probe, "ALSA_PROBE_LOG": log,
-                                                        "ASAN_OPTIONS": asan + "verify_asan_link_order=0"])
+                                          environment: ALSAProbe.environment(probe: probe, log: log))
         #expect(r.exitCode == 4, "\(r)")
-        let lines = ChildProcess.read(log).split(separator: "\n").map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? "" }
-        #expect(lines.contains("open") && lines.contains("first") && lines.contains("frames"), "probe log: \(ChildProcess.read(log))")
+        let what = ALSAProbe.lines(log).compactMap { $0.dropFirst().first }
+        #expect(what.contains("open") && what.contains("first") && what.contains("frames"), "probe log: \(ChildProcess.read(log))")
     }
 
     /// A directory on LD_LIBRARY_PATH holding `soname` as a file that is no library: dlopen

@@ -36,6 +36,9 @@ final class OutputWorker: @unchecked Sendable {
     private var raisedMixer: MixerLedger.Token?
     private var raisedStream: SoundServerStream.Change?
     private var written: Int64 = 0
+    /// What `waitForRoom` polls, kept from one wait to the next: the PCM's descriptors, then the
+    /// mailbox's request eventfd.
+    private var pollSet: [pollfd] = []
     private var sawFirstFrame = false
     private var recoveredCount = 0
     private var recoveredKind = ""
@@ -167,23 +170,27 @@ final class OutputWorker: @unchecked Sendable {
     /// wakes the worker at once; at the latest after a period, in case a plugin's descriptors
     /// never say there is room (without a request descriptor: every 25 ms).
     private func waitForRoom(_ pcm: PCM) {
-        var fds = pcm.pollDescriptors()
-        if fds.isEmpty || pcm.isClockless {  // a clockless PCM's descriptors are always ready
+        let n = pcm.fillPollDescriptors(&pollSet)
+        if n == 0 || pcm.isClockless {  // a clockless PCM's descriptors are always ready
             var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&ts, nil)
             return
         }
-        let n = fds.count
         let requests = mailbox.requestFD
-        if requests >= 0 { fds.append(pollfd(fd: requests, events: Int16(POLLIN), revents: 0)) }
+        var count = n
+        if requests >= 0 {
+            let request = pollfd(fd: requests, events: Int16(POLLIN), revents: 0)
+            if pollSet.count > n { pollSet[n] = request } else { pollSet.append(request) }
+            count += 1
+        }
         let periodMs = pcm.periodFrames * 1000 / max(1, pcm.rate)
         let timeout = requests >= 0 ? Int32(min(1000, max(25, periodMs))) : 25
-        guard poll(&fds, nfds_t(fds.count), timeout) > 0 else { return }
-        if requests >= 0, fds[n].revents != 0 {
+        guard poll(&pollSet, nfds_t(count), timeout) > 0 else { return }
+        if requests >= 0, pollSet[n].revents != 0 {
             mailbox.drainRequests()
             return
         }
-        if (Int32(pcm.revents(fds, count: n)) & Int32(POLLOUT | POLLERR)) == 0 {
+        if (Int32(pcm.revents(&pollSet, count: n)) & Int32(POLLOUT | POLLERR)) == 0 {
             // Ready descriptors without room (some plugins): do not spin.
             var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&ts, nil)
