@@ -561,10 +561,15 @@ def report_desktop(R, desktop, window, plot=None):
                "500 ms (`Defaults.serverLatency`; it was 100 ms, at 3.7× aplay's CPU and 3.4× its wake-ups on "
                "PulseAudio, 5.6× and 5.3× on PipeWire), its worker sleeps in `poll()` on the plugin's descriptors "
                "and an eventfd for a stop, and a stop drops at once (the plugin's drop corks and flushes the "
-               "stream). Measured by thread on 2026-11-26 (`/proc/PID/task`, a 10 s window on PulseAudio): the "
-               "main thread 7 ms a minute, the output worker 97, the pulse plugin's thread 58. What is left is "
-               "the worker's own work per write (at full volume without a fade no gain is applied, so not that): "
-               "its mailbox's lock taken several times a write, the clock read for the progress it reports.")
+               "stream). Measured by thread on 2026-11-26 (`/proc/PID/task/*/schedstat`, 15 s of a ringing wake "
+               "and of aplay, one after the other): on PulseAudio wake's main thread 7 ms a minute, its output "
+               "worker 97, the pulse plugin's thread 57; aplay's writing thread 42, its plugin thread 60. The "
+               "worker allocated three or four arrays at every wake-up to poll (the plugin's descriptors, the "
+               "stop's eventfd, a copy for the plugin's revents); one buffer kept across waits took it to 81 "
+               "on PulseAudio and from 107 to 74 on PipeWire. Counted by strace over 10 s, wake and aplay make "
+               "the same system calls (262 and 250 polls, 264 writes each), so what is left is user-space work "
+               "per wake-up: the Swift runtime's exclusivity checks, the mailbox's locks, and reading through "
+               "libsndfile, a copy aplay does not make (at full volume without a fade no gain is applied).")
     sm = window.get("ringing_smaps", {}).get(kind)
     if mib(max(wake_ring["maxrss_kb"])) > 12 and sm and sm["by_mapping"]:
         status = sm["status"]
