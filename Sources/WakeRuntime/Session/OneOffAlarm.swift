@@ -42,8 +42,9 @@ public enum OneOffAlarm {
         do {
             if let path = options.ring.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
         } catch {
-            let next = error.libraryMissing ? "" : options.ring.soundPath == nil ? "; reinstall wake" : "; choose another file with --sound"
-            throw ArmError(message: error.description + next, status: ExitStatus.noInput)
+            // A missing libsndfile already names the package to reinstall; no file is to blame.
+            let next = options.ring.soundPath == nil ? "; reinstall wake" : "; choose another file with --sound"
+            throw ArmError(message: error.description + (error.libraryMissing ? "" : next), status: ExitStatus.noInput)
         }
         // Silent at the volume asked for (a quiet file at a low volume) is refused too.
         if let why = sound.silenceReason(volume: options.ring.volume) {
