@@ -65,13 +65,21 @@ deps-package:
 # lintian refuses a custom search path).
 # Built in a scratch path of its own: a plain `swift build -c release` (or any other build) never
 # replaces it with a binary that lacks these flags, and `swift test`'s lock on .build never blocks it.
+#
+# What a start costs is mostly loading, so the link keeps it small (BENCHMARKS.md, start-up):
+# libstdc++ and libgcc, which the Swift runtime needs, are linked statically too (the linker
+# script packaging/link/libstdc++.so points `-lstdc++` at GCC's libstdc++.a), so no start loads,
+# relocates and binds the shared ones; and lld packs the 42,000 relative relocations of a PIE
+# this size into 8 KB (`-z pack-relative-relocs`, DT_RELR: glibc 2.36, Debian 12).
 RELEASE_SCRATCH := .build-release
 RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib -Xlinker -z -Xlinker now --disable-local-rpath \
+                 -Xswiftc -L -Xswiftc packaging/link -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+                 -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
                  --scratch-path $(RELEASE_SCRATCH)
 RELEASE_BIN   := $(RELEASE_SCRATCH)/release/wake
 # What the release binary is built from (the Makefile holds its flags): make rebuilds it only
 # when one of these is newer.
-RELEASE_SOURCES := Makefile Package.swift $(shell find Sources -type f -not -path 'Sources/wake-alarm-timer/*' 2>/dev/null)
+RELEASE_SOURCES := Makefile Package.swift packaging/link/libstdc++.so $(shell find Sources -type f -not -path 'Sources/wake-alarm-timer/*' 2>/dev/null)
 
 # wake-alarm-timer: the one file that gets a capability (CAP_WAKE_ALARM, set by make install
 # and the package's postinst), so wake itself runs unprivileged. Plain C built by cc, not by
@@ -262,6 +270,10 @@ deb: deps-package $(RELEASE_BIN) $(RELEASE_HELPER)
 	printf 'Source: wake\n\nPackage: wake\nArchitecture: any\n' > $(DEB_WORK)/debian/control
 	cd $(DEB_WORK) && dpkg-shlibdeps -O root/usr/bin/wake root/usr/libexec/wake/wake-alarm-timer | sed -n 's/^shlibs:Depends=//p' > depends
 	@test -s $(DEB_WORK)/depends || { echo "dpkg-shlibdeps found no dependencies; is dpkg-dev installed? see $(DEB_WORK)/depends" >&2; exit 1; }
+	# dpkg-shlibdeps counts the symbols used, not the version a feature needs: the packed
+	# relocations (DT_RELR, RELEASE_FLAGS) need glibc 2.36, so the libc6 it names is raised to that.
+	if readelf -d $(DEB_ROOT)/usr/bin/wake | grep -q '(RELR)'; then \
+	  sed -i -E 's/libc6 \(>= 2\.([0-9]|[12][0-9]|3[0-5])(\.[0-9]+)?\)/libc6 (>= 2.36)/' $(DEB_WORK)/depends; fi
 	cd $(DEB_ROOT) && find usr -type f | LC_ALL=C sort | xargs md5sum > DEBIAN/md5sums
 	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@ARCH@/$(DEB_ARCH)/' \
 	  -e "s/@DEPENDS@/$$(cat $(DEB_WORK)/depends)/" -e "s/@SIZE@/$$(du -sk --exclude=DEBIAN $(DEB_ROOT) | cut -f1)/" \
