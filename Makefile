@@ -16,7 +16,8 @@
 # has setcap and getcap, which make install, the package's postinst and the tests run. libpulse's
 # headers (libpulse-dev) are read at build time only: wake opens libpulse with dlopen when it rings
 # through a sound server. pipewire, wireplumber and pipewire-pulse are the desktop the tests ring on.
-BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev gcc libc6-dev
+# libstdc++-12-dev has the static libstdc++ the release binary links (packaging/link).
+BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev gcc libc6-dev libstdc++-12-dev
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
