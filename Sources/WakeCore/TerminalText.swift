@@ -33,6 +33,9 @@ public enum TerminalText {
 
     /// `text` with every character that could act on the terminal escaped.
     public static func escape(_ text: String) -> String {
+        // Printable ASCII, nearly every name and path, passes as it is (bytes from 0x80 may start
+        // a C1 control or a bidi mark, so they take the scalar-by-scalar path below).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -15,21 +15,22 @@ public enum TolerantParse {
     /// nil only when nothing could be read even with every named part set aside.
     public static func parse<T>(_ text: String, dropping unit: Unit,
                                 _ parse: (String) throws(AlarmBook.ParseError) -> T) -> (value: T?, problems: [AlarmBook.ParseError]) {
+        // A healthy file (the usual case) is parsed as it is: splitting it into lines and joining
+        // them again cost as much as the parse itself (`wake list` reads the alarms every call).
+        var error: AlarmBook.ParseError
+        do { return (try parse(text), []) } catch let first { error = first }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var problems: [AlarmBook.ParseError] = []
         // Each round sets aside at least one line, so this ends; the bound is for safety.
         for _ in 0...lines.count {
-            do {
-                return (try parse(lines.joined(separator: "\n")), problems)
-            } catch {
-                problems.append(error)
-                let index = error.line - 1
-                guard lines.indices.contains(index) else { return (nil, problems) }
-                let aside = range(of: index, in: lines, unit: unit)
-                // An error on what is already set aside would never end: give up instead.
-                guard aside.contains(where: { !lines[$0].isEmpty }) else { return (nil, problems) }
-                for i in aside { lines[i] = "" }
-            }
+            problems.append(error)
+            let index = error.line - 1
+            guard lines.indices.contains(index) else { return (nil, problems) }
+            let aside = range(of: index, in: lines, unit: unit)
+            // An error on what is already set aside would never end: give up instead.
+            guard aside.contains(where: { !lines[$0].isEmpty }) else { return (nil, problems) }
+            for i in aside { lines[i] = "" }
+            do { return (try parse(lines.joined(separator: "\n")), problems) } catch let next { error = next }
         }
         return (nil, problems)
     }

@@ -8,11 +8,7 @@ public enum WakeAlarmCapability {
     /// The effective capability set of this process, from `/proc/self/status`.
     public static func effectiveCapabilities() -> UInt64 {
         guard let bytes = ZoneLoader.readProcFile("/proc/self/status") else { return 0 }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("CapEff:") {
-            let hex = line.dropFirst("CapEff:".count).trimmingCharacters()
-            return UInt64(hex, radix: 16) ?? 0
-        }
-        return 0
+        return WakeSystemSupport.statusFields(String(decoding: bytes, as: UTF8.self))["CapEff"].flatMap { UInt64($0, radix: 16) } ?? 0
     }
 
     public static var hasCapability: Bool { effectiveCapabilities() & (1 << UInt64(capWakeAlarm)) != 0 }
