@@ -63,6 +63,13 @@ public final class Console {
         Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
 
+    /// Several result lines in one write: a table is one system call, not one per row.
+    public func results(_ lines: [String]) {
+        if let capture { return lines.forEach { capture.append(TerminalText.sanitizeLine($0)) } }
+        clearStatus()
+        Self.write(infoFD, lines.map { TerminalText.sanitizeLine($0) + "\n" }.joined())
+    }
+
     public func error(_ line: String) {
         if let capture { return capture.append("wake: " + TerminalText.sanitizeLine(line)) }
         clearStatus()

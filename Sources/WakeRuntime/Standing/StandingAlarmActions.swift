@@ -250,6 +250,20 @@ public enum StandingAlarmActions {
         var now: Instant
         /// What the daemon sets aside in the files, said as warnings (`wake list` exits 78).
         var problems: [String]
+        /// Whether an alarm armed now would wake the machine, looked at once for the WAKES column
+        /// and the note under it (the look reads /proc and two directories).
+        var wakeLook: WakeLook
+    }
+
+    /// `WakeSystemPlan.lookNow()`, asked at most once.
+    final class WakeLook {
+        private var looked: (wakesSystem: Bool, obstacle: WakeSystemSupport.Obstacle?)?
+        var now: (wakesSystem: Bool, obstacle: WakeSystemSupport.Obstacle?) {
+            if let looked { return looked }
+            let look = WakeSystemPlan.lookNow()
+            looked = look
+            return look
+        }
     }
 
     static func overview(console: Console) throws(ArmError) -> Overview {
@@ -272,8 +286,11 @@ public enum StandingAlarmActions {
         do { running = try ControlActions.ask(.list, console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
         }
-        let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running, zone: zone)
-        return Overview(entries: entries, standingCount: alarms.count, daemon: daemon, zone: zone, now: now, problems: problems)
+        let look = WakeLook()
+        let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running,
+                              zone: zone, wouldWake: { look.now.wakesSystem })
+        return Overview(entries: entries, standingCount: alarms.count, daemon: daemon, zone: zone, now: now, problems: problems,
+                        wakeLook: look)
     }
 
     static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'"
@@ -311,11 +328,11 @@ public enum StandingAlarmActions {
             }
             let last = table[0].count - 1
             let widths = (0...last).map { col in table.map { $0[col].count }.max() ?? 0 }
-            for line in table {
-                console.result(line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.joined(separator: "  "))
-            }
+            console.results(table.map { line in
+                line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.joined(separator: "  ")
+            })
             if entries.contains(where: { $0.wakesSystem == false }) {
-                let why = WakeSystemPlan.lookNow().obstacle.map { ": " + $0.description } ?? ""
+                let why = o.wakeLook.now.obstacle.map { ": " + $0.description } ?? ""
                 console.error("note: a closed lid or a suspend will delay the alarms marked no under WAKES" + why)
             }
         }
