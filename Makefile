@@ -29,7 +29,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT ?= swift
 ARGS ?= --help
 
-.PHONY: run test build release helper deps-build deps-test deps-bench deps-package bench sound asan stress clean \
+.PHONY: run test build release helper deps-build deps-test deps-bench deps-package bench sound symbol-order asan stress clean \
         install install-strip uninstall deb
 
 # Installs only what dpkg does not already have, so a second run costs nothing.
@@ -71,16 +71,20 @@ deps-package:
 # libstdc++ and libgcc, which the Swift runtime needs, are linked statically too (the linker
 # script packaging/link/libstdc++.so points `-lstdc++` at GCC's libstdc++.a), so no start loads,
 # relocates and binds the shared ones; and lld packs the 42,000 relative relocations of a PIE
-# this size into 8 KB (`-z pack-relative-relocs`, DT_RELR: glibc 2.36, Debian 12).
+# this size into 8 KB (`-z pack-relative-relocs`, DT_RELR: glibc 2.36, Debian 12). And the
+# functions everyday commands and a ring run are laid out together, first in the text
+# (packaging/link/symbol-order.txt, written by `make symbol-order`): the kernel maps code in 64 KB
+# windows around each page touched, and scattered, they made nearly the whole text resident.
 RELEASE_SCRATCH := .build-release
 RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib -Xlinker -z -Xlinker now --disable-local-rpath \
                  -Xswiftc -L -Xswiftc packaging/link -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
                  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+                 -Xlinker --symbol-ordering-file=packaging/link/symbol-order.txt -Xlinker --no-warn-symbol-ordering \
                  --scratch-path $(RELEASE_SCRATCH)
 RELEASE_BIN   := $(RELEASE_SCRATCH)/release/wake
 # What the release binary is built from (the Makefile holds its flags): make rebuilds it only
 # when one of these is newer.
-RELEASE_SOURCES := Makefile Package.swift packaging/link/libstdc++.so $(shell find Sources -type f -not -path 'Sources/wake-alarm-timer/*' 2>/dev/null)
+RELEASE_SOURCES := Makefile Package.swift packaging/link/libstdc++.so packaging/link/symbol-order.txt $(shell find Sources -type f -not -path 'Sources/wake-alarm-timer/*' 2>/dev/null)
 
 # wake-alarm-timer: the one file that gets a capability (CAP_WAKE_ALARM, set by make install
 # and the package's postinst), so wake itself runs unprivileged. Plain C built by cc, not by
@@ -100,7 +104,10 @@ $(RELEASE_HELPER): $(HELPER_SOURCE) Sources/CLinux/descriptor_passing.h Makefile
 helper: $(RELEASE_HELPER)
 
 # (touched, so that a build with nothing to do still counts as fresh for the rule below)
+# SwiftPM relinks for its own inputs only: a link input or flag newer than the binary (the
+# Makefile, packaging/link) removes the binary first, so the link runs again.
 release: deps-build $(RELEASE_HELPER)
+	@if [ -e $(RELEASE_BIN) ] && [ -n "$$(find Makefile packaging/link -newer $(RELEASE_BIN) 2>/dev/null)" ]; then rm -f $(RELEASE_BIN); fi
 	$(SWIFT) build $(RELEASE_FLAGS) && touch $(RELEASE_BIN)
 
 # The binary as a file: built when missing or older than a source, else left alone (a no-op
@@ -151,6 +158,12 @@ asan: deps-test
 stress: deps-test
 	$(SWIFT) build --build-tests
 	WAKE_STRESS=1 $(SWIFT) test --skip-build --filter WakeReliabilityTests
+
+# Re-writes packaging/link/symbol-order.txt from the release binary run under callgrind (see the
+# script); then `make release` links with it.
+symbol-order: $(RELEASE_BIN)
+	$(call apt_install,valgrind)
+	python3 scripts/make-symbol-order $(RELEASE_BIN)
 
 # Re-makes Resources/alarm.flac and its embedded copy from the synthesis script.
 sound:
