@@ -31,7 +31,9 @@
 
 WAKE_LAZY_LIBRARY(wake_snd, "libasound.so.2", WAKE_SND_FUNCS)
 #define wake_snd (*wake_snd_storage())
-#define WAKE_SND_UNAVAILABLE (-ELIBACC)
+// What every wrapper returns while libasound cannot be loaded; an enum, not a macro, so Swift
+// imports the same constant (ALSAError.libraryUnavailable).
+enum { WAKE_SND_UNAVAILABLE = -ELIBACC };
 
 // alsa-lib prints its own diagnostics to stderr ("ALSA lib pcm.c:...: Unknown PCM foo").
 // wake reports every failure itself in one line, so those are silenced as the library loads,

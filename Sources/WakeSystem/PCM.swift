@@ -32,8 +32,9 @@ public struct ALSAError: Error, CustomStringConvertible, Equatable {
     }
     public var description: String { "\(call) on '\(device.printable)': \(message)" }
 
-    /// What every wrapper in CALSA's shim returns while libasound.so.2 cannot be loaded.
-    static let libraryUnavailable = -ELIBACC
+    /// What every wrapper in CALSA's shim returns while libasound.so.2 cannot be loaded (the
+    /// shim's own constant, so the two cannot drift apart).
+    static let libraryUnavailable = Int32(WAKE_SND_UNAVAILABLE)
     /// The call failed because libasound.so.2 cannot be loaded (then `message` names it and the
     /// package to reinstall, and no device or configuration is to blame).
     public var libraryMissing: Bool { code == Self.libraryUnavailable && wake_snd_ready() == 0 }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 @testable import WakeTestSupport
 
@@ -78,6 +79,36 @@ struct LazyLibrariesTests {
         let r = try await WakeProcess.run(["+1m", "-D", "null", "--inhibit", "off", "--notify", "off"], environment: env)
         #expect(r.exitCode == status, "\(r)")
         #expect(r.stderrLines == ["wake: " + line], "\(r)")
+        withExtendedLifetime(dir) {}
+    }
+
+    @Test("--list-devices without a loadable libasound names it and what to reinstall (69)")
+    func listDevicesWithoutALSA() async throws {
+        let dir = try Self.withBrokenLibrary("libasound.so.2")
+        let r = try await WakeProcess.run(["--list-devices"], environment: ["LD_LIBRARY_PATH": dir.path])
+        #expect(r.exitCode == 69, "\(r)")
+        #expect(r.stderrLines == ["wake: cannot list the devices: snd_device_name_hint on 'pcm': libasound.so.2 cannot be loaded; "
+                                  + "reinstall it: sudo apt install --reinstall libasound2"], "\(r)")
+        withExtendedLifetime(dir) {}
+    }
+
+    /// Nobody watches the daemon: it starts anyway, and says for each alarm why it cannot ring,
+    /// naming the library and the package, rather than blaming the sound.
+    @Test("the daemon without a loadable libsndfile says, per alarm, that nothing can ring and why")
+    func daemonWithoutSndfile() async throws {
+        let home = try AlarmHome()
+        let add = try await home.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"])
+        #expect(add.exitCode == 0, "\(add)")
+        let dir = try Self.withBrokenLibrary("libsndfile.so.1")
+        var env = home.environment
+        env["LD_LIBRARY_PATH"] = dir.path
+        let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off", "--no-wake-system"], environment: env,
+                                      events: false, directory: home.dir)
+        let said = try await daemon.waitForOutput(containing: "cannot arm 'work'", onStderr: true)
+        #expect(said.contains("wake: cannot arm 'work': not even wake's built-in sound can be opened: libsndfile.so.1 cannot be loaded; "
+                              + "reinstall it: sudo apt install --reinstall libsndfile1"), "\(said)")
+        daemon.send(SIGTERM)
+        _ = await daemon.wait()
         withExtendedLifetime(dir) {}
     }
 }

@@ -314,7 +314,8 @@ public final class DaemonController: RuntimeObserver {
     private func arm(_ alarm: StandingAlarm, at instant: Instant, occurrence: Instant, settings: RingSettings,
                      builtInSound: Bool = false, recovered: Bool = false) {
         guard let sound = self.sound(builtInSound ? nil : settings.soundPath, alarm: alarm.name) else {
-            console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened")
+            console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened"
+                          + (SoundFile.libraryProblem.map { ": " + $0 } ?? ""))
             return
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
