@@ -37,6 +37,9 @@ public final class NotificationBus {
     /// socket connects at once or fails at once; the authentication and Hello that follow are
     /// sent and read by `process()`, so this never waits for the bus daemon.
     public init() throws(BusError) {
+        if Self.sessionBusAbsent {
+            throw BusError(call: "sd_bus_open_user", name: nil, message: "no session bus (\(Self.text(errno: ENOENT)))")
+        }
         var b: OpaquePointer?
         let r = wake_sd_bus_open_user(&b)
         guard r >= 0, let b else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no session bus (\(Self.text(errno: r)))") }
@@ -47,6 +50,17 @@ public final class NotificationBus {
     deinit {
         // Never sd_bus_flush: it waits without a bound. `flush(within:)` is the bounded one.
         if let bus { wake_sd_bus_close_unref(bus) }
+    }
+
+    /// True when sd_bus_open_user would find nothing to connect to: no DBUS_SESSION_BUS_ADDRESS
+    /// and no socket at `$XDG_RUNTIME_DIR/bus`. Said without loading libsystemd, which brings
+    /// five compression and crypto libraries (1.2 MB of a headless daemon's memory, for a
+    /// notification that has no desktop to go to); the error is the one libsystemd gives.
+    static var sessionBusAbsent: Bool {
+        if let address = getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return false }
+        guard let dir = getenv("XDG_RUNTIME_DIR"), dir.pointee != 0 else { return false }
+        var st = stat()
+        return lstat(String(cString: dir) + "/bus", &st) != 0 && errno == ENOENT
     }
 
     static func text(errno r: Int32) -> String { String(cString: strerror(r < 0 ? -r : r)) }

@@ -92,6 +92,26 @@ struct LazyLibrariesTests {
         withExtendedLifetime(dir) {}
     }
 
+    /// A headless daemon (no DBUS_SESSION_BUS_ADDRESS, no `$XDG_RUNTIME_DIR/bus`) has no desktop
+    /// to notify: it learns so without loading libsystemd and the libraries it brings.
+    @Test("the daemon without a session bus does not load libsystemd")
+    func daemonWithoutSessionBus() async throws {
+        let home = try AlarmHome()
+        let add = try await home.run(["add", "06:30", "--days", "weekdays", "-D", "null"])
+        #expect(add.exitCode == 0, "\(add)")
+        var env = home.environment
+        env["LD_DEBUG"] = "files"
+        let daemon = try DetachedWake(["daemon", "--inhibit", "off"], environment: env, unset: ["DBUS_SESSION_BUS_ADDRESS"],
+                                      events: false, directory: home.dir)
+        try await daemon.waitForOutput(containing: "wake daemon running")
+        try await Task.sleep(for: .milliseconds(500))
+        daemon.send(SIGTERM)
+        let r = await daemon.wait()
+        let loaded = r.stderrLines.filter { $0.contains("file=") }
+        #expect(loaded.contains { $0.contains("libsndfile.so.1") }, "it checked the sound: \(loaded)")
+        #expect(!loaded.contains { $0.contains("libsystemd.so.0") }, "\(loaded)")
+    }
+
     /// Nobody watches the daemon: it starts anyway, and says for each alarm why it cannot ring,
     /// naming the library and the package, rather than blaming the sound.
     @Test("the daemon without a loadable libsndfile says, per alarm, that nothing can ring and why")
