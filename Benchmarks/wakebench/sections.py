@@ -441,14 +441,18 @@ def report_startup(R, startup, static):
            "together, the code a ring first runs at its deadline no longer shared windows with code run earlier, "
            "and with the page cache dropped the first frame came 2–10 ms late (figure 1, cold); the pre-roll now "
            "maps the listed range a second early (`Sources/WakeSystem/HotText.swift`), 0.4–1.1 ms again. "
-           "What is left, and what the 2× targets would take: measured on 2026-11-26 (hyperfine, 300 "
-           "runs side by side), a static Swift program that prints one line takes 1.45–1.55× `aplay --version` "
-           "(2.3–2.5 ms against 1.5–1.7), the floor of any static Swift binary here; importing FoundationEssentials "
-           "makes it 1.8× (3.1 ms; 4.8 → 6.3 MB peak), and linking libasound adds 0.3 ms. wake brings "
-           "FoundationEssentials only through swift-argument-parser 1.8 (its one `internal import`, for "
-           "JSONEncoder and LocalizedError), so `--version` and `list` within 2× would take a command-line "
-           "parser without Foundation in its place (and completion scripts written by hand); a dry run within 4× cannot be had while it decodes the whole "
-           "sound and opens the device, which is its point.")
+           "What is left: `--version`, `list` and `stop` are within 2× now; `list` with 20 alarms came out at "
+           "1.9× and 2.6× in two runs 17 minutes apart (3.3 and 5.0 ms; `list` with none 2.2 and 3.3 ms: the "
+           "machine, not wake, moved), so it sits at the target's edge. Its own work is parsing the 20 alarms "
+           "and computing each one's next occurrence, and about a fifth of its user time is the Swift runtime "
+           "instantiating generic types' metadata on first use. Before this round, measured on 2026-11-26 "
+           "(hyperfine, 300 runs side by side), a static Swift program that prints one line took 1.45–1.55× "
+           "`aplay --version`, and importing FoundationEssentials made it 1.8× (3.1 ms; 4.8 → 6.3 MB peak); wake"
+           " brings FoundationEssentials only through swift-argument-parser 1.8 (its one `internal import`, for "
+           "JSONEncoder and LocalizedError), so a command-line parser without Foundation (and completion scripts"
+           " written by hand) is still what would take the most off every command, and off the memory of every "
+           "ring. A dry run within 4× cannot be had while it decodes the whole sound and opens the device, which"
+           " is its point.")
     sc = startup.get("sf_command", {})
     flac = median(startup["wake 07:00 --dry-run -s 10-min FLAC"])
     flac_t = median(startup["flac -t, 10-min FLAC (decode, check)"])
