@@ -3,7 +3,7 @@ import Glibc
 // The two ends of the code the release link lays out together: `scripts/make-symbol-order` lists
 // `wake_hot_text_begin` first and `wake_hot_text_end` last in packaging/link/symbol-order.txt,
 // so every function a ring was seen to run lies between them. (In a build without the order file
-// they are neighbours, and the range between them is empty.)
+// they are neighbours, and the range is the page or two they are on.)
 @_cdecl("wake_hot_text_begin") public func wakeHotTextBegin() {}
 @_cdecl("wake_hot_text_end") public func wakeHotTextEnd() {}
 

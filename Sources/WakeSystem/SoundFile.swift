@@ -15,10 +15,6 @@ public final class SoundFile {
         public var description: String { "cannot use sound file '\(path.printable)': \(reason)" }
     }
 
-    /// Why no sound at all can be opened while libsndfile.so.1 itself cannot be loaded, with the
-    /// package to reinstall; nil while it can be.
-    public static var libraryProblem: String? { wake_sf_available() == 0 ? String(cString: wake_sf_strerror(nil)) : nil }
-
     /// The sample type the file is decoded to, chosen so 16-bit sources pass through bit-exact.
     public enum SampleWidth: Sendable { case int16, int32 }
 

@@ -42,7 +42,7 @@ struct DaemonControllerTests {
                 clock: world, timers: world,
                 loadConfig: { [unowned self] () throws(ArmError) in try configResult.get() },
                 inhibit: { [unowned self] why throws(ArmError) in inhibitCalls.append(why) },
-                builtInSound: { try? RunnerTests.tone() })
+                builtInSound: RunnerTests.tone)
             let controller = DaemonController(runner: runner, store: store, zone: .utc, console: Console(capturing: lines), log: nil,
                                               unpaced: true, config: ConfigDefaults(), services: services)
             try controller.start()

@@ -23,8 +23,9 @@ struct RunnerTests {
     }
 
     /// Half a second of a 440 Hz tone, opened from memory.
-    static func tone() throws -> SoundFile {
-        try toneWAV().withUnsafeBytes { try SoundFile(bytes: $0, name: "tone") }
+    static func tone() throws(SoundFile.OpenError) -> SoundFile {
+        // As DefaultSound does: withUnsafeBytes rethrows untyped, so the typed error rides a Result.
+        try toneWAV().withUnsafeBytes { b in Result { () throws(SoundFile.OpenError) in try SoundFile(bytes: b, name: "tone") } }.get()
     }
 
     /// 2026-11-23 23:00 UTC, and an alarm for 07:00 the next morning.

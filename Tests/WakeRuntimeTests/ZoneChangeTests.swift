@@ -39,7 +39,7 @@ struct ZoneChangeTests {
             runner.observe(with: console)
             let services = DaemonController.Services(
                 clock: world, timers: world, loadConfig: { () throws(ArmError) in ConfigDefaults() },
-                inhibit: nil, builtInSound: { try? RunnerTests.tone() })
+                inhibit: nil, builtInSound: RunnerTests.tone)
             controller = DaemonController(runner: runner, store: store, zone: zone, console: out, log: log,
                                           unpaced: true, config: ConfigDefaults(), services: services)
             console.deadlineText = { [controller] id in controller.occurrence(of: id).map { Formatting.clockTime($0, zone: .utc) } ?? "" }

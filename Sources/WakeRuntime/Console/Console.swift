@@ -57,11 +57,7 @@ public final class Console {
     }
 
     /// Output that is the point of the command (dry run, device list): printed even with --quiet.
-    public func result(_ line: String) {
-        if let capture { return capture.append(TerminalText.sanitizeLine(line)) }
-        clearStatus()
-        Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
-    }
+    public func result(_ line: String) { results([line]) }
 
     /// Several result lines in one write: a table is one system call, not one per row.
     public func results(_ lines: [String]) {

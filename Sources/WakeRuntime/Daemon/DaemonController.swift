@@ -22,12 +22,12 @@ public final class DaemonController: RuntimeObserver {
         /// the daemon holds no lock (`--inhibit off`, or the RTC wakes the machine).
         public var inhibit: ((String?) throws(ArmError) -> Void)?
         /// The built-in sound, opened when an alarm first needs it.
-        public var builtInSound: () -> SoundFile?
+        public var builtInSound: () throws(SoundFile.OpenError) -> SoundFile
         /// Shows a problem with the files on the desktop too (nobody reads the journal).
         public var announce: ((String) -> Void)?
 
         public init(clock: RuntimeClock, timers: TimerFactory, loadConfig: @escaping () throws(ArmError) -> ConfigDefaults,
-                    inhibit: ((String?) throws(ArmError) -> Void)?, builtInSound: @escaping () -> SoundFile?,
+                    inhibit: ((String?) throws(ArmError) -> Void)?, builtInSound: @escaping () throws(SoundFile.OpenError) -> SoundFile,
                     announce: ((String) -> Void)? = nil) {
             self.clock = clock
             self.timers = timers
@@ -313,9 +313,11 @@ public final class DaemonController: RuntimeObserver {
 
     private func arm(_ alarm: StandingAlarm, at instant: Instant, occurrence: Instant, settings: RingSettings,
                      builtInSound: Bool = false, recovered: Bool = false) {
-        guard let sound = self.sound(builtInSound ? nil : settings.soundPath, alarm: alarm.name) else {
-            console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened"
-                          + (SoundFile.libraryProblem.map { ": " + $0 } ?? ""))
+        let sound: (file: SoundFile, kind: FallbackChain.Sound)
+        do { sound = try self.sound(builtInSound ? nil : settings.soundPath, alarm: alarm.name) } catch {
+            // A missing libsndfile already names the package to reinstall.
+            console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened: \(error.reason)"
+                          + (error.libraryMissing ? "" : "; reinstall wake"))
             return
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
@@ -330,8 +332,9 @@ public final class DaemonController: RuntimeObserver {
     }
 
     /// The alarm's sound, opened once per file; a file that no longer opens rings wake's own
-    /// sound instead, and says so (an alarm is never dropped for its sound).
-    private func sound(_ path: String?, alarm: String) -> (file: SoundFile, kind: FallbackChain.Sound)? {
+    /// sound instead, and says so (an alarm is never dropped for its sound). Throws the built-in
+    /// sound's own error when not even that opens.
+    private func sound(_ path: String?, alarm: String) throws(SoundFile.OpenError) -> (file: SoundFile, kind: FallbackChain.Sound) {
         if let path {
             if let open = sounds[path] { return (open, .user) }
             do {
@@ -344,7 +347,7 @@ public final class DaemonController: RuntimeObserver {
         }
         if let builtIn = sounds[""] { return (builtIn, .builtIn) }
         // The embedded sound always decodes; the synthesised tone stands behind it.
-        guard let builtIn = services.builtInSound() else { return nil }
+        let builtIn = try services.builtInSound()
         sounds[""] = builtIn
         return (builtIn, .builtIn)
     }

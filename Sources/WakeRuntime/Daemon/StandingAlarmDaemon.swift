@@ -88,7 +88,7 @@ public enum StandingAlarmDaemon {
         }
         let services = DaemonController.Services(clock: SystemRuntimeClock(), timers: session.timers,
                                                  loadConfig: { () throws(ArmError) in ConfigDefaults.loadTolerant() },
-                                                 inhibit: inhibitLock, builtInSound: { try? DefaultSound.open() },
+                                                 inhibit: inhibitLock, builtInSound: DefaultSound.open,
                                                  announce: { [unowned session] in session.notifier?.announce($0) })
         let controller = DaemonController(runner: session.runner, store: store, zone: zone, console: console, log: log,
                                           unpaced: c.unpaced, config: config, services: services)

@@ -205,16 +205,10 @@ public enum StandingAlarmActions {
         }
     }
 
-    static func entries(_ rows: [Row], running: [ControlRecord], zone: TimeZoneRules,
-                        wouldWake: () -> Bool = { WakeSystemPlan.lookNow().wakesSystem }) -> [Entry] {
+    /// `wouldWake`: whether an alarm armed now would wake the machine, for the alarms no daemon
+    /// has said so for (`WakeLook`, asked at most once).
+    static func entries(_ rows: [Row], running: [ControlRecord], zone: TimeZoneRules, wouldWake: () -> Bool) -> [Entry] {
         func said(_ r: ControlRecord?) -> Bool? { r?["wakes_system"].map { $0 == "1" } }
-        var looked: Bool?
-        func wouldWakeNow() -> Bool {
-            if let looked { return looked }
-            let now = wouldWake()
-            looked = now
-            return now
-        }
         var live: [String: ControlRecord] = [:]
         for r in running where r["kind"] == "alarm" && r["standing"] == "1" { if let id = r["id"] { live[id] = r } }
         var entries = rows.map { row -> Entry in
@@ -230,7 +224,7 @@ public enum StandingAlarmActions {
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
                          sound: a.options["sound"], device: a.options["device"] ?? Defaults.device,
-                         wakesSystem: said(r) ?? wouldWakeNow(), message: a.options["message"])
+                         wakesSystem: said(r) ?? wouldWake(), message: a.options["message"])
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
