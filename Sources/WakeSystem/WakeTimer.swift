@@ -47,11 +47,14 @@ public final class WakeTimer {
         if started { try startPeriodic() }
     }
 
-    /// Starts (or restarts) the ticks of a periodic timer.
-    public func startPeriodic() throws(SystemCallError) {
-        let ns = period.nanoseconds
-        let ts = Glibc.timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-        var spec = itimerspec(it_interval: ts, it_value: ts)
+    /// Starts (or restarts) the ticks of a periodic timer: the first after `first` (a period by
+    /// default, at least a nanosecond: zero would disarm it), then every period.
+    public func startPeriodic(firstIn first: Duration? = nil) throws(SystemCallError) {
+        func timespec(_ d: Duration) -> Glibc.timespec {
+            let ns = max(d.nanoseconds, 1)
+            return Glibc.timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        }
+        var spec = itimerspec(it_interval: timespec(period), it_value: timespec(first ?? period))
         let fd = self.fd
         try syscall("timerfd_settime") { timerfd_settime(fd, 0, &spec, nil) }
     }

@@ -115,6 +115,31 @@ struct SupervisedOutputTests {
         #expect(ContinuousClock.now - exiting < .seconds(1), "finish took \(ContinuousClock.now - exiting)")
     }
 
+    @Test("a healthy ring wakes the loop once per stall limit, not every second, and is never taken for stalled")
+    func healthyRingWatchdogLooksOncePerLimit() throws {
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { nil }
+        output.stallLimit = .seconds(2)
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: try RunnerTests.tone(), soundKind: .user, device: "null"))
+        try Self.turn(reactor, for: .seconds(5)) { events.contains(.audible) }
+        // Progress on null is a counter the watchdog reads, not a report: only its ticks (and
+        // the last timeout) return from the loop. Every second would be 7 returns in 6 s; once
+        // per 2 s limit after the first look at 1 s, at most 4.
+        var returns = 0
+        let end = ContinuousClock.now + .seconds(6)
+        while ContinuousClock.now < end {
+            try reactor.runOnce(timeout: end - ContinuousClock.now)
+            returns += 1
+        }
+        #expect(returns <= 4, "the loop returned \(returns) times in 6 s")
+        #expect(!events.contains { if case .fallback = $0 { true } else { false } }, "\(events)")
+        output.finish(within: .seconds(2))
+        guard case .stopped(let frames, _)? = events.last else { Issue.record("no stopped report: \(events)"); return }
+        #expect(frames >= 8_000 * 5, "\(frames) frames in over 6 s at 8 kHz")
+    }
+
     @Test("a device that blocks forever is abandoned within the stall limit, and the loop never blocks")
     func stalledDeviceFallsBack() throws {
         let dir = try Self.temporaryDirectory("stall")

@@ -99,7 +99,9 @@ public final class SupervisedOutput: SoundOutput {
     /// Workers asked to stop that have not yet said they have.
     private var stopping: [WorkerMailbox] = []
     private var stall = StallWatch(start: Instant(nanoseconds: 0))
-    private var lastTick = Instant(nanoseconds: 0)
+    /// When the watchdog's next tick is due: one that comes over a second later means this
+    /// process was not running (Ctrl-Z, a debugger).
+    private var nextTick = Instant(nanoseconds: 0)
     private var cardNumbers: () -> [Int] = { PCM.cardNumbers() }
     /// The sound the chain last rang (what a return from the bell rings).
     private var lastSoundKind: FallbackChain.Sound = .builtIn
@@ -144,13 +146,13 @@ public final class SupervisedOutput: SoundOutput {
         chain = FallbackChain(device: request.device, sound: request.soundKind)
         lastFailure = ""
         failures = []
-        watchdog.start()
-        lastTick = clock.monotonic()
+        let now = clock.monotonic()
+        startWatchdog()
         if let ready {
             // The same request: the chain's first step is the device it opened.
-            if ready.request.isSameRing(as: request), ready.mailbox.requestGo(at: lastTick) {
+            if ready.request.isSameRing(as: request), ready.mailbox.requestGo(at: now) {
                 state = .device(ready.mailbox, chain.current)
-                stall = StallWatch(limit: stallLimit, start: lastTick)
+                stall = StallWatch(limit: stallLimit, start: now)
                 return
             }
             // Made for another ring, or it gave up waiting: closed, and the ring opens afresh.
@@ -314,11 +316,13 @@ public final class SupervisedOutput: SoundOutput {
     private func startBell() {
         probe = nil
         probeQueue = []
+        // The watchdog ticks every second again (a healthy device had it look less often): on
+        // the bell and while silent it paces the retries and watches the probes.
+        startWatchdog()
         guard let bell, bell.ring() else { return startSilence() }
         state = .bell
         bellTimer.start()
         onEvent?(.bell)
-        // The watchdog keeps ticking on the bell: it paces the retries and watches the probes.
         nextProbeRound = clock.monotonic() + bellRetry
     }
 
@@ -508,20 +512,31 @@ public final class SupervisedOutput: SoundOutput {
         }
     }
 
+    private func startWatchdog(firstTickIn first: Duration = .seconds(1)) {
+        watchdog.start(firstTickIn: first)
+        nextTick = clock.monotonic() + first
+    }
+
     private func checkStall() {
         let now = clock.monotonic()
-        defer { lastTick = now }
+        let late = now - nextTick
+        nextTick = now + .seconds(1)  // the timer's own period, unless started afresh below
         if isProbing { return tickOnBell(now) }
         guard case .device(let mailbox, _) = state else { return }
-        // Ticks that came far apart mean this process was not running (Ctrl-Z, a debugger):
+        // A tick that came late means this process was not running (Ctrl-Z, a debugger):
         // the device cannot be blamed for that time.
-        if now - lastTick > .seconds(2) {
+        if late > .seconds(1) {
             stall.progressed(at: now)
             mailbox.requestResync(at: now)
             return
         }
         stall.progressed(at: mailbox.lastProgress)
-        guard stall.isStalled(at: clock.monotonic()) else { return }
+        guard stall.isStalled(at: clock.monotonic()) else {
+            // A healthy device: the next look is when the stall limit would run out with no
+            // more progress, so a ring wakes this thread once per limit, not every second
+            // (issue 28: a tenth of a ring's CPU through a sound server).
+            return startWatchdog(firstTickIn: stall.lastProgress + stallLimit - now + .milliseconds(10))
+        }
         state = .idle
         abandon(mailbox)
         lastFailure = "the device did not answer for \(Formatting.span(stallLimit)) (stalled)"

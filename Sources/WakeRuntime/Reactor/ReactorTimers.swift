@@ -79,9 +79,10 @@ public final class PeriodicTimer {
 
     deinit { if let registration { reactor.unregister(registration) } }
 
-    public func start() {
+    /// Starts (or restarts) the ticks: the first after `first` (the interval by default).
+    public func start(firstTickIn first: Duration? = nil) {
         // Only EINVAL can fail here, and the interval is ours: a timer that cannot start stays quiet.
-        isRunning = (try? timer.startPeriodic()) != nil
+        isRunning = (try? timer.startPeriodic(firstIn: first)) != nil
         if isRunning, let registration { reactor.update(registration, events: Int16(POLLIN)) }
     }
 
