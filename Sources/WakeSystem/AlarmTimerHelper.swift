@@ -71,12 +71,12 @@ public struct AlarmTimerHelper: Equatable, Sendable {
 
     /// What stands between this helper and an alarm timer, as far as can be told without running
     /// it: its file capability, the mount it is on, and this process's no_new_privs and bounding
-    /// set (a capability outside the bounding set is not granted at exec). Nil when none.
-    public func obstacle() -> WakeSystemSupport.Obstacle? {
+    /// set (a capability outside the bounding set is not granted at exec), from `status` (this
+    /// process's /proc/self/status). Nil when none.
+    public func obstacle(processStatus status: String = WakeAlarmCapability.processStatus()) -> WakeSystemSupport.Obstacle? {
         let attribute = readCapabilityAttribute()
         var fs = statvfs()
         let nosuid = statvfs(path, &fs) == 0 && fs.f_flag & UInt(ST_NOSUID) != 0
-        let status = ZoneLoader.readProcFile("/proc/self/status").map { String(decoding: $0, as: UTF8.self) } ?? ""
         return WakeSystemSupport.helperObstacle(path: path, capabilityAttribute: attribute, onNosuidMount: nosuid,
                                                  processStatus: status)
     }
@@ -238,10 +238,7 @@ public struct AlarmTimerHelper: Equatable, Sendable {
     /// The clock of a timerfd, from `/proc/self/fdinfo` (`clockid: 8`); nil when `fd` is not a timerfd.
     public static func timerClock(_ fd: Int32) -> clockid_t? {
         guard let bytes = ZoneLoader.readProcFile("/proc/self/fdinfo/\(fd)") else { return nil }
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("clockid:") {
-            return clockid_t(line.dropFirst("clockid:".count).trimmingCharacters())
-        }
-        return nil
+        return WakeSystemSupport.statusFields(String(decoding: bytes, as: UTF8.self))["clockid"].flatMap { clockid_t($0) }
     }
 }
 

@@ -5,13 +5,17 @@ import Glibc
 public enum WakeAlarmCapability {
     public static let capWakeAlarm = 35
 
-    /// The effective capability set of this process, from `/proc/self/status`.
-    public static func effectiveCapabilities() -> UInt64 {
-        guard let bytes = ZoneLoader.readProcFile("/proc/self/status") else { return 0 }
-        return WakeSystemSupport.statusFields(String(decoding: bytes, as: UTF8.self))["CapEff"].flatMap { UInt64($0, radix: 16) } ?? 0
+    /// This process's `/proc/self/status`, empty when it cannot be read.
+    public static func processStatus() -> String {
+        ZoneLoader.readProcFile("/proc/self/status").map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
-    public static var hasCapability: Bool { effectiveCapabilities() & (1 << UInt64(capWakeAlarm)) != 0 }
+    /// The effective capability set of this process, from its status (0 when it says none).
+    public static func effectiveCapabilities(status: String = processStatus()) -> UInt64 {
+        WakeSystemSupport.statusFields(status)["CapEff"].flatMap { UInt64($0, radix: 16) } ?? 0
+    }
+
+    public static func holdsWakeAlarm(_ capabilities: UInt64) -> Bool { capabilities & (1 << UInt64(capWakeAlarm)) != 0 }
 
     /// Where the RTCs are listed; a test may point it elsewhere in debug builds.
     static var rtcDirectory: String {
@@ -30,12 +34,6 @@ public enum WakeAlarmCapability {
         #endif
         names.formUnion(DirectoryListing.names(in: "/dev").filter { $0.hasPrefix("rtc") && $0.count > 3 && $0.dropFirst(3).allSatisfy(\.isNumber) })
         return names.sorted()
-    }
-}
-
-extension Substring {
-    func trimmingCharacters() -> String {
-        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }
 

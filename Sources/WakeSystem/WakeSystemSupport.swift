@@ -186,14 +186,17 @@ public enum WakeSystemSupport {
     public static func probe(verify: Bool = false) -> Assessment {
         let searched = AlarmTimerHelper.runningExecutable().map(AlarmTimerHelper.candidates) ?? []
         let helper = AlarmTimerHelper.locate()
-        var helperObstacle = helper?.obstacle()
-        if verify, let helper, helperObstacle == nil, !WakeAlarmCapability.hasCapability {
+        // One read of /proc/self/status for the helper's obstacles and this process's capabilities.
+        let status = WakeAlarmCapability.processStatus()
+        let capabilities = WakeAlarmCapability.effectiveCapabilities(status: status)
+        var helperObstacle = helper?.obstacle(processStatus: status)
+        if verify, let helper, helperObstacle == nil, !WakeAlarmCapability.holdsWakeAlarm(capabilities) {
             do { _ = try helper.timer(.wall) } catch {
                 helperObstacle = error.isPermissionDenied ? .helperLacksCapability(path: helper.path)
                     : .helperFailed(path: helper.path, reason: error.description)
             }
         }
-        return assess(processCapabilities: WakeAlarmCapability.effectiveCapabilities(), helper: helper,
+        return assess(processCapabilities: capabilities, helper: helper,
                       helperObstacle: helperObstacle, searched: searched, clocks: WakeAlarmCapability.realTimeClocks())
     }
 }
