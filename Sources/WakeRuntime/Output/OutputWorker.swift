@@ -129,6 +129,10 @@ final class OutputWorker: @unchecked Sendable {
                     mailbox.post(.firstFrame)
                 }
                 if recoveredCount > 0 { noteRecovered(nil) }
+                // Less than asked: the buffer is full. Wait for room now rather than be told so
+                // by one more write (on a server's plugin each write and each "no room" takes the
+                // client's lock and asks its stream: a third of the calls per period, issue 28).
+                if r < want && !paced { waitForRoom(pcm) }
                 continue
             }
             if r == -Int(EAGAIN) || r == 0 {
