@@ -101,19 +101,25 @@ struct WakeSystemEndToEndTests {
 
     @Test func withNoFlagAnOrdinaryUsersAlarmIsOnTheAlarmClockAndRings() async throws {
         let i = try await Install(capability: true)
-        let wake = try i.start(["+5s", "-D", "null", "--ring-for", "1s", "--inhibit", "off", "--events", i.events])
-        let armed = try await i.waitForEvent("armed", wake)
+        // Looked at while it surely still waits: a deadline far off, so a test runner starved
+        // by the parallel suite (once for over a minute) cannot look only after the ring ended.
+        let waiting = try i.start(["+10m", "-D", "null", "--inhibit", "off", "--events", i.events])
+        let armed = try await i.waitForEvent("armed", waiting)
         #expect(armed["wakes_system"] as? Bool == true, "\(armed)")
         #expect(armed["clock"] as? String == "elapsed" || armed["clock"] as? String == "boottime", "\(armed)")
         // A relative time waits on CLOCK_BOOTTIME_ALARM (9), made by the helper for nobody.
-        let clocks = Self.timerClocks(wake.pid)
+        let clocks = Self.timerClocks(waiting.pid)
         #expect(clocks.contains(9) && !clocks.contains(7), "timerfd clocks of wake: \(clocks)")
-        #expect(Self.atSecure(wake.pid) == 0, "wake itself must not run in secure-execution mode")
+        #expect(Self.atSecure(waiting.pid) == 0, "wake itself must not run in secure-execution mode")
         // The control socket answers nobody's own `wake list`, which says the alarm wakes the machine.
         let list = try await i.run(["list", "--json"])
         let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
-        #expect(entries?.first?["wakes_system"] as? Bool == true && entries?.first?["id"] as? String == "\(wake.pid)", "\(list)")
-        let r = await wake.wait(timeout: .seconds(30))
+        #expect(entries?.first?["wakes_system"] as? Bool == true && entries?.first?["id"] as? String == "\(waiting.pid)", "\(list)")
+        waiting.send(SIGTERM)
+        _ = await waiting.wait(timeout: .seconds(30))
+        // And one that rings: on the same alarm clock, unstopped for --ring-for.
+        let wake = try i.start(["+2s", "-D", "null", "--ring-for", "1s", "--inhibit", "off", "--events", i.events])
+        let r = await wake.wait(timeout: .seconds(60))
         #expect(r.exitCode == 4, "rang unstopped for --ring-for: \(r)")
         #expect(r.stdout.contains("RTC will wake it") && !r.stdout.contains("note:"), "\(r)")
         #expect(i.logged().contains { $0["event"] as? String == "ringing" }, "\(i.logged())")
