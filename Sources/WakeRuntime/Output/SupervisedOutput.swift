@@ -534,7 +534,7 @@ public final class SupervisedOutput: SoundOutput {
         guard stall.isStalled(at: clock.monotonic()) else {
             // A healthy device: the next look is when the stall limit would run out with no
             // more progress, so a ring wakes this thread once per limit, not every second
-            // (issue 28: a tenth of a ring's CPU through a sound server).
+            // (issue 28: 60 -> 20 wake-ups and 7.7 -> 3.0 ms of CPU a minute on PipeWire).
             return startWatchdog(firstTickIn: stall.lastProgress + stallLimit - now + .milliseconds(10))
         }
         state = .idle
