@@ -79,11 +79,18 @@ deps-package:
 # closures, thunks, specialisations) is one section the order can only move whole: wake's
 # modules and its packages are compiled with -function-sections (`wake list` peak 6.8 -> 6.2 MB;
 # the static runtime's archives keep their large sections).
+# A concrete generic type (a [String: String], a Set<String>) is asked for through its metadata
+# accessor, not by a mangled name the runtime decodes: decoding one checks the type's generic
+# requirements, and the first check of each conformance scans all 4,100 conformance records of
+# this static binary (-disable-concrete-type-metadata-mangled-name-accessors). Measured under
+# callgrind: `wake list` with 20 alarms 6.33 -> 5.69 M instructions, `next` 5.45 -> 4.82 M,
+# a dry run 44.2 -> 40.6 M; its peak memory unchanged once the symbol order is rewritten.
 RELEASE_SCRATCH := .build-release
 RELEASE_FLAGS := -c release --product wake -Xswiftc -static-stdlib -Xlinker -z -Xlinker now --disable-local-rpath \
                  -Xswiftc -L -Xswiftc packaging/link -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
                  -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
                  -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+                 -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors \
                  -Xlinker --symbol-ordering-file=packaging/link/symbol-order.txt -Xlinker --no-warn-symbol-ordering \
                  --scratch-path $(RELEASE_SCRATCH)
 RELEASE_BIN   := $(RELEASE_SCRATCH)/release/wake
