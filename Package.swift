@@ -26,7 +26,8 @@ let package = Package(
         // pkgConfig here: its `-lpulse` would load it at every start of every command.
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
 
-        // wake's own alarm sound (Resources/alarm.flac), embedded so a copied binary still has it.
+        // wake's own alarm sound as samples (those of Resources/alarm.wav), embedded so a copied
+        // binary still has it and plays it without libsndfile.
         .target(name: "CWakeSound"),
 
         // Pure core: parsing, time zones, scheduling, the alarm state machine. No clock, file or device.

@@ -6,6 +6,8 @@ import WakeCore
 
 /// A sound file opened with libsndfile, validated by decoding it once end to end, and held
 /// open for the whole alarm: deleting or replacing the file during the night changes nothing.
+/// Or samples held in memory for the life of the process (wake's built-in sound), played
+/// without libsndfile.
 public final class SoundFile {
     public struct OpenError: Error, CustomStringConvertible {
         public var path: String
@@ -33,10 +35,15 @@ public final class SoundFile {
     private let isFloat: Bool
     private let allZero: Bool
     private let peak: Double
-    /// The file, owned here (libsndfile never closes it), so it can be reopened.
-    private let fd: Int32
-    /// The one libsndfile handle; replaced only by `restart`, closed only by `deinit`.
-    fileprivate var handle: OpaquePointer
+    private var source: Source
+
+    private enum Source {
+        /// The file, owned here (libsndfile never closes it) so it can be reopened, and the one
+        /// libsndfile handle on it: replaced only by `restart`, closed only by `deinit`.
+        case decoder(fd: Int32, handle: OpaquePointer)
+        /// Interleaved samples that outlive every SoundFile (static data), and the next frame.
+        case memory(UnsafeBufferPointer<Int16>, next: Int)
+    }
 
     /// Opens `path` (a regular file only: a FIFO or device would block or never end).
     public convenience init(path: String) throws(OpenError) {
@@ -62,7 +69,7 @@ public final class SoundFile {
         try self.init(fd: file.fd, path: path)
     }
 
-    /// Opens sound held in memory (the embedded default sound) through a memfd.
+    /// Opens a sound file's bytes held in memory (a WAV made in code) through a memfd.
     public convenience init(bytes: UnsafeRawBufferPointer, name: String) throws(OpenError) {
         let fd = memfd_create(name, WAKE_MFD_CLOEXEC)
         guard fd >= 0 else { throw OpenError(path: name, reason: "memfd_create: \(Errno(rawValue: errno))") }
@@ -87,8 +94,7 @@ public final class SoundFile {
             throw error
         }
         // Nothing below can fail: once every property is set, deinit owns the handle and fd.
-        self.fd = fd
-        handle = d.handle
+        source = .decoder(fd: fd, handle: d.handle)
         self.path = path
         sampleRate = d.sampleRate
         channels = d.channels
@@ -100,6 +106,49 @@ public final class SoundFile {
         allZero = d.allZero
         peak = d.peak
         peakDBFS = Audibility.dBFS(d.peak)
+    }
+
+    /// Plays `samples` (interleaved, `channels` to a frame) from memory; they must outlive this
+    /// SoundFile (static data: the built-in sound). Measured and refused when silent, as a file is.
+    public init(samples: UnsafeBufferPointer<Int16>, sampleRate: Int, channels: Int, name: String) throws(OpenError) {
+        func fail(_ r: String) -> OpenError { OpenError(path: name, reason: r) }
+        guard channels >= 1, channels <= 8, sampleRate >= 1000, sampleRate <= 384_000 else {
+            throw fail("unsupported layout (\(channels) channels at \(sampleRate) Hz)")
+        }
+        let frames = samples.count / channels
+        if frames == 0 { throw fail("contains no audio frames") }
+        var sum = [Int64](repeating: 0, count: channels)
+        var low = [Int16](repeating: .max, count: channels)
+        var high = [Int16](repeating: .min, count: channels)
+        for i in 0..<frames * channels {
+            let c = i % channels, v = samples[i]
+            sum[c] += Int64(v)
+            low[c] = min(low[c], v)
+            high[c] = max(high[c], v)
+        }
+        var peak = 0.0
+        var allZero = true
+        for c in 0..<channels {
+            // Full scale is 1.0, as libsndfile's doubles read a 16-bit file.
+            let mean = Double(sum[c]) / Double(frames) / 32768, lo = Double(low[c]) / 32768, hi = Double(high[c]) / 32768
+            peak = max(peak, hi - mean, mean - lo)
+            if low[c] != 0 || high[c] != 0 { allZero = false }
+        }
+        if let why = Audibility.silenceReason(frames: Int64(frames), sampleRate: sampleRate, allZero: allZero, peak: peak) {
+            throw fail(why)
+        }
+        source = .memory(UnsafeBufferPointer(rebasing: samples[0..<frames * channels]), next: 0)
+        path = name
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.frames = Int64(frames)
+        formatName = "built into wake, Signed 16 bit PCM"
+        width = .int16
+        isFloat = false
+        isSeekable = true
+        self.allZero = allZero
+        self.peak = peak
+        peakDBFS = Audibility.dBFS(peak)
     }
 
     private struct Decoded {
@@ -198,18 +247,30 @@ public final class SoundFile {
     /// Reopens the file at its start, for formats libsndfile cannot seek in. If that fails the
     /// old handle is kept (at its end), so reads return 0 and the ringer's seam check reports it.
     private func restart() throws(ReadError) {
+        guard case .decoder(let fd, let old) = source else { return }
         if lseek(fd, 0, SEEK_SET) != 0 { throw .decode("lseek: \(Errno(rawValue: errno))") }
         var info = SF_INFO()
         guard let h = wake_sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
             throw .decode("reopening for the next loop: \(String(cString: wake_sf_strerror(nil)))")
         }
-        wake_sf_close(handle)
-        handle = h
+        wake_sf_close(old)
+        source = .decoder(fd: fd, handle: h)
     }
 
     deinit {
+        guard case .decoder(let fd, let handle) = source else { return }
         wake_sf_close(handle)
         close(fd)
+    }
+
+    /// Copies up to `frames` frames from memory, each sample through `convert`; 0 at the end.
+    private func copy<T>(_ samples: UnsafeBufferPointer<Int16>, from next: Int, into buffer: UnsafeMutablePointer<T>, frames: Int,
+                         _ convert: (Int16) -> T) -> Int {
+        let n = max(0, min(frames, Int(self.frames) - next))
+        let first = next * channels
+        for i in 0..<n * channels { buffer[i] = convert(samples[first + i]) }
+        source = .memory(samples, next: next + n)
+        return n
     }
 
     /// Why this sound is silent at `volume` percent, by the `Audibility` rule, or nil.
@@ -235,6 +296,11 @@ public final class SoundFile {
     /// Reads up to `frames` frames; 0 means the end of the file (or an error: see `sf_error`).
     public func read(into buffer: UnsafeMutablePointer<Int16>, frames: Int) throws(ReadError) -> Int {
         if let e = FaultInjector.fault("sndfile.read") { throw .decode("sf_readf_short: injected fault \(e)") }
+        let handle: OpaquePointer
+        switch source {
+        case .memory(let samples, let next): return copy(samples, from: next, into: buffer, frames: frames) { $0 }
+        case .decoder(_, let h): handle = h
+        }
         let n = wake_sf_readf_short(handle, buffer, sf_count_t(frames))
         if n == 0, wake_sf_error(handle) != 0 { throw .decode("sf_readf_short: \(String(cString: wake_sf_strerror(handle)))") }
         return Int(n)
@@ -242,6 +308,11 @@ public final class SoundFile {
 
     public func read(into buffer: UnsafeMutablePointer<Int32>, frames: Int) throws(ReadError) -> Int {
         if let e = FaultInjector.fault("sndfile.read") { throw .decode("sf_readf_int: injected fault \(e)") }
+        let handle: OpaquePointer
+        switch source {
+        case .memory(let samples, let next): return copy(samples, from: next, into: buffer, frames: frames) { Int32($0) << 16 }
+        case .decoder(_, let h): handle = h
+        }
         if isFloat {
             // Same size as Int32: decode as floats in place, then convert sample by sample.
             let floats = UnsafeMutableRawPointer(buffer).assumingMemoryBound(to: Float.self)
@@ -260,8 +331,7 @@ public final class SoundFile {
 
     /// Back to the first frame: a seek, or for a file that cannot seek, a reopen.
     public func rewind() throws(ReadError) {
-        guard isSeekable else { return try restart() }
-        if wake_sf_seek(handle, 0, SEEK_SET) != 0 { throw .decode("sf_seek: \(String(cString: wake_sf_strerror(handle)))") }
+        try seek(to: 0)
     }
 
     static func describe(format: Int32) -> String {
@@ -280,6 +350,14 @@ public final class SoundFile {
 extension SoundFile {
     /// Positions at `frame`. A file that cannot seek can only go back to its start.
     public func seek(to frame: Int64) throws(ReadError) {
+        let handle: OpaquePointer
+        switch source {
+        case .memory(let samples, _):
+            guard frame >= 0, frame <= frames else { throw .decode("seek to frame \(frame) of \(frames)") }
+            source = .memory(samples, next: Int(frame))
+            return
+        case .decoder(_, let h): handle = h
+        }
         guard isSeekable else {
             if frame == 0 { return try restart() }
             throw .decode("sf_seek: libsndfile cannot seek in this format (\(formatName))")

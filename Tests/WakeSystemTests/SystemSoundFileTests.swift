@@ -99,6 +99,45 @@ struct SystemSoundFileTests {
         #expect(s.peakDBFS > -3 && s.isSeekable, "\(s.peakDBFS)")
     }
 
+    /// The built-in sound's path: samples in memory, played without libsndfile.
+    @Test("samples in memory: measured, read to the end, rewound, sought, widened to 32 bits")
+    func samplesInMemory() throws {
+        // Two channels, 1000 frames: left counts up, right counts down. The samples must outlive
+        // the SoundFile, as the built-in sound's static data does.
+        let samples = (0..<1000).flatMap { [Int16($0 * 20), Int16(-$0 * 20)] }
+        let storage = UnsafeMutableBufferPointer<Int16>.allocate(capacity: samples.count)
+        defer { storage.deallocate() }
+        _ = storage.initialize(from: samples)
+        let s = try SoundFile(samples: UnsafeBufferPointer(storage), sampleRate: 8000, channels: 2, name: "(test)")
+        #expect(s.frames == 1000 && s.channels == 2 && s.sampleRate == 8000 && s.isSeekable && s.width == .int16)
+        #expect(s.formatName == "built into wake, Signed 16 bit PCM")
+        #expect(s.silenceReason(volume: 100) == nil && s.peakDBFS > -6 && s.peakDBFS < -3, "\(s.peakDBFS)")
+        var buf = [Int16](repeating: 0, count: 2 * 300)
+        var all: [Int16] = []
+        while true {
+            let n = try buf.withUnsafeMutableBufferPointer { try s.read(into: $0.baseAddress!, frames: 300) }
+            if n == 0 { break }
+            all += buf[0..<2 * n]
+        }
+        #expect(all == samples)
+        try s.rewind()
+        #expect(try buf.withUnsafeMutableBufferPointer { try s.read(into: $0.baseAddress!, frames: 1) } == 1 && buf[0] == 0)
+        try s.seek(to: 999)
+        var wide = [Int32](repeating: 0, count: 2 * 4)
+        #expect(try wide.withUnsafeMutableBufferPointer { try s.read(into: $0.baseAddress!, frames: 4) } == 1)
+        #expect(wide[0] == Int32(19_980) << 16 && wide[1] == Int32(-19_980) << 16)
+        #expect(throws: SoundFile.ReadError.self) { try s.seek(to: 1001) }
+
+        let silent = [Int16](repeating: 7, count: 4000)
+        let refusal = silent.withUnsafeBufferPointer { b -> String in
+            do throws(SoundFile.OpenError) {
+                _ = try SoundFile(samples: b, sampleRate: 8000, channels: 1, name: "(test)")
+                return ""
+            } catch { return error.description }
+        }
+        #expect(refusal.hasPrefix("cannot use sound file '(test)': the sound is silent"), "\(refusal)")
+    }
+
     @Test("GSM 6.10, which libsndfile cannot seek: opens, and loops by reopening")
     func gsm() async throws {
         let dir = try TestDirectory("wake-sys")

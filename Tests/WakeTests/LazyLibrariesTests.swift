@@ -39,12 +39,41 @@ struct LazyLibrariesTests {
 
     /// (Whether libsystemd comes too is not wake's to say here: ALSA's configuration loads the
     /// pulse plugin's hooks, and libpulse links libsystemd.)
-    @Test("a dry run loads libsndfile and libasound to check the sound and the device")
+    @Test("a dry run with a sound file loads libsndfile and libasound to check the sound and the device")
     func loadedWhenUsed() async throws {
         let home = try AlarmHome()
-        let (r, libs) = try await Self.loaded(["--dry-run", "+1m", "-D", "null", "--inhibit", "off", "--notify", "off"], home: home)
+        let sound = packageRoot + "/Resources/alarm.flac"
+        let (r, libs) = try await Self.loaded(["--dry-run", "+1m", "-D", "null", "-s", sound, "--inhibit", "off", "--notify", "off"], home: home)
         #expect(r.exitCode == 0, "\(r)")
         #expect(libs.contains("libsndfile.so.1") && libs.contains("libasound.so.2"), "\(libs.sorted())")
+    }
+
+    /// The libraries wake itself asked for with dlopen for `arguments` (ALSA's configuration
+    /// may bring libsndfile anyway: the pulse plugin's hook links libpulse, which links it).
+    static func dlopened(_ arguments: [String], home: AlarmHome) async throws -> (ProcessResult, [String]) {
+        var env = home.environment
+        env["LD_DEBUG"] = "files"
+        let r = try await WakeProcess.run(arguments, environment: env)
+        return (r, r.stderrLines.filter { $0.contains("file=") && $0.contains("dynamically loaded by") && !$0.contains("alsa-lib") })
+    }
+
+    /// The built-in sound plays from the binary's own samples: the sound most alarms ring with
+    /// needs no decoder.
+    @Test("wake opens no libsndfile for the built-in sound: a dry run and a ring with it")
+    func builtInSoundNeedsNoDecoder() async throws {
+        let home = try AlarmHome()
+        let (dry, dryOpened) = try await Self.dlopened(["--dry-run", "+1m", "-D", "null", "--inhibit", "off", "--notify", "off"], home: home)
+        #expect(dry.exitCode == 0, "\(dry)")
+        #expect(dry.stdout.contains("(built-in alarm) (built into wake, Signed 16 bit PCM, 1 ch, 44100 Hz, 2.4 s)"), "\(dry)")
+        #expect(dryOpened.contains { $0.contains("libasound.so.2") }, "\(dryOpened)")
+        #expect(!dryOpened.contains { $0.contains("libsndfile.so.1") }, "\(dryOpened)")
+        let (ring, ringOpened) = try await Self.dlopened(["now", "-D", "null", "--inhibit", "off", "--notify", "off", "--ring-for", "2s"], home: home)
+        #expect(ring.exitCode == 4, "\(ring)")
+        #expect(!ringOpened.contains { $0.contains("libsndfile.so.1") }, "\(ringOpened)")
+        let sound = packageRoot + "/Resources/alarm.flac"
+        let (file, fileOpened) = try await Self.dlopened(["--dry-run", "+1m", "-D", "null", "-s", sound, "--inhibit", "off", "--notify", "off"], home: home)
+        #expect(file.exitCode == 0, "\(file)")
+        #expect(fileOpened.contains { $0.contains("libsndfile.so.1") }, "a sound file is opened with libsndfile: \(fileOpened)")
     }
 
     /// Loaded late, still interposable as a linked library is: the benchmark's LD_PRELOAD probe
@@ -70,15 +99,35 @@ struct LazyLibrariesTests {
 
     @Test("a libasound or libsndfile that cannot be loaded is named with what to reinstall, before the wait",
           arguments: [("libasound.so.2", Int32(69), "cannot ring on device 'null': libasound.so.2 cannot be loaded; reinstall it: sudo apt install --reinstall libasound2"),
-                      ("libsndfile.so.1", Int32(66), "cannot use sound file '(built-in tone)': libsndfile.so.1 cannot be loaded; reinstall it: sudo apt install --reinstall libsndfile1")])
+                      ("libsndfile.so.1", Int32(66), "cannot use sound file '\(packageRoot)/Resources/alarm.flac': libsndfile.so.1 cannot be loaded; reinstall it: sudo apt install --reinstall libsndfile1")])
     func brokenLibrary(soname: String, status: Int32, line: String) async throws {
         let home = try AlarmHome()
         let dir = try Self.withBrokenLibrary(soname)
         var env = home.environment
         env["LD_LIBRARY_PATH"] = dir.path
-        let r = try await WakeProcess.run(["+1m", "-D", "null", "--inhibit", "off", "--notify", "off"], environment: env)
+        let r = try await WakeProcess.run(["+1m", "-D", "null", "-s", packageRoot + "/Resources/alarm.flac", "--inhibit", "off", "--notify", "off"],
+                                          environment: env)
         #expect(r.exitCode == status, "\(r)")
         #expect(r.stderrLines == ["wake: " + line], "\(r)")
+        withExtendedLifetime(dir) {}
+    }
+
+    /// Before, the built-in sound went through libsndfile too, and without it wake refused every
+    /// alarm. Now it is what rings when nothing else can be read. (On an ALSA whose configuration
+    /// has the pulse plugin's hook, that hook needs libsndfile too, through libpulse, and without
+    /// it ALSA opens no device at all: so an ALSA configuration of its own here, as a machine
+    /// without libasound2-plugins has.)
+    @Test("without a loadable libsndfile the built-in sound still rings")
+    func builtInSoundWithoutLibsndfile() async throws {
+        let home = try AlarmHome()
+        let dir = try Self.withBrokenLibrary("libsndfile.so.1")
+        try Data("pcm.null { type null }\n".utf8).write(to: URL(fileURLWithPath: dir.path + "/asound.conf"))
+        var env = home.environment
+        env["LD_LIBRARY_PATH"] = dir.path
+        env["ALSA_CONFIG_PATH"] = dir.path + "/asound.conf"
+        let r = try await WakeProcess.run(["now", "-D", "null", "--inhibit", "off", "--notify", "off", "--ring-for", "2s"], environment: env)
+        #expect(r.exitCode == 4, "\(r)")
+        #expect(r.stderrLines.isEmpty, "\(r)")
         withExtendedLifetime(dir) {}
     }
 
@@ -108,25 +157,28 @@ struct LazyLibrariesTests {
         daemon.send(SIGTERM)
         let r = await daemon.wait()
         let loaded = r.stderrLines.filter { $0.contains("file=") }
-        #expect(loaded.contains { $0.contains("libsndfile.so.1") }, "it checked the sound: \(loaded)")
         #expect(!loaded.contains { $0.contains("libsystemd.so.0") }, "\(loaded)")
     }
 
-    /// Nobody watches the daemon: it starts anyway, and says for each alarm why it cannot ring,
-    /// naming the library and the package, rather than blaming the sound.
-    @Test("the daemon without a loadable libsndfile says, per alarm, that nothing can ring and why")
+    /// Nobody watches the daemon: it starts anyway, and an alarm whose sound file it cannot open
+    /// for want of libsndfile rings the built-in sound (which needs none), saying why and naming
+    /// the package to reinstall.
+    @Test("the daemon without a loadable libsndfile rings the built-in sound and says why")
     func daemonWithoutSndfile() async throws {
         let home = try AlarmHome()
-        let add = try await home.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"])
+        let sound = packageRoot + "/Resources/alarm.flac"
+        let add = try await home.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null", "-s", sound])
         #expect(add.exitCode == 0, "\(add)")
         let dir = try Self.withBrokenLibrary("libsndfile.so.1")
         var env = home.environment
         env["LD_LIBRARY_PATH"] = dir.path
         let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off", "--no-wake-system"], environment: env,
                                       events: false, directory: home.dir)
-        let said = try await daemon.waitForOutput(containing: "cannot arm 'work'", onStderr: true)
-        #expect(said.contains("wake: cannot arm 'work': not even wake's built-in sound can be opened: libsndfile.so.1 cannot be loaded; "
-                              + "reinstall it: sudo apt install --reinstall libsndfile1"), "\(said)")
+        let said = try await daemon.waitForOutput(containing: "alarm 'work'", onStderr: true)
+        #expect(said.contains("wake: alarm 'work': cannot use sound file '\(sound)': libsndfile.so.1 cannot be loaded; "
+                              + "reinstall it: sudo apt install --reinstall libsndfile1; it will ring wake's built-in sound"), "\(said)")
+        let list = try await home.run(["list"])
+        #expect(list.stdout.contains("work") && list.stdout.contains("waiting"), "\(list)")
         daemon.send(SIGTERM)
         _ = await daemon.wait()
         withExtendedLifetime(dir) {}

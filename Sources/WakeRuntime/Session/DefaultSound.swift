@@ -3,19 +3,35 @@ import Glibc
 import WakeSystem
 
 /// wake's own alarm sound, found wherever the binary is copied.
+///
+/// Its samples are part of the binary (Sources/CWakeSound, written by scripts/make-alarm-sound)
+/// and play from memory: the sound most alarms ring with needs no libsndfile, no codec library
+/// and no decode, so it rings where libsndfile is missing or broken, and a dry run or a ring
+/// with it loads none of them.
 public enum DefaultSound {
     static func open() throws(SoundFile.OpenError) -> SoundFile {
-        let embedded = UnsafeRawBufferPointer(start: wake_alarm_sound_bytes(), count: Int(wake_alarm_sound_length))
-        if let sound = try? SoundFile(bytes: embedded, name: "(built-in alarm)") { return sound }
-        let wav = SynthesisedTone.wav()
-        let result = wav.withUnsafeBytes { b in Result { () throws(SoundFile.OpenError) in try SoundFile(bytes: b, name: "(built-in tone)") } }
-        return try result.get()
+        let embedded = UnsafeBufferPointer(start: wake_alarm_sample_data(), count: Int(wake_alarm_sample_count))
+        if let sound = try? SoundFile(samples: embedded, sampleRate: Int(wake_alarm_sample_rate), channels: 1, name: "(built-in alarm)") {
+            return sound
+        }
+        // Only a build that embedded silence gets here.
+        return try SoundFile(samples: SynthesisedTone.samples, sampleRate: SynthesisedTone.rate, channels: 1, name: "(built-in tone)")
     }
 }
 
-/// The last resort when the embedded sound cannot be decoded: a beeping tone made in code.
+/// The last resort should the embedded sound be unusable: a beeping tone made in code, once.
 public enum SynthesisedTone {
-    static func wav(rate: Int = 44_100) -> [UInt8] {
+    static let rate = 44_100
+
+    /// Mono 16-bit samples, kept for the life of the process (a SoundFile plays them in place).
+    nonisolated(unsafe) static let samples: UnsafeBufferPointer<Int16> = {
+        let tone = make()
+        let storage = UnsafeMutableBufferPointer<Int16>.allocate(capacity: tone.count)
+        _ = storage.initialize(from: tone)
+        return UnsafeBufferPointer(storage)
+    }()
+
+    static func make() -> [Int16] {
         var samples: [Int16] = []
         let beep = rate / 8, gap = rate / 8
         for cycle in 0..<4 {
@@ -28,10 +44,6 @@ public enum SynthesisedTone {
             samples += [Int16](repeating: 0, count: gap)
         }
         samples += [Int16](repeating: 0, count: rate / 2)
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
-        let data = samples.flatMap { le16(Int(UInt16(bitPattern: $0))) }
-        return Array("RIFF".utf8) + le32(36 + data.count) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(1)
-            + le32(rate) + le32(rate * 2) + le16(2) + le16(16) + Array("data".utf8) + le32(data.count) + data
+        return samples
     }
 }
