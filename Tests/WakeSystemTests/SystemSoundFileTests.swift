@@ -111,7 +111,8 @@ struct SystemSoundFileTests {
         let s = try SoundFile(samples: UnsafeBufferPointer(storage), sampleRate: 8000, channels: 2, name: "(test)")
         #expect(s.frames == 1000 && s.channels == 2 && s.sampleRate == 8000 && s.isSeekable && s.width == .int16)
         #expect(s.formatName == "built into wake, Signed 16 bit PCM")
-        #expect(s.silenceReason(volume: 100) == nil && s.peakDBFS > -6 && s.peakDBFS < -3, "\(s.peakDBFS)")
+        // Each channel swings 9,990 either side of its mean: 9990 / 32768 of full scale, -10.3 dBFS.
+        #expect(s.silenceReason(volume: 100) == nil && abs(s.peakDBFS - 20 * log10(9990.0 / 32768)) < 0.01, "\(s.peakDBFS)")
         var buf = [Int16](repeating: 0, count: 2 * 300)
         var all: [Int16] = []
         while true {
