@@ -281,6 +281,10 @@ def report_memory(R, ctx, window, mem):
             row(f"ringing the {label}", p, mem[(key, p)], wk)
     row("`--version` (start-up alone)", "wake --version", mem[("version", "wake --version")], None)
     row("`--version` (start-up alone)", "aplay --version", mem[("version", "aplay --version")], mem[("version", "wake --version")])
+    now, prerolled = ("built-in", "wake now"), ("built-in", "wake +3s (after its pre-roll)")
+    if now in mem and prerolled in mem:
+        row("the built-in sound for 2 s on `null`", "wake now", mem[now], None)
+        row("the built-in sound for 2 s on `null`", "wake +3s (after its pre-roll)", mem[prerolled], None)
     R.table(["case", "contestant", "peak MiB (median)", "(worst)", "wake ÷ this"], rows)
     top = max(wake_peaks)
     t4 = R.target("4", "peak memory under 16 MiB whatever the file's length", f"{fmt(mib(top), 1)} MiB at worst", mib(top) < 16)
@@ -308,7 +312,15 @@ def report_memory(R, ctx, window, mem):
     R.para("Finding:" if mib(top) >= 16 else "Reading it:",
            f"wake's memory is almost all fixed cost: `wake --version`, which does nothing, already peaks at "
            f"{fmt(mib(base), 1)} MiB; ringing the 10-minute FLAC takes {fmt(grow / 1024, 2)} MiB more than the "
-           "5-second WAV (the file is streamed in fixed chunks, so its length does not count).", where, runtime)
+           "5-second WAV (the file is streamed in fixed chunks, so its length does not count).", where, runtime,
+           (f"A real alarm rings after its pre-roll, which maps the whole laid-out code range a second early "
+            f"(figure 1): {fmt(mib(median(mem[prerolled])), 1)} MiB against {fmt(mib(median(mem[now])), 1)} for "
+            f"`wake now`, which has none. Tried and dropped (2026-11-26): the order file listing first what "
+            f"rings ran once their pre-roll had begun, and the pre-roll mapping only that part. The part "
+            f"came to 3.3 of the 4.4 MB (the standard library keeps 1.6 MB of its text in one section, which "
+            f"moves whole), and in eight runs each a pre-rolled ring's peak went 14.5 → 14.4 MB while "
+            f"`wake now`'s rose 13.3 → 13.5: less locality for what runs before the pre-roll.")
+           if now in mem and prerolled in mem else "")
     R.headline.append(
         f"Memory: {fmt(mib(top), 1)} MiB at most, whatever the file; aplay {fmt(mib(median(mem[('WAV', 'aplay')])), 1)}, "
         f"sox {fmt(mib(median(mem[('FLAC', 'sox')])), 1)}, mpv {fmt(mib(median(mem[('FLAC', 'mpv')])), 1)} MiB "
@@ -318,7 +330,8 @@ def report_memory(R, ctx, window, mem):
 def report_startup(R, startup, static):
     R.add("## 5. Start-up", "")
     R.para("Whole-process wall time, `hyperfine -N --warmup 3` (no shell, warm caches), ms. The dry run resolves "
-           "the time, opens and decodes the whole sound file, and opens and closes the device (`-D null`). The "
+           "the time, opens and decodes the whole sound file (the built-in sound: measures its samples, which "
+           "need no decoding), and opens and closes the device (`-D null`). The "
            "peers beside the dry runs do the nearest thing: aplay opens `null` and plays the 5-second WAV; "
            "`flac -t` decodes and checks the whole 10-minute FLAC.")
     pairs = [("wake --version", "aplay --version"),
@@ -355,7 +368,7 @@ def report_startup(R, startup, static):
            dry / apl <= 4)
     bind = median(startup["wake --version, all symbols bound at start (LD_BIND_NOW=1, as `-z now`)"]) - median(startup["wake --version"])
     R.para(f"Targets: `--version` within 3× of aplay's: {t5}; `wake list` within 3×: {t5l}; a dry run within 3×: {t5d} "
-           f"(it opens and decodes the whole default sound and opens the device: aplay playing a file is the "
+           f"(it checks the sound and opens the device: aplay playing a file is the "
            f"nearer peer); a dry run of the default sound within 50 ms: {t5b}.",
            f"Binding every symbol at start, as a `-z now` link (Debian's hardening) would, costs "
            f"{fmt(bind, 2)} ms on `--version` in this run (`LD_BIND_NOW=1`, which makes the dynamic linker do "
@@ -450,9 +463,24 @@ def report_startup(R, startup, static):
            "maps: the order's rings had all waited on the boot clock (`+2s`), so the wall clock's timer "
            "closure that `wake 07:00` fires through was missing, and cold firing came 3–4 ms late until the "
            "order was written from rings on both clocks (0.35–0.62 ms in two short rounds). "
+           "(11) A concrete generic type (a `[String: String]`, a `Set<String>`) was asked for by a mangled name "
+           "that the runtime decodes, checking the type's generic requirements, and the first check of each "
+           "conformance scans all 4,100 conformance records of the static binary (a quarter of them "
+           "FoundationEssentials'). Compiled with `-disable-concrete-type-metadata-mangled-name-accessors`, the "
+           "code calls the type's metadata accessor with the witness tables itself: under callgrind `wake list` "
+           "(20 alarms) 6.33 → 5.69 M instructions, `next` 5.45 → 4.82 M, a dry run 44.2 → 40.6 M; wall time "
+           "moved within the machine's noise (most of a start is the kernel's exec and page faults), and the "
+           "peak is unchanged once the symbol order lists the new accessors. (12) The built-in sound is now "
+           "the samples of `Resources/alarm.wav` in the binary, played in place (`SoundFile(samples:)`), where it "
+           "was the FLAC's bytes decoded through libsndfile: a dry run of the default sound no longer decodes "
+           "the loop, 40.6 → 25.6 M instructions; with (11), 20.5 → 17.2 ms (medians of 200 alternated runs); a "
+           "ring with it on `null` peaks at 13.2 MB, not 13.9. Of the 25.6 M left, ALSA's `snd_pcm_open` of "
+           "`null` is 9.4 M (its configuration runs the pulse plugin's hook, which loads libpulse, libX11, "
+           "libxcb, libsystemd and a dozen more: aplay pays it too, `aplay -D null` below takes about 5× its "
+           "`--version`) and swift-argument-parser's parse of the one-off command 9.1 M. "
            "What is left: `--version`, `list` and `stop` are within 2× now; `list` with 20 alarms came out at "
            "1.9×, 2.6×, 2.9× and 3.1× in four runs on 2026-11-26 (3.3–5.3 ms; `list` with none 2.2–3.5 ms, so "
-           "the machine moved too): missed, by up to half again. Its own work is parsing the 20 alarms "
+           "the machine moved too), and 2.3× (4.3 ms) in the run after (11) and (12): missed, by up to half again. Its own work is parsing the 20 alarms "
            "and computing each one's next occurrence, and about a fifth of its user time is the Swift runtime "
            "instantiating generic types' metadata on first use. Before this round, measured on 2026-11-26 "
            "(hyperfine, 300 runs side by side), a static Swift program that prints one line took 1.45–1.55× "
@@ -460,8 +488,9 @@ def report_startup(R, startup, static):
            " brings FoundationEssentials only through swift-argument-parser 1.8 (its one `internal import`, for "
            "JSONEncoder and LocalizedError), so a command-line parser without Foundation (and completion scripts"
            " written by hand) is still what would take the most off every command, and off the memory of every "
-           "ring. A dry run within 4× cannot be had while it decodes the whole sound and opens the device, which"
-           " is its point.")
+           "ring, and a third of a dry run. A dry run within 4× cannot be had while it opens the device, which "
+           "is its point: on this machine's ALSA configuration aplay itself, opening `null` to play the "
+           "5-second WAV, takes about 5× its `--version`.")
     sc = startup.get("sf_command", {})
     flac = median(startup["wake 07:00 --dry-run -s 10-min FLAC"])
     flac_t = median(startup["flac -t, 10-min FLAC (decode, check)"])
@@ -614,7 +643,11 @@ def report_desktop(R, desktop, window, plot=None):
                "that takes the client's lock and asks its stream; it now waits at once (libpulse's calls, counted "
                "by its getpid over 10 s: 873 → 760, aplay's 714). Side by side with aplay after both, wake's "
                "threads came out at 119–127 ms a minute against aplay's 125 in two 30 s windows: what this row "
-               "shows is within the window's noise.")
+               "shows is within the window's noise. On PipeWire the two swap places from run to run: after the "
+               "run of 2026-11-26 19:40 (1.09× and 1.04×, against 1.00× and 0.89× at 15:59), figure 7 alone, the "
+               "binaries of both runs one after the other, gave 119 ms against aplay's 104 and 2,804 wake-ups "
+               "against 2,792 for the earlier binary, 137 against 121 and 2,910 against 2,895 for this one: the "
+               "same ratios, so the difference between the runs is the machine's.")
     sm = window.get("ringing_smaps", {}).get(kind)
     if mib(max(wake_ring["maxrss_kb"])) > 12 and sm and sm["by_mapping"]:
         status = sm["status"]
