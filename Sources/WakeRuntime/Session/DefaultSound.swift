@@ -6,8 +6,8 @@ import WakeSystem
 ///
 /// Its samples are part of the binary (Sources/CWakeSound, written by scripts/make-alarm-sound)
 /// and play from memory: the sound most alarms ring with needs no libsndfile, no codec library
-/// and no decode, so it rings where libsndfile is missing or broken, and a dry run or a ring
-/// with it loads none of them.
+/// and no decode, so it rings where libsndfile is missing or broken, and wake opens none of them
+/// for it (ALSA's pulse plugin hook, where configured, still brings libsndfile in with libpulse).
 public enum DefaultSound {
     static func open() throws(SoundFile.OpenError) -> SoundFile {
         let embedded = UnsafeBufferPointer(start: wake_alarm_sample_data(), count: Int(wake_alarm_sample_count))
