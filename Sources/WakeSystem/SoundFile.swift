@@ -117,23 +117,10 @@ public final class SoundFile {
         }
         let frames = samples.count / channels
         if frames == 0 { throw fail("contains no audio frames") }
-        var sum = [Int64](repeating: 0, count: channels)
-        var low = [Int16](repeating: .max, count: channels)
-        var high = [Int16](repeating: .min, count: channels)
-        for i in 0..<frames * channels {
-            let c = i % channels, v = samples[i]
-            sum[c] += Int64(v)
-            low[c] = min(low[c], v)
-            high[c] = max(high[c], v)
-        }
-        var peak = 0.0
-        var allZero = true
-        for c in 0..<channels {
-            // Full scale is 1.0, as libsndfile's doubles read a 16-bit file.
-            let mean = Double(sum[c]) / Double(frames) / 32768, lo = Double(low[c]) / 32768, hi = Double(high[c]) / 32768
-            peak = max(peak, hi - mean, mean - lo)
-            if low[c] != 0 || high[c] != 0 { allZero = false }
-        }
+        var level = LevelMeter(channels: channels)
+        // Full scale is 1.0, as libsndfile's doubles read a 16-bit file.
+        for i in 0..<frames * channels { level.add(Double(samples[i]) / 32768, channel: i % channels) }
+        let (peak, allZero) = level.result(frames: Int64(frames))
         if let why = Audibility.silenceReason(frames: Int64(frames), sampleRate: sampleRate, allZero: allZero, peak: peak) {
             throw fail(why)
         }
@@ -183,35 +170,21 @@ public final class SoundFile {
         // Decode it all now, as doubles (full scale is 1.0 for every format), measuring per channel.
         let chunk = 4096
         var buffer = [Double](repeating: 0, count: chunk * channels)
-        var sum = [Double](repeating: 0, count: channels)
-        var low = [Double](repeating: .infinity, count: channels)
-        var high = [Double](repeating: -.infinity, count: channels)
+        var level = LevelMeter(channels: channels)
         var total: Int64 = 0
         while true {
             let n = buffer.withUnsafeMutableBufferPointer { wake_sf_readf_double(h, $0.baseAddress, sf_count_t(chunk)) }
             if n <= 0 { break }
             total += n
             for f in 0..<Int(n) {
-                for c in 0..<channels {
-                    let v = buffer[f * channels + c]
-                    guard v.isFinite else { continue }
-                    sum[c] += v
-                    low[c] = min(low[c], v)
-                    high[c] = max(high[c], v)
-                }
+                for c in 0..<channels { level.add(buffer[f * channels + c], channel: c) }
             }
         }
         if wake_sf_error(h) != 0 {
             throw closing("decoding failed after \(total) frames (\(String(cString: wake_sf_strerror(h))))")
         }
         if total == 0 { throw closing("contains no audio frames") }
-        var peak = 0.0
-        var allZero = true
-        for c in 0..<channels where low[c] <= high[c] {
-            let mean = sum[c] / Double(total)
-            peak = max(peak, high[c] - mean, mean - low[c])
-            if low[c] != 0 || high[c] != 0 { allZero = false }
-        }
+        let (peak, allZero) = level.result(frames: total)
         if let why = Audibility.silenceReason(frames: total, sampleRate: sampleRate, allZero: allZero, peak: peak) {
             throw closing(why)
         }
@@ -363,5 +336,36 @@ extension SoundFile {
             throw .decode("sf_seek: libsndfile cannot seek in this format (\(formatName))")
         }
         if wake_sf_seek(handle, sf_count_t(frame), SEEK_SET) < 0 { throw .decode("sf_seek: \(String(cString: wake_sf_strerror(handle)))") }
+    }
+}
+
+/// A sound's level, per channel, for `Audibility`: the largest |sample - channel mean| over the
+/// whole sound (full scale 1.0), and whether every sample was zero. Samples that are not finite
+/// (a float file's NaN) are left out.
+private struct LevelMeter {
+    private var sum: [Double], low: [Double], high: [Double]
+
+    init(channels: Int) {
+        sum = [Double](repeating: 0, count: channels)
+        low = [Double](repeating: .infinity, count: channels)
+        high = [Double](repeating: -.infinity, count: channels)
+    }
+
+    mutating func add(_ v: Double, channel c: Int) {
+        guard v.isFinite else { return }
+        sum[c] += v
+        low[c] = min(low[c], v)
+        high[c] = max(high[c], v)
+    }
+
+    func result(frames: Int64) -> (peak: Double, allZero: Bool) {
+        var peak = 0.0
+        var allZero = true
+        for c in sum.indices where low[c] <= high[c] {
+            let mean = sum[c] / Double(frames)
+            peak = max(peak, high[c] - mean, mean - low[c])
+            if low[c] != 0 || high[c] != 0 { allZero = false }
+        }
+        return (peak, allZero)
     }
 }
