@@ -60,6 +60,15 @@ public final class SignalChannel {
         return out
     }
 
+    /// A received signal that is pending (blocked and not yet read), other than those in
+    /// `ignoring`: what ends a long computation early, as `BoundedCall` ends a wait. It is left
+    /// pending, so the caller that gives up can still report or act on it.
+    public static func pending(ignoring: Set<Int32> = [SIGWINCH, SIGCONT]) -> Int32? {
+        var set = sigset_t()
+        guard sigpending(&set) == 0 else { return nil }
+        return received.first { sigismember(&set, $0) == 1 && !ignoring.contains($0) }
+    }
+
     /// Stops this process as the default SIGTSTP action would (used after restoring the terminal).
     public static func stopSelf() {
         kill(getpid(), SIGSTOP)

@@ -14,6 +14,8 @@ public final class SoundFile {
         public var reason: String
         /// libsndfile.so.1 itself cannot be loaded: no file is to blame (`reason` says what to install).
         public var libraryMissing = false
+        /// The decoding was given up for this signal, pending when `interrupted` was asked.
+        public var signal: Int32? = nil
         public var description: String { "cannot use sound file '\(path.printable)': \(reason)" }
     }
 
@@ -46,7 +48,9 @@ public final class SoundFile {
     }
 
     /// Opens `path` (a regular file only: a FIFO or device would block or never end).
-    public convenience init(path: String) throws(OpenError) {
+    /// `interrupted` is asked now and then while the file is decoded (a long file takes seconds,
+    /// many more on a slow board): a signal it returns ends the decoding with `OpenError.signal`.
+    public convenience init(path: String, interrupted: (() -> Int32?)? = nil) throws(OpenError) {
         func fail(_ r: String) -> OpenError { OpenError(path: path, reason: r) }
         let file: OpenedFile
         do {
@@ -66,7 +70,7 @@ public final class SoundFile {
             throw fail(n == 0 ? "the file is empty"
                 : "it is not a sound file (a kernel pseudo-file that reports no size, as those under /proc and /sys do)")
         }
-        try self.init(fd: file.fd, path: path)
+        try self.init(fd: file.fd, path: path, interrupted: interrupted)
     }
 
     /// Opens a sound file's bytes held in memory (a WAV made in code) through a memfd.
@@ -87,9 +91,9 @@ public final class SoundFile {
     }
 
     /// Takes ownership of `fd`: closed here on failure, by `deinit` otherwise.
-    private init(fd: Int32, path: String) throws(OpenError) {
+    private init(fd: Int32, path: String, interrupted: (() -> Int32?)? = nil) throws(OpenError) {
         let d: Decoded
-        do { d = try SoundFile.decode(fd: fd, path: path) } catch {
+        do { d = try SoundFile.decode(fd: fd, path: path, interrupted: interrupted) } catch {
             close(fd)
             throw error
         }
@@ -118,8 +122,7 @@ public final class SoundFile {
         let frames = samples.count / channels
         if frames == 0 { throw fail("contains no audio frames") }
         var level = LevelMeter(channels: channels)
-        // Full scale is 1.0, as libsndfile's doubles read a 16-bit file.
-        for i in 0..<frames * channels { level.add(Double(samples[i]) / 32768, channel: i % channels) }
+        level.add(interleaved: UnsafeBufferPointer(rebasing: samples[0..<frames * channels]))
         let (peak, allZero) = level.result(frames: Int64(frames))
         if let why = Audibility.silenceReason(frames: Int64(frames), sampleRate: sampleRate, allZero: allZero, peak: peak) {
             throw fail(why)
@@ -151,7 +154,7 @@ public final class SoundFile {
     /// is set, not when it rings), measures its level, refuses it if silent, and returns a handle
     /// at the start of the file. On failure no handle is left open (`fd` stays the caller's).
     /// Every failure takes libsndfile's message before closing the handle it came from.
-    private static func decode(fd: Int32, path: String) throws(OpenError) -> Decoded {
+    private static func decode(fd: Int32, path: String, interrupted: (() -> Int32?)?) throws(OpenError) -> Decoded {
         func fail(_ r: String) -> OpenError { OpenError(path: path, reason: r) }
         var info = SF_INFO()
         guard let h = wake_sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
@@ -172,13 +175,22 @@ public final class SoundFile {
         var buffer = [Double](repeating: 0, count: chunk * channels)
         var level = LevelMeter(channels: channels)
         var total: Int64 = 0
+        var chunks = 0
         while true {
-            let n = buffer.withUnsafeMutableBufferPointer { wake_sf_readf_double(h, $0.baseAddress, sf_count_t(chunk)) }
+            // Every 16 chunks (1.5 s of CD audio; milliseconds of decoding) is prompt enough for a signal.
+            if chunks & 15 == 0, let signal = interrupted?() {
+                var error = closing("interrupted by \(SignalChannel.name(of: signal)) while decoding it")
+                error.signal = signal
+                throw error
+            }
+            chunks &+= 1
+            let n = buffer.withUnsafeMutableBufferPointer { b in
+                let n = wake_sf_readf_double(h, b.baseAddress, sf_count_t(chunk))
+                if n > 0 { level.add(interleaved: UnsafeBufferPointer(rebasing: b[0..<Int(n) * channels])) }
+                return n
+            }
             if n <= 0 { break }
             total += n
-            for f in 0..<Int(n) {
-                for c in 0..<channels { level.add(buffer[f * channels + c], channel: c) }
-            }
         }
         if wake_sf_error(h) != 0 {
             throw closing("decoding failed after \(total) frames (\(String(cString: wake_sf_strerror(h))))")
@@ -351,11 +363,41 @@ private struct LevelMeter {
         high = [Double](repeating: -.infinity, count: channels)
     }
 
-    mutating func add(_ v: Double, channel c: Int) {
-        guard v.isFinite else { return }
-        sum[c] += v
-        low[c] = min(low[c], v)
-        high[c] = max(high[c], v)
+    /// Whole frames of interleaved samples, full scale 1.0. A loop over the chunk, not a call
+    /// per sample: an unoptimised (debug, sanitizer) build decodes a long file several times
+    /// slower with a call per sample, and a signal waits for the decoding.
+    mutating func add(interleaved chunk: UnsafeBufferPointer<Double>) {
+        let channels = sum.count
+        for c in 0..<channels {
+            var s = 0.0, lo = low[c], hi = high[c]
+            var i = c
+            while i < chunk.count {
+                let v = chunk[i]
+                if v.isFinite {
+                    s += v
+                    lo = min(lo, v)
+                    hi = max(hi, v)
+                }
+                i += channels
+            }
+            sum[c] += s
+            low[c] = lo
+            high[c] = hi
+        }
+    }
+
+    /// Whole frames of interleaved 16-bit samples, scaled as libsndfile reads them as doubles.
+    mutating func add(interleaved samples: UnsafeBufferPointer<Int16>) {
+        var buffer = [Double](repeating: 0, count: 4096 * sum.count)
+        var start = 0
+        while start < samples.count {
+            let n = min(buffer.count, samples.count - start)
+            buffer.withUnsafeMutableBufferPointer { b in
+                for i in 0..<n { b[i] = Double(samples[start + i]) / 32768 }
+                add(interleaved: UnsafeBufferPointer(rebasing: b[0..<n]))
+            }
+            start += n
+        }
     }
 
     func result(frames: Int64) -> (peak: Double, allZero: Bool) {

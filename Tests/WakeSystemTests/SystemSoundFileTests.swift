@@ -181,6 +181,33 @@ struct SystemSoundFileTests {
         #expect(refusal(try dir.write("rate.wav", wav16([1, 2, 3], rate: 100))).hasPrefix("unsupported layout"))
     }
 
+    /// A long file takes seconds to decode on a slow board (many more under a sanitizer), and
+    /// the signals are blocked meanwhile: a Ctrl-C or SIGTERM must not wait for the end.
+    @Test("a signal while decoding ends it early with that signal, leaving no descriptor; none lets it finish")
+    func interruptedDecoding() async throws {
+        let dir = try TestDirectory("wake-sys")
+        let p = try await soxSound(dir, "long.wav", channels: 2, ["synth", "60", "sine", "440", "vol", "0.5"])
+        func openOnFile() -> Bool {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).contains {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == p
+            }
+        }
+        var asked = 0
+        do {
+            _ = try SoundFile(path: p) { asked += 1; return asked == 3 ? SIGTERM : nil }
+            Issue.record("decoded to the end")
+        } catch {
+            #expect(error.signal == SIGTERM)
+            #expect(error.description == "cannot use sound file '\(p)': interrupted by SIGTERM while decoding it")
+        }
+        #expect(asked == 3)
+        #expect(!openOnFile())
+        asked = 0
+        let s = try SoundFile(path: p) { asked += 1; return nil }
+        // 16 chunks of 4096 frames between questions: 60 s at 44.1 kHz asks 41 times.
+        #expect(s.frames == 60 * Int64(s.sampleRate) && asked == Int(s.frames / 65_536) + 1, "\(asked) \(s.frames)")
+    }
+
     @Test("normal sounds still open: 16-bit stereo, 24-bit, FLAC")
     func normal() async throws {
         let dir = try TestDirectory("wake-sys")

@@ -37,11 +37,27 @@ public enum OneOffAlarm {
             throw ArmError(message: error.description, status: ExitStatus.usage)
         }
 
+        // A signal during the checks cancels the alarm: recorded like any cancel.
+        func cancelled(_ error: ArmError) -> ArmError {
+            if let signal = error.signal, let path = options.eventsPath, let log = try? EventLog(path: path, zone: zone) as EventLog {
+                log.emit("cancelled", at: SystemClock.realtime, [("by", .string("signal")), ("signal", .string(SignalChannel.name(of: signal)))])
+            }
+            return error
+        }
+
         // The sound file: opened and decoded end to end now, and held open until the end.
         let sound: SoundFile
         do {
-            if let path = options.ring.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
+            if let path = options.ring.soundPath {
+                sound = try SoundFile(path: path) { SignalChannel.pending() }
+            } else {
+                sound = try DefaultSound.open()
+            }
         } catch {
+            if let signal = error.signal {
+                throw cancelled(ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while reading the sound file; nothing was set",
+                                         status: 128 + signal, signal: signal))
+            }
             // A missing libsndfile already names the package to reinstall; no file is to blame.
             let next = options.ring.soundPath == nil ? "; reinstall wake" : "; choose another file with --sound"
             throw ArmError(message: error.description + (error.libraryMissing ? "" : next), status: ExitStatus.noInput)
@@ -62,16 +78,16 @@ public enum OneOffAlarm {
         do {
             device = try DeviceCheck.run(options.ring.device, sound: sound, dryRun: options.dryRun, signals: signals)
         } catch {
-            // A signal during the checks cancels the alarm: recorded like any cancel.
-            if let signal = error.signal, let path = options.eventsPath, let log = try? EventLog(path: path, zone: zone) as EventLog {
-                log.emit("cancelled", at: SystemClock.realtime, [("by", .string("signal")), ("signal", .string(SignalChannel.name(of: signal)))])
-            }
-            throw error
+            throw cancelled(error)
         }
         if let warning = device.warning { console.error(warning) }
-        let mixer = try MixerCheck.run(device: options.ring.device, policy: options.ring.mixer, signals: signals)
-
-        let notify = try NotifySetup.prepare(options.notify, dryRun: options.dryRun, signals: signals)
+        let mixer: MixerCheck.Report, notify: NotifySetup.Prepared
+        do {
+            mixer = try MixerCheck.run(device: options.ring.device, policy: options.ring.mixer, signals: signals)
+            notify = try NotifySetup.prepare(options.notify, dryRun: options.dryRun, signals: signals)
+        } catch {
+            throw cancelled(error)
+        }
 
         let log: EventLog?
         do {

@@ -81,8 +81,12 @@ public enum StandingAlarmActions {
         // The checks a one-off alarm gets, so 07:00 finds nothing new wrong.
         let sound: SoundFile
         do {
-            if let path = settings.soundPath { sound = try SoundFile(path: path) } else { sound = try DefaultSound.open() }
+            if let path = settings.soundPath { sound = try SoundFile(path: path) { SignalChannel.pending() } } else { sound = try DefaultSound.open() }
         } catch {
+            if let signal = error.signal {
+                throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while reading the sound file; nothing was added",
+                               status: 128 + signal, signal: signal)
+            }
             throw ArmError(message: error.description + "; choose another file with --sound", status: ExitStatus.noInput)
         }
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
