@@ -9,48 +9,57 @@ enum SpanGrammar {
     /// The rule in words, quoted by every span error so the two messages read alike.
     static let rule = "a span is numbers with units d, h, m, s, ms, largest first, each at most once, as 90s, 1h30m, 500ms, 1d2h"
 
-    static let units: [(name: String, milliseconds: Int64)] = [
-        ("d", 86_400_000), ("h", 3_600_000), ("ms", 1), ("m", 60_000), ("s", 1000),
+    /// Units as ASCII bytes, in the order they are matched: `ms` before `m`.
+    static let units: [(name: [UInt8], milliseconds: Int64, rank: Int)] = [
+        (Array("d".utf8), 86_400_000, 0), (Array("h".utf8), 3_600_000, 1), (Array("ms".utf8), 1, 4),
+        (Array("m".utf8), 60_000, 2), (Array("s".utf8), 1000, 3),
     ]
-    /// The order units must come in (largest first); `ms` is checked before `m` when matching.
-    static let rank: [String: Int] = ["d": 0, "h": 1, "m": 2, "s": 3, "ms": 4]
 
     static var limitMilliseconds: Int64 { WakeSpec.maximumRelativeSeconds * 1000 }
 
     /// The span in milliseconds, or why it is not one (a reason, without the text itself).
+    /// Read as bytes, not Characters: `wake list` parses every stored alarm's durations, and
+    /// grapheme breaking cost it a tenth of its start-up; only printable ASCII gets that far.
     static func parse(_ text: Substring, allowBareZero: Bool) -> Result<Int64, SpanError> {
         guard !text.isEmpty else { return .failure(SpanError("empty; \(rule)")) }
-        guard text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F }) else {
-            return .failure(SpanError("only ASCII digits and the units d, h, m, s, ms are understood"))
+        var lower: [UInt8] = []
+        lower.reserveCapacity(text.utf8.count)
+        for b in text.utf8 {
+            guard b >= 0x20, b < 0x7F else {
+                return .failure(SpanError("only ASCII digits and the units d, h, m, s, ms are understood"))
+            }
+            lower.append(b >= 0x41 && b <= 0x5A ? b + 0x20 : b)
         }
-        let lower = text.lowercased()
-        if lower.allSatisfy(\.isWholeNumberDigit) {
-            if allowBareZero && lower.allSatisfy({ $0 == "0" }) { return .success(0) }
-            return .failure(SpanError("missing unit after \(lower.prefix(20)) (d, h, m, s or ms)"))
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        func shown(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes.prefix(20), as: UTF8.self) }
+        if lower.allSatisfy(isDigit) {
+            if allowBareZero && lower.allSatisfy({ $0 == 0x30 }) { return .success(0) }
+            return .failure(SpanError("missing unit after \(shown(lower[...])) (d, h, m, s or ms)"))
         }
-        var rest = Substring(lower)
+        var i = 0
         var total: Int64 = 0
         var lastRank = -1
-        while !rest.isEmpty {
-            let digits = rest.prefix(while: \.isWholeNumberDigit)
+        while i < lower.count {
+            let start = i
+            while i < lower.count, isDigit(lower[i]) { i += 1 }
+            let digits = lower[start..<i]
             guard !digits.isEmpty else { return .failure(SpanError(rule)) }
-            rest = rest[digits.endIndex...]
             // Read the number with overflow checks: a thousand 9s is "too large", not a trap.
             var n: Int64 = 0
-            for c in digits.utf8 {
-                n = n.times(10).plus(Int64(c - 48))
+            for c in digits {
+                n = n.times(10).plus(Int64(c - 0x30))
                 if n > limitMilliseconds { n = limitMilliseconds + 1 }
             }
-            guard let unit = units.first(where: { rest.hasPrefix($0.name) }) else {
-                if let c = rest.first { return .failure(SpanError("unknown unit '\(c)' after \(digits.prefix(20)) (use d, h, m, s or ms)")) }
-                return .failure(SpanError("missing unit after \(digits.prefix(20)) (d, h, m, s or ms)"))
+            let rest = lower[i...]
+            guard let unit = units.first(where: { rest.starts(with: $0.name) }) else {
+                if let c = rest.first { return .failure(SpanError("unknown unit '\(Character(Unicode.Scalar(c)))' after \(shown(digits)) (use d, h, m, s or ms)")) }
+                return .failure(SpanError("missing unit after \(shown(digits)) (d, h, m, s or ms)"))
             }
-            let r = rank[unit.name] ?? 0
-            guard r > lastRank else {
-                return .failure(SpanError("unit '\(unit.name)' repeated or out of order (d, h, m, s, ms, largest first, each at most once)"))
+            guard unit.rank > lastRank else {
+                return .failure(SpanError("unit '\(String(decoding: unit.name, as: UTF8.self))' repeated or out of order (d, h, m, s, ms, largest first, each at most once)"))
             }
-            lastRank = r
-            rest = rest.dropFirst(unit.name.count)
+            lastRank = unit.rank
+            i += unit.name.count
             total = total.plus(n.times(unit.milliseconds))
             guard total <= limitMilliseconds else { return .failure(SpanError("too large (at most 10 years)")) }
         }
