@@ -238,7 +238,7 @@ public struct AlarmTimerHelper: Equatable, Sendable {
     /// The clock of a timerfd, from `/proc/self/fdinfo` (`clockid: 8`); nil when `fd` is not a timerfd.
     public static func timerClock(_ fd: Int32) -> clockid_t? {
         guard let bytes = ZoneLoader.readProcFile("/proc/self/fdinfo/\(fd)") else { return nil }
-        return WakeSystemSupport.statusFields(String(decoding: bytes, as: UTF8.self))["clockid"].flatMap { clockid_t($0) }
+        return WakeSystemSupport.statusField("clockid", in: String(decoding: bytes, as: UTF8.self)).flatMap { clockid_t($0) }
     }
 }
 

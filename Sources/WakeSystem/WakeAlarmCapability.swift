@@ -12,7 +12,7 @@ public enum WakeAlarmCapability {
 
     /// The effective capability set of this process, from its status (0 when it says none).
     public static func effectiveCapabilities(status: String = processStatus()) -> UInt64 {
-        WakeSystemSupport.statusFields(status)["CapEff"].flatMap { UInt64($0, radix: 16) } ?? 0
+        WakeSystemSupport.statusField("CapEff", in: status).flatMap { UInt64($0, radix: 16) } ?? 0
     }
 
     public static func holdsWakeAlarm(_ capabilities: UInt64) -> Bool { capabilities & (1 << UInt64(capWakeAlarm)) != 0 }
