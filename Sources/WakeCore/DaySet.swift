@@ -48,7 +48,7 @@ public struct DaySet: Hashable, Sendable {
         case DaySet.daily.bits: return "daily"
         case DaySet.weekdays.bits: return "weekdays"
         case DaySet.weekends.bits: return "weekends"
-        default: return names.joined(separator: ",")
+        default: return names.concatenated(separator: ",")
         }
     }
 

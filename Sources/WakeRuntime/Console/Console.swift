@@ -63,7 +63,7 @@ public final class Console {
     public func results(_ lines: [String]) {
         if let capture { return lines.forEach { capture.append(TerminalText.sanitizeLine($0)) } }
         clearStatus()
-        Self.write(infoFD, lines.map { TerminalText.sanitizeLine($0) + "\n" }.joined())
+        Self.write(infoFD, lines.map { TerminalText.sanitizeLine($0) + "\n" }.concatenated())
     }
 
     public func error(_ line: String) {

@@ -327,7 +327,7 @@ public enum StandingAlarmActions {
             let last = table[0].count - 1
             let widths = (0...last).map { col in table.map { $0[col].count }.max() ?? 0 }
             console.results(table.map { line in
-                line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.joined(separator: "  ")
+                line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.concatenated(separator: "  ")
             })
             if entries.contains(where: { $0.wakesSystem == false }) {
                 let why = o.wakeLook.now.obstacle.map { ": " + $0.description } ?? ""
