@@ -141,10 +141,11 @@ struct FaultInjectionTests {
         let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "30s", "--inhibit", "off"],
                                     environment: faults("pcm.write=HANG@10x0"))
         let ringing = try await wake.waitForEvent("ringing")
-        let seen = ContinuousClock.now
         let fallback = try await wake.waitForEvent("fallback", timeout: .seconds(12))
-        #expect(ContinuousClock.now - seen <= .seconds(11), "the stall took too long to notice")
-        if let s = secondsBetween(ringing, fallback) { #expect(s <= 10, "the stall was noticed after \(s) s") }
+        // Timed by wake's own events, not by when this test saw them: in `make test` the heavy
+        // synchronous core tests can hold both pool threads for a minute (a CI run saw 64 s).
+        let s = try #require(secondsBetween(ringing, fallback), "\(ringing) \(fallback)")
+        #expect(s <= 10, "the stall was noticed after \(s) s")
         #expect(fallback["from"] == "null" && fallback["to"] == "null", "\(fallback)")
         #expect(fallback["reason"]?.contains("stalled") == true, "\(fallback)")
         let r = await wake.wait(timeout: .seconds(90))
