@@ -60,10 +60,13 @@ public final class SignalChannel {
         return out
     }
 
+    /// Signals that end no wait or computation: a resized or continued terminal.
+    public static let nonInterrupting: Set<Int32> = [SIGWINCH, SIGCONT]
+
     /// A received signal that is pending (blocked and not yet read), other than those in
     /// `ignoring`: what ends a long computation early, as `BoundedCall` ends a wait. It is left
     /// pending, so the caller that gives up can still report or act on it.
-    public static func pending(ignoring: Set<Int32> = [SIGWINCH, SIGCONT]) -> Int32? {
+    public static func pending(ignoring: Set<Int32> = nonInterrupting) -> Int32? {
         var set = sigset_t()
         guard sigpending(&set) == 0 else { return nil }
         return received.first { sigismember(&set, $0) == 1 && !ignoring.contains($0) }

@@ -301,8 +301,7 @@ public enum NotifySetup {
         case .done(.failure(let error)): return .failure(error.description.printable)
         case .timedOut: return .failure("the notification server did not answer in \(Formatting.span(limit)) (is it hung?)")
         case .interrupted(let signal):
-            throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while asking for the notification server; nothing was set",
-                           status: 128 + signal, signal: signal)
+            throw ArmError.interrupted(by: signal, during: "asking for the notification server")
         }
     }
 

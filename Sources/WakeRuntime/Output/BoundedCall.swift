@@ -32,7 +32,7 @@ public enum BoundedCall {
     private final class Result<T>: @unchecked Sendable { var value: T? }
 
     /// `signals`: a signal channel to watch; `ignoring` lists signals that do not end the wait.
-    public static func run<T>(limit: Duration, signals: SignalChannel?, ignoring: Set<Int32> = [SIGWINCH, SIGCONT],
+    public static func run<T>(limit: Duration, signals: SignalChannel?, ignoring: Set<Int32> = SignalChannel.nonInterrupting,
                               _ work: @escaping () -> T) throws(SystemCallError) -> Outcome<T> {
         let wakeFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
         let result = Result<T>()

@@ -54,8 +54,7 @@ public enum DeviceCheck {
             throw ArmError(message: "cannot ring on device '\(device.printable)': the device did not answer in \(Formatting.span(Defaults.stallLimit)) "
                 + "(is its sound server hung?); try another with -D, see 'wake --list-devices'", status: ExitStatus.unavailable)
         case .interrupted(let signal):
-            throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while checking the device; nothing was set",
-                           status: 128 + signal, signal: signal)
+            throw ArmError.interrupted(by: signal, during: "checking the device")
         }
     }
 

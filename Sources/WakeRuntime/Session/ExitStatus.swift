@@ -1,4 +1,5 @@
 import WakeCore
+import WakeSystem
 
 /// Exit codes, as the README's table and docs/guide.md ("Exit codes") document them (sysexits.h
 /// where one fits). The core reports outcomes; this is where the runtime turns them into codes.
@@ -37,6 +38,12 @@ public struct ArmError: Error {
     public var status: Int32
     /// Set when a signal ended the checks: the alarm counts as cancelled by it.
     public var signal: Int32? = nil
+
+    /// A signal ended the arm-time checks `during` (a phrase: "checking the mixer"): 128 + n.
+    public static func interrupted(by signal: Int32, during: String, nothing: String = "set") -> ArmError {
+        ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while \(during); nothing was \(nothing)",
+                 status: 128 + signal, signal: signal)
+    }
 
     public init(message: String, status: Int32, signal: Int32? = nil) {
         self.message = message

@@ -43,8 +43,7 @@ public enum MixerCheck {
             return Report(text: "the mixer '\(control.printable)' did not answer in \(Formatting.span(Defaults.stallLimit)); the alarm rings anyway",
                           notable: true)
         case .interrupted(let signal):
-            throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while checking the mixer; nothing was set",
-                           status: 128 + signal, signal: signal)
+            throw ArmError.interrupted(by: signal, during: "checking the mixer")
         }
     }
 

@@ -55,8 +55,7 @@ public enum OneOffAlarm {
             }
         } catch {
             if let signal = error.signal {
-                throw cancelled(ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while reading the sound file; nothing was set",
-                                         status: 128 + signal, signal: signal))
+                throw cancelled(ArmError.interrupted(by: signal, during: "reading the sound file"))
             }
             // A missing libsndfile already names the package to reinstall; no file is to blame.
             let next = options.ring.soundPath == nil ? "; reinstall wake" : "; choose another file with --sound"

@@ -84,8 +84,7 @@ public enum StandingAlarmActions {
             if let path = settings.soundPath { sound = try SoundFile(path: path) { SignalChannel.pending() } } else { sound = try DefaultSound.open() }
         } catch {
             if let signal = error.signal {
-                throw ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while reading the sound file; nothing was added",
-                               status: 128 + signal, signal: signal)
+                throw ArmError.interrupted(by: signal, during: "reading the sound file", nothing: "added")
             }
             throw ArmError(message: error.description + "; choose another file with --sound", status: ExitStatus.noInput)
         }
