@@ -103,7 +103,12 @@ func memoryOfUnpacedRing(_ ringFor: String, sound: String) async throws -> (hwm:
 struct LongRunTests {
     @Test("a 13-frame sound rung unpaced for 1 s: the capture is the sound repeated, seam after seam")
     func quickSeams() async throws {
-        let run = try await ringTinyLoop(loopFrames: 13, ringFor: "1s")
+        var run = try await ringTinyLoop(loopFrames: 13, ringFor: "1s")
+        if run.seams < 1_000 && run.mismatch == nil && run.result.exitCode == 4 {
+            // A starved machine (ASan, both cores busy): in one CI run the second ran out before
+            // the first frame was written. Ring longer rather than fail on speed.
+            run = try await ringTinyLoop(loopFrames: 13, ringFor: "5s")
+        }
         // Thousands of seams even under ASan on a loaded machine; the point is that each is exact.
         expectExactLoop(run, loopFrames: 13, minimumSeams: 1_000)
         print("R4 quick: \(run.seams) seams, \(run.frames) frames in 1 s unpaced (13-frame loop)")

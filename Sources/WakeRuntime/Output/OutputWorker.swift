@@ -82,7 +82,7 @@ final class OutputWorker: @unchecked Sendable {
             if mailbox.pending() == .abandoned { return releaseMixer() }
         }
         let paced = pcm.isClockless && !job.unpaced
-        mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: pcm.isClockless))
+        mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: paced))
         let schedule = PacingSchedule(rate: pcm.rate, lead: job.latency)
         var start = SystemClock.monotonic
         mailbox.madeProgress(at: start, frames: 0, seams: 0)
