@@ -154,6 +154,36 @@ struct SignalStormTests {
         #expect(wake.events.last?.name == "cancelled", "\(wake.report(r))")
     }
 
+    @Test("SIGTERM while `wake add` decodes a 10-minute FLAC: said in one line, 143, nothing added")
+    func termDuringAdd() async throws {
+        let dir = try TestDirectory()
+        let flac = try await Self.makeTenMinuteFLAC(dir)
+        mkdir(dir.file("run"), 0o700)
+        let home = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "XDG_RUNTIME_DIR": dir.file("run"), "TZ": "UTC"]
+        var caught: (DetachedWake, ProcessResult)?
+        for _ in 0..<5 where caught == nil {
+            let wake = try DetachedWake(["add", "07:00", "--name", "long", "-s", flac, "-D", "null"], environment: home,
+                                        events: false, directory: dir)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline, !wake.hasExited {
+                if openDescriptors("\(wake.pid)").values.contains(where: { $0.hasSuffix("/ten-minutes.flac") }) {
+                    kill(wake.pid, SIGTERM)
+                    caught = (wake, await wake.wait())
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            if caught == nil { _ = await wake.wait() }
+        }
+        let (wake, r) = try #require(caught, "never caught wake add while it was decoding the FLAC")
+        #expect(r.exitCode == 143, "\(wake.report(r))")
+        // Caught while decoding or just after (checking the device): either way one line, and nothing written.
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].hasPrefix("wake: interrupted by SIGTERM while ") && lines[0].hasSuffix("; nothing was added"),
+                "\(wake.report(r))")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("config") + "/wake/alarms.toml"), "\(wake.report(r))")
+    }
+
     // MARK: Ctrl-Z and fg
 
     @Test("Ctrl-Z while ringing: stopped (T) with the terminal as before; SIGCONT; a key stops it (0), restored")

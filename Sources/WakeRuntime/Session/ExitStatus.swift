@@ -38,11 +38,22 @@ public struct ArmError: Error {
     public var status: Int32
     /// Set when a signal ended the checks: the alarm counts as cancelled by it.
     public var signal: Int32? = nil
+    /// What the interrupted check was doing ("checking the mixer"), to say it again for a command
+    /// whose outcome has another name (`asAdding`).
+    private var interruptedDuring: String? = nil
 
     /// A signal ended the arm-time checks `during` (a phrase: "checking the mixer"): 128 + n.
     public static func interrupted(by signal: Int32, during: String, nothing: String = "set") -> ArmError {
-        ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while \(during); nothing was \(nothing)",
-                 status: 128 + signal, signal: signal)
+        var error = ArmError(message: "interrupted by \(SignalChannel.name(of: signal)) while \(during); nothing was \(nothing)",
+                             status: 128 + signal, signal: signal)
+        error.interruptedDuring = during
+        return error
+    }
+
+    /// For `wake add`, whose checks are a one-off alarm's: an interruption says nothing was added.
+    public var asAdding: ArmError {
+        guard let signal, let during = interruptedDuring else { return self }
+        return .interrupted(by: signal, during: during, nothing: "added")
     }
 
     public init(message: String, status: Int32, signal: Int32? = nil) {

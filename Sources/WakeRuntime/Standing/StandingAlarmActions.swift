@@ -89,7 +89,9 @@ public enum StandingAlarmActions {
             throw ArmError(message: error.description + "; choose another file with --sound", status: ExitStatus.noInput)
         }
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
-        if let warning = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals).warning { console.error(warning) }
+        let check: DeviceCheck.Report
+        do { check = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals) } catch { throw error.asAdding }
+        if let warning = check.warning { console.error(warning) }
 
         let store = try store()
         let given = c.name
