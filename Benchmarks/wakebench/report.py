@@ -4,6 +4,7 @@ import re
 
 from .common import verdict
 from .machine import loadavg
+from .missed import missed_notes
 from .sections import (report_control, report_daemon, report_desktop, report_firing, report_memory, report_ringing,
                        report_startup, report_stop, report_waiting)
 
@@ -72,6 +73,7 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
            "measure it yet.")
     R.table(["target", "figure", "measured", ""],
             [[t, f"[{f}](#{anchor(f)})", v, "not measured" if ok is None else verdict(ok)] for t, f, v, ok in body.goals])
+    R.add(*missed_notes(body.goals))
     if plots.get("startup"):
         R.add(f"![Start-up against `aplay --version`]({plots['startup']})", "")
     R.add("## Machine", "")
