@@ -585,25 +585,30 @@ def report_desktop(R, desktop, window, plot=None):
     ring = [(label, r) for (k, label), r in rows_by.items() if k == kind]
     R.para(f"**Ringing**: CPU and wake-ups per minute over the window of figure 2 ({window['copies']} copies of each, "
            f"the same {window['seconds']} s, after 3 s of settling), all ringing into the one server at once; peak "
-           "memory is VmHWM at the end of the window. wake and mpv loop the 5-second WAV; the others "
+           "memory while ringing is VmHWM at the end of the window, set back to the present resident size at its "
+           "start (`/proc/PID/clear_refs`, for every contestant alike), and over the whole run the larger of "
+           "VmHWM at the start and at the end. wake and mpv loop the 5-second WAV; the others "
            "cannot loop a file, so they play the 10-minute WAV of the same beeps. The server's own cost is not in "
            "any contestant's row; it is given below the table for all the streams together.")
     # Should every copy of wake have ended during the window (a failure, listed under figure 2), an
     # empty row keeps the report going and the targets say so.
     wake_ring = rows_by.get((kind, "wake -D default")) or {"cpu_ms_per_min": [float("nan")],
-                                                               "wakeups_per_min": [float("nan")], "maxrss_kb": [float("nan")]}
+                                                               "wakeups_per_min": [float("nan")], "maxrss_kb": [float("nan")],
+                                                               "window_hwm_kb": [float("nan")]}
     rows = []
     for label, r in ring:
         cpu = r["cpu_ms_per_min"]
         rows.append([label, fmt(median(cpu), 1), fmt(max(cpu), 1), fmt(max(cpu) / 600, 3),
                      fmt(median(r["wakeups_per_min"]), 0), fmt(max(r["wakeups_per_min"]), 0),
-                     fmt(mib(median(r["maxrss_kb"])), 1), fmt(mib(max(r["maxrss_kb"])), 1),
+                     fmt(mib(median(r["window_hwm_kb"])), 1), fmt(mib(max(r["window_hwm_kb"])), 1),
+                     fmt(mib(max(r["maxrss_kb"])), 1),
                      "—" if label.startswith("wake") else
                      f"{ratio(median(wake_ring['cpu_ms_per_min']), median(cpu))} / "
                      f"{ratio(median(wake_ring['wakeups_per_min']), median(r['wakeups_per_min']))} / "
-                     f"{ratio(median(wake_ring['maxrss_kb']), median(r['maxrss_kb']))}"])
+                     f"{ratio(median(wake_ring['window_hwm_kb']), median(r['window_hwm_kb']))}"])
     R.table(["contestant", "CPU ms/min (median)", "(worst)", "% of a core (worst)", "wake-ups/min (median)", "(worst)",
-             "peak MiB (median)", "(worst)", "wake ÷ this (CPU / wake-ups / memory)"], rows)
+             "peak MiB ringing (median)", "(worst)", "peak MiB, whole run (worst)",
+             "wake ÷ this (CPU / wake-ups / memory ringing)"], rows)
     watched = window.get("watched", {})
     daemons = ["pipewire", "wireplumber", "pipewire-pulse"] if pw else ["pulseaudio"]
     if all(n in watched for n in daemons):
@@ -612,15 +617,17 @@ def report_desktop(R, desktop, window, plot=None):
                + "; ".join(f"`{n}` {fmt(watched[n]['cpu_ms_per_min'], 0)} ms of CPU and "
                            f"{fmt(watched[n]['wakeups_per_min'], 0)} wake-ups" for n in daemons) + " a minute.")
     worst_core = max(wake_ring["cpu_ms_per_min"]) / 600
-    worst_mem = mib(max(wake_ring["maxrss_kb"]))
+    worst_mem = mib(max(wake_ring["maxrss_kb"]))  # the whole run's
+    worst_ring_mem = mib(max(wake_ring["window_hwm_kb"]))
     fig = "7b" if pw else "7"
     t7a = R.target(fig, f"ringing through {server} under 1 % of one core", f"{fmt(worst_core, 3)} % at worst", worst_core < 1)
     t7b = R.target(fig, f"peak memory under 16 MiB ringing through {server}", f"{fmt(worst_mem, 1)} MiB at worst", worst_mem < 16)
     st = desktop["stop"]
     R.para(f"Targets (those of figures 3 and 4, on this path): under 1 % of one core: {t7a}; peak memory under 16 MiB: {t7b}.")
     ap = rows_by.get((kind, "aplay -D default"))
-    R.goal(fig, f"peak memory ringing through {server} at most 12 MiB", f"{fmt(worst_mem, 1)} MiB at worst",
-           None if worst_mem != worst_mem else worst_mem <= 12)
+    R.goal(fig, f"peak memory ringing through {server} at most 12 MiB",
+           f"{fmt(worst_ring_mem, 1)} MiB at worst while ringing ({fmt(worst_mem, 1)} over the whole run, "
+           "its start and checks included)", None if worst_ring_mem != worst_ring_mem else worst_ring_mem <= 12)
     if ap:
         for key, what in [("cpu_ms_per_min", "CPU"), ("wakeups_per_min", "wake-ups")]:
             w, a = median(wake_ring[key]), median(ap[key])
@@ -659,26 +666,36 @@ def report_desktop(R, desktop, window, plot=None):
                "against 2,792 for the earlier binary, 137 against 121 and 2,910 against 2,895 for this one: the "
                "same ratios, so the difference between the runs is the machine's.")
     sm = window.get("ringing_smaps", {}).get(kind)
-    if mib(max(wake_ring["maxrss_kb"])) > 12 and sm and sm["by_mapping"]:
+    if sm and sm["by_mapping"]:
         status = sm["status"]
         kb = lambda k: int(status.get(k, "0 kB").split()[0])
-        R.para("Finding:", f"ringing through the server wake peaks at {fmt(worst_mem, 1)} MiB. Where it is "
+        R.para("Finding:", f"ringing through the server wake peaks at {fmt(worst_ring_mem, 1)} MiB, and at "
+               f"{fmt(worst_mem, 1)} MiB over the whole run. Where a ringing wake's memory is at the end of the window "
                f"(`/proc/PID/status` and `smaps` of one ringer): {fmt(kb('RssFile') / 1024, 1)} MiB are pages of "
                f"files mapped and shared with the page cache, {fmt(kb('RssAnon') / 1024, 1)} MiB are wake's own "
                f"(heap, {status.get('Threads', '?')} threads' stacks, buffers); by mapping: "
                + ", ".join(f"{name} {fmt(k / 1024, 1)}" for name, k in sm["by_mapping"][:10]) + " MiB. "
-               "The largest is wake's own binary: the static Swift runtime and standard library with GCC's "
-               "libstdc++, FoundationEssentials (brought by swift-argument-parser, its only user), and wake, of "
-               "which the kernel maps 64 KB around every page a run touches (fault-around). Its everyday functions "
-               "are laid out together (`packaging/link/symbol-order.txt`: a ring on `null` 15.7 → 15.0 MB with the pre-roll mapping the ring's code, "
-               "`wake list` 9.4 → 6.7 MB; with a section per function, figure 5's step 10, a ring through "
-               "PulseAudio 14.1 → 13.9 MB), but the standard library's archive keeps 1.6 MB of its text in one "
-               "section no ordering can split, and its data pages are written by relocation. Then libc, "
+               "Once its ring is audible, wake gives back the code that parsed the command line, checked the "
+               "sound and the device and started the ring (`Sources/WakeSystem/ResidentCode.swift`: "
+               "`MADV_DONTNEED` on its read-only file mappings, whose pages stay in the page cache), and the ring "
+               "maps back only what it runs: a ring on `null`, 14.2–14.8 MB resident before, 5.4–5.5 after "
+               "(2026-11-27). Not before the night's wait, which would leave a waiting wake 5 MB: the code the "
+               "deadline runs must stay mapped through it, in case the page cache is dropped in the last second "
+               "(with such a release, the first frame came 2–9 ms late with the cache dropped 0.4 s before the "
+               "deadline, against 0.3–1.3 ms). The whole run's peak comes as the ring starts, with the parser's, "
+               "the checks' and the ring's code mapped at once. The largest part is wake's own binary: the static "
+               "Swift runtime and standard library with GCC's libstdc++, FoundationEssentials (brought by "
+               "swift-argument-parser, its only user), and wake, of which the kernel maps 64 KB around every page "
+               "a run touches (fault-around). Its everyday functions are laid out together "
+               "(`packaging/link/symbol-order.txt`: a ring on `null` 15.7 → 15.0 MB with the pre-roll mapping the "
+               "ring's code, `wake list` 9.4 → 6.7 MB; with a section per function, figure 5's step 10, a ring "
+               "through PulseAudio 14.1 → 13.9 MB), but the standard library's archive keeps 1.6 MB of its text in "
+               "one section no ordering can split, and its data pages are written by relocation. Then libc, "
                "libasound, and what the pulse plugin loads (libpulse, libpulsecommon, libdbus, libsystemd, X11's "
-               "client libraries), which aplay loads too. What it would take: measured on 2026-11-26 with a "
-               "static Swift program that prints one line, the runtime alone peaks at 4.8 MB and with "
-               "FoundationEssentials at 6.3 MB (aplay --version: 2.5 MB); so a parser without Foundation in "
-               "place of swift-argument-parser (and its completion scripts), which was not done here.")
+               "client libraries), which aplay loads too. What it would take to lower the whole run's peak: "
+               "measured on 2026-11-26 with a static Swift program that prints one line, the runtime alone peaks "
+               "at 4.8 MB and with FoundationEssentials at 6.3 MB (aplay --version: 2.5 MB); so a parser without "
+               "Foundation in place of swift-argument-parser (and its completion scripts), which was not done here.")
     R.para("**Stop**: from the stop to the last sound at the sink, ms, in the same rounds as the firing: each ring "
            "is stopped 0.8 s after its deadline or 0.4 s after its first sound, whichever is later; by SIGTERM "
            "(every contestant), or by running `wake stop PID` (wake's second slot in each round; the time runs from "
@@ -708,7 +725,7 @@ def report_desktop(R, desktop, window, plot=None):
         f"Desktop path ({server}): first sound at the sink {fmt(median(wk), 1)} ms after the deadline (worst "
         f"{fmt(max(wk), 1)}), paplay {fmt(median(f.get('paplay', [])), 1)}, aplay {fmt(median(f.get('aplay -D default', [])), 1)} ms; "
         f"ringing {fmt(median(wake_ring['cpu_ms_per_min']), 1)} ms of CPU and {fmt(median(wake_ring['wakeups_per_min']), 0)} "
-        f"wake-ups a minute, {fmt(worst_mem, 1)} MiB; silence {fmt(median(term), 1)} ms after SIGTERM"
+        f"wake-ups a minute, {fmt(worst_ring_mem, 1)} MiB ({fmt(worst_mem, 1)} over the whole run); silence {fmt(median(term), 1)} ms after SIGTERM"
         + (f", {fmt(median(ctl), 1)} ms after `wake stop` starts." if ctl else "."))
 
 

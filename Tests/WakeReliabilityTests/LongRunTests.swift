@@ -114,6 +114,29 @@ struct LongRunTests {
         print("R4 quick: \(run.seams) seams, \(run.frames) frames in 1 s unpaced (13-frame loop)")
     }
 
+    @Test("a ringing wake gives back the code that started it: fewer file pages than a waiting one")
+    func ringingGivesBackStartupCode() async throws {
+        // The same binary, start-up and checks: one waits (all of it still mapped, as it must be
+        // until its deadline), the other rings and gives back what parsed, checked and started it.
+        let waiting = try DetachedWake(["+1h", "-D", "null", "--inhibit", "off", "--mixer", "off", "-q"])
+        let ringing = try DetachedWake(["now", "-D", "null", "--inhibit", "off", "--mixer", "off", "--ring-for", "0", "-q"])
+        try await waiting.waitForEvent("armed")
+        try await ringing.waitForEvent("ringing")
+        try await Task.sleep(for: .seconds(1))
+        let waitingFile = procStatusKB(waiting.pid, "RssFile") ?? 0
+        let ringingFile = procStatusKB(ringing.pid, "RssFile") ?? 0
+        let ringingPeak = procStatusKB(ringing.pid, "VmHWM") ?? 0
+        let ringingNow = procStatusKB(ringing.pid, "VmRSS") ?? 0
+        waiting.send(SIGTERM)
+        ringing.send(SIGTERM)
+        let (w, r) = (await waiting.wait(), await ringing.wait())
+        #expect(w.exitCode == 143 && r.exitCode == 0, "\(waiting.report(w))\n\(ringing.report(r))")
+        #expect(waitingFile > 0 && ringingFile > 0 && ringingFile * 10 < waitingFile * 8,
+                "file pages resident: ringing \(ringingFile) kB, waiting \(waitingFile) kB")
+        #expect(ringingNow < ringingPeak, "ringing: \(ringingNow) kB resident, peak \(ringingPeak) kB")
+        print("R4 code given back: ringing \(ringingFile) kB of file pages (waiting \(waitingFile)); resident \(ringingNow) kB, peak \(ringingPeak)")
+    }
+
     @Test("a million loop seams: a 7-frame sound unpaced, no frame lost or doubled",
           .enabled(if: Stress.enabled, "make stress"), .timeLimit(.minutes(3)))
     func millionSeams() async throws {

@@ -52,6 +52,7 @@ public final class AlarmSession {
     /// The one-off alarm as typed and as armed, so a zone change can resolve it again.
     private var oneOff: (spec: WakeSpec, setup: AlarmSetup)?
     private var zoneWatch: ZoneWatch?
+    private let codeRelease = CodeReleasePolicy()
 
     init(mode: Mode, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel, inhibitor: InhibitorState,
          alarmTimers: WakeSystemSupport.TimerSource?, settings: AlarmEngine.Settings) throws(SystemCallError) {
@@ -83,6 +84,7 @@ public final class AlarmSession {
         logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
+        runner.observe(with: codeRelease)
     }
 
     /// A one-off alarm: armed, run to its end; the exit code says how it ended. `spec` is what
@@ -232,6 +234,7 @@ public final class AlarmSession {
     /// Turns the reactor until `done`; an exit code when the loop itself failed.
     private func loop(until done: () -> Bool) -> Int32? {
         while !done() && fatalSignal == nil {
+            codeRelease.releaseIfDue()
             do { try reactor.runOnce() } catch {
                 console.error("the event loop failed (\(error)); stopping")
                 return ExitStatus.noSound
