@@ -53,7 +53,7 @@ def fig_memory_peers(ctx, repeats):
         ("version", "wake --version"): [ctx["wake"], "--version"],
         ("version", "aplay --version"): ["aplay", "--version"],
         # A one-off of the built-in sound, rung at once and, as every real alarm is, after its
-        # pre-roll (a second before the deadline it prepares the device and maps the ring's code).
+        # pre-roll (a second before the deadline it prepares the device and reads the ring's code ahead).
         ("built-in", "wake now"): [ctx["wake"], "now"] + ONE_OFF,
         ("built-in", "wake +3s (after its pre-roll)"): [ctx["wake"], "+3s"] + ONE_OFF,
     }

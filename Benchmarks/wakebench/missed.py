@@ -25,8 +25,9 @@ NOTES = [
     ("peak memory ringing",
      "Of it, 11–12 MiB are file pages shared with the page cache, wake's own binary 5.6–5.9 MiB (the static "
      "Swift runtime and standard library, FoundationEssentials, wake). Tried: functions laid out in the order a "
-     "ring uses them, the pre-roll mapping only the ring's code, a section per function (a ring on `null` "
-     "15.7 → 15.0 MB; through PulseAudio 14.1 → 13.9 MB).",
+     "ring uses them, a section per function (a ring on `null` 15.7 → 15.0 MB; through PulseAudio 14.1 → "
+     "13.9 MB), the pre-roll reading the ring's code ahead instead of mapping it (2026-11-27: a ring on `null` "
+     "1.0–1.5 MB lower).",
      "dropping FoundationEssentials, linked only for swift-argument-parser (a one-line static Swift program "
      "peaks at 4.8 MB without it and 6.3 MB with it, 2026-11-26): the same parser replacement."),
     ("through PipeWire: CPU",

@@ -45,7 +45,8 @@ def report_firing(R, fire, plot=None):
                "faulted in, libasound's plugins and configuration, the sound file's pages) comes from the disk again: "
                f"p50 {fmt(percentile(c, 50), 3)} ms, p99 {fmt(percentile(c, 99), 3)} ms, max {fmt(max(c), 3)} ms from "
                "the deadline to the first frame (the same probe). The drop comes at the moment of wake's pre-roll "
-               "(the device opened and the first audio decoded 1 s before the deadline, `Defaults.preroll`), "
+               "(the device opened, the first audio decoded and the ring's code read into the page cache 1 s before the "
+               "deadline, `Defaults.preroll`), "
                "just before or just after it: either way the disk is read ahead of the deadline, not at it.")
         R.failures(cold["failures"])
     if plot:
@@ -313,9 +314,13 @@ def report_memory(R, ctx, window, mem):
            f"wake's memory is almost all fixed cost: `wake --version`, which does nothing, already peaks at "
            f"{fmt(mib(base), 1)} MiB; ringing the 10-minute FLAC takes {fmt(grow / 1024, 2)} MiB more than the "
            "5-second WAV (the file is streamed in fixed chunks, so its length does not count).", where, runtime,
-           (f"A real alarm rings after its pre-roll, which maps the whole laid-out code range a second early "
-            f"(figure 1): {fmt(mib(median(mem[prerolled])), 1)} MiB against {fmt(mib(median(mem[now])), 1)} for "
-            f"`wake now`, which has none. Tried and dropped (2026-11-26): the order file listing first what "
+           (f"A real alarm rings after its pre-roll, which opens the device and reads the whole laid-out code "
+            f"range into the page cache a second early (figure 1): {fmt(mib(median(mem[prerolled])), 1)} MiB "
+            f"against {fmt(mib(median(mem[now])), 1)} for `wake now`, which has none. Until 2026-11-27 the "
+            f"pre-roll mapped that range into wake (`MADV_POPULATE_READ`), 13.6 against 12.6 MiB in the run of "
+            f"2026-11-26; it now only reads it ahead (`MADV_WILLNEED`), and what the pre-roll runs stays mapped "
+            f"anyway (a ring on `null`: 14.2–14.6 → 12.7–13.1 MB, the first frame as early, also with the cache "
+            f"dropped after the pre-roll). Tried and dropped (2026-11-26): the order file listing first what "
             f"rings ran once their pre-roll had begun, and the pre-roll mapping only that part. The part "
             f"came to 3.3 of the 4.4 MB (the standard library keeps 1.6 MB of its text in one section, which "
             f"moves whole), and in eight runs each a pre-rolled ring's peak went 14.5 → 14.4 MB while "
@@ -453,7 +458,8 @@ def report_startup(R, startup, static):
            "scattered is the standard library's 1.6 MB of text that its archive keeps in one section. Laid out "
            "together, the code a ring first runs at its deadline no longer shared windows with code run earlier, "
            "and with the page cache dropped the first frame came 2–10 ms late (figure 1, cold); the pre-roll now "
-           "maps the listed range a second early (`Sources/WakeSystem/HotText.swift`), 0.4–1.1 ms again. "
+           "maps the listed range a second early (`Sources/WakeSystem/HotText.swift`; since 2026-11-27 it reads "
+           "it into the page cache instead, a megabyte less resident), 0.4–1.1 ms again. "
            "(10) swiftc gives a section of its own only to a public function, so each module's closures, thunks "
            "and specialisations shared one section, which the order could only move whole: the listed 1 MB of "
            "functions lay spread over 5.2 MB. wake's modules and packages are now compiled with "

@@ -7,28 +7,24 @@ import Glibc
 @_cdecl("wake_hot_text_begin") public func wakeHotTextBegin() {}
 @_cdecl("wake_hot_text_end") public func wakeHotTextEnd() {}
 
-/// The code a ring runs, mapped into this process before the deadline.
+/// The code a ring runs, read into the page cache before the deadline.
 ///
 /// Laid out together, the ring's functions share few 64 KB windows with what ran earlier, so the
 /// first ring is the first to touch some of them; and when the page cache was dropped during the
 /// wait (memory pressure overnight), those pages came from the disk at the deadline: the first
-/// frame 2–10 ms late (BENCHMARKS.md, figure 1, cold). The pre-roll maps them a second early
-/// instead; a page mapped into a process is not dropped from the cache.
+/// frame 2–10 ms late (BENCHMARKS.md, figure 1, cold). The pre-roll reads them a second early
+/// instead (`MADV_WILLNEED`: the kernel reads the whole range ahead, measured with fincore), so
+/// the deadline takes only minor faults. It used to map them (`MADV_POPULATE_READ`), which kept
+/// all 4.4 MB of the range resident for the whole ring, a megabyte more than a ring touches
+/// (issue 28's memory target).
 public enum HotText {
-    /// Maps the hot range's pages (`MADV_POPULATE_READ`, Linux 5.14; before that, a read of a
-    /// byte in each page). Returns the bytes covered, 0 when the build has no hot range.
+    /// Asks the kernel to read the hot range's pages into the page cache, without mapping them
+    /// into this process. Returns the bytes covered, 0 when the build has no hot range or the
+    /// kernel refused (then the deadline reads what it runs, as a build without the order does).
     @discardableResult
-    public static func mapIn() -> Int {
+    public static func prefetch() -> Int {
         guard let (base, length) = range else { return 0 }
-        let page = Int(pageSize)
-        if madvise(base, length, MADV_POPULATE_READ) != 0 {
-            var sum: UInt8 = 0
-            for offset in stride(from: 0, to: length, by: page) {
-                sum &+= UnsafeRawPointer(base).load(fromByteOffset: offset, as: UInt8.self)
-            }
-            touched = sum
-        }
-        return length
+        return madvise(base, length, MADV_WILLNEED) == 0 ? length : 0
     }
 
     /// From the page the first marker is on to the second marker; nil when the markers are not
@@ -43,7 +39,4 @@ public enum HotText {
     }
 
     static var pageSize: UInt { UInt(max(sysconf(Int32(_SC_PAGESIZE)), 4096)) }
-
-    /// Keeps the fallback's reads from being optimised away.
-    nonisolated(unsafe) private static var touched: UInt8 = 0
 }

@@ -288,8 +288,8 @@ public final class Runner {
         }
         if let other = preparedFor, other != id { return }  // the nearer deadline keeps its device
         preparedFor = id
-        // The code the first frame runs, in memory before the deadline (HotText says why).
-        HotText.mapIn()
+        // The code the first frame runs, in the page cache before the deadline (HotText says why).
+        HotText.prefetch()
         output.prepare(a.setup.ring)
     }
 
