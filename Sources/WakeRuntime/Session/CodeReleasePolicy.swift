@@ -9,8 +9,8 @@ import WakeSystem
 ///
 /// Not before the night's wait, though it would leave a waiting wake a third of its memory: the
 /// code the deadline runs must stay mapped until then, since a page cache dropped in the last
-/// second (after the pre-roll, which maps the ring's own code) would leave the rest of it on the
-/// disk. Measured 2026-11-27, a ring on `null` after a release before the wait: the first frame
+/// second (after the pre-roll, which reads the ring's own code ahead and maps what it runs) would
+/// leave the rest of it on the disk. Measured 2026-11-27, a ring on `null` after a release before the wait: the first frame
 /// 2-9 ms after the deadline with the cache dropped 0.4 s before it, 0.3-1.3 ms without the
 /// release.
 final class CodeReleasePolicy: RuntimeObserver {
