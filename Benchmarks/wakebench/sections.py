@@ -47,7 +47,8 @@ def report_firing(R, fire, plot=None):
                "the deadline to the first frame (the same probe). The drop comes at the moment of wake's pre-roll "
                "(the device opened, the first audio decoded and the ring's code read into the page cache 1 s before the "
                "deadline, `Defaults.preroll`), "
-               "just before or just after it: either way the disk is read ahead of the deadline, not at it.")
+               "just before or just after it: before, the pre-roll reads back what the ring needs; after, what the "
+               "pre-roll and the arm-time checks ran is still mapped, and a mapped page is not dropped.")
         R.failures(cold["failures"])
     if plot:
         R.add(f"![Firing delay of every alarm, by contestant]({plot})", "")
