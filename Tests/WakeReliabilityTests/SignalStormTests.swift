@@ -184,6 +184,38 @@ struct SignalStormTests {
         #expect(!FileManager.default.fileExists(atPath: dir.file("config") + "/wake/alarms.toml"), "\(wake.report(r))")
     }
 
+    @Test("SIGTERM while the daemon decodes an alarm's 10-minute FLAC: it ends at once, that alarm not armed, no fallback said")
+    func termDuringDaemonLoad() async throws {
+        let dir = try TestDirectory()
+        let flac = try await Self.makeTenMinuteFLAC(dir)
+        mkdir(dir.file("run"), 0o700)
+        let home = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "XDG_RUNTIME_DIR": dir.file("run"), "TZ": "UTC"]
+        let add = try await WakeProcess.run(["add", "07:00", "--name", "long", "-s", flac, "-D", "null"], environment: home)
+        #expect(add.exitCode == 0, "\(add)")
+        var caught: (DetachedWake, ProcessResult)?
+        for _ in 0..<5 where caught == nil {
+            let daemon = try DetachedWake(["daemon", "--inhibit", "off"], environment: home, directory: dir)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, !daemon.hasExited {
+                if openDescriptors("\(daemon.pid)").values.contains(where: { $0.hasSuffix("/ten-minutes.flac") }) {
+                    let decoding = daemon.count("armed") == 0
+                    kill(daemon.pid, SIGTERM)
+                    let r = await daemon.wait()
+                    if decoding { caught = (daemon, r) }
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            if !daemon.hasExited { daemon.send(SIGTERM); _ = await daemon.wait() }
+        }
+        let (daemon, r) = try #require(caught, "never caught the daemon while it was decoding the FLAC")
+        // It ended as SIGTERM ends it; the alarm it was decoding for was never armed (the decoding
+        // was given up), and nothing said it would ring the built-in sound instead.
+        #expect(r.exitCode == 0, "\(daemon.report(r))")
+        #expect(daemon.count("armed") == 0, "\(daemon.report(r))")
+        #expect(!r.stderr.contains("built-in"), "\(daemon.report(r))")
+    }
+
     // MARK: Ctrl-Z and fg
 
     @Test("Ctrl-Z while ringing: stopped (T) with the terminal as before; SIGCONT; a key stops it (0), restored")

@@ -315,6 +315,9 @@ public final class DaemonController: RuntimeObserver {
                      builtInSound: Bool = false, recovered: Bool = false) {
         let sound: (file: SoundFile, kind: FallbackChain.Sound)
         do { sound = try self.sound(builtInSound ? nil : settings.soundPath, alarm: alarm.name) } catch {
+            // A signal that ends the daemon came while the file was decoded: it ends now, and
+            // this alarm's daemon with it (a long file would have held up `systemctl stop`).
+            if error.signal != nil { return }
             // A missing libsndfile already names the package to reinstall.
             console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened: \(error.reason)"
                           + (error.libraryMissing ? "" : "; reinstall wake"))
@@ -331,17 +334,24 @@ public final class DaemonController: RuntimeObserver {
         }
     }
 
+    /// What the daemon takes without ending (a reload, a snooze, job control, a resize): a
+    /// decoding goes on through them; any other received signal ends the daemon, so it ends the
+    /// decoding too.
+    static let signalsThatKeepItRunning = SignalChannel.nonInterrupting.union([SIGHUP, SIGUSR1, SIGTSTP])
+
     /// The alarm's sound, opened once per file; a file that no longer opens rings wake's own
     /// sound instead, and says so (an alarm is never dropped for its sound). Throws the built-in
-    /// sound's own error when not even that opens.
+    /// sound's own error when not even that opens, and the decoding's when a signal that ends the
+    /// daemon ended it.
     private func sound(_ path: String?, alarm: String) throws(SoundFile.OpenError) -> (file: SoundFile, kind: FallbackChain.Sound) {
         if let path {
             if let open = sounds[path] { return (open, .user) }
             do {
-                let file = try SoundFile(path: path)
+                let file = try SoundFile(path: path) { SignalChannel.pending(ignoring: Self.signalsThatKeepItRunning) }
                 sounds[path] = file
                 return (file, .user)
             } catch {
+                if error.signal != nil { throw error }
                 console.error("alarm '\(alarm)': \(error.description); it will ring wake's built-in sound")
             }
         }
