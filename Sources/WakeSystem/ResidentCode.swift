@@ -23,7 +23,7 @@ public enum ResidentCode {
         var released = 0
         for mapping in Mapping.parse(smaps) where mapping.isReleasable {
             guard let base = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            if madvise(base, Int(mapping.end - mapping.start), MADV_DONTNEED) == 0 { released += mapping.residentKB * 1024 }
+            if madvise(base, Int(clamping: mapping.end - mapping.start), MADV_DONTNEED) == 0 { released &+= mapping.residentKB &* 1024 }
         }
         return released
     }
