@@ -173,15 +173,16 @@ bench: deps-bench
 # and libraries' one-time allocations, which are not wake's.
 # The in-process targets, the reliability target and the end-to-end tests (WakeTests) apart, as
 # in `make test`: together, the core's property tests held both threads for 150 s and a 1 s ring
-# of the reliability target wrote no frame (CI, 2026-11-27). The end-to-end tests one at a time:
-# under ASan's slowdown, a hundred wakes, sound servers and daemons at once on two cores miss
-# the timing bounds those tests rightly hold.
+# of the reliability target wrote no frame (CI, 2026-11-27). The reliability and end-to-end
+# tests one at a time: under ASan's slowdown, a hundred wakes, sound servers and daemons at once
+# on two cores miss the timing bounds those tests rightly hold (54 bad options refused at once,
+# beside two 10-minute FLACs decoding, took over 26 s each; one at a time, the target takes 4 min).
 asan: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
 	  --filter '$(IN_PROCESS_TESTS)'
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-	  --filter WakeReliabilityTests
+	  --filter WakeReliabilityTests --no-parallel
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
 	  --filter WakeTests --no-parallel
 
