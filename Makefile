@@ -177,14 +177,12 @@ bench: deps-bench
 # tests one at a time: under ASan's slowdown, a hundred wakes, sound servers and daemons at once
 # on two cores miss the timing bounds those tests rightly hold (54 bad options refused at once,
 # beside two 10-minute FLACs decoding, took over 26 s each; one at a time, the target takes 4 min).
+ASAN_TEST := ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 asan: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-	  --filter '$(IN_PROCESS_TESTS)'
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-	  --filter WakeReliabilityTests --no-parallel
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan \
-	  --filter WakeTests --no-parallel
+	$(ASAN_TEST) --filter '$(IN_PROCESS_TESTS)'
+	$(ASAN_TEST) --filter WakeReliabilityTests --no-parallel
+	$(ASAN_TEST) --filter WakeTests --no-parallel
 
 # The reliability target (Tests/WakeReliabilityTests) with the long runs that `make test` skips
 # (WAKE_STRESS=1): a million loop seams checked frame by frame, memory over a long unpaced ring,

@@ -69,7 +69,8 @@ public enum ResidentCode {
             guard perms.count == 4 else { return nil }
             let inode = words[4]
             let path = words.count == 6 ? words[5].drop(while: { $0 == UInt8(ascii: " ") }) : []
-            let file = !(inode.count == 1 && inode.first == UInt8(ascii: "0")) && path.first.map { $0 != UInt8(ascii: "[") } == true
+            // An anonymous mapping has inode 0; a pseudo-file ([vdso], [heap]) a name in brackets.
+            let file = !inode.elementsEqual("0".utf8) && !path.isEmpty && path.first != UInt8(ascii: "[")
             let readOnly = perms[0] == UInt8(ascii: "r") && perms[1] == UInt8(ascii: "-") && perms[3] == UInt8(ascii: "p")
             return Mapping(start: start, end: end, readOnlyFile: file && readOnly)
         }

@@ -117,21 +117,34 @@ struct SignalStormTests {
         #expect(events.last?.name == "stopped", "\(o)")
     }
 
-    /// Sends SIGTERM while wake is still decoding a 10-minute FLAC at arm time (its descriptor is
-    /// open and nothing is armed yet). Returns nil when the window was missed.
-    func termDuringArmChecks(_ when: String, flac: String, dir: TestDirectory) async throws -> (DetachedWake, ProcessResult)? {
-        let wake = try DetachedWake([when, "-s", flac, "-D", "null", "--inhibit", "off", "--ring-for", "5s"], directory: dir)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline, !wake.hasExited {
-            if openDescriptors("\(wake.pid)").values.contains(where: { $0.hasSuffix("/ten-minutes.flac") }) {
-                let before = wake.events.isEmpty
-                kill(wake.pid, SIGTERM)
-                let r = await wake.wait()
-                return before ? (wake, r) : nil
+    /// Starts wake with `arguments` and sends SIGTERM once it has the 10-minute FLAC open, while
+    /// `decoding` still holds (nothing armed yet, say); up to five tries. Returns that wake and how
+    /// it ended, or nil when every try missed the window.
+    func termWhileDecoding(_ arguments: [String], environment: [String: String] = [:], events: Bool = true, dir: TestDirectory,
+                           within: Duration = .seconds(10),
+                           decoding: (DetachedWake) -> Bool = { _ in true }) async throws -> (DetachedWake, ProcessResult)? {
+        for _ in 0..<5 {
+            let wake = try DetachedWake(arguments, environment: environment, events: events, directory: dir)
+            let deadline = ContinuousClock.now + within
+            while ContinuousClock.now < deadline, !wake.hasExited {
+                if openDescriptors("\(wake.pid)").values.contains(where: { $0.hasSuffix("/ten-minutes.flac") }) {
+                    let before = decoding(wake)
+                    kill(wake.pid, SIGTERM)
+                    let r = await wake.wait()
+                    if before { return (wake, r) }
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(1))
             }
-            try await Task.sleep(for: .milliseconds(1))
+            if !wake.hasExited { wake.send(SIGTERM); _ = await wake.wait() }
         }
         return nil
+    }
+
+    /// A user's own config, state and runtime directories in `dir`, in UTC.
+    static func home(in dir: TestDirectory) -> [String: String] {
+        mkdir(dir.file("run"), 0o700)
+        return ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "XDG_RUNTIME_DIR": dir.file("run"), "TZ": "UTC"]
     }
 
     static func makeTenMinuteFLAC(_ dir: TestDirectory) async throws -> String {
@@ -145,8 +158,9 @@ struct SignalStormTests {
     func termDuringChecks(when: String) async throws {
         let dir = try TestDirectory()
         let flac = try await Self.makeTenMinuteFLAC(dir)
-        var outcome: (DetachedWake, ProcessResult)?
-        for _ in 0..<5 where outcome == nil { outcome = try await termDuringArmChecks(when, flac: flac, dir: dir) }
+        let outcome = try await termWhileDecoding([when, "-s", flac, "-D", "null", "--inhibit", "off", "--ring-for", "5s"], dir: dir) {
+            $0.events.isEmpty
+        }
         let (wake, r) = try #require(outcome, "never caught wake while it was decoding the FLAC")
         // Before ringing, SIGTERM cancels: 143 and a cancelled event; `now` must not start ringing.
         #expect(r.exitCode == 143, "\(wake.report(r))")
@@ -158,23 +172,8 @@ struct SignalStormTests {
     func termDuringAdd() async throws {
         let dir = try TestDirectory()
         let flac = try await Self.makeTenMinuteFLAC(dir)
-        mkdir(dir.file("run"), 0o700)
-        let home = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "XDG_RUNTIME_DIR": dir.file("run"), "TZ": "UTC"]
-        var caught: (DetachedWake, ProcessResult)?
-        for _ in 0..<5 where caught == nil {
-            let wake = try DetachedWake(["add", "07:00", "--name", "long", "-s", flac, "-D", "null"], environment: home,
-                                        events: false, directory: dir)
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline, !wake.hasExited {
-                if openDescriptors("\(wake.pid)").values.contains(where: { $0.hasSuffix("/ten-minutes.flac") }) {
-                    kill(wake.pid, SIGTERM)
-                    caught = (wake, await wake.wait())
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            if caught == nil { _ = await wake.wait() }
-        }
+        let caught = try await termWhileDecoding(["add", "07:00", "--name", "long", "-s", flac, "-D", "null"],
+                                                 environment: Self.home(in: dir), events: false, dir: dir)
         let (wake, r) = try #require(caught, "never caught wake add while it was decoding the FLAC")
         #expect(r.exitCode == 143, "\(wake.report(r))")
         // Caught while decoding or just after (checking the device): either way one line, and nothing written.
@@ -188,25 +187,11 @@ struct SignalStormTests {
     func termDuringDaemonLoad() async throws {
         let dir = try TestDirectory()
         let flac = try await Self.makeTenMinuteFLAC(dir)
-        mkdir(dir.file("run"), 0o700)
-        let home = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_STATE_HOME": dir.file("state"), "XDG_RUNTIME_DIR": dir.file("run"), "TZ": "UTC"]
+        let home = Self.home(in: dir)
         let add = try await WakeProcess.run(["add", "07:00", "--name", "long", "-s", flac, "-D", "null"], environment: home)
         #expect(add.exitCode == 0, "\(add)")
-        var caught: (DetachedWake, ProcessResult)?
-        for _ in 0..<5 where caught == nil {
-            let daemon = try DetachedWake(["daemon", "--inhibit", "off"], environment: home, directory: dir)
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, !daemon.hasExited {
-                if openDescriptors("\(daemon.pid)").values.contains(where: { $0.hasSuffix("/ten-minutes.flac") }) {
-                    let decoding = daemon.count("armed") == 0
-                    kill(daemon.pid, SIGTERM)
-                    let r = await daemon.wait()
-                    if decoding { caught = (daemon, r) }
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(1))
-            }
-            if !daemon.hasExited { daemon.send(SIGTERM); _ = await daemon.wait() }
+        let caught = try await termWhileDecoding(["daemon", "--inhibit", "off"], environment: home, dir: dir, within: .seconds(20)) {
+            $0.count("armed") == 0
         }
         let (daemon, r) = try #require(caught, "never caught the daemon while it was decoding the FLAC")
         // It ended as SIGTERM ends it; the alarm it was decoding for was never armed (the decoding

@@ -315,8 +315,9 @@ public final class DaemonController: RuntimeObserver {
                      builtInSound: Bool = false, recovered: Bool = false) {
         let sound: (file: SoundFile, kind: FallbackChain.Sound)
         do { sound = try self.sound(builtInSound ? nil : settings.soundPath, alarm: alarm.name) } catch {
-            // A signal that ends the daemon came while the file was decoded: it ends now, and
-            // this alarm's daemon with it (a long file would have held up `systemctl stop`).
+            // A signal that ends the daemon came while the file was decoded: the daemon ends
+            // before this alarm could ring, so it is not armed (a long file would otherwise have
+            // held up `systemctl stop`); the next daemon arms it.
             if error.signal != nil { return }
             // A missing libsndfile already names the package to reinstall.
             console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened: \(error.reason)"
@@ -334,11 +335,6 @@ public final class DaemonController: RuntimeObserver {
         }
     }
 
-    /// What the daemon takes without ending (a reload, a snooze, job control, a resize): a
-    /// decoding goes on through them; any other received signal ends the daemon, so it ends the
-    /// decoding too.
-    static let signalsThatKeepItRunning = SignalChannel.nonInterrupting.union([SIGHUP, SIGUSR1, SIGTSTP])
-
     /// The alarm's sound, opened once per file; a file that no longer opens rings wake's own
     /// sound instead, and says so (an alarm is never dropped for its sound). Throws the built-in
     /// sound's own error when not even that opens, and the decoding's when a signal that ends the
@@ -347,7 +343,9 @@ public final class DaemonController: RuntimeObserver {
         if let path {
             if let open = sounds[path] { return (open, .user) }
             do {
-                let file = try SoundFile(path: path) { SignalChannel.pending(ignoring: Self.signalsThatKeepItRunning) }
+                // A decoding goes on through what the daemon takes without ending; any other
+                // signal ends the daemon, so it ends the decoding too.
+                let file = try SoundFile(path: path) { SignalChannel.pending(ignoring: AlarmSession.keptRunningBy) }
                 sounds[path] = file
                 return (file, .user)
             } catch {

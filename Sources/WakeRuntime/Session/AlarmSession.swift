@@ -348,8 +348,14 @@ public final class AlarmSession {
 
     // MARK: input becomes commands
 
+    /// Signals a waiting alarm takes without being cancelled: a snooze (nothing rings to snooze),
+    /// job control, a resize. Every other received signal ends it (`handleSignals`).
+    static let keptWaitingBy: Set<Int32> = [SIGUSR1, SIGTSTP, SIGCONT, SIGWINCH]
+    /// Signals the daemon takes without ending: those, and SIGHUP, a reload (`handleSignals`).
+    static let keptRunningBy: Set<Int32> = keptWaitingBy.union([SIGHUP])
+
     /// Signals that end a one-off alarm that is not ringing yet.
-    static func cancelsBeforeRinging(_ s: Int32) -> Bool { ![SIGUSR1, SIGTSTP, SIGCONT, SIGWINCH].contains(s) }
+    static func cancelsBeforeRinging(_ s: Int32) -> Bool { !keptWaitingBy.contains(s) }
 
     private func handleSignals(_ arrived: [Int32]? = nil) {
         for s in arrived ?? signals.drain() {

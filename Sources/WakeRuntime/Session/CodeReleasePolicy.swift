@@ -14,7 +14,7 @@ import WakeSystem
 /// before the wait: the first frame 2-9 ms after the deadline with the cache dropped 0.4 s
 /// before it, against 0.3-1.3 ms without that release.
 final class CodeReleasePolicy: RuntimeObserver {
-    private(set) var due = false
+    private var due = false
 
     func observe(_ event: RuntimeEvent) {
         if case .ringing = event.kind { due = true }
