@@ -3,36 +3,136 @@ import Glibc
 
 /// Changes to the files of some directories, as a descriptor to poll (inotify): the daemon
 /// learns of `wake add`, `remove` and `skip` at once, with no polling and no restart.
+///
+/// A directory that is missing, or goes away (deleted, or moved aside by a reset or a tool that
+/// replaces the folder), is followed: its nearest existing parent is watched too, always, since
+/// a directory the daemon holds open (its lock) reports no deletion of its own while it is
+/// held; when the path leads to a directory again, that one is watched. A watch that stayed on
+/// a deleted directory would never see the alarms written into the new one.
 public final class DirectoryWatch {
     public let fd: Int32
+    /// The directories asked for, each with the watches that stand for it now.
+    private var targets: [Target]
 
-    /// Watches each directory for files written, moved in (an atomic rename), created or deleted.
+    private struct Target {
+        var path: String
+        /// The directory's own watch, while the path leads to a directory.
+        var wd: Int32?
+        /// Its nearest existing parent's, for its name going and coming.
+        var parentWd: Int32?
+    }
+
+    /// What one `drain()` found.
+    public struct Changes: Equatable {
+        /// A file in a watched directory changed (or the kernel's queue overflowed).
+        public var files = false
+        /// Directories that went away since the last drain.
+        public var removed: [String] = []
+        /// Directories watched again since the last drain (there again after going away).
+        public var restored: [String] = []
+        public var any: Bool { files || !removed.isEmpty || !restored.isEmpty }
+    }
+
+    // Self events as well as the files': a directory deleted or moved is followed, not lost.
+    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+                                     | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    /// Watches each directory for files written, moved in (an atomic rename), created or
+    /// deleted; a missing one is waited for. Throws only when inotify itself cannot be had.
     public init(directories: [String]) throws(SystemCallError) {
-        // Watches added before `self.fd` is set: a throw after that would run deinit and close it twice.
-        let fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
-        for dir in directories {
-            do {
-                try syscall("inotify_add_watch(\(dir))") { inotify_add_watch(fd, dir, mask) }
-            } catch {
-                close(fd)
-                throw error
-            }
-        }
-        self.fd = fd
+        fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        var unique: [String] = []
+        for d in directories where !unique.contains(d) { unique.append(d) }
+        targets = unique.map { Target(path: $0) }
+        _ = recheck()
     }
 
     deinit { close(fd) }
 
-    /// Reads every pending notification; true when there was any.
-    @discardableResult
-    public func drain() -> Bool {
+    /// The directories watched directly now (not waited for through a parent).
+    public var watched: [String] { targets.filter { $0.wd != nil }.map(\.path) }
+
+    /// Reads every pending notification and follows directories that went or came back.
+    public func drain() -> Changes {
+        var changes = Changes()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        var any = false
+        var moved = false
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n <= 0 { return any }
-            any = true
+            if n <= 0 { break }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= n {
+                let event = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
+                offset += header + Int(event.len)
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    changes.files = true
+                    moved = true
+                    continue
+                }
+                for t in targets {
+                    if t.wd == event.wd {
+                        if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { moved = true } else { changes.files = true }
+                    }
+                    // Something came or went beside the directory (or above the missing one).
+                    if t.parentWd == event.wd { moved = true }
+                }
+            }
         }
+        if moved {
+            let (removed, restored) = recheck()
+            changes.removed = removed
+            changes.restored = restored
+            if !restored.isEmpty { changes.files = true }
+        }
+        return changes
+    }
+
+    /// Brings every target's watches in line with what its path leads to now.
+    private func recheck() -> (removed: [String], restored: [String]) {
+        var removed: [String] = []
+        var restored: [String] = []
+        for i in targets.indices {
+            let path = targets[i].path
+            // inotify gives the same descriptor for an inode watched twice: another one means
+            // the path leads to another directory now.
+            let now = addWatch(path)
+            if let wd = targets[i].wd, wd != now {
+                targets[i].wd = nil
+                release(wd)
+                removed.append(path)
+            }
+            if let now, targets[i].wd == nil {
+                targets[i].wd = now
+                // At the start the directory is simply there; later, it came back.
+                if targets[i].parentWd != nil { restored.append(path) }
+            }
+            let parent = nearestParentWatch(of: path)
+            if let old = targets[i].parentWd, old != parent {
+                targets[i].parentWd = nil
+                release(old)
+            }
+            targets[i].parentWd = parent
+        }
+        return (removed, restored)
+    }
+
+    private func nearestParentWatch(of path: String) -> Int32? {
+        var parent = path
+        while let slash = parent.lastIndex(of: "/"), parent != "/" {
+            parent = slash == parent.startIndex ? "/" : String(parent[..<slash])
+            if let wd = addWatch(parent) { return wd }
+        }
+        return nil
+    }
+
+    private func addWatch(_ path: String) -> Int32? {
+        let wd = inotify_add_watch(fd, path, Self.mask)
+        return wd >= 0 ? wd : nil
+    }
+
+    /// Drops a watch no target uses any more.
+    private func release(_ wd: Int32) {
+        if !targets.contains(where: { $0.wd == wd || $0.parentWd == wd }) { _ = inotify_rm_watch(fd, wd) }
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import Testing
+import WakeCore
+@testable import WakeSystem
+@testable import WakeTestSupport
+
+/// What the daemon's start stands on (issue 37): a lock that works read-only and whatever file
+/// is left where an earlier version kept its lock, a watch that follows its directory going and
+/// coming back, and a read that sets aside the lines that are not text.
+@Suite("Daemon files: lock, watch, tolerant read")
+struct DaemonFilesTests {
+    /// Drains `watch` until `done` holds of what it gathered, for at most two seconds.
+    static func drain(_ watch: DirectoryWatch, until done: (DirectoryWatch.Changes) -> Bool) -> DirectoryWatch.Changes {
+        var all = DirectoryWatch.Changes()
+        for _ in 0..<200 {
+            let c = watch.drain()
+            all.files = all.files || c.files
+            all.removed += c.removed
+            all.restored += c.restored
+            if done(all) { break }
+            usleep(10_000)
+        }
+        return all
+    }
+
+    @Test("the watch follows a directory deleted, made again, moved aside and back, and one missing at the start")
+    func watchFollowsItsDirectory() throws {
+        let dir = try TestDirectory()
+        let wake = dir.file("config/wake")
+        let missing = dir.file("state/wake")
+        try FileManager.default.createDirectory(atPath: wake, withIntermediateDirectories: true)
+        let watch = try DirectoryWatch(directories: [wake, missing, wake])
+        #expect(watch.watched == [wake])
+        // Held open, as the daemon's lock holds it: the kernel then reports no deletion of its own.
+        let held = open(wake, O_RDONLY | O_DIRECTORY)
+        defer { close(held) }
+
+        try "x".write(toFile: wake + "/alarms.toml", atomically: true, encoding: .utf8)
+        #expect(Self.drain(watch) { $0.files }.files)
+        try FileManager.default.removeItem(atPath: wake)
+        #expect(Self.drain(watch) { !$0.removed.isEmpty }.removed == [wake])
+        #expect(watch.watched.isEmpty)
+        try FileManager.default.createDirectory(atPath: wake, withIntermediateDirectories: true)
+        #expect(Self.drain(watch) { !$0.restored.isEmpty }.restored == [wake])
+        try "y".write(toFile: wake + "/alarms.toml", atomically: true, encoding: .utf8)
+        #expect(Self.drain(watch) { $0.files }.files, "the new directory's files are watched")
+
+        #expect(rename(wake, wake + ".old") == 0)
+        #expect(Self.drain(watch) { !$0.removed.isEmpty }.removed == [wake])
+        #expect(rename(wake + ".old", wake) == 0)
+        #expect(Self.drain(watch) { !$0.restored.isEmpty }.restored == [wake])
+
+        // Missing at the start, its parents too: made later, it is watched then.
+        try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: true)
+        #expect(Self.drain(watch) { !$0.restored.isEmpty }.restored == [missing])
+        #expect(Set(watch.watched) == [wake, missing])
+    }
+
+    @Test("the lock: one holder, the holder's PID, renewed on a new directory, and never 'another daemon' for a broken file")
+    func lockRules() throws {
+        let dir = try TestDirectory()
+        let wake = dir.file("wake")
+        let runtime = dir.file("run")
+        mkdir(wake, 0o700)
+        mkdir(runtime, 0o700)
+        let lock = try DaemonLock(directory: wake, runtimeDirectory: runtime, patience: .zero)
+        #expect(lock.warnings.isEmpty)
+        #expect(DaemonLock.isHeld(directory: wake, runtimeDirectory: nil))
+        // A second taker (another open file description) is told who holds it. /proc/locks
+        // names this process, which is left out as "another": so only the path is checked.
+        do {
+            _ = try DaemonLock(directory: wake, runtimeDirectory: runtime, patience: .milliseconds(50))
+            Issue.record("a second lock was granted")
+        } catch {
+            #expect(error.path == wake)
+        }
+        // The directory replaced: the new one is locked, the old released.
+        try FileManager.default.removeItem(atPath: wake)
+        mkdir(wake, 0o700)
+        #expect(!DaemonLock.isHeld(directory: wake, runtimeDirectory: nil))
+        try lock.renew(patience: .zero)
+        #expect(DaemonLock.isHeld(directory: wake, runtimeDirectory: nil))
+        withExtendedLifetime(lock) {}
+
+        // daemon.lock as a directory: a warning, not "another daemon", and the directory locked.
+        let other = dir.file("other")
+        mkdir(other, 0o700)
+        mkdir(other + "/daemon.lock", 0o700)
+        let second = try DaemonLock(directory: other, runtimeDirectory: nil, patience: .zero)
+        #expect(second.warnings.count == 1 && second.warnings[0].contains("daemon.lock' as a lock"), "\(second.warnings)")
+        #expect(DaemonLock.isHeld(directory: other, runtimeDirectory: nil))
+        withExtendedLifetime(second) {}
+
+        // No directory at all: the runtime directory stands in.
+        let none = try DaemonLock(directory: dir.file("absent"), runtimeDirectory: runtime, patience: .zero)
+        #expect(DaemonLock.isHeld(directory: dir.file("absent"), runtimeDirectory: runtime))
+        withExtendedLifetime(none) {}
+    }
+
+    @Test("the holder's PID is read from /proc/locks, for a lock another process holds")
+    func holderFromProcLocks() async throws {
+        let dir = try TestDirectory()
+        let wake = dir.file("wake")
+        mkdir(wake, 0o700)
+        let holder = try ChildProcess("/usr/bin/flock", ["-x", wake, "sleep", "30"])
+        defer { holder.send(SIGKILL) }
+        for _ in 0..<100 where !DaemonLock.isHeld(directory: wake, runtimeDirectory: nil) { try await Task.sleep(for: .milliseconds(20)) }
+        do {
+            _ = try DaemonLock(directory: wake, runtimeDirectory: nil, patience: .zero)
+            Issue.record("granted while flock(1) holds it")
+        } catch {
+            // flock(1) forks sleep, which inherits the descriptor: either may be named.
+            #expect(error.pid != nil && error.pid != getpid(), "\(error)")
+        }
+    }
+
+    @Test("bytes that are not UTF-8 empty only their lines (a header keeps its '[')")
+    func textByLine() {
+        let bytes = Array("a = \"1\"\n".utf8) + [0x62, 0xE9, 0x0A] + Array("  [t".utf8) + [0xFF] + Array("]\nc\n".utf8)
+        let (text, invalid) = AtomicFile.textByLine(bytes)
+        #expect(text == "a = \"1\"\n\n[\nc\n")
+        #expect(invalid == [2, 3])
+        #expect(AtomicFile.textByLine(Array("plain\n".utf8)) == ("plain\n", []))
+    }
+
+    @Test("the history read tolerantly: a bad line costs only itself")
+    func tolerantHistory() throws {
+        let dir = try TestDirectory()
+        let s = store(in: dir)
+        _ = s.prepareDirectories()
+        try "[a]\nfired = \"not a date\"\npaused_until = \"2030-01-01T00:00:00Z\"\n\n[b]\nfired = \"2026-11-23T03:00:00Z\"\n"
+            .write(toFile: s.historyFile, atomically: true, encoding: .utf8)
+        let (records, problems) = s.loadHistoryTolerant()
+        #expect(records["a"]?.pausedUntil != nil && records["a"]?.lastFired == nil)
+        #expect(records["b"]?.lastFired != nil)
+        #expect(problems.map(\.line) == [2])
+    }
+}
