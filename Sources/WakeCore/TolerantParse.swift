@@ -13,14 +13,27 @@ public enum TolerantParse {
 
     /// What could be read, and each problem set aside (its line, its message). The result is
     /// nil only when nothing could be read even with every named part set aside.
-    public static func parse<T>(_ text: String, dropping unit: Unit,
+    /// `unreadable`: lines already known to be broken (not UTF-8, emptied by the reader but for
+    /// a table header's `[`), set aside with their unit before anything is parsed.
+    public static func parse<T>(_ text: String, dropping unit: Unit, unreadable: [AlarmBook.ParseError] = [],
                                 _ parse: (String) throws(AlarmBook.ParseError) -> T) -> (value: T?, problems: [AlarmBook.ParseError]) {
         // A healthy file (the usual case) is parsed as it is: splitting it into lines and joining
         // them again cost as much as the parse itself (`wake list` reads the alarms every call).
         var error: AlarmBook.ParseError
-        do { return (try parse(text), []) } catch let first { error = first }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var problems: [AlarmBook.ParseError] = []
+        var lines: [String]
+        if unreadable.isEmpty {
+            do { return (try parse(text), []) } catch let first { error = first }
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        } else {
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            for broken in unreadable where lines.indices.contains(broken.line - 1) {
+                problems.append(broken)
+                // Its table's header and keys go with it.
+                for i in range(of: broken.line - 1, in: lines, unit: unit) { lines[i] = "" }
+            }
+            do { return (try parse(lines.joined(separator: "\n")), problems) } catch let first { error = first }
+        }
         // Each round sets aside at least one line, so this ends; the bound is for safety.
         for _ in 0...lines.count {
             problems.append(error)

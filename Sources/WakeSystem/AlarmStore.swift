@@ -86,6 +86,17 @@ public struct AlarmStore: Sendable {
     /// The history's directory (the alarms' one, unless a test says otherwise), held to the same rules.
     public var historyDirectory: String { AtomicFile.split(historyFile).directory }
 
+    /// Makes both directories (0700) and checks them, reading no file: the daemon's start, which
+    /// must ring whatever the files hold. Each directory that cannot be used is one problem;
+    /// the reads and writes that need it say their own later.
+    public func prepareDirectories() -> [StoreError] {
+        var problems: [StoreError] = []
+        for directory in Set([alarmsDirectory, historyDirectory]).sorted() {
+            do { try Self.ensureDirectory(directory) } catch { problems.append(error) }
+        }
+        return problems
+    }
+
     // MARK: Alarms
 
     /// The alarms, in file order (name order for files wake wrote); [] when there is no file.
@@ -132,12 +143,21 @@ public struct AlarmStore: Sendable {
     }
 
     public func loadTolerant() -> TolerantRead {
-        let text: String?
-        do { text = try readExisting(alarmsFile, in: alarmsDirectory) } catch {
+        let bytes: [UInt8]?
+        do {
+            if RegularFile.kind(of: alarmsDirectory) == nil { return TolerantRead(alarms: [], problems: []) }
+            try Self.checkDirectory(alarmsDirectory)
+            bytes = try AtomicFile.readBytes(alarmsFile, check: Self.checkFile(alarmsFile))
+        } catch {
             return fromLastGood(because: error.description)
         }
-        guard let text else { return TolerantRead(alarms: [], problems: []) }
-        let (alarms, problems) = TolerantParse.parse(text, dropping: .table) { (t) throws(AlarmBook.ParseError) in try AlarmBook.parse(t) }
+        guard let bytes else { return TolerantRead(alarms: [], problems: []) }
+        // A byte that is not UTF-8 (a bad copy, an editor's other encoding) sets aside its alarm, not the file.
+        let (text, invalid) = AtomicFile.textByLine(bytes)
+        let unreadable = invalid.map { AlarmBook.ParseError(line: $0, message: "not valid UTF-8 text") }
+        let (alarms, problems) = TolerantParse.parse(text, dropping: .table, unreadable: unreadable) { (t) throws(AlarmBook.ParseError) in
+            try AlarmBook.parse(t)
+        }
         guard let alarms else { return fromLastGood(because: problems.first.map { "'\(TerminalText.escape(alarmsFile))': \($0)" } ?? "") }
         if problems.isEmpty { keepAsLastGood(text) }
         let said = problems.map { "'\(TerminalText.escape(alarmsFile))' \($0.description): that alarm is set aside until the file is fixed; the others ring" }
@@ -169,6 +189,28 @@ public struct AlarmStore: Sendable {
     public func loadHistory() throws(StoreError) -> [String: AlarmRecord] {
         guard let text = try readExisting(historyFile, in: historyDirectory) else { return [:] }
         return try Self.records(text, path: historyFile)
+    }
+
+    /// The daemon's read of the history: each line that does not parse (or is not UTF-8) set
+    /// aside, the rest read, so one bad line costs what it said and no more. `problems` says
+    /// what was set aside; a file that cannot be read at all gives no records and one problem.
+    public func loadHistoryTolerant() -> (records: [String: AlarmRecord], problems: [StoreError]) {
+        let bytes: [UInt8]?
+        do {
+            if RegularFile.kind(of: historyDirectory) == nil { return ([:], []) }
+            try Self.checkDirectory(historyDirectory)
+            bytes = try AtomicFile.readBytes(historyFile, check: Self.checkFile(historyFile))
+        } catch {
+            return ([:], [error])
+        }
+        guard let bytes else { return ([:], []) }
+        let (text, invalid) = AtomicFile.textByLine(bytes)
+        let unreadable = invalid.map { AlarmBook.ParseError(line: $0, message: "not valid UTF-8 text") }
+        let (records, problems) = TolerantParse.parse(text, dropping: .line, unreadable: unreadable) { (t) throws(AlarmBook.ParseError) in
+            try AlarmHistory.parse(t)
+        }
+        let said = problems.map { StoreError(path: historyFile, reason: $0.description, isCorrupt: true, line: $0.line) }
+        return (records ?? [:], said)
     }
 
     /// The alarms and what happened to them, read together (without a lock: each file is

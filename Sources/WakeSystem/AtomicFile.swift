@@ -92,6 +92,13 @@ public enum AtomicFile {
     /// `read`, with `check` run on the opened file's `fstat` before anything is read (so the
     /// file checked is the file read).
     static func read(_ path: String, check: ((stat) throws(StoreError) -> Void)?) throws(StoreError) -> String? {
+        guard let bytes = try readBytes(path, check: check) else { return nil }
+        return try text(bytes, path: path)
+    }
+
+    /// `read` without the UTF-8 check: the daemon's tolerant read sets aside the lines that are
+    /// not text rather than the whole file.
+    static func readBytes(_ path: String, check: ((stat) throws(StoreError) -> Void)?) throws(StoreError) -> [UInt8]? {
         let file: OpenedFile
         do {
             file = try RegularFile.open(path)
@@ -124,7 +131,24 @@ public enum AtomicFile {
                 throw StoreError(path: path, reason: "is larger than \(readLimit) bytes", isCorrupt: true)
             }
         }
-        return try text(bytes, path: path)
+        return bytes
+    }
+
+    /// `bytes` as text with each line that is not UTF-8 left empty (a table's header as a bare
+    /// `[`, so that the table it opens is what gets set aside), and those lines' numbers.
+    static func textByLine(_ bytes: [UInt8]) -> (text: String, invalidLines: [Int]) {
+        if let s = String(validating: bytes, as: UTF8.self) { return (s, []) }
+        var lines: [String] = []
+        var invalid: [Int] = []
+        for (i, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            if let s = String(validating: line, as: UTF8.self) {
+                lines.append(s)
+            } else {
+                lines.append(line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.first == UInt8(ascii: "[") ? "[" : "")
+                invalid.append(i + 1)
+            }
+        }
+        return (lines.joined(separator: "\n"), invalid)
     }
 
     /// `bytes` as UTF-8 text, or a corrupt-file error naming the first line that is not.

@@ -152,7 +152,8 @@ case "daemon":
         c, console, signals throws(ArmError) in
         let d = c.command
         let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem,
-                                    noWakeSystem: d.noWakeSystem, unpaced: d.unpaced, noticeBefore: d.noticeBefore)
+                                    noWakeSystem: d.noWakeSystem, unpaced: d.unpaced, noticeBefore: d.noticeBefore,
+                                    notifyGiven: c.given.contains("--notify"))
         return try StandingAlarmDaemon.run(options, config: c.config, console: console, signals: signals)
     }
 case "help":

@@ -36,6 +36,34 @@ struct TolerantParseTests {
         #expect(problems.count == 1 && problems.first?.line == 7)
     }
 
+    @Test("a line the reader could not decode sets aside its alarm (its header too), and is said first")
+    func unreadableLines() {
+        let text = """
+            [alarms.work]
+            time = "06:30"
+            created = "2026-11-23T03:00:00Z"
+
+            [alarms.latin1]
+
+            created = "2026-11-23T03:00:00Z"
+
+            [
+            time = "07:00"
+            created = "2026-11-23T03:00:00Z"
+
+            [alarms.gym]
+            time = "18:00"
+            created = "2026-11-23T03:00:00Z"
+
+            """
+        let unreadable = [6, 9].map { AlarmBook.ParseError(line: $0, message: "not valid UTF-8 text") }
+        let (alarms, problems) = TolerantParse.parse(text, dropping: .table, unreadable: unreadable) { (t) throws(AlarmBook.ParseError) in
+            try AlarmBook.parse(t)
+        }
+        #expect(alarms?.map(\.name) == ["work", "gym"])
+        #expect(problems.map(\.line) == [6, 9])
+    }
+
     @Test("nothing readable: nil, with the problem; it always ends")
     func nothing() {
         let (value, problems) = TolerantParse.parse("[[x]]\n", dropping: .table) { (t) throws(AlarmBook.ParseError) in try AlarmBook.parse(t) }

@@ -149,13 +149,16 @@ public final class DaemonController: RuntimeObserver {
         }
         queued = []
         defer { flushQueued() }
-        var history: [String: AlarmRecord] = [:]
-        do { history = try store.loadHistory() } catch {
-            // The alarms still ring: planned from what this daemon remembers.
+        // A line that cannot be read is set aside; the alarms still ring, planned from the rest
+        // and from what this daemon remembers.
+        let (history, historyProblems) = store.loadHistoryTolerant()
+        if let problem = historyProblems.first {
             if !historyFailing {
                 historyFailing = true
-                console.error("cannot read the history: \(error); planning from what this daemon remembers: fix or remove the file")
-                log?.emit("history_failed", at: realtime, [("reason", .string(error.description))])
+                let more = historyProblems.count > 1 ? " (and \(historyProblems.count - 1) more)" : ""
+                console.error("cannot read the history: \(problem)\(more); planning from the rest and from what this daemon "
+                              + "remembers: fix or remove the file")
+                log?.emit("history_failed", at: realtime, [("reason", .string(problem.description))])
             }
         }
         do {

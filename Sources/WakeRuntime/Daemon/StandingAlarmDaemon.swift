@@ -14,10 +14,14 @@ public struct DaemonOptions {
     public var unpaced: Bool
     /// `--notice-before`: how long before each standing alarm a notice shows (0: none).
     public var noticeBefore: String
+    /// `--notify` came from the command line, not the config file: only then may `require`
+    /// stop the daemon.
+    public var notifyGiven: Bool
 
     public init(events: String?, inhibit: String, notify: String, wakeSystem: Bool, noWakeSystem: Bool = false, unpaced: Bool,
-                noticeBefore: String = DurationText.format(AdvanceNotice.defaultLead)) {
+                noticeBefore: String = DurationText.format(AdvanceNotice.defaultLead), notifyGiven: Bool = true) {
         self.noticeBefore = noticeBefore
+        self.notifyGiven = notifyGiven
         self.events = events
         self.inhibit = inhibit
         self.notify = notify
@@ -32,7 +36,7 @@ public enum StandingAlarmDaemon {
     public static func run(_ c: DaemonOptions, config: ConfigDefaults, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
         if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
-        let notifyMode = try AlarmOptions.notifyMode(c.notify)
+        var notifyMode = try AlarmOptions.notifyMode(c.notify)
         let wakeMode = try WakeSystemPlan.mode(wakeSystem: c.wakeSystem, noWakeSystem: c.noWakeSystem)
         let noticeLead: Duration
         do { noticeLead = try DurationText.parse(c.noticeBefore) } catch {
@@ -44,27 +48,32 @@ public enum StandingAlarmDaemon {
         // The RTC wakes the machine for every occurrence wherever it can; checked before anything is made.
         let wake = try WakeSystemPlan.decide(wakeMode)
         let store = try StandingAlarmActions.store()
-        // Made (0700) and checked before anything is watched.
-        let directories: [String]
-        do {
-            // An update that changes nothing makes both directories (0700) and checks them.
-            try store.update { _ in }
-            try store.updateHistory { _ in }
-            directories = store.alarmsDirectory == store.historyDirectory ? [store.alarmsDirectory]
-                : [store.alarmsDirectory, store.historyDirectory]
-        } catch {
-            throw StandingAlarmActions.storeError(error)
+        // The start reads its files as every reload does (tolerantly, from the last good copy
+        // when it must), so nothing here parses them: it only makes the directories, and a
+        // directory it cannot make or use is said and the daemon goes on with what it can read.
+        for problem in store.prepareDirectories() {
+            console.error("warning: \(problem.description); the daemon rings what it can read and watches for the directory")
         }
+        let directories = [store.alarmsDirectory, store.historyDirectory]
+        let runtime = try? ControlDirectory.prepare(create: true)
         let lock: DaemonLock
-        do { lock = try DaemonLock() } catch {
+        do throws(DaemonLock.HeldByAnother) { lock = try DaemonLock(directory: store.alarmsDirectory, runtimeDirectory: runtime ?? nil) } catch {
             // Not a failure: the alarms ring, by the other one. Exit 0, so systemd does not restart this one.
-            let who = DaemonLock.holder().map { " (pid \($0))" } ?? ""
-            console.info("a wake daemon already rings the alarms in \(store.alarmsDirectory)\(who); this one exits")
+            console.info("a wake daemon already rings the alarms in \(store.alarmsDirectory.printable)"
+                         + "\(error.pid.map { " (pid \($0))" } ?? ""); this one exits")
             return ExitStatus.ok
         }
+        for warning in lock.warnings { console.error("warning: " + warning) }
         // A user service starts with a soft limit of 1024 descriptors: the alarms' timers share
         // one per clock, and the rest (the device, the files, the clients) get all the hard limit allows.
         DescriptorLimit.raiseSoftToHard()
+        if notifyMode == .require, !c.notifyGiven {
+            // Nobody watches a daemon's start: a notification server that is not up yet (a
+            // login before the desktop's, a boot with linger) must not keep the alarms silent.
+            console.error("warning: notify = \"require\" in the config file acts as \"auto\" for the daemon: it rings "
+                          + "without a notification server rather than not at all ('wake daemon --notify require' refuses to start)")
+            notifyMode = .auto
+        }
         let notify = try NotifySetup.prepare(notifyMode, dryRun: false, signals: signals)
         let log: EventLog?
         do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } } catch {
@@ -96,7 +105,7 @@ public enum StandingAlarmDaemon {
             + (wake.wakesSystem ? "; the RTC (\(wake.clocks.joined(separator: ", "))) wakes a suspended machine for them" : ""))
         if let warning = wake.warning { console.error("warning: " + warning) }
         do {
-            try attach(controller, to: session, watching: directories)
+            try attach(controller, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)
             if notifyMode != .off, noticeLead > .zero {
                 // Without its timer the alarms still ring: only the notices are lost.
                 if let notices = try? AdvanceNotices(session: session, lead: noticeLead, console: console,
@@ -117,8 +126,8 @@ public enum StandingAlarmDaemon {
 
     /// The session's hooks: reloads on SIGHUP and on a change in the watched directories,
     /// pending work before every wait, and the alarm's name and time in the console's lines.
-    private static func attach(_ controller: DaemonController, to session: AlarmSession,
-                               watching directories: [String]) throws(SystemCallError) {
+    private static func attach(_ controller: DaemonController, to session: AlarmSession, watching directories: [String],
+                               lock: DaemonLock, alarmsDirectory: String) throws(SystemCallError) {
         session.onReload = { [unowned controller] in controller.requestReload() }
         session.beforeEachPoll = { [unowned controller] in controller.applyPending() }
         session.consoleObserver.alarmName = { "'\($0)' " }
@@ -128,9 +137,46 @@ public enum StandingAlarmDaemon {
         // The machine's zone changed (the session watches /etc/localtime unless TZ pins it).
         session.onZoneChange = { [unowned controller] zone in controller.zoneChanged(to: zone) }
         session.consoleObserver.settings = { [unowned controller] id in controller.settings(of: id) }
-        let watch = try DirectoryWatch(directories: directories)
-        session.reactor.register(fd: watch.fd) { [unowned controller] _ in
-            if watch.drain() { controller.requestReload() }
+        let console = session.console
+        let watch: DirectoryWatch
+        do { watch = try DirectoryWatch(directories: directories) } catch {
+            // Out of inotify instances (fs.inotify.max_user_instances): the alarms still ring,
+            // and changes are found by looking, once a minute, instead of being told.
+            console.error("warning: cannot watch the alarm files (\(error)); the daemon reads them again every minute and on SIGHUP: "
+                          + "raise fs.inotify.max_user_instances")
+            try pollFiles(every: .seconds(60), session: session, controller: controller)
+            return
         }
+        session.reactor.register(fd: watch.fd) { [unowned controller, unowned session] _ in
+            let changes = watch.drain()
+            for gone in changes.removed {
+                console.error("warning: '\(gone.printable)' was removed; the daemon reads it again when it is back")
+            }
+            for back in changes.restored {
+                console.info("'\(back.printable)' is there again; reading it")
+                guard back == alarmsDirectory else { continue }
+                // The lock stayed on the removed directory: a daemon started now would not see it.
+                do throws(DaemonLock.HeldByAnother) { try lock.renew() } catch {
+                    console.info("a wake daemon\(error.pid.map { " (pid \($0))" } ?? "") took over the alarms in "
+                                 + "\(alarmsDirectory.printable) while it was away; this one exits")
+                    session.endDaemon(because: "a wake daemon that took over")
+                    return
+                }
+                for warning in lock.warnings { console.error("warning: " + warning) }
+            }
+            if changes.any { controller.requestReload() }
+        }
+    }
+
+    /// Reloads every `period` on the boot clock (it follows neither clock steps nor suspends:
+    /// a resume is a reload anyway).
+    private static func pollFiles(every period: Duration, session: AlarmSession, controller: DaemonController) throws(SystemCallError) {
+        let clock = SystemRuntimeClock()
+        var timer: DeadlineTimer?
+        timer = try session.timers.deadlineTimer(.elapsed) { [unowned controller] _ in
+            controller.requestReload()
+            try? timer?.arm(Wait(instant: clock.now().boottime + period, clock: .elapsed))
+        }
+        try timer?.arm(Wait(instant: clock.now().boottime + period, clock: .elapsed))
     }
 }

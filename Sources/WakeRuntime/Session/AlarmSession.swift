@@ -137,6 +137,13 @@ public final class AlarmSession {
         return ExitStatus.ok
     }
 
+    /// Ends the daemon before its next wait, as SIGTERM would: what rings now stops with it.
+    /// (Another daemon took over its alarms.)
+    func endDaemon(because who: String) {
+        runner.command(.cancel, by: .control(who), activeOnly: true)
+        endRequested = true
+    }
+
     /// Swaps the "never sleep" lock (the daemon holds it only in a window before an alarm).
     func setInhibitor(_ new: InhibitorState) {
         inhibitor.release()
