@@ -24,8 +24,7 @@ public enum AlarmBook {
     }
 
     /// The ring options an alarm may carry, in the order they are written.
-    public static let optionOrder = ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit", "min-volume", "mixer",
-                                     "message"]
+    public static let optionOrder = AlarmOption.all(.stored).map(\.name)
     /// The same, as a set.
     public static let optionKeys = Set(optionOrder)
 

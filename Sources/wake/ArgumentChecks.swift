@@ -1,17 +1,35 @@
+import ArgumentParser
 import WakeCore
 import WakeRuntime
 
 // What the parser hands over, turned into the runtime's checked values, and the checks
 // ArgumentParser cannot make.
 
+/// An ArgumentParser option's value as text, whatever its optionality.
+private protocol OptionText { var optionText: String? { get } }
+extension Option: OptionText {
+    var optionText: String? { (wrappedValue as? String) ?? (wrappedValue as? String?) ?? nil }
+}
+
 extension RingOptionGroup {
-    /// Every ring option's text by long name, as `RingSettings(values:)` takes them.
+    /// Every ring option's text by long name, as `RingSettings(values:)` takes them: each
+    /// declared property (`_ringFor`) under its option's name (`ring-for`).
     var values: [String: String] {
-        var values = ["device": device, "volume": volume, "fade-in": fadeIn, "snooze": snooze, "ring-for": ringFor,
-                      "late-limit": lateLimit, "min-volume": minVolume, "mixer": mixer]
-        values["sound"] = sound
-        values["message"] = message
+        var values: [String: String] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label, let option = child.value as? OptionText, let text = option.optionText else { continue }
+            values[Self.optionName(label)] = text
+        }
         return values
+    }
+
+    /// `_ringFor` -> `ring-for`
+    static func optionName(_ label: String) -> String {
+        var name = ""
+        for ch in label.drop(while: { $0 == "_" }) {
+            if ch.isUppercase { name += "-" + ch.lowercased() } else { name.append(ch) }
+        }
+        return name
     }
 
     var settings: RingSettings {
@@ -32,13 +50,15 @@ extension AlarmOptions {
 
 enum ArgumentChecks {
     /// Options that take a value: every spelling maps to its long name.
-    static let valueOptions: [String: String] = [
-        "-s": "--sound", "-D": "--device", "--sound": "--sound", "--device": "--device", "--volume": "--volume",
-        "--fade-in": "--fade-in", "--snooze": "--snooze", "--ring-for": "--ring-for",
-        "--late-limit": "--late-limit", "--events": "--events", "--inhibit": "--inhibit",
-        "--min-volume": "--min-volume", "--mixer": "--mixer",
-        "--notify": "--notify", "--message": "--message", "--until": "--until", "--notice-before": "--notice-before",
-    ]
+    static let valueOptions: [String: String] = {
+        // Every option of an alarm, and the commands' own that take a value.
+        var spellings = ["--events": "--events", "--until": "--until"]
+        for option in AlarmOption.all {
+            spellings[option.flag] = option.flag
+            if let short = option.short { spellings["-\(short)"] = option.flag }
+        }
+        return spellings
+    }()
     /// Short flags that take no value and may be bundled (`-qD null`).
     static let shortFlags: Set<Character> = ["q", "h"]
 

@@ -12,14 +12,14 @@ public struct ConfigDefaults {
         self.entries = entries
     }
 
-    /// The ring options, shared by `wake WHEN`, `wake add` and each standing alarm; the
-    /// message belongs to one alarm, never to all of them.
-    public static let ringKeys = AlarmBook.optionOrder.filter { $0 != "message" }
+    /// The ring options the file may set, shared by `wake WHEN`, `wake add` and each standing
+    /// alarm (the message belongs to one alarm, never to all of them: `AlarmOption.message`).
+    public static let ringKeys = AlarmOption.all.filter { $0.scope.contains([.ring, .config]) }.map(\.name)
     /// Process-wide options, for `wake WHEN` and `wake daemon`.
-    public static let processKeys = ["inhibit", "notify"]
+    public static let processKeys = AlarmOption.all.filter { $0.scope.contains([.oneOff, .daemon, .config]) }.map(\.name)
     /// The daemon's own (`wake daemon --notice-before`).
-    public static let daemonKeys = ["notice-before"]
-    public static let knownKeys = Set(ringKeys + processKeys + daemonKeys)
+    public static let daemonKeys = AlarmOption.all.filter { $0.scope.contains([.daemon, .config]) && !$0.scope.contains(.oneOff) }.map(\.name)
+    public static let knownKeys = Set(AlarmOption.all(.config).map(\.name))
 
     public var path: String?
     public var entries: [ConfigFile.Entry] = []

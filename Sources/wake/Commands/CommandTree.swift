@@ -46,6 +46,6 @@ enum CompletionValues {
     /// `--days`: the keywords, then the short day names, Monday first (full names, ranges and
     /// lists are accepted too, but would only crowd the list).
     static let days: CompletionKind = .list(["daily", "weekdays", "weekends"] + DaySet.daily.names)
-    static let inhibit: CompletionKind = .list(AlarmOptions.InhibitMode.allCases.map(\.rawValue))
-    static let notify: CompletionKind = .list(AlarmOptions.NotifyMode.allCases.map(\.rawValue))
+    static let inhibit: CompletionKind = .list(AlarmOption.inhibit.words)
+    static let notify: CompletionKind = .list(AlarmOption.notify.words)
 }

@@ -102,12 +102,11 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: "Append one JSON object per event to this file ('-' for stdout).", completion: .file())
     var events: String?
 
-    @Option(help: "Keep the machine from sleeping in a window before each alarm: auto, require or off.", completion: CompletionValues.inhibit)
-    var inhibit: String = "auto"
+    @Option(help: ArgumentHelp(AlarmOption.inhibit.daemonHelp ?? AlarmOption.inhibit.help), completion: CompletionValues.inhibit)
+    var inhibit: String = AlarmOption.inhibit.defaultText ?? ""
 
-    @Option(help: "Show a desktop notification with Snooze and Stop buttons for each ringing alarm: auto, require (exit 69 if no notification server) or off.",
-            completion: CompletionValues.notify)
-    var notify: String = "auto"
+    @Option(help: ArgumentHelp(AlarmOption.notify.daemonHelp ?? AlarmOption.notify.help), completion: CompletionValues.notify)
+    var notify: String = AlarmOption.notify.defaultText ?? ""
 
     @Flag(help: "Require the RTC to wake a suspended machine for each alarm (the default wherever it works; then no inhibitor is needed): exit 77 without the capability, 69 without an RTC.")
     var wakeSystem = false
@@ -115,8 +114,8 @@ struct DaemonCommand: ParsableCommand {
     @Flag(help: "Arm the alarms on the ordinary clock and keep the machine awake in a window before each (--inhibit) instead.")
     var noWakeSystem = false
 
-    @Option(help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
-    var noticeBefore: String = DurationText.format(AdvanceNotice.defaultLead)
+    @Option(help: ArgumentHelp(AlarmOption.noticeBefore.help))
+    var noticeBefore: String = AlarmOption.noticeBefore.defaultText ?? ""
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false

@@ -61,13 +61,11 @@ struct OneOffOptions: ParsableArguments {
     @Option(help: "Append one JSON object per event to this file ('-' for stdout: human lines then go to stderr).", completion: .file())
     var events: String?
 
-    @Option(help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.",
-            completion: CompletionValues.inhibit)
-    var inhibit: String = "auto"
+    @Option(help: ArgumentHelp(AlarmOption.inhibit.help), completion: CompletionValues.inhibit)
+    var inhibit: String = AlarmOption.inhibit.defaultText ?? ""
 
-    @Option(help: "Show a desktop notification with Snooze and Stop buttons while ringing: auto (if a notification server is there), require (exit 69 if none), off.",
-            completion: CompletionValues.notify)
-    var notify: String = "auto"
+    @Option(help: ArgumentHelp(AlarmOption.notify.help), completion: CompletionValues.notify)
+    var notify: String = AlarmOption.notify.defaultText ?? ""
 
     @Flag(help: "Require the RTC to wake a suspended machine for the alarm (the default wherever it works): exit 77 without the capability, 69 without an RTC.")
     var wakeSystem = false
@@ -81,36 +79,38 @@ struct OneOffOptions: ParsableArguments {
 }
 
 /// How an alarm rings: the options a one-off alarm and a standing one (`wake add`) share.
+/// Each is declared from its description in the core (`AlarmOption`): its help, its default
+/// and its name; `values` finds them by reflection, so a new ring option is its line in
+/// `AlarmOption.all` and one declaration here (`RingOptionTests` checks the two agree).
 struct RingOptionGroup: ParsableArguments {
-
-    @Option(name: .shortAndLong, help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.", completion: .file())
+    @Option(name: .shortAndLong, help: ArgumentHelp(AlarmOption.sound.help), completion: .file())
     var sound: String?
 
-    @Option(name: [.customShort("D"), .long], help: "ALSA PCM to ring on, as aplay -D takes it.")
-    var device: String = Defaults.device
+    @Option(name: [.customShort("D"), .long], help: ArgumentHelp(AlarmOption.device.help))
+    var device: String = AlarmOption.device.defaultText ?? ""
 
-    @Option(help: "Software volume, 1 to 100.")
-    var volume: String = String(Defaults.volume)
+    @Option(help: ArgumentHelp(AlarmOption.volume.help))
+    var volume: String = AlarmOption.volume.defaultText ?? ""
 
-    @Option(help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
-    var fadeIn: String = DurationText.format(Defaults.fadeIn)
+    @Option(help: ArgumentHelp(AlarmOption.fadeIn.help))
+    var fadeIn: String = AlarmOption.fadeIn.defaultText ?? ""
 
-    @Option(help: "How long a snooze lasts.")
-    var snooze: String = DurationText.format(Defaults.snooze)
+    @Option(help: ArgumentHelp(AlarmOption.snooze.help))
+    var snooze: String = AlarmOption.snooze.defaultText ?? ""
 
-    @Option(help: "Stop ringing after this long if nobody stops it (0: ring until stopped).")
-    var ringFor: String = DurationText.format(Defaults.ringFor)
+    @Option(help: ArgumentHelp(AlarmOption.ringFor.help))
+    var ringFor: String = AlarmOption.ringFor.defaultText ?? ""
 
-    @Option(help: "Do not ring if the alarm is later than this (the machine was asleep): a one-off exits 3, a standing alarm is recorded as missed (0: no limit).")
-    var lateLimit: String = DurationText.format(Defaults.lateLimit)
+    @Option(help: ArgumentHelp(AlarmOption.lateLimit.help))
+    var lateLimit: String = AlarmOption.lateLimit.defaultText ?? ""
 
-    @Option(help: "While ringing, unmute the output and raise it to at least this many percent (1 to 100), then put it back.")
-    var minVolume: String = String(Defaults.minVolume)
+    @Option(help: ArgumentHelp(AlarmOption.minVolume.help))
+    var minVolume: String = AlarmOption.minVolume.defaultText ?? ""
 
-    @Option(help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.", completion: .list(["auto", "off"]))
-    var mixer: String = "auto"
+    @Option(help: ArgumentHelp(AlarmOption.mixer.help), completion: .list(AlarmOption.mixer.words))
+    var mixer: String = AlarmOption.mixer.defaultText ?? ""
 
-    @Option(help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
+    @Option(help: ArgumentHelp(AlarmOption.message.help))
     var message: String?
 }
 

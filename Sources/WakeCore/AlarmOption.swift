@@ -1,0 +1,202 @@
+/// One option of an alarm, described once: its name, what values it takes, its default, its
+/// help, and where it may be given. The command line's declarations, the config file's keys,
+/// alarms.toml's keys and the checks of every value are read from here (and the manual and the
+/// completions are checked against it by tests), so an option added here is known everywhere.
+public struct AlarmOption: Sendable, Hashable {
+    /// Where an option may be given.
+    public struct Scope: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// How an alarm rings: `wake WHEN` and `wake add` take it.
+        public static let ring = Scope(rawValue: 1)
+        /// A key of a standing alarm in alarms.toml (what `wake add` stores).
+        public static let stored = Scope(rawValue: 2)
+        /// A key of config.toml, under the command line.
+        public static let config = Scope(rawValue: 4)
+        /// `wake WHEN`'s, for the process rather than the ring (`--inhibit`).
+        public static let oneOff = Scope(rawValue: 8)
+        /// `wake daemon`'s.
+        public static let daemon = Scope(rawValue: 16)
+    }
+
+    /// What a value is, and so how it is checked.
+    public enum Kind: Sendable, Hashable {
+        /// A file name: not empty.
+        case file
+        /// An ALSA PCM name: not empty.
+        case device
+        /// A whole number of percent, 1 to 100 (0 is refused: an alarm nobody hears).
+        case percent
+        /// A duration (`DurationText`). `minimum`: the least a non-zero value may be; `zero`:
+        /// what 0 means, or nil when 0 is refused.
+        case duration(minimum: Duration, zero: String?)
+        /// One word of a list.
+        case choice([String])
+        /// A note for the alarm (`AlarmMessage`).
+        case message
+        /// A whole number in a range.
+        case count(ClosedRange<Int>)
+    }
+
+    /// A value, checked.
+    public enum Value: Sendable, Hashable {
+        case text(String)
+        case number(Int)
+        case duration(Duration)
+
+        public var text: String? { if case .text(let t) = self { return t } else { return nil } }
+        public var number: Int? { if case .number(let n) = self { return n } else { return nil } }
+        public var duration: Duration? { if case .duration(let d) = self { return d } else { return nil } }
+    }
+
+    /// The long name without dashes (`ring-for`): also the key in both files.
+    public let name: String
+    /// The short option (`-s`), if any.
+    public let short: Character?
+    public let kind: Kind
+    /// The built-in value as text, or nil when unset means "none" (`--sound`: the built-in sound).
+    public let defaultText: String?
+    /// One line for `--help`.
+    public let help: String
+    /// `wake daemon --help`'s line, where the daemon does something else with it.
+    public let daemonHelp: String?
+    public let scope: Scope
+    /// Finishes a problem with this option's own advice (`--volume 0`), given the value's text and
+    /// the generic problem; nil keeps the generic one.
+    private let explain: (@Sendable (String) -> String?)?
+
+    init(_ name: String, short: Character? = nil, _ kind: Kind, default defaultText: String?, scope: Scope, help: String,
+         daemonHelp: String? = nil, explain: (@Sendable (String) -> String?)? = nil) {
+        self.name = name
+        self.daemonHelp = daemonHelp
+        self.short = short
+        self.kind = kind
+        self.defaultText = defaultText
+        self.help = help
+        self.scope = scope
+        self.explain = explain
+    }
+
+    public static func == (a: AlarmOption, b: AlarmOption) -> Bool { a.name == b.name }
+    public func hash(into h: inout Hasher) { h.combine(name) }
+
+    /// `--ring-for`
+    public var flag: String { "--" + name }
+
+    /// The words a choice takes (none for other kinds): for the completions.
+    public var words: [String] { if case .choice(let w) = kind { return w } else { return [] } }
+
+    /// The value `text` stands for, or the one line saying why it cannot, starting with the option.
+    public func parse(_ text: String) -> Result<Value, Problem> {
+        func fail(_ reason: String) -> Result<Value, Problem> { .failure(Problem(option: name, message: "\(flag)\(reason)")) }
+        if let special = explain?(text) { return fail(special) }
+        switch kind {
+        case .file:
+            return text.isEmpty ? fail(": empty file name; give a sound file or leave the option out") : .success(.text(text))
+        case .device:
+            return text.isEmpty ? fail(": empty device name; try 'default', or see 'wake --list-devices'") : .success(.text(text))
+        case .percent:
+            guard let v = Int(text), (1...100).contains(v), text.allSatisfy(\.isNumber) else {
+                return fail(": invalid value '\(text.printable)'; give a whole number from 1 to 100")
+            }
+            return .success(.number(v))
+        case .count(let range):
+            guard let v = Int(text), range.contains(v), text.allSatisfy(\.isNumber) else {
+                return fail(": invalid value '\(text.printable)'; give a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return .success(.number(v))
+        case .duration(let minimum, let zero):
+            let d: Duration
+            do { d = try DurationText.parse(text) } catch { return fail(": \(error.description)") }
+            if d == .zero {
+                return zero == nil ? fail(": must be longer than zero, as \(defaultText ?? "9m")") : .success(.duration(d))
+            }
+            if d < minimum {
+                let span = Formatting.span(minimum)
+                return fail(" \(text.printable) is shorter than \(span == "1s" ? "a second" : span)\(zero.map { "; give \(span) or more, or 0 \($0)" } ?? "; give \(span) or more")")
+            }
+            return .success(.duration(d))
+        case .choice(let words):
+            guard words.contains(text) else {
+                return fail(": invalid mode '\(text.printable)'; use \(words.dropLast().joined(separator: ", ")) or \(words.last ?? "")")
+            }
+            return .success(.text(text))
+        case .message:
+            if let why = AlarmMessage.problem(text) { return fail(": \(why)") }
+            return .success(.text(text))
+        }
+    }
+
+    /// Why a value was refused: the option, and the one line to show.
+    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        public var option: String
+        public var message: String
+        public var description: String { message }
+    }
+}
+
+extension AlarmOption {
+    public static let sound = AlarmOption("sound", short: "s", .file, default: nil, scope: [.ring, .stored, .config],
+                                          help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.")
+    public static let device = AlarmOption("device", short: "D", .device, default: Defaults.device, scope: [.ring, .stored, .config],
+                                           help: "ALSA PCM to ring on, as aplay -D takes it.")
+    public static let volume = AlarmOption("volume", .percent, default: String(Defaults.volume), scope: [.ring, .stored, .config],
+                                           help: "Software volume, 1 to 100.") { text in
+        // An alarm nobody can hear is refused now, not discovered at 07:00.
+        text == "0" ? " 0: the sound is silent; give a volume from 1 to 100" : nil
+    }
+    public static let fadeIn = AlarmOption("fade-in", .duration(minimum: .zero, zero: "for none"), default: DurationText.format(Defaults.fadeIn),
+                                           scope: [.ring, .stored, .config],
+                                           help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
+    public static let snooze = AlarmOption("snooze", .duration(minimum: .zero, zero: nil), default: DurationText.format(Defaults.snooze),
+                                           scope: [.ring, .stored, .config], help: "How long a snooze lasts.")
+    // Under a second, a ring may end before its first frame is heard and still count as rung,
+    // and an alarm a moment late (a busy machine, a resume) is missed: both refused, 0 keeping
+    // its meaning.
+    public static let ringFor = AlarmOption("ring-for", .duration(minimum: .seconds(1), zero: "to ring until stopped"),
+                                            default: DurationText.format(Defaults.ringFor), scope: [.ring, .stored, .config],
+                                            help: "Stop ringing after this long if nobody stops it (0: ring until stopped).") { text in
+        lessThanASecond(text) ? " \(text.printable) is shorter than a second: the alarm could end before it is heard; give 1s or more, or 0 to ring until stopped" : nil
+    }
+    public static let lateLimit = AlarmOption("late-limit", .duration(minimum: .seconds(1), zero: "for no limit"),
+                                              default: DurationText.format(Defaults.lateLimit), scope: [.ring, .stored, .config],
+                                              help: "Do not ring if the alarm is later than this (the machine was asleep): a one-off exits 3, a standing alarm is recorded as missed (0: no limit).") { text in
+        lessThanASecond(text) ? " \(text.printable) is shorter than a second: an alarm a moment late would be missed; give 1s or more, or 0 for no limit" : nil
+    }
+    public static let minVolume = AlarmOption("min-volume", .percent, default: String(Defaults.minVolume), scope: [.ring, .stored, .config],
+                                              help: "While ringing, unmute the output and raise it to at least this many percent (1 to 100), then put it back.") { text in
+        let valid = Int(text).map { (1...100).contains($0) } ?? false
+        return valid && text.allSatisfy(\.isNumber) ? nil : ": invalid value '\(text.printable)'; give a whole number from 1 to 100 (percent)"
+    }
+    public static let mixer = AlarmOption("mixer", .choice(["auto", "off"]), default: "auto", scope: [.ring, .stored, .config],
+                                          help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.") { text in
+        ["auto", "off"].contains(text) ? nil : ": invalid mode '\(text.printable)'; use auto (raise a muted or quiet output while ringing) or off"
+    }
+    /// A note belongs to one alarm: never a config default for all of them.
+    public static let message = AlarmOption("message", .message, default: nil, scope: [.ring, .stored],
+                                            help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
+    public static let inhibit = AlarmOption("inhibit", .choice(["auto", "require", "off"]), default: "auto", scope: [.oneOff, .daemon, .config],
+                                            help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.",
+                                            daemonHelp: "Keep the machine from sleeping in a window before each alarm: auto, require or off.")
+    public static let notify = AlarmOption("notify", .choice(["auto", "require", "off"]), default: "auto", scope: [.oneOff, .daemon, .config],
+                                           help: "Show a desktop notification with Snooze and Stop buttons while ringing: auto (if a notification server is there), require (exit 69 if none), off.",
+                                           daemonHelp: "Show a desktop notification with Snooze and Stop buttons for each ringing alarm: auto, require (exit 69 if no notification server) or off.")
+    public static let noticeBefore = AlarmOption("notice-before", .duration(minimum: .zero, zero: "for none"),
+                                                 default: DurationText.format(AdvanceNotice.defaultLead), scope: [.daemon, .config],
+                                                 help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
+
+    /// Every option, in the order alarms.toml and the help list them.
+    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, ringFor, lateLimit, minVolume, mixer, message,
+                                            inhibit, notify, noticeBefore]
+
+    /// The options given `scope`, in order.
+    public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }
+
+    /// The option called `name` (without dashes).
+    public static func named(_ name: String) -> AlarmOption? { all.first { $0.name == name } }
+
+    private static func lessThanASecond(_ text: String) -> Bool {
+        guard let d = try? DurationText.parse(text) else { return false }
+        return d > .zero && d < .seconds(1)
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+@testable import WakeCore
+
+/// The one description of every alarm option: each kind's checks and messages, and the lists
+/// the rest of wake reads from it.
+@Suite("AlarmOption: every option described once")
+struct AlarmOptionTests {
+    func problem(_ option: AlarmOption, _ text: String) -> String? {
+        if case .failure(let p) = option.parse(text) { return p.message }
+        return nil
+    }
+
+    @Test("every default is a value its own option accepts")
+    func defaultsParse() {
+        for option in AlarmOption.all {
+            guard let d = option.defaultText else { continue }
+            #expect(problem(option, d) == nil, "\(option.name)'s default '\(d)'")
+        }
+    }
+
+    @Test("names are unique, short options too, and the scopes give the lists the files use")
+    func lists() {
+        #expect(Set(AlarmOption.all.map(\.name)).count == AlarmOption.all.count)
+        let shorts = AlarmOption.all.compactMap(\.short)
+        #expect(Set(shorts).count == shorts.count)
+        #expect(AlarmBook.optionOrder == ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit", "min-volume",
+                                          "mixer", "message"])
+        #expect(!AlarmOption.all(.config).contains(.message), "a message belongs to one alarm")
+        #expect(AlarmOption.all(.ring).allSatisfy { $0.scope.contains(.stored) }, "wake add stores every ring option")
+    }
+
+    @Test("each kind's checks, with the messages the command line gives")
+    func checks() {
+        #expect(problem(.sound, "") == "--sound: empty file name; give a sound file or leave the option out")
+        #expect(problem(.device, "") == "--device: empty device name; try 'default', or see 'wake --list-devices'")
+        #expect(problem(.volume, "0") == "--volume 0: the sound is silent; give a volume from 1 to 100")
+        #expect(problem(.volume, "101") == "--volume: invalid value '101'; give a whole number from 1 to 100")
+        #expect(problem(.volume, "+5") != nil)
+        #expect(problem(.volume, "55") == nil)
+        #expect(problem(.minVolume, "0") == "--min-volume: invalid value '0'; give a whole number from 1 to 100 (percent)")
+        #expect(problem(.snooze, "0") == "--snooze: must be longer than zero, as 9m")
+        #expect(problem(.snooze, "soon")?.hasPrefix("--snooze: ") == true)
+        #expect(problem(.ringFor, "0") == nil && problem(.lateLimit, "0") == nil && problem(.fadeIn, "0") == nil)
+        #expect(problem(.ringFor, "500ms")?.hasPrefix("--ring-for 500ms is shorter than a second") == true)
+        #expect(problem(.lateLimit, "1ms")?.hasPrefix("--late-limit 1ms is shorter than a second") == true)
+        #expect(problem(.ringFor, "1s") == nil)
+        #expect(problem(.mixer, "on") == "--mixer: invalid mode 'on'; use auto (raise a muted or quiet output while ringing) or off")
+        #expect(problem(.inhibit, "maybe") == "--inhibit: invalid mode 'maybe'; use auto, require or off")
+        #expect(problem(.message, " ")?.hasPrefix("--message: empty message") == true)
+        #expect(problem(.message, String(repeating: "x", count: 121))?.contains("more than the limit of 120") == true)
+        // Untrusted text is escaped in the message.
+        #expect(problem(.mixer, "\u{1B}[2J")?.contains("\u{1B}") == false)
+    }
+
+    @Test("values come back typed")
+    func typed() throws {
+        #expect(try AlarmOption.volume.parse("40").get() == .number(40))
+        #expect(try AlarmOption.ringFor.parse("2m").get() == .duration(.seconds(120)))
+        #expect(try AlarmOption.device.parse("null").get() == .text("null"))
+        #expect(AlarmOption.named("fade-in") == .fadeIn && AlarmOption.named("nope") == nil)
+        #expect(AlarmOption.mixer.words == ["auto", "off"] && AlarmOption.volume.words.isEmpty)
+    }
+}

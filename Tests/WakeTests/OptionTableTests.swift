@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import WakeCore
+@testable import WakeTestSupport
+
+/// The command line, both files, the completions and the manual against the one description
+/// of the options (`AlarmOption`): an option added there and forgotten somewhere fails here.
+@Suite("Options: the command line and the files agree with the one table")
+struct OptionTableTests {
+    @Test("every ring option: in --help with its help, taken by wake add and stored, and a config key where the table says")
+    func ringOptionsEverywhere() async throws {
+        let help = try await WakeProcess.run(["--help"])
+        let addHelp = try await WakeProcess.run(["add", "--help"])
+        let home = try AlarmHome()
+        for option in AlarmOption.all(.ring) {
+            // ArgumentParser wraps long lines: compare the first words of the help.
+            let start = option.help.split(separator: " ").prefix(4).joined(separator: " ")
+            #expect(help.stdout.contains(option.flag) && help.stdout.contains(start), "wake --help lacks \(option.flag)")
+            #expect(addHelp.stdout.contains(option.flag), "wake add --help lacks \(option.flag)")
+        }
+        // Every stored option through wake add, each with a value of its own kind.
+        let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
+                                        "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off", "message": "Hi"]
+        var args = ["add", "06:30", "--name", "all", "--days", "daily"]
+        for option in AlarmOption.all(.ring) {
+            let value = try #require(values[option.name], "give \(option.name) a test value here")
+            args += [option.flag, value]
+        }
+        let add = try await home.run(args)
+        #expect(add.exitCode == 0, "\(add)")
+        let stored = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
+        for option in AlarmOption.all(.stored) {
+            #expect(stored.contains("\n\(option.name) = "), "alarms.toml lacks \(option.name): \(stored)")
+        }
+        // Each config key is read (a wrong value names it), and nothing else is a key.
+        for option in AlarmOption.all(.config) {
+            // Empty: no kind of value takes it.
+            try "\(option.name) = \"\"\n"
+                .write(toFile: home.dir.file("config") + "/wake/config.toml", atomically: true, encoding: .utf8)
+            let r = try await home.run(["07:00", "--dry-run", "-D", "null"])
+            #expect(r.exitCode == 78 && r.stderr.contains(option.name), "config key \(option.name): \(r)")
+        }
+        try "message = \"Hi\"\n".write(toFile: home.dir.file("config") + "/wake/config.toml", atomically: true, encoding: .utf8)
+        let r = try await home.run(["07:00", "--dry-run", "-D", "null"])
+        #expect(r.exitCode == 78 && r.stderr.contains("unknown key 'message'"), "\(r)")
+    }
+
+    static var sound: String { packageRoot + "/Resources/alarm.flac" }
+
+    @Test("the manual names every config key in FILES")
+    func manualNamesConfigKeys() throws {
+        let manual = try String(contentsOfFile: packageRoot + "/Resources/wake.1", encoding: .utf8)
+        let files = manual.components(separatedBy: ".It Pa $XDG_CONFIG_HOME/wake/config.toml").dropFirst().first ?? ""
+        let paragraph = files.components(separatedBy: ".It Pa").first ?? ""
+        for option in AlarmOption.all(.config) {
+            #expect(paragraph.contains(".Ql \(option.name)"), "wake.1's config.toml entry does not name \(option.name)")
+        }
+    }
+}
