@@ -302,7 +302,7 @@ public enum StandingAlarmActions {
             return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message)
         }
         guard let next = NextAlarm.soonest(candidates) else { return ExitStatus.nothingMatched }
-        console.result(asJSON ? next.json(now: o.now, zone: o.zone) : next.line(now: o.now, zone: o.zone))
+        if asJSON { console.json(next.json(now: o.now, zone: o.zone)) } else { console.result(next.line(now: o.now, zone: o.zone)) }
         if next.standing && !o.daemon { console.error(noDaemonNote) }
         return ExitStatus.ok
     }
@@ -311,7 +311,7 @@ public enum StandingAlarmActions {
         let o = try overview(console: console)
         let (entries, zone, now, daemon, problems) = (o.entries, o.zone, o.now, o.daemon, o.problems)
         if asJSON {
-            console.result(JSONText.array(entries.map { json($0, zone: zone) }))
+            console.json(JSONText.array(entries.map { json($0, zone: zone) }))
             return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
         }
         if entries.isEmpty {
