@@ -40,6 +40,15 @@ public struct RingSettings {
         guard snooze > .zero else { throw usage("--snooze: must be longer than zero, as 9m") }
         let ringFor = try duration(r.ringFor, "ring-for")
         let lateLimit = try duration(r.lateLimit, "late-limit")
+        // Under a second, a ring may end before its first frame is heard and still count as
+        // rung, and an alarm a moment late (a busy machine, a resume) is missed: both refused,
+        // 0 keeping its meaning.
+        if ringFor > .zero && ringFor < .seconds(1) {
+            throw usage("--ring-for \(r.ringFor.printable) is shorter than a second: the alarm could end before it is heard; give 1s or more, or 0 to ring until stopped")
+        }
+        if lateLimit > .zero && lateLimit < .seconds(1) {
+            throw usage("--late-limit \(r.lateLimit.printable) is shorter than a second: an alarm a moment late would be missed; give 1s or more, or 0 for no limit")
+        }
         if ringFor > .zero && fadeIn > ringFor {
             throw usage("--fade-in \(r.fadeIn.printable) is longer than --ring-for \(r.ringFor.printable); shorten the fade or ring longer")
         }
