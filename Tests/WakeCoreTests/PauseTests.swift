@@ -73,6 +73,40 @@ struct PauseTests {
         #expect(!record(pausedUntil: S.at(0, 0)).isEmpty)
     }
 
+    @Test("an end beyond what wake can represent, or more than a year ahead without --long, is refused with its line")
+    func bounds() throws {
+        let now = utc(2026, 11, 27, 12)
+        func refusal(_ text: String, long: Bool = false) -> String? {
+            do { _ = try PauseEnd.resolve(text, now: now, zone: S.utc, long: long); return nil } catch { return error.description }
+        }
+        // Was clamped to 2262-04-11 without a word.
+        for far in ["9999-12-31", "2262-04-11", "2262-04-04T00:00", "3000-01-01"] {
+            let why = try #require(refusal(far, long: true), "\(far)")
+            #expect(why == "--until \(far) is later than wake can represent (the last date it takes is 2262-04-03); give an earlier date", "\(why)")
+        }
+        #expect(refusal("2262-04-03", long: true) == nil)
+        #expect(try PauseEnd.resolve("2262-04-03", now: now, zone: S.utc, long: true) == utc(2262, 4, 3, 0))
+        // A year, leap day included, is taken; a day more needs --long.
+        #expect(try PauseEnd.resolve("2027-11-28", now: now, zone: S.utc, long: false) == utc(2027, 11, 28, 0))
+        #expect(refusal("2027-11-28T12:00") == nil)
+        #expect(refusal("2027-11-28T12:00:01") == "--until 2027-11-28T12:00:01 is 367 days away, more than a year; give an earlier date, or add --long to pause that long")
+        #expect(refusal("2062-11-27")?.contains("add --long") == true)
+        #expect(refusal("2062-11-27", long: true) == nil)
+        #expect(refusal("2026-11-27T12:00") == "--until 2026-11-27T12:00 is not in the future; give a later date to pause until")
+        #expect(refusal("1600-01-01", long: true)?.contains("not in the future") == true)
+        #expect(refusal("soon\u{1B}[2J")?.hasPrefix("--until: invalid date 'soon\\x1b[2J'; give a local date") == true)
+    }
+
+    @Test("a daily alarm paused to the last date taken still has its next occurrence")
+    func latestKeepsTheNext() throws {
+        let until = try PauseEnd.resolve("2262-04-03", now: utc(2026, 11, 27, 12), zone: S.utc, long: true)
+        var late = S.alarm(days: .daily)
+        late.hour = 23
+        late.minute = 59
+        let plan = StandingSchedule.plan(late, record: record(pausedUntil: until), lateLimit: .zero, now: utc(2026, 11, 27, 12), zone: S.utc)
+        #expect(plan.next?.instant == utc(2262, 4, 3, 23, 59))
+    }
+
     @Test("DATE: a local date (its midnight) or a local date and time; anything else is nil")
     func dates() {
         #expect(PauseEnd.parse("2026-12-07") == LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 7), hour: 0, minute: 0, second: 0))

@@ -53,15 +53,31 @@ struct PauseEndToEndTests {
     @Test("mistakes: one line, exit 64", arguments: [
         (["pause", "--until", "someday"], "invalid date 'someday'"),
         (["pause", "--until", "2001-01-01"], "not in the future"),
-        (["pause", "--until", "2099-01-01", "nosuch"], "no standing alarm named 'nosuch'"),
+        (["pause", "--until", PauseEndToEndTests.date(in: 5), "nosuch"], "no standing alarm named 'nosuch'"),
         (["pause", "work"], "--until"),
         (["resume", "nosuch"], "no standing alarm named 'nosuch'"),
+        // Was clamped to 2262 without a word, and the daily alarm called a one-off.
+        (["pause", "--until", "9999-12-31"], "--until 9999-12-31 is later than wake can represent (the last date it takes is 2262-04-03)"),
+        (["pause", "--until", "9999-12-31", "--long"], "later than wake can represent"),
+        (["pause", "--until", PauseEndToEndTests.date(in: 400)], "more than a year; give an earlier date, or add --long"),
     ])
     func mistakes(args: [String], text: String) async throws {
         let home = try AlarmHome()
         _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
         let r = try await home.run(args)
         #expect(r.exitCode == 64 && r.stderrIsOneLine && r.stderr.contains(text), "\(r)")
+    }
+
+    @Test("a pause of more than a year is taken with --long; a daily alarm still rings after it")
+    func long() async throws {
+        let home = try AlarmHome()
+        _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
+        let until = Self.date(in: 400)
+        let r = try await home.run(["pause", "--until", until, "--long"])
+        #expect(r.exitCode == 0 && r.stdout.contains("'work' paused until ") && r.stdout.contains("; it rings next at 06:30:00"), "\(r)")
+        #expect(!r.stdout.contains("one-off"), "\(r)")
+        let work = try #require(try await home.listJSON().first)
+        #expect((work["next"] as? String)?.hasPrefix(until + "T06:30") == true, "\(work)")
     }
 
     @Test("the daemon honours a pause, at once and after a restart, and rings again after resume")

@@ -430,13 +430,13 @@ public enum StandingAlarmActions {
 
     /// `wake pause --until DATE [NAME...]`: every standing alarm, or the named ones, quiet until
     /// DATE (recorded in the history, as skips are, so the daemon honours it across restarts).
-    public static func pause(until text: String, names: [String], console: Console) throws(ArmError) -> Int32 {
-        guard let local = PauseEnd.parse(text) else { throw usage("--until: invalid date '\(text.printable)'; \(PauseEnd.forms)") }
+    /// `long`: `--long`, for a pause of more than a year.
+    public static func pause(until text: String, long: Bool = false, names: [String], console: Console) throws(ArmError) -> Int32 {
         let store = try store()
         let zone = zone(console)
         let now = SystemClock.realtime
-        let until = zone.instant(for: local)
-        guard until > now else { throw usage("--until \(text.printable) is not in the future; give a later date to pause until") }
+        let until: Instant
+        do { until = try PauseEnd.resolve(text, now: now, zone: zone, long: long) } catch { throw usage(error.description) }
         let chosen = try chosenAlarms(names, store: store, verb: "pause")
         do {
             try store.updateHistory { history in
@@ -454,8 +454,9 @@ public enum StandingAlarmActions {
             var record = AlarmRecord(name: a.name)
             record.pausedUntil = until
             let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone).next
+            // A recurring alarm always has an occurrence after the pause (PauseEnd.latest).
             console.info("'\(a.name)' paused until \(end)" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" }
-                ?? "; it does not ring again (a one-off inside the pause)"))
+                ?? (a.days == 0 ? "; it does not ring again (a one-off inside the pause)" : "")))
         }
         return ExitStatus.ok
     }
