@@ -16,8 +16,9 @@ public struct AlarmRecord: Hashable, Sendable {
     /// When the daemon started ringing it, while it rings (for `wake list`).
     public var ringingSince: Instant?
     /// `wake pause --until`: every occurrence before this instant passes quietly (neither rung
-    /// nor missed). `wake resume` sets it to the moment of the resume, so what passed during
-    /// the pause stays quiet; a pause in the past changes nothing ahead.
+    /// nor missed; a one-off is kept until then, see `StandingSchedule`). `wake resume` sets it
+    /// to the moment of the resume, so what passed during the pause stays quiet; a pause in the
+    /// past changes nothing ahead.
     public var pausedUntil: Instant?
 
     /// How many rings of the last fired occurrence a crash of the daemon ended: it is rung again

@@ -52,13 +52,26 @@ struct PauseTests {
         #expect(past.next?.instant == S.at(0, 6, 30))
     }
 
-    @Test("a one-off inside the pause is done; one after it still rings")
+    @Test("a one-off inside the pause is kept, not done, until the pause ends; then passed over as skipped; one after it still rings")
     func oneOff() {
-        let inside = StandingSchedule.plan(S.alarm(days: .none), record: record(pausedUntil: S.at(2, 0)), lateLimit: .zero,
-                                           now: S.at(0, 1), zone: S.utc)
-        #expect(inside.isDone && inside.missed.isEmpty)
-        let after = StandingSchedule.plan(S.alarm(days: .none), record: record(pausedUntil: S.at(0, 6)), lateLimit: .zero,
-                                          now: S.at(0, 1), zone: S.utc)
+        let once = S.alarm(days: .none)  // Monday 06:30
+        let paused = record(pausedUntil: S.at(2, 0))
+        // Before its time and after it, while the pause lasts: nothing armed, nothing recorded, kept.
+        for now in [S.at(0, 1), S.at(0, 6, 30), S.at(1, 12), S.at(1, 23, 59, 59)] {
+            let plan = StandingSchedule.plan(once, record: paused, lateLimit: .seconds(60), now: now, zone: S.utc)
+            #expect(plan.next == nil && plan.keptUntil == S.at(2, 0) && !plan.isDone, "at \(now)")
+            #expect(plan.missed.isEmpty && plan.skipped == nil, "at \(now)")
+        }
+        // The pause over: done, its occurrence passed over as a skip (recorded: a restored file does not bring it back).
+        let ended = StandingSchedule.plan(once, record: paused, lateLimit: .zero, now: S.at(2, 0), zone: S.utc)
+        #expect(ended.isDone && ended.skipped == S.at(0, 6, 30) && ended.missed.isEmpty)
+        // Resumed before its time (the pause ends then): it rings.
+        let resumed = StandingSchedule.plan(once, record: record(pausedUntil: S.at(0, 2)), lateLimit: .zero, now: S.at(0, 2), zone: S.utc)
+        #expect(resumed.next?.instant == S.at(0, 6, 30) && resumed.keptUntil == nil)
+        // Resumed after it: it passed inside the pause, so it is done.
+        let late = StandingSchedule.plan(once, record: record(pausedUntil: S.at(0, 8)), lateLimit: .zero, now: S.at(0, 8), zone: S.utc)
+        #expect(late.isDone && late.skipped == S.at(0, 6, 30))
+        let after = StandingSchedule.plan(once, record: record(pausedUntil: S.at(0, 6)), lateLimit: .zero, now: S.at(0, 1), zone: S.utc)
         #expect(after.next?.instant == S.at(0, 6, 30))
     }
 

@@ -169,7 +169,10 @@ public enum StandingAlarmActions {
             let paused = record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
-            else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
+            else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
+                // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
+                state = "skipped by the pause until \(pauseText(p, now: now, zone: zone))"
+            } else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
             else if skipNext { state = "skipped-next" }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).
@@ -179,6 +182,11 @@ public enum StandingAlarmActions {
             }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last, pausedUntil: paused)
         }
+    }
+
+    /// A one-off's one occurrence, whether or not it has passed; nil for a recurring alarm.
+    static func oneOffTime(_ a: StandingAlarm, zone: TimeZoneRules) -> Instant? {
+        a.days == 0 ? StandingSchedule.occurrence(of: a, after: a.created, zone: zone)?.instant : nil
     }
 
     /// One line of `wake list`: a standing alarm, or a one-off alarm some process is running.
@@ -454,9 +462,16 @@ public enum StandingAlarmActions {
             var record = AlarmRecord(name: a.name)
             record.pausedUntil = until
             let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone).next
-            // A recurring alarm always has an occurrence after the pause (PauseEnd.latest).
-            console.info("'\(a.name)' paused until \(end)" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" }
-                ?? (a.days == 0 ? "; it does not ring again (a one-off inside the pause)" : "")))
+            var line = "'\(a.name)' paused until \(end)"
+            if let next {
+                line += "; it rings next at \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
+            } else if let due = oneOffTime(a, zone: zone), due > now {
+                // Kept, never deleted: the daemon holds it back until the pause ends.
+                line += "; its time, \(Formatting.ringsAt(due, now: now, zone: zone)), is inside the pause: it stays listed and "
+                    + "does not ring, unless 'wake resume' comes before it"
+            }
+            // (A recurring alarm always has an occurrence after the pause: PauseEnd.latest.)
+            console.info(line)
         }
         return ExitStatus.ok
     }
@@ -487,8 +502,12 @@ public enum StandingAlarmActions {
             return ExitStatus.ok
         }
         for a in chosen where resumed.contains(a.name) {
-            let next = StandingSchedule.occurrence(of: a, after: now, zone: zone)
-            console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""))
+            if let due = oneOffTime(a, zone: zone), due <= now {
+                console.info("'\(a.name)' resumed; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; the daemon removes it")
+                continue
+            }
+            let next = oneOffTime(a, zone: zone) ?? StandingSchedule.occurrence(of: a, after: now, zone: zone)?.instant
+            console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0, now: now, zone: zone))" } ?? ""))
         }
         return ExitStatus.ok
     }

@@ -65,7 +65,7 @@ struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Keep every standing alarm (or the named ones) quiet until a date.",
-        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. Occurrences inside the pause pass quietly, neither rung nor missed; the daemon honours it across restarts. 'wake resume' ends it early.")
+        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. Occurrences inside the pause pass quietly, neither rung nor missed; a one-off inside it is kept until the pause ends. The daemon honours it across restarts. 'wake resume' ends it early.")
 
     @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
     var until: String
