@@ -310,16 +310,27 @@ public final class DaemonController: RuntimeObserver {
         return nil
     }
 
-    /// An alarm's settings, checked by the command line's rules. Kept while its options and the
-    /// config file stay the same: the check parses options, and a reload re-reads every alarm
-    /// (200 alarms took half a second to reload before).
+    /// An alarm's settings, checked by the command line's rules: an option they refuse is set
+    /// aside alone, said once, and the alarm keeps the rest (its device and sound above all).
+    /// Kept while its options and the config file stay the same: the check parses options, and
+    /// a reload re-reads every alarm (200 alarms took half a second to reload before).
     private func settings(for alarm: StandingAlarm) -> RingSettings? {
         if let c = checked[alarm.name], c.options == alarm.options, c.defaults == config.entries { return c.settings }
         let settings: RingSettings
-        do { settings = try RingSettings(stored: alarm.options, defaults: config) } catch {
-            console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's defaults until you 'wake remove' and 'wake add' it again")
-            guard let defaults = try? RingSettings(stored: [:], defaults: config) else { return nil }
-            settings = defaults
+        do {
+            let read = try RingSettings.tolerating(stored: alarm.options, defaults: config)
+            for a in read.adjustments {
+                let line = a.line(alarm: alarm.name)
+                console.error(line)
+                log?.emit("file_problem", at: realtime, [("problem", .string(line))])
+                services.announce?(line)
+            }
+            settings = read.settings
+        } catch {
+            // Not even the config file's values check (its tolerant read rules this out).
+            console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's built-in defaults")
+            guard let builtIn = try? RingSettings(values: [:]) else { return nil }
+            settings = builtIn
         }
         checked[alarm.name] = (alarm.options, config.entries, settings)
         return settings

@@ -2,7 +2,7 @@ import WakeCore
 import WakeSystem
 
 /// How an alarm rings, checked: shared by a one-off alarm, `wake add` and the daemon, which
-/// re-checks what it loads with the very same rules.
+/// re-checks what it loads with the very same rules (`tolerating(stored:defaults:)`).
 public struct RingSettings {
     public var soundPath: String?
     public var device: String
@@ -70,19 +70,6 @@ public struct RingSettings {
             values["message"] = m
         }
         self.values = values
-    }
-
-    /// Options stored with a standing alarm, checked again as the command line checks them,
-    /// over the config file's defaults.
-    public init(stored options: [String: String], defaults: ConfigDefaults = ConfigDefaults()) throws(ArmError) {
-        var values = defaults.values(for: ConfigDefaults.ringKeys)
-        for key in options.keys.sorted() {
-            guard AlarmBook.optionKeys.contains(key) else {
-                throw ArmError(message: "unknown option '\(key.printable)' stored with the alarm; remove that line from alarms.toml", status: ExitStatus.config)
-            }
-            values[key] = options[key] ?? ""
-        }
-        try self.init(values: values)
     }
 }
 

@@ -149,6 +149,10 @@ public enum StandingAlarmActions {
         var missed: Instant?
         /// Until when `wake pause` keeps it quiet, while that is ahead.
         var pausedUntil: Instant?
+        /// How the daemon rings it: its stored options over config.toml, read as the daemon
+        /// reads them, and each option it sets aside or changes.
+        var settings: RingSettings?
+        var adjustments: [RingSettings.Adjustment] = []
     }
 
     /// `Mon 7 Dec 00:00`, `tomorrow 12:00`: when a pause ends.
@@ -160,7 +164,8 @@ public enum StandingAlarmActions {
                      config: ConfigDefaults = ConfigDefaults()) -> [Row] {
         alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
-            let lateLimit = (try? RingSettings(stored: a.options, defaults: config))?.engine.lateLimit ?? Defaults.lateLimit
+            let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
+            let lateLimit = read?.settings.engine.lateLimit ?? Defaults.lateLimit
             // The next occurrence as the daemon will see it, a skip passed over.
             let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone)
             let upcoming = plan.next
@@ -180,7 +185,8 @@ public enum StandingAlarmActions {
             } else if upcoming == nil {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last, pausedUntil: paused)
+            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last, pausedUntil: paused,
+                       settings: read?.settings, adjustments: read?.adjustments ?? [])
         }
     }
 
@@ -234,10 +240,12 @@ public enum StandingAlarmActions {
                 state = liveState(r, zone: zone)
                 next = r.instant("next")
             }
+            // What the daemon rings with, config.toml and set-aside options included.
+            let s = row.settings
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
-                         sound: a.options["sound"], device: a.options["device"] ?? Defaults.device,
-                         wakesSystem: said(r) ?? wouldWake(), message: a.options["message"])
+                         sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
+                         wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"])
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
@@ -284,18 +292,19 @@ public enum StandingAlarmActions {
         let history: [String: AlarmRecord]
         do { history = try store.loadHistory() } catch { throw storeError(error) }
         let config = ConfigDefaults.loadTolerant()
-        let problems = read.problems + config.problems
-        defer { for p in problems { console.error("warning: " + p) } }
         let zone = zone(console)
         let now = SystemClock.realtime
         let daemon = DaemonLock.isHeld()
+        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config)
+        // An option the daemon sets aside is a problem in the file, as a broken alarm is.
+        let problems = read.problems + config.problems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
+        defer { for p in problems { console.error("warning: " + p) } }
         var running: [ControlRecord] = []
         do { running = try ControlActions.ask(.list, console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
         }
         let look = WakeLook()
-        let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running,
-                              zone: zone, wouldWake: { look.now.wakesSystem })
+        let entries = entries(rows, running: running, zone: zone, wouldWake: { look.now.wakesSystem })
         return Overview(entries: entries, standingCount: alarms.count, daemon: daemon, zone: zone, now: now, problems: problems,
                         wakeLook: look)
     }
@@ -329,8 +338,11 @@ public enum StandingAlarmActions {
             var table = [["ID", "TIME", "DAYS", "NEXT", "WAKES", "STATE", "PID", "DEVICE", "SOUND", "MESSAGE"]]
             for e in entries {
                 let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
+                // What the daemon sets aside or changes is marked where the state is read.
+                let marks = e.standing?.adjustments.map(\.mark) ?? []
+                let state = marks.isEmpty ? e.state : e.state + " (" + marks.joined(separator: ", ") + ")"
                 table.append([e.id.printable, e.time.printable, e.days, next, e.wakesSystem.map { $0 ? "yes" : "no" } ?? "?",
-                              e.state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
+                              state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
                               e.message.map { TerminalText.printable($0, limit: AlarmMessage.limit) } ?? "-"])
             }
             let last = table[0].count - 1
@@ -369,6 +381,10 @@ public enum StandingAlarmActions {
                 ("missed", iso(r.missed)),
                 ("paused_until", iso(r.pausedUntil)),
                 ("options", JSONText.object(options)),
+                ("set_aside", JSONText.array(r.adjustments.map { a in
+                    JSONText.object([("option", JSONText.quote(a.option)), ("value", JSONText.quote(a.value)),
+                                     ("reason", JSONText.quote(a.reason)), ("instead", JSONText.quote(a.instead))])
+                })),
             ]
         } else {
             fields += [
@@ -382,6 +398,7 @@ public enum StandingAlarmActions {
                 ("missed", "null"),
                 ("paused_until", "null"),
                 ("options", "{}"),
+                ("set_aside", "[]"),
             ]
         }
         fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
@@ -399,7 +416,7 @@ public enum StandingAlarmActions {
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
         guard let alarm = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
-        let lateLimit = (try? RingSettings(stored: alarm.options, defaults: (try? ConfigDefaults.load()) ?? ConfigDefaults()))?.engine.lateLimit
+        let lateLimit = (try? RingSettings.tolerating(stored: alarm.options, defaults: ConfigDefaults.loadTolerant()))?.settings.engine.lateLimit
             ?? Defaults.lateLimit
         do {
             let skipped = try store.updateHistory { history -> Instant? in
