@@ -211,6 +211,18 @@ public enum StandingAlarmActions {
         /// when not known (a wake too old to say).
         var wakesSystem: Bool?
         var message: String?
+        /// Ringing or snoozed, as the process that runs it said; and since when it rings.
+        var phase: NextAlarm.State = .waiting
+        var ringingSince: Instant?
+    }
+
+    /// Where a running wake said one of its alarms is (`silent` is ringing with no device and no bell).
+    static func phase(_ r: ControlRecord?) -> NextAlarm.State {
+        switch r?["state"] {
+        case "ringing"?, "silent"?: return .ringing
+        case "snoozed"?: return .snoozed
+        default: return .waiting
+        }
     }
 
     /// What a running wake said about one of its alarms, as `wake list` shows it.
@@ -245,13 +257,15 @@ public enum StandingAlarmActions {
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
                          sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
-                         wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"])
+                         wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
+                         phase: phase(r), ringingSince: r?.instant("since"))
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
                                  state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
-                                 device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 }))
+                                 device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 },
+                                 phase: phase(r), ringingSince: r.instant("since")))
         }
         return entries
     }
@@ -311,12 +325,18 @@ public enum StandingAlarmActions {
 
     static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'"
 
-    /// `wake next`: the soonest alarm to ring, one line (or one JSON object); exit 1 when none.
+    /// `wake next`: what rings now, else the soonest alarm to ring, one line (or one JSON
+    /// object); exit 1 when none.
     public static func next(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
         let o = try overview(console: console)
         let candidates = o.entries.compactMap { e -> NextAlarm? in
+            // A ringing alarm has no next time: it is the answer, since when it rings (a wake too
+            // old to say since when: now).
+            if e.phase == .ringing {
+                return NextAlarm(id: e.id, standing: e.standing != nil, at: e.ringingSince ?? o.now, message: e.message, state: .ringing)
+            }
             guard let at = e.next else { return nil }
-            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message)
+            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message, state: e.phase)
         }
         guard let next = NextAlarm.soonest(candidates) else { return ExitStatus.nothingMatched }
         if asJSON { console.json(next.json(now: o.now, zone: o.zone)) } else { console.result(next.line(now: o.now, zone: o.zone)) }

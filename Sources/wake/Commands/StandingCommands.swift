@@ -42,8 +42,8 @@ struct ListCommand: ParsableCommand {
 struct NextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
-        abstract: "Print the next alarm that will ring, as '06:30 tomorrow (work), in 7h 12m'.",
-        discussion: "Standing alarms (skips and pauses passed over) and every running one-off of yours. Exit status: 0 printed, 1 no alarm will ring (nothing is printed).")
+        abstract: "Print the next alarm that will ring, as '06:30 tomorrow (work), in 7h 12m', or the one ringing now.",
+        discussion: "Standing alarms (skips and pauses passed over) and every running one-off of yours; one ringing now comes first ('ringing since 06:30 (work)'). Exit status: 0 printed, 1 no alarm will ring (nothing is printed).")
 
     @Flag(help: "Print one JSON object instead of the line.")
     var json = false
