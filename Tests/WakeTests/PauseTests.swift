@@ -173,8 +173,9 @@ struct PauseEndToEndTests {
         try await waitUntil("armed again after skip --undo") { armed("trip") == 3 }
 
         // Its time passes inside the pause: quiet, shown as such, removed when the pause is over.
-        let due = time(nil) + 10
-        r = try await home.run(["add", AlarmHome.soon(10), "--name", "soon", "-D", "null", "--ring-for", "1s"])
+        // 15 s of lead: the add and the pause must both come before it on a loaded machine.
+        let due = time(nil) + 15
+        r = try await home.run(["add", AlarmHome.soon(15), "--name", "soon", "-D", "null", "--ring-for", "1s"])
         #expect(r.exitCode == 0, "\(r)")
         r = try await home.run(["pause", "--until", Self.date(in: 3), "soon"])
         #expect(r.exitCode == 0, "\(r)")
