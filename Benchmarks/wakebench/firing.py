@@ -50,7 +50,7 @@ def fig_firing(ctx, count):
             events = work / f"events-{deadline}.jsonl"
             hhmmss = time.strftime("%H:%M:%S", time.localtime(deadline))
             cmd = [wake, hhmmss, "-D", "null", "-s", wav, "--inhibit", "off", "--events", events,
-                   "--ring-for", "500ms", "-q"]
+                   "--ring-for", "1s", "-q"]
         else:
             events = None
             cmd = ["bash", "-c", recipes[name].format(d=deadline)]
@@ -113,7 +113,7 @@ def fig_firing_cold(ctx, count):
         time.sleep(max(0, t - time.time()))
         if what == "launch":
             cmd = [wake, time.strftime("%H:%M:%S", time.localtime(plan[i])), "-D", "null", "-s", wav, "--inhibit", "off",
-                   "--ring-for", "500ms", "-q"]
+                   "--ring-for", "1s", "-q"]
             procs[i] = spawn(cmd, env=env)
         else:
             os.sync()

@@ -53,7 +53,7 @@ def report_firing(R, fire, plot=None):
     if plot:
         R.add(f"![Firing delay of every alarm, by contestant]({plot})", "")
     R.para("How: each alarm is started 3.1–3.9 s before a whole-second deadline D (a random moment, as a "
-           "person would). wake gets `HH:MM:SS` (`wake HH:MM:SS -D null -s alarm-5s.wav --ring-for 500ms "
+           "person would). wake gets `HH:MM:SS` (`wake HH:MM:SS -D null -s alarm-5s.wav --ring-for 1s "
            "--inhibit off`). The recipes are `sleep $(( D - $(date +%s) )); exec aplay -D null alarm-5s.wav` "
            "(what one writes: whole seconds) and `sleep` given the exact remaining time, to the microsecond, from "
            "bash's `$EPOCHREALTIME` (the best a shell can do: nothing but `sleep`'s own start runs between "

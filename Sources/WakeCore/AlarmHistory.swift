@@ -16,8 +16,9 @@ public struct AlarmRecord: Hashable, Sendable {
     /// When the daemon started ringing it, while it rings (for `wake list`).
     public var ringingSince: Instant?
     /// `wake pause --until`: every occurrence before this instant passes quietly (neither rung
-    /// nor missed). `wake resume` sets it to the moment of the resume, so what passed during
-    /// the pause stays quiet; a pause in the past changes nothing ahead.
+    /// nor missed; a one-off is kept until then, see `StandingSchedule`). `wake resume` sets it
+    /// to the moment of the resume, so what passed during the pause stays quiet; a pause in the
+    /// past changes nothing ahead.
     public var pausedUntil: Instant?
 
     /// How many rings of the last fired occurrence a crash of the daemon ended: it is rung again
@@ -143,19 +144,4 @@ public enum AlarmHistory {
         }
         return out
     }
-}
-
-/// `wake pause --until DATE`: DATE as a person writes it, a local date (the pause ends at its
-/// midnight, so the alarms ring again on that day) or a local date and time.
-public enum PauseEnd {
-    /// `2026-12-07` (00:00 that day), `2026-12-07T12:00` or `2026-12-07T12:00:30`; nil otherwise.
-    public static func parse(_ text: String) -> LocalDateTime? {
-        if let d = TOMLSubset.date(text) { return LocalDateTime(date: d, hour: 0, minute: 0, second: 0) }
-        let u = Array(text.utf8)
-        guard u.count > 11, u[10] == UInt8(ascii: "T"), let d = TOMLSubset.date(u, 0),
-              let t = TOMLSubset.timeOfDay(String(decoding: u[11...], as: UTF8.self)) else { return nil }
-        return LocalDateTime(date: d, hour: t.0, minute: t.1, second: t.2)
-    }
-
-    public static let forms = "give a local date, as 2026-12-07 (the alarms ring again from that day), or a date and time, as 2026-12-07T12:00"
 }

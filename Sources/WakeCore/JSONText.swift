@@ -1,4 +1,7 @@
-/// JSON's string syntax, for the event log and `wake list --json`: one place that escapes.
+/// JSON's string syntax, for the event log, `wake list --json` and `wake next --json`: one place
+/// that escapes. What it writes holds no character a terminal acts on (DEL, C1 controls and
+/// bidi marks come out as `\u007f`, `\u009b`, `\u200f`), so its output goes to a terminal as
+/// it is (`Console.json`), never through `TerminalText`.
 public enum JSONText {
     public static func quote(_ s: String) -> String { QuotedText.quote(s, QuotedText.json) }
 

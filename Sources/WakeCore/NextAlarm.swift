@@ -1,45 +1,61 @@
-/// `wake next`: of every alarm that will ring, the soonest, in one line a status bar shows as
-/// it is ("06:30 tomorrow (work), in 7h 12m: Stand-up") or one JSON object. Pure: the caller
-/// gathers the candidates (standing alarms as planned, skips and pauses passed over; one-offs
-/// that a wake process runs) and reads the clock.
+/// `wake next`: of every alarm that will ring or rings now, the first, in one line a status bar
+/// shows as it is ("06:30 tomorrow (work), in 7h 12m: Stand-up") or one JSON object. Pure: the
+/// caller gathers the candidates (standing alarms as planned, skips and pauses passed over;
+/// one-offs that a wake process runs; what rings or is snoozed) and reads the clock.
 public struct NextAlarm: Hashable, Sendable {
+    /// Where the alarm is: a ringing one is what a status bar must show, before anything ahead.
+    public enum State: String, Hashable, Sendable {
+        case waiting, ringing, snoozed
+    }
+
     /// A standing alarm's name, or a one-off's PID.
     public var id: String
     /// True for a standing alarm (its name is said in the line).
     public var standing: Bool
-    /// When it rings (a snoozed alarm: when the snooze ends).
+    /// When it rings (a snoozed alarm: when the snooze ends; a ringing one: when it started).
     public var at: Instant
     public var message: String?
+    public var state: State
 
-    public init(id: String, standing: Bool, at: Instant, message: String? = nil) {
-        self.id = id; self.standing = standing; self.at = at; self.message = message
+    public init(id: String, standing: Bool, at: Instant, message: String? = nil, state: State = .waiting) {
+        self.id = id; self.standing = standing; self.at = at; self.message = message; self.state = state
     }
 
-    /// The soonest of `candidates`; a tie goes to the standing alarm, then to the smaller ID,
-    /// so the answer never flickers between two alarms at one time.
+    /// The first of `candidates`: one that rings now, else the soonest; a tie goes to the
+    /// standing alarm, then to the smaller ID, so the answer never flickers between two alarms.
     public static func soonest(_ candidates: [NextAlarm]) -> NextAlarm? {
         candidates.min { a, b in
+            if (a.state == .ringing) != (b.state == .ringing) { return a.state == .ringing }
             if a.at != b.at { return a.at < b.at }
             if a.standing != b.standing { return a.standing }
             return a.id < b.id
         }
     }
 
-    /// `06:30 tomorrow (work), in 7h 12m`, then `: MESSAGE` when there is one; a one-off has no
-    /// name in brackets. Escaped: it goes to a terminal or a status bar as it is.
+    /// `06:30 tomorrow (work), in 7h 12m`, `06:39 today (work), snoozed, in 8m 12s` or
+    /// `ringing since 06:30 (work)`, then `: MESSAGE` when there is one; a one-off has no name in
+    /// brackets. Escaped: it goes to a terminal or a status bar as it is.
     public func line(now: Instant, zone: TimeZoneRules) -> String {
         let name = standing ? " (\(TerminalText.escape(id)))" : ""
-        return "\(Formatting.clockTime(at, zone: zone)) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name), "
-            + Formatting.waitPhrase(at - now) + AlarmMessage.suffix(message)
+        let time = Formatting.clockTime(at, zone: zone)
+        switch state {
+        case .ringing:
+            return "ringing since \(time)\(name)" + AlarmMessage.suffix(message)
+        case .waiting, .snoozed:
+            return "\(time) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name), " + (state == .snoozed ? "snoozed, " : "")
+                + Formatting.waitPhrase(at - now) + AlarmMessage.suffix(message)
+        }
     }
 
-    /// One JSON object: `id`, `kind` (`standing` or `one-off`), `time` (`06:30`), `day`
-    /// (`tomorrow`), `next` (ISO-8601 with offset), `in_s` (whole seconds, rounded up),
-    /// `message` (null without one) and `text` (the line).
+    /// One JSON object: `id`, `kind` (`standing` or `one-off`), `state` (`waiting`, `ringing` or
+    /// `snoozed`), `time` (`06:30`), `day` (`tomorrow`), `next` (ISO-8601 with offset; while
+    /// ringing, when it started), `in_s` (whole seconds, rounded up; 0 while ringing), `message`
+    /// (null without one) and `text` (the line).
     public func json(now: Instant, zone: TimeZoneRules) -> String {
         JSONText.object([
             ("id", JSONText.quote(id)),
             ("kind", JSONText.quote(standing ? "standing" : "one-off")),
+            ("state", JSONText.quote(state.rawValue)),
             ("time", JSONText.quote(Formatting.clockTime(at, zone: zone))),
             ("day", JSONText.quote(Formatting.dayPhrase(at, now: now, zone: zone))),
             ("next", JSONText.quote(Formatting.iso8601(at, zone: zone))),

@@ -8,8 +8,11 @@ enum QuotedText {
         var uppercaseHex: Bool
     }
 
-    /// JSON (RFC 8259): the C0 controls must be escaped; DEL and the C1 controls may stay raw.
-    static let json = Rules(namesReturn: true, mustEscape: { $0.value < 0x20 }, uppercaseHex: false)
+    /// JSON (RFC 8259) requires only the C0 controls escaped; wake also escapes every character
+    /// a terminal acts on (DEL, the C1 controls, the bidi marks: `TerminalText.needsEscape`), so
+    /// JSON printed on a terminal is safe as it is and never needs the terminal's sanitizer,
+    /// whose `\x9b` would not be JSON.
+    static let json = Rules(namesReturn: true, mustEscape: TerminalText.needsEscape, uppercaseHex: false)
     /// wake's TOML files: C0, DEL and C1 escaped, so the file stays readable in any editor.
     static let toml = Rules(namesReturn: false, mustEscape: TOMLSubset.mustEscape, uppercaseHex: true)
 

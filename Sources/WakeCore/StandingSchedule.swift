@@ -6,7 +6,12 @@
 ///   late limit (0: no limit), else it is missed, and the next one is planned;
 /// - a skipped occurrence is passed over once; a one-off is done once it has rung or been missed;
 /// - an occurrence before the record's `pausedUntil` passes quietly, neither rung nor missed,
-///   as a skipped one does (`wake pause`); a one-off inside a pause is done.
+///   as a skipped one does (`wake pause`);
+/// - skip and pause never delete: a one-off whose occurrence is skipped, or inside a pause, is
+///   kept (`keptUntil`) until that occurrence (skip) or the pause's end passes, so `wake skip
+///   --undo` and `wake resume` before its time bring it back, and `wake list` shows it meanwhile.
+///   One whose time passed inside a pause is passed over as a skipped one once the pause ends
+///   (recorded as skipped, so a restored alarms.toml does not bring it back), and then done.
 public enum StandingSchedule {
     public struct Plan: Equatable, Sendable {
         /// The occurrence to arm: in the future, or passed but within the late limit (the engine
@@ -17,8 +22,15 @@ public enum StandingSchedule {
         public var missed: [Instant]
         /// The occurrence passed over because it was skipped (it may still lie ahead).
         public var skipped: Instant?
-        /// True when the alarm is a one-off that has nothing left.
-        public var isDone: Bool { next == nil }
+        /// A one-off with nothing to arm that stays in the alarms file until this instant: its
+        /// skipped occurrence, or the end of the pause its occurrence falls in.
+        public var keptUntil: Instant?
+        /// True when the alarm is a one-off that has nothing left: it can be removed.
+        public var isDone: Bool { next == nil && keptUntil == nil }
+
+        public init(next: Deadline?, missed: [Instant], skipped: Instant?, keptUntil: Instant? = nil) {
+            self.next = next; self.missed = missed; self.skipped = skipped; self.keptUntil = keptUntil
+        }
     }
 
     /// How many missed occurrences a plan lists (a week away from a daily alarm lists the last few).
@@ -44,7 +56,11 @@ public enum StandingSchedule {
         var handled = alarm.created
         for t in [record.lastFired, record.missed, record.lastSkipped].compactMap({ $0 }) where t > handled { handled = t }
         let isOneOff = alarm.days == 0
-        if isOneOff && handled > alarm.created { return Plan(next: nil, missed: [], skipped: nil) }
+        if isOneOff && handled > alarm.created {
+            // Its skip, recorded by the daemon, still ahead: kept for `wake skip --undo`.
+            if let s = record.lastSkipped, s == handled, s > now { return Plan(next: nil, missed: [], skipped: nil, keptUntil: s) }
+            return Plan(next: nil, missed: [], skipped: nil)
+        }
 
         var missed: [Instant] = []
         var skipped: Instant?
@@ -63,15 +79,21 @@ public enum StandingSchedule {
         for _ in 0..<4096 {
             guard let o = occurrence(of: alarm, after: after, zone: zone) else { return Plan(next: nil, missed: missed, skipped: skipped) }
             if let until = record.pausedUntil, o.instant < until {
+                if isOneOff {
+                    // Kept while the pause lasts, then passed over as a skip once it has ended.
+                    if until > now { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: until) }
+                    return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: o.instant)
+                }
                 // Quiet: every occurrence up to the pause's end at once (a pause may be long).
-                if isOneOff { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
                 after = until - .nanoseconds(1)
                 continue
             }
             if record.skip == o.instant {
                 // Passed over, in the past or ahead: the next plan starts after it.
                 skipped = o.instant
-                if isOneOff { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+                if isOneOff {
+                    return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: o.instant > now ? o.instant : nil)
+                }
                 after = o.instant
                 continue
             }

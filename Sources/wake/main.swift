@@ -134,7 +134,7 @@ case "skip":
     run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
 case "pause":
     run(PauseCommand.self) { c, console, _ throws(ArmError) in
-        try StandingAlarmActions.pause(until: c.command.until, names: c.command.names, console: console)
+        try StandingAlarmActions.pause(until: c.command.until, long: c.command.long, names: c.command.names, console: console)
     }
 case "resume":
     run(ResumeCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.resume(names: c.command.names, console: console) }

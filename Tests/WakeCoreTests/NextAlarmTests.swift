@@ -33,8 +33,35 @@ struct NextAlarmTests {
     func json() {
         let work = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 25, 6, 30), message: "Stand-up \"now\"")
         #expect(work.json(now: now, zone: .utc) == """
-            {"id":"work","kind":"standing","time":"06:30","day":"tomorrow","next":"2026-11-25T06:30:00+00:00",\
+            {"id":"work","kind":"standing","state":"waiting","time":"06:30","day":"tomorrow","next":"2026-11-25T06:30:00+00:00",\
             "in_s":25920,"message":"Stand-up \\"now\\"","text":"06:30 tomorrow (work), in 7h 12m: Stand-up \\"now\\""}
             """)
+    }
+
+    @Test("what rings comes first, however far back it started; snoozed counts at the snooze's end")
+    func ringingFirst() {
+        let ringing = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 24, 22, 0), state: .ringing)
+        let soon = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 24, 23, 19))
+        let snoozed = NextAlarm(id: "gym", standing: true, at: utc(2026, 11, 24, 23, 27), state: .snoozed)
+        #expect(NextAlarm.soonest([soon, snoozed, ringing]) == ringing)
+        #expect(NextAlarm.soonest([snoozed, soon]) == soon)
+        let later = NextAlarm(id: "late", standing: true, at: utc(2026, 11, 24, 23, 15), state: .ringing)
+        #expect(NextAlarm.soonest([later, ringing]) == ringing, "two ringing: the one that started first")
+    }
+
+    @Test("the line and JSON of a ringing and a snoozed alarm")
+    func ringingAndSnoozed() {
+        let z = TimeZoneRules.utc
+        let ringing = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 24, 23, 0), message: "Stand-up", state: .ringing)
+        #expect(ringing.line(now: now, zone: z) == "ringing since 23:00 (work): Stand-up")
+        #expect(ringing.json(now: now, zone: z) == """
+            {"id":"work","kind":"standing","state":"ringing","time":"23:00","day":"today","next":"2026-11-24T23:00:00+00:00",\
+            "in_s":0,"message":"Stand-up","text":"ringing since 23:00 (work): Stand-up"}
+            """)
+        let oneOff = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 24, 23, 17, 30), state: .ringing)
+        #expect(oneOff.line(now: now, zone: z) == "ringing since 23:17:30")
+        let snoozed = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 24, 23, 27), message: "Tea", state: .snoozed)
+        #expect(snoozed.line(now: now, zone: z) == "23:27 today, snoozed, in 9m 0s: Tea")
+        #expect(snoozed.json(now: now, zone: z).contains("\"state\":\"snoozed\""))
     }
 }

@@ -52,13 +52,26 @@ struct PauseTests {
         #expect(past.next?.instant == S.at(0, 6, 30))
     }
 
-    @Test("a one-off inside the pause is done; one after it still rings")
+    @Test("a one-off inside the pause is kept, not done, until the pause ends; then passed over as skipped; one after it still rings")
     func oneOff() {
-        let inside = StandingSchedule.plan(S.alarm(days: .none), record: record(pausedUntil: S.at(2, 0)), lateLimit: .zero,
-                                           now: S.at(0, 1), zone: S.utc)
-        #expect(inside.isDone && inside.missed.isEmpty)
-        let after = StandingSchedule.plan(S.alarm(days: .none), record: record(pausedUntil: S.at(0, 6)), lateLimit: .zero,
-                                          now: S.at(0, 1), zone: S.utc)
+        let once = S.alarm(days: .none)  // Monday 06:30
+        let paused = record(pausedUntil: S.at(2, 0))
+        // Before its time and after it, while the pause lasts: nothing armed, nothing recorded, kept.
+        for now in [S.at(0, 1), S.at(0, 6, 30), S.at(1, 12), S.at(1, 23, 59, 59)] {
+            let plan = StandingSchedule.plan(once, record: paused, lateLimit: .seconds(60), now: now, zone: S.utc)
+            #expect(plan.next == nil && plan.keptUntil == S.at(2, 0) && !plan.isDone, "at \(now)")
+            #expect(plan.missed.isEmpty && plan.skipped == nil, "at \(now)")
+        }
+        // The pause over: done, its occurrence passed over as a skip (recorded: a restored file does not bring it back).
+        let ended = StandingSchedule.plan(once, record: paused, lateLimit: .zero, now: S.at(2, 0), zone: S.utc)
+        #expect(ended.isDone && ended.skipped == S.at(0, 6, 30) && ended.missed.isEmpty)
+        // Resumed before its time (the pause ends then): it rings.
+        let resumed = StandingSchedule.plan(once, record: record(pausedUntil: S.at(0, 2)), lateLimit: .zero, now: S.at(0, 2), zone: S.utc)
+        #expect(resumed.next?.instant == S.at(0, 6, 30) && resumed.keptUntil == nil)
+        // Resumed after it: it passed inside the pause, so it is done.
+        let late = StandingSchedule.plan(once, record: record(pausedUntil: S.at(0, 8)), lateLimit: .zero, now: S.at(0, 8), zone: S.utc)
+        #expect(late.isDone && late.skipped == S.at(0, 6, 30))
+        let after = StandingSchedule.plan(once, record: record(pausedUntil: S.at(0, 6)), lateLimit: .zero, now: S.at(0, 1), zone: S.utc)
         #expect(after.next?.instant == S.at(0, 6, 30))
     }
 
@@ -71,6 +84,40 @@ struct PauseTests {
         #expect(try AlarmHistory.parse(text) == ["work": r])
         #expect(AlarmHistory.header.contains("paused_until"))
         #expect(!record(pausedUntil: S.at(0, 0)).isEmpty)
+    }
+
+    @Test("an end beyond what wake can represent, or more than a year ahead without --long, is refused with its line")
+    func bounds() throws {
+        let now = utc(2026, 11, 27, 12)
+        func refusal(_ text: String, long: Bool = false) -> String? {
+            do { _ = try PauseEnd.resolve(text, now: now, zone: S.utc, long: long); return nil } catch { return error.description }
+        }
+        // Was clamped to 2262-04-11 without a word.
+        for far in ["9999-12-31", "2262-04-11", "2262-04-04T00:00", "3000-01-01"] {
+            let why = try #require(refusal(far, long: true), "\(far)")
+            #expect(why == "--until \(far) is later than wake can represent (the last date it takes is 2262-04-03); give an earlier date", "\(why)")
+        }
+        #expect(refusal("2262-04-03", long: true) == nil)
+        #expect(try PauseEnd.resolve("2262-04-03", now: now, zone: S.utc, long: true) == utc(2262, 4, 3, 0))
+        // A year, leap day included, is taken; a day more needs --long.
+        #expect(try PauseEnd.resolve("2027-11-28", now: now, zone: S.utc, long: false) == utc(2027, 11, 28, 0))
+        #expect(refusal("2027-11-28T12:00") == nil)
+        #expect(refusal("2027-11-28T12:00:01") == "--until 2027-11-28T12:00:01 is 367 days away, more than a year; give an earlier date, or add --long to pause that long")
+        #expect(refusal("2062-11-27")?.contains("add --long") == true)
+        #expect(refusal("2062-11-27", long: true) == nil)
+        #expect(refusal("2026-11-27T12:00") == "--until 2026-11-27T12:00 is not in the future; give a later date to pause until")
+        #expect(refusal("1600-01-01", long: true)?.contains("not in the future") == true)
+        #expect(refusal("soon\u{1B}[2J")?.hasPrefix("--until: invalid date 'soon\\x1b[2J'; give a local date") == true)
+    }
+
+    @Test("a daily alarm paused to the last date taken still has its next occurrence")
+    func latestKeepsTheNext() throws {
+        let until = try PauseEnd.resolve("2262-04-03", now: utc(2026, 11, 27, 12), zone: S.utc, long: true)
+        var late = S.alarm(days: .daily)
+        late.hour = 23
+        late.minute = 59
+        let plan = StandingSchedule.plan(late, record: record(pausedUntil: until), lateLimit: .zero, now: utc(2026, 11, 27, 12), zone: S.utc)
+        #expect(plan.next?.instant == utc(2262, 4, 3, 23, 59))
     }
 
     @Test("DATE: a local date (its midnight) or a local date and time; anything else is nil")

@@ -72,7 +72,7 @@ struct StandingScheduleTests {
         #expect(passed.next?.instant == Self.at(1, 6, 30) && passed.missed.isEmpty)
     }
 
-    @Test("a one-off: its occurrence once, then done; a dated one on its date; a skipped one is done")
+    @Test("a one-off: its occurrence once, then done; a dated one on its date; a skipped one is kept until its time")
     func oneOffs() {
         let once = Self.alarm(days: .none)
         var record = AlarmRecord(name: "work")
@@ -84,7 +84,18 @@ struct StandingScheduleTests {
                 == Self.at(3, 6, 30))
         var skipped = AlarmRecord(name: "work")
         skipped.skip = Self.at(3, 6, 30)
-        #expect(StandingSchedule.plan(dated, record: skipped, lateLimit: .zero, now: Self.at(0, 1), zone: Self.utc).isDone)
+        // Skipped ahead: nothing armed, but kept until its time, so `wake skip --undo` can bring it back.
+        let ahead = StandingSchedule.plan(dated, record: skipped, lateLimit: .zero, now: Self.at(0, 1), zone: Self.utc)
+        #expect(ahead.next == nil && ahead.skipped == Self.at(3, 6, 30) && ahead.keptUntil == Self.at(3, 6, 30) && !ahead.isDone)
+        // As the daemon records it (skip consumed into lastSkipped): still kept until then, then done.
+        var recorded = AlarmRecord(name: "work")
+        recorded.lastSkipped = Self.at(3, 6, 30)
+        #expect(StandingSchedule.plan(dated, record: recorded, lateLimit: .zero, now: Self.at(3, 6), zone: Self.utc).keptUntil == Self.at(3, 6, 30))
+        #expect(StandingSchedule.plan(dated, record: recorded, lateLimit: .zero, now: Self.at(3, 6, 30), zone: Self.utc).isDone)
+        #expect(StandingSchedule.plan(dated, record: skipped, lateLimit: .zero, now: Self.at(3, 7), zone: Self.utc).isDone)
+        // Undone (both cleared): it rings.
+        #expect(StandingSchedule.plan(dated, record: AlarmRecord(name: "work"), lateLimit: .zero, now: Self.at(0, 1), zone: Self.utc)
+            .next?.instant == Self.at(3, 6, 30))
         // Missed beyond its limit: done, and said.
         let missed = StandingSchedule.plan(once, record: AlarmRecord(name: "work"), lateLimit: .seconds(60), now: Self.at(0, 8), zone: Self.utc)
         #expect(missed.isDone && missed.missed == [Self.at(0, 6, 30)])

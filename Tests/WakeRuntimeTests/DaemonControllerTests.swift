@@ -159,12 +159,32 @@ struct DaemonControllerTests {
         #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning)
     }
 
-    @Test("a stored option that no longer checks rings with the defaults and says so; the alarm is never dropped")
+    @Test("a stored option that no longer checks is set aside alone and said once; the alarm keeps its device and is never dropped")
     func badStoredOption() throws {
-        let d = try Daemon(alarms: [Self.daily("work", 7, options: ["volume": "6O"])])
+        let d = try Daemon(alarms: [Self.daily("work", 7, options: ["volume": "6O", "device": "plughw:0,0", "snooze": "4m"])])
         try d.start()
-        #expect(d.lines.lines.contains { $0.contains("alarm 'work'") && $0.contains("defaults") }, "\(d.lines.lines)")
+        let said = d.lines.lines.filter { $0.contains("alarm 'work'") && $0.contains("volume = \"6O\"") }
+        #expect(said.count == 1 && said[0].contains("it rings with volume 100 (wake's default) instead"), "\(d.lines.lines)")
         #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning)
+        #expect(d.runner.setup(of: "work")?.ring.device == "plughw:0,0", "its device is kept")
+        #expect(d.controller?.settings(of: "work").snooze == .seconds(240))
+        d.controller?.requestReload()
+        d.controller?.applyPending()
+        #expect(d.lines.lines.filter { $0.contains("volume = \"6O\"") }.count == 1, "said again at a reload")
+    }
+
+    @Test("a fade longer than config.toml's ring-for: cut to the ring, said naming both; device and message kept")
+    func fadeLongerThanTheConfigRing() throws {
+        let message = String(repeating: "x", count: 130)
+        let d = try Daemon(alarms: [Self.daily("work", 7, options: ["fade-in": "5m", "device": "plughw:0,0", "message": message])])
+        d.configResult = .success(ConfigDefaults(path: d.directory + "/config.toml", entries: [ConfigFile.Entry(key: "ring-for", value: "2m", line: 1)]))
+        try d.start()
+        #expect(d.lines.lines.contains { $0.contains("alarm 'work': --fade-in 5m is longer than --ring-for 2m") && $0.contains("fades in over 2m") },
+                "\(d.lines.lines)")
+        #expect(d.lines.lines.contains { $0.contains("alarm 'work': message in alarms.toml: the message has 130 characters") })
+        let setup = try #require(d.runner.setup(of: "work"))
+        #expect(setup.ring.device == "plughw:0,0" && setup.ring.fadeIn == .seconds(120) && setup.settings.ringFor == .seconds(120))
+        #expect(setup.message == String(repeating: "x", count: 119) + "…")
     }
 
     @Test("the never-sleep lock is taken within ten hours of an occurrence and released after the ring")

@@ -46,6 +46,8 @@ struct ConfigFileEndToEndTests {
         ("volume = 6.5\n", "line 1: the value of 'volume'"),
         ("snooze = 5\n", "line 1, snooze"),
         ("ring-for = \"1m\"\nfade-in = \"5m\"\n", "longer than --ring-for"),
+        ("ring-for = \"1ms\"\n", "line 1, ring-for: --ring-for 1ms is shorter than a second"),
+        ("late-limit = \"999ms\"\n", "line 1, late-limit: --late-limit 999ms is shorter than a second"),
         ("inhibit = \"sometimes\"\n", "line 1, inhibit: --inhibit: invalid mode"),
         ("[alarm]\n", "line 1: tables"),
         ("volume = 60\nvolume = 70\n", "line 2: key 'volume' is set again"),

@@ -53,15 +53,31 @@ struct PauseEndToEndTests {
     @Test("mistakes: one line, exit 64", arguments: [
         (["pause", "--until", "someday"], "invalid date 'someday'"),
         (["pause", "--until", "2001-01-01"], "not in the future"),
-        (["pause", "--until", "2099-01-01", "nosuch"], "no standing alarm named 'nosuch'"),
+        (["pause", "--until", PauseEndToEndTests.date(in: 5), "nosuch"], "no standing alarm named 'nosuch'"),
         (["pause", "work"], "--until"),
         (["resume", "nosuch"], "no standing alarm named 'nosuch'"),
+        // Was clamped to 2262 without a word, and the daily alarm called a one-off.
+        (["pause", "--until", "9999-12-31"], "--until 9999-12-31 is later than wake can represent (the last date it takes is 2262-04-03)"),
+        (["pause", "--until", "9999-12-31", "--long"], "later than wake can represent"),
+        (["pause", "--until", PauseEndToEndTests.date(in: 400)], "more than a year; give an earlier date, or add --long"),
     ])
     func mistakes(args: [String], text: String) async throws {
         let home = try AlarmHome()
         _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
         let r = try await home.run(args)
         #expect(r.exitCode == 64 && r.stderrIsOneLine && r.stderr.contains(text), "\(r)")
+    }
+
+    @Test("a pause of more than a year is taken with --long; a daily alarm still rings after it")
+    func long() async throws {
+        let home = try AlarmHome()
+        _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
+        let until = Self.date(in: 400)
+        let r = try await home.run(["pause", "--until", until, "--long"])
+        #expect(r.exitCode == 0 && r.stdout.contains("'work' paused until ") && r.stdout.contains("; it rings next at 06:30:00"), "\(r)")
+        #expect(!r.stdout.contains("one-off"), "\(r)")
+        let work = try #require(try await home.listJSON().first)
+        #expect((work["next"] as? String)?.hasPrefix(until + "T06:30") == true, "\(work)")
     }
 
     @Test("the daemon honours a pause, at once and after a restart, and rings again after resume")
@@ -115,5 +131,66 @@ struct PauseEndToEndTests {
         let end = await d.wait()
         #expect(end.exitCode == 0, "\(d.report(end))")
         #expect(!log().contains { $0.name == "ringing" || $0.name == "missed" }, "\(log())")
+    }
+
+    @Test("pause and skip never delete a one-off with a daemon running: resume and skip --undo bring it back (issue 37)")
+    func oneOffKept() async throws {
+        let home = try AlarmHome()
+        let events = home.dir.file("events.jsonl")
+        let d = try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off", "--events", events], environment: home.environment,
+                                 events: false, directory: home.dir)
+        defer { d.send(SIGKILL) }
+        try await d.waitForOutput(containing: "wake daemon running")
+        func armed(_ name: String) -> Int { WakeEvent.read(events).filter { $0.name == "armed" && $0["alarm"] == name }.count }
+        func waitUntil(_ what: String, _ done: () async throws -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline { if try await done() { return }; try await Task.sleep(for: .milliseconds(100)) }
+            Issue.record("\(what) within 30 s: \(ChildProcess.read(events))\n\(d.child.currentStderr)")
+        }
+        func trip() async throws -> [String: Any]? { try await home.listJSON().first { $0["name"] as? String == "trip" } }
+
+        var r = try await home.run(["add", AlarmHome.soon(3600), "--name", "trip", "-D", "null", "--ring-for", "1s"])
+        #expect(r.exitCode == 0, "\(r)")
+        try await waitUntil("armed") { armed("trip") == 1 }
+        r = try await home.run(["pause", "--until", Self.date(in: 3)])
+        #expect(r.exitCode == 0 && r.stdout.contains("is inside the pause: it stays listed and does not ring, unless 'wake resume' comes before it"),
+                "\(r)")
+        // The daemon used to delete it within a second.
+        try await Task.sleep(for: .seconds(2))
+        var entry = try #require(try await trip(), "deleted by the pause: \(ChildProcess.read(events))")
+        #expect((entry["state"] as? String)?.hasPrefix("paused until") == true && entry["next"] is NSNull, "\(entry)")
+        r = try await home.run(["resume"])
+        #expect(r.exitCode == 0 && r.stdout.contains("'trip' resumed; it rings next at"), "\(r)")
+        try await waitUntil("armed again after resume") { armed("trip") == 2 }
+
+        r = try await home.run(["skip", "trip"])
+        #expect(r.exitCode == 0 && r.stdout.contains("skipping 'trip'"), "\(r)")
+        try await Task.sleep(for: .seconds(2))
+        entry = try #require(try await trip(), "deleted by the skip: \(ChildProcess.read(events))")
+        #expect(entry["state"] as? String == "skipped-next", "\(entry)")
+        r = try await home.run(["skip", "trip", "--undo"])
+        #expect(r.exitCode == 0 && r.stdout.contains("'trip' rings again"), "\(r)")
+        try await waitUntil("armed again after skip --undo") { armed("trip") == 3 }
+
+        // Its time passes inside the pause: quiet, shown as such, removed when the pause is over.
+        // 15 s of lead: the add and the pause must both come before it on a loaded machine.
+        let due = time(nil) + 15
+        r = try await home.run(["add", AlarmHome.soon(15), "--name", "soon", "-D", "null", "--ring-for", "1s"])
+        #expect(r.exitCode == 0, "\(r)")
+        r = try await home.run(["pause", "--until", Self.date(in: 3), "soon"])
+        #expect(r.exitCode == 0, "\(r)")
+        while time(nil) < due + 3 { try await Task.sleep(for: .milliseconds(250)) }
+        #expect(!WakeEvent.read(events).contains { $0.name == "ringing" || $0.name == "missed" }, "\(ChildProcess.read(events))")
+        let passed = try #require(try await home.listJSON().first { $0["name"] as? String == "soon" })
+        #expect((passed["state"] as? String)?.hasPrefix("skipped by the pause until ") == true, "\(passed)")
+        let table = try await home.run(["list"])
+        #expect(table.stdout.contains("skipped by the pause until"), "\(table)")
+        r = try await home.run(["resume", "soon"])
+        #expect(r.exitCode == 0 && r.stdout.contains("passed during the pause, so it does not ring; the daemon removes it"), "\(r)")
+        try await waitUntil("removed after the pause") { try await home.listJSON().allSatisfy { $0["name"] as? String != "soon" } }
+        #expect(ChildProcess.read(home.dir.file("config") + "/wake/history.toml").contains("[soon]\nskipped = "), "recorded as skipped")
+        #expect(try await trip() != nil, "the other one-off is still there")
+        d.send(SIGTERM)
+        #expect(await d.wait().exitCode == 0)
     }
 }

@@ -6,7 +6,7 @@ import WakeSystem
 /// (always), and on a terminal a status line redrawn in place. When stdout carries the JSON
 /// event stream (`--events -`), every human line goes to stderr so the stream always parses.
 /// Every line passes through `TerminalText.sanitizeLine` here, the one place untrusted text
-/// is escaped on its way to a terminal.
+/// is escaped on its way to a terminal; JSON (`json`) is escaped by `JSONText` instead.
 public final class Console {
     public let quiet: Bool
     private let infoFD: Int32
@@ -64,6 +64,15 @@ public final class Console {
         if let capture { return lines.forEach { capture.append(TerminalText.sanitizeLine($0)) } }
         clearStatus()
         Self.write(infoFD, lines.map { TerminalText.sanitizeLine($0) + "\n" }.concatenated())
+    }
+
+    /// A JSON document from `JSONText` (`wake list --json`), printed as it is: the sanitizer's
+    /// `\x9b` would make it invalid, and `JSONText` already escapes every character a terminal
+    /// acts on, as JSON escapes.
+    public func json(_ document: String) {
+        if let capture { return capture.append(document) }
+        clearStatus()
+        Self.write(infoFD, document + "\n")
     }
 
     public func error(_ line: String) {

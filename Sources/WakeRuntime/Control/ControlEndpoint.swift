@@ -94,6 +94,7 @@ public final class ControlEndpoint {
         r["state"] = phase == .ringing && session.output.isSilent ? "silent" : phase.rawValue
         r["wakes_system"] = session.wakesSystem ? "1" : "0"
         r.set("next", instant: session.runner.nextWall(of: id))
+        r.set("since", instant: session.runner.ringingSince(of: id))
         if let setup = session.runner.setup(of: id) {
             r["sound"] = setup.ring.soundKind == .builtIn ? "" : setup.ring.sound.path
             r["device"] = setup.ring.device

@@ -62,6 +62,10 @@ public final class DaemonController: RuntimeObserver {
     private var pending: Set<String> = []
     private var reloadRequested = false
     private var windowTimer: DeadlineTimer?
+    /// One-offs kept though nothing is armed for them (`StandingSchedule.Plan.keptUntil`), and
+    /// the timer that looks again when the first of them ends.
+    private var kept: [String: Instant] = [:]
+    private var keptTimer: DeadlineTimer?
     private var holdingInhibitor = false
     /// The config file's defaults under every alarm's own options, re-read on each reload.
     private var config: ConfigDefaults
@@ -152,6 +156,8 @@ public final class DaemonController: RuntimeObserver {
         // A line that cannot be read is set aside; the alarms still ring, planned from the rest
         // and from what this daemon remembers.
         let (history, historyProblems) = store.loadHistoryTolerant()
+        // Whole, it can tell a skip taken back from one it lost.
+        let historyRead = historyProblems.isEmpty
         if let problem = historyProblems.first {
             if !historyFailing {
                 historyFailing = true
@@ -188,7 +194,7 @@ public final class DaemonController: RuntimeObserver {
                !isFinished(alarm.name) {
                 continue  // a ring taken up again after a restart, not yet rung
             }
-            let record = merged(history[alarm.name], name: alarm.name)
+            let record = merged(history[alarm.name], name: alarm.name, fileRead: historyRead)
             guard let settings = settings(for: alarm) else { continue }
             if recovering, let resume = resumption(alarm, record: record, settings: settings, now: now) {
                 arm(alarm, at: resume.at, occurrence: resume.occurrence, settings: settings, builtInSound: resume.builtInSound,
@@ -197,8 +203,10 @@ public final class DaemonController: RuntimeObserver {
             }
             let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone)
             recordPlan(alarm.name, plan, record: record)
+            kept[alarm.name] = plan.keptUntil
             guard let next = plan.next else {
-                done.append(alarm.name)
+                // A one-off skipped or paused is kept, not armed: `--undo` or `resume` may bring it back.
+                if plan.isDone { done.append(alarm.name) }
                 runner.remove(alarm.name)
                 armed[alarm.name] = nil
                 continue
@@ -210,6 +218,8 @@ public final class DaemonController: RuntimeObserver {
             arm(alarm, at: next.instant, occurrence: next.instant, settings: settings)
         }
         recovering = false
+        for name in kept.keys where !present.contains(name) { kept[name] = nil }
+        lookAgainWhenKeptEnds()
         if !done.isEmpty { removeDone(done) }
         forgetUnusedSounds(alarms)
         updateInhibitor()
@@ -236,7 +246,8 @@ public final class DaemonController: RuntimeObserver {
     }
 
     /// The record as the file has it, with what this process knows it rang, missed or skipped.
-    private func merged(_ loaded: AlarmRecord?, name: String) -> AlarmRecord {
+    /// `fileRead`: the history file was read (not an empty stand-in for one that could not be).
+    private func merged(_ loaded: AlarmRecord?, name: String, fileRead: Bool) -> AlarmRecord {
         var record = loaded ?? AlarmRecord(name: name)
         guard let known = remembered[name] else { return record }
         func later(_ a: Instant?, _ b: Instant?) -> Instant? {
@@ -246,8 +257,22 @@ public final class DaemonController: RuntimeObserver {
         }
         record.lastFired = later(record.lastFired, known.lastFired)
         record.missed = later(record.missed, known.missed)
-        record.lastSkipped = later(record.lastSkipped, known.lastSkipped)
+        var skipped = known.lastSkipped
+        // A skip still ahead that the file no longer holds in either form was taken back
+        // (`wake skip --undo`), not lost: had this daemon's write failed, the file would still
+        // say `skip` for it.
+        if fileRead, let s = skipped, s > realtime, record.skip != s, record.lastSkipped != s { skipped = nil }
+        record.lastSkipped = later(record.lastSkipped, skipped)
         return record
+    }
+
+    /// Looks at the alarms again when the first kept one-off's skipped time or pause ends, so
+    /// that it is removed then rather than at whatever reload comes next.
+    private func lookAgainWhenKeptEnds() {
+        guard let first = kept.values.min() else { keptTimer?.disarm(); return }
+        if keptTimer == nil { keptTimer = try? services.timers.deadlineTimer(.wall) { [unowned self] _ in requestReload() } }
+        // Without a timer (no descriptor left), the next reload removes it: nothing rings late.
+        try? keptTimer?.arm(Wait(instant: first, clock: .wall))
     }
 
     /// After a restart: a ring a crash (or a kill) ended is rung again, within its late limit,
@@ -288,16 +313,27 @@ public final class DaemonController: RuntimeObserver {
         return nil
     }
 
-    /// An alarm's settings, checked by the command line's rules. Kept while its options and the
-    /// config file stay the same: the check parses options, and a reload re-reads every alarm
-    /// (200 alarms took half a second to reload before).
+    /// An alarm's settings, checked by the command line's rules: an option they refuse is set
+    /// aside alone, said once, and the alarm keeps the rest (its device and sound above all).
+    /// Kept while its options and the config file stay the same: the check parses options, and
+    /// a reload re-reads every alarm (200 alarms took half a second to reload before).
     private func settings(for alarm: StandingAlarm) -> RingSettings? {
         if let c = checked[alarm.name], c.options == alarm.options, c.defaults == config.entries { return c.settings }
         let settings: RingSettings
-        do { settings = try RingSettings(stored: alarm.options, defaults: config) } catch {
-            console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's defaults until you 'wake remove' and 'wake add' it again")
-            guard let defaults = try? RingSettings(stored: [:], defaults: config) else { return nil }
-            settings = defaults
+        do {
+            let read = try RingSettings.tolerating(stored: alarm.options, defaults: config)
+            for a in read.adjustments {
+                let line = a.line(alarm: alarm.name)
+                console.error(line)
+                log?.emit("file_problem", at: realtime, [("problem", .string(line))])
+                services.announce?(line)
+            }
+            settings = read.settings
+        } catch {
+            // Not even the config file's values check (its tolerant read rules this out).
+            console.error("alarm '\(alarm.name)': \(error.message); it rings with wake's built-in defaults")
+            guard let builtIn = try? RingSettings(values: [:]) else { return nil }
+            settings = builtIn
         }
         checked[alarm.name] = (alarm.options, config.entries, settings)
         return settings

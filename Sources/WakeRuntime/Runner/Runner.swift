@@ -143,6 +143,13 @@ public final class Runner {
         }
     }
 
+    /// When a ringing alarm started ringing, on the wall clock (`wake next`); nil otherwise.
+    public func ringingSince(of id: String) -> Instant? {
+        guard case .ringing(let since)? = state(of: id) else { return nil }
+        let now = clock.now()
+        return now.realtime - (now.boottime - since)
+    }
+
     /// The nearest wait of any alarm (armed or snoozed), for a countdown.
     public func nextWait() -> (alarm: String, snoozed: Bool, wall: Instant, remaining: Duration)? {
         let now = clock.now()

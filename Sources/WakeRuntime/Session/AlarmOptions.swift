@@ -2,7 +2,7 @@ import WakeCore
 import WakeSystem
 
 /// How an alarm rings, checked: shared by a one-off alarm, `wake add` and the daemon, which
-/// re-checks what it loads with the very same rules.
+/// re-checks what it loads with the very same rules (`tolerating(stored:defaults:)`).
 public struct RingSettings {
     public var soundPath: String?
     public var device: String
@@ -40,6 +40,15 @@ public struct RingSettings {
         guard snooze > .zero else { throw usage("--snooze: must be longer than zero, as 9m") }
         let ringFor = try duration(r.ringFor, "ring-for")
         let lateLimit = try duration(r.lateLimit, "late-limit")
+        // Under a second, a ring may end before its first frame is heard and still count as
+        // rung, and an alarm a moment late (a busy machine, a resume) is missed: both refused,
+        // 0 keeping its meaning.
+        if ringFor > .zero && ringFor < .seconds(1) {
+            throw usage("--ring-for \(r.ringFor.printable) is shorter than a second: the alarm could end before it is heard; give 1s or more, or 0 to ring until stopped")
+        }
+        if lateLimit > .zero && lateLimit < .seconds(1) {
+            throw usage("--late-limit \(r.lateLimit.printable) is shorter than a second: an alarm a moment late would be missed; give 1s or more, or 0 for no limit")
+        }
         if ringFor > .zero && fadeIn > ringFor {
             throw usage("--fade-in \(r.fadeIn.printable) is longer than --ring-for \(r.ringFor.printable); shorten the fade or ring longer")
         }
@@ -61,19 +70,6 @@ public struct RingSettings {
             values["message"] = m
         }
         self.values = values
-    }
-
-    /// Options stored with a standing alarm, checked again as the command line checks them,
-    /// over the config file's defaults.
-    public init(stored options: [String: String], defaults: ConfigDefaults = ConfigDefaults()) throws(ArmError) {
-        var values = defaults.values(for: ConfigDefaults.ringKeys)
-        for key in options.keys.sorted() {
-            guard AlarmBook.optionKeys.contains(key) else {
-                throw ArmError(message: "unknown option '\(key.printable)' stored with the alarm; remove that line from alarms.toml", status: ExitStatus.config)
-            }
-            values[key] = options[key] ?? ""
-        }
-        try self.init(values: values)
     }
 }
 

@@ -149,6 +149,10 @@ public enum StandingAlarmActions {
         var missed: Instant?
         /// Until when `wake pause` keeps it quiet, while that is ahead.
         var pausedUntil: Instant?
+        /// How the daemon rings it: its stored options over config.toml, read as the daemon
+        /// reads them, and each option it sets aside or changes.
+        var settings: RingSettings?
+        var adjustments: [RingSettings.Adjustment] = []
     }
 
     /// `Mon 7 Dec 00:00`, `tomorrow 12:00`: when a pause ends.
@@ -160,7 +164,8 @@ public enum StandingAlarmActions {
                      config: ConfigDefaults = ConfigDefaults()) -> [Row] {
         alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
-            let lateLimit = (try? RingSettings(stored: a.options, defaults: config))?.engine.lateLimit ?? Defaults.lateLimit
+            let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
+            let lateLimit = read?.settings.engine.lateLimit ?? Defaults.lateLimit
             // The next occurrence as the daemon will see it, a skip passed over.
             let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone)
             let upcoming = plan.next
@@ -169,7 +174,10 @@ public enum StandingAlarmActions {
             let paused = record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
-            else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
+            else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
+                // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
+                state = "skipped by the pause until \(pauseText(p, now: now, zone: zone))"
+            } else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
             else if skipNext { state = "skipped-next" }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).
@@ -177,8 +185,14 @@ public enum StandingAlarmActions {
             } else if upcoming == nil {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last, pausedUntil: paused)
+            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last, pausedUntil: paused,
+                       settings: read?.settings, adjustments: read?.adjustments ?? [])
         }
+    }
+
+    /// A one-off's one occurrence, whether or not it has passed; nil for a recurring alarm.
+    static func oneOffTime(_ a: StandingAlarm, zone: TimeZoneRules) -> Instant? {
+        a.days == 0 ? StandingSchedule.occurrence(of: a, after: a.created, zone: zone)?.instant : nil
     }
 
     /// One line of `wake list`: a standing alarm, or a one-off alarm some process is running.
@@ -197,6 +211,18 @@ public enum StandingAlarmActions {
         /// when not known (a wake too old to say).
         var wakesSystem: Bool?
         var message: String?
+        /// Ringing or snoozed, as the process that runs it said; and since when it rings.
+        var phase: NextAlarm.State = .waiting
+        var ringingSince: Instant?
+    }
+
+    /// Where a running wake said one of its alarms is (`silent` is ringing with no device and no bell).
+    static func phase(_ r: ControlRecord?) -> NextAlarm.State {
+        switch r?["state"] {
+        case "ringing"?, "silent"?: return .ringing
+        case "snoozed"?: return .snoozed
+        default: return .waiting
+        }
     }
 
     /// What a running wake said about one of its alarms, as `wake list` shows it.
@@ -226,16 +252,20 @@ public enum StandingAlarmActions {
                 state = liveState(r, zone: zone)
                 next = r.instant("next")
             }
+            // What the daemon rings with, config.toml and set-aside options included.
+            let s = row.settings
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
-                         sound: a.options["sound"], device: a.options["device"] ?? Defaults.device,
-                         wakesSystem: said(r) ?? wouldWake(), message: a.options["message"])
+                         sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
+                         wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
+                         phase: phase(r), ringingSince: r?.instant("since"))
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
                                  state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
-                                 device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 }))
+                                 device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 },
+                                 phase: phase(r), ringingSince: r.instant("since")))
         }
         return entries
     }
@@ -276,33 +306,40 @@ public enum StandingAlarmActions {
         let history: [String: AlarmRecord]
         do { history = try store.loadHistory() } catch { throw storeError(error) }
         let config = ConfigDefaults.loadTolerant()
-        let problems = read.problems + config.problems
-        defer { for p in problems { console.error("warning: " + p) } }
         let zone = zone(console)
         let now = SystemClock.realtime
         let daemon = DaemonLock.isHeld()
+        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config)
+        // An option the daemon sets aside is a problem in the file, as a broken alarm is.
+        let problems = read.problems + config.problems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
+        defer { for p in problems { console.error("warning: " + p) } }
         var running: [ControlRecord] = []
         do { running = try ControlActions.ask(.list, console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
         }
         let look = WakeLook()
-        let entries = entries(rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config), running: running,
-                              zone: zone, wouldWake: { look.now.wakesSystem })
+        let entries = entries(rows, running: running, zone: zone, wouldWake: { look.now.wakesSystem })
         return Overview(entries: entries, standingCount: alarms.count, daemon: daemon, zone: zone, now: now, problems: problems,
                         wakeLook: look)
     }
 
     static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'"
 
-    /// `wake next`: the soonest alarm to ring, one line (or one JSON object); exit 1 when none.
+    /// `wake next`: what rings now, else the soonest alarm to ring, one line (or one JSON
+    /// object); exit 1 when none.
     public static func next(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
         let o = try overview(console: console)
         let candidates = o.entries.compactMap { e -> NextAlarm? in
+            // A ringing alarm has no next time: it is the answer, since when it rings (a wake too
+            // old to say since when: now).
+            if e.phase == .ringing {
+                return NextAlarm(id: e.id, standing: e.standing != nil, at: e.ringingSince ?? o.now, message: e.message, state: .ringing)
+            }
             guard let at = e.next else { return nil }
-            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message)
+            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message, state: e.phase)
         }
         guard let next = NextAlarm.soonest(candidates) else { return ExitStatus.nothingMatched }
-        console.result(asJSON ? next.json(now: o.now, zone: o.zone) : next.line(now: o.now, zone: o.zone))
+        if asJSON { console.json(next.json(now: o.now, zone: o.zone)) } else { console.result(next.line(now: o.now, zone: o.zone)) }
         if next.standing && !o.daemon { console.error(noDaemonNote) }
         return ExitStatus.ok
     }
@@ -311,7 +348,7 @@ public enum StandingAlarmActions {
         let o = try overview(console: console)
         let (entries, zone, now, daemon, problems) = (o.entries, o.zone, o.now, o.daemon, o.problems)
         if asJSON {
-            console.result(JSONText.array(entries.map { json($0, zone: zone) }))
+            console.json(JSONText.array(entries.map { json($0, zone: zone) }))
             return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
         }
         if entries.isEmpty {
@@ -321,8 +358,11 @@ public enum StandingAlarmActions {
             var table = [["ID", "TIME", "DAYS", "NEXT", "WAKES", "STATE", "PID", "DEVICE", "SOUND", "MESSAGE"]]
             for e in entries {
                 let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
+                // What the daemon sets aside or changes is marked where the state is read.
+                let marks = e.standing?.adjustments.map(\.mark) ?? []
+                let state = marks.isEmpty ? e.state : e.state + " (" + marks.joined(separator: ", ") + ")"
                 table.append([e.id.printable, e.time.printable, e.days, next, e.wakesSystem.map { $0 ? "yes" : "no" } ?? "?",
-                              e.state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
+                              state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
                               e.message.map { TerminalText.printable($0, limit: AlarmMessage.limit) } ?? "-"])
             }
             let last = table[0].count - 1
@@ -361,6 +401,10 @@ public enum StandingAlarmActions {
                 ("missed", iso(r.missed)),
                 ("paused_until", iso(r.pausedUntil)),
                 ("options", JSONText.object(options)),
+                ("set_aside", JSONText.array(r.adjustments.map { a in
+                    JSONText.object([("option", JSONText.quote(a.option)), ("value", JSONText.quote(a.value)),
+                                     ("reason", JSONText.quote(a.reason)), ("instead", JSONText.quote(a.instead))])
+                })),
             ]
         } else {
             fields += [
@@ -374,6 +418,7 @@ public enum StandingAlarmActions {
                 ("missed", "null"),
                 ("paused_until", "null"),
                 ("options", "{}"),
+                ("set_aside", "[]"),
             ]
         }
         fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
@@ -391,7 +436,7 @@ public enum StandingAlarmActions {
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
         guard let alarm = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
-        let lateLimit = (try? RingSettings(stored: alarm.options, defaults: (try? ConfigDefaults.load()) ?? ConfigDefaults()))?.engine.lateLimit
+        let lateLimit = (try? RingSettings.tolerating(stored: alarm.options, defaults: ConfigDefaults.loadTolerant()))?.settings.engine.lateLimit
             ?? Defaults.lateLimit
         do {
             let skipped = try store.updateHistory { history -> Instant? in
@@ -430,13 +475,13 @@ public enum StandingAlarmActions {
 
     /// `wake pause --until DATE [NAME...]`: every standing alarm, or the named ones, quiet until
     /// DATE (recorded in the history, as skips are, so the daemon honours it across restarts).
-    public static func pause(until text: String, names: [String], console: Console) throws(ArmError) -> Int32 {
-        guard let local = PauseEnd.parse(text) else { throw usage("--until: invalid date '\(text.printable)'; \(PauseEnd.forms)") }
+    /// `long`: `--long`, for a pause of more than a year.
+    public static func pause(until text: String, long: Bool = false, names: [String], console: Console) throws(ArmError) -> Int32 {
         let store = try store()
         let zone = zone(console)
         let now = SystemClock.realtime
-        let until = zone.instant(for: local)
-        guard until > now else { throw usage("--until \(text.printable) is not in the future; give a later date to pause until") }
+        let until: Instant
+        do { until = try PauseEnd.resolve(text, now: now, zone: zone, long: long) } catch { throw usage(error.description) }
         let chosen = try chosenAlarms(names, store: store, verb: "pause")
         do {
             try store.updateHistory { history in
@@ -454,8 +499,16 @@ public enum StandingAlarmActions {
             var record = AlarmRecord(name: a.name)
             record.pausedUntil = until
             let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone).next
-            console.info("'\(a.name)' paused until \(end)" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" }
-                ?? "; it does not ring again (a one-off inside the pause)"))
+            var line = "'\(a.name)' paused until \(end)"
+            if let next {
+                line += "; it rings next at \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
+            } else if let due = oneOffTime(a, zone: zone), due > now {
+                // Kept, never deleted: the daemon holds it back until the pause ends.
+                line += "; its time, \(Formatting.ringsAt(due, now: now, zone: zone)), is inside the pause: it stays listed and "
+                    + "does not ring, unless 'wake resume' comes before it"
+            }
+            // (A recurring alarm always has an occurrence after the pause: PauseEnd.latest.)
+            console.info(line)
         }
         return ExitStatus.ok
     }
@@ -486,8 +539,12 @@ public enum StandingAlarmActions {
             return ExitStatus.ok
         }
         for a in chosen where resumed.contains(a.name) {
-            let next = StandingSchedule.occurrence(of: a, after: now, zone: zone)
-            console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""))
+            if let due = oneOffTime(a, zone: zone), due <= now {
+                console.info("'\(a.name)' resumed; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; the daemon removes it")
+                continue
+            }
+            let next = oneOffTime(a, zone: zone) ?? StandingSchedule.occurrence(of: a, after: now, zone: zone)?.instant
+            console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0, now: now, zone: zone))" } ?? ""))
         }
         return ExitStatus.ok
     }

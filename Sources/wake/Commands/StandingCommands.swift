@@ -42,8 +42,8 @@ struct ListCommand: ParsableCommand {
 struct NextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
-        abstract: "Print the next alarm that will ring, as '06:30 tomorrow (work), in 7h 12m'.",
-        discussion: "Standing alarms (skips and pauses passed over) and every running one-off of yours. Exit status: 0 printed, 1 no alarm will ring (nothing is printed).")
+        abstract: "Print the next alarm that will ring, as '06:30 tomorrow (work), in 7h 12m', or the one ringing now.",
+        discussion: "Standing alarms (skips and pauses passed over) and every running one-off of yours; one ringing now comes first ('ringing since 06:30 (work)'). Exit status: 0 printed, 1 no alarm will ring (nothing is printed).")
 
     @Flag(help: "Print one JSON object instead of the line.")
     var json = false
@@ -65,10 +65,13 @@ struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Keep every standing alarm (or the named ones) quiet until a date.",
-        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00). Occurrences inside the pause pass quietly, neither rung nor missed; the daemon honours it across restarts. 'wake resume' ends it early.")
+        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. Occurrences inside the pause pass quietly, neither rung nor missed; a one-off inside it is kept until the pause ends. The daemon honours it across restarts. 'wake resume' ends it early.")
 
     @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
     var until: String
+
+    @Flag(help: "Allow a pause of more than a year (without it, a later DATE is refused as a likely typo).")
+    var long = false
 
     @Argument(help: ArgumentHelp("The alarms to pause (default: every standing alarm).", valueName: "name"))
     var names: [String] = []

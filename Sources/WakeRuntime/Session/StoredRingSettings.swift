@@ -1,0 +1,99 @@
+import WakeCore
+
+/// The daemon's reading of the options stored with a standing alarm: an option the command line
+/// would refuse is set aside alone, with a line, and the alarm keeps every other one, its device
+/// and sound above all. Throwing all of them away for one (a hand-edited message too long, a
+/// fade longer than a ring-for the config file set later) rang a `hw:` alarm on `default` with
+/// defaults, which for a lingering daemon is silence. `wake list` reads them the same way, so it
+/// shows what the daemon does.
+extension RingSettings {
+    /// One stored option the daemon does not take as it is, and what it does instead.
+    public struct Adjustment: Equatable, Sendable {
+        /// The option's key (`fade-in`, `message`).
+        public var option: String
+        /// Its value as written (in alarms.toml, or for a fade cut to the ring, wherever it came from).
+        public var value: String
+        /// Why it is not taken, in the command line's words.
+        public var reason: String
+        /// What the alarm does instead: `rings with volume 100 (wake's default)`.
+        public var instead: String
+        /// A few words for `wake list`'s table: `volume set aside`, `message cut`.
+        public var mark: String
+
+        /// The line the daemon says and `wake list` warns with: the alarm, the option, the value
+        /// (inside `reason`), and what it does instead.
+        public func line(alarm: String) -> String {
+            "alarm '\(alarm.printable)': \(reason); it \(instead) instead, and keeps its other options"
+        }
+    }
+
+    /// `stored` over the config file's `defaults`, each option checked alone by the command
+    /// line's rules: one it refuses is left out (its config or built-in value stands in), a
+    /// message over the limit is cut, and a fade longer than the ring is cut to the ring's
+    /// length. Throws only if even the config file's values do not check, which its own
+    /// tolerant read rules out.
+    public static func tolerating(stored: [String: String],
+                                  defaults: ConfigDefaults = ConfigDefaults()) throws(ArmError) -> (settings: RingSettings, adjustments: [Adjustment]) {
+        var values = defaults.values(for: ConfigDefaults.ringKeys)
+        var dropped: [(key: String, value: String, reason: String)] = []
+        var adjustments: [Adjustment] = []
+        for key in stored.keys.sorted() {
+            let value = stored[key] ?? ""
+            let shown = "\(key) = \"\(TerminalText.printable(value, limit: 40))\""
+            guard AlarmBook.optionKeys.contains(key) else {
+                dropped.append((key, value, "unknown option \(shown) in alarms.toml"))
+                continue
+            }
+            if key == "message" {
+                if value.count > AlarmMessage.limit {
+                    // Cut rather than dropped: most of a note is still the note.
+                    values[key] = String(value.prefix(AlarmMessage.limit - 1)) + "…"
+                    adjustments.append(Adjustment(option: key, value: value, reason: "message in alarms.toml: " + (AlarmMessage.problem(value) ?? ""),
+                                                  instead: "shows its first \(AlarmMessage.limit - 1) characters and …", mark: "message cut"))
+                } else if let why = AlarmMessage.problem(value) {
+                    adjustments.append(Adjustment(option: key, value: value, reason: "message in alarms.toml: \(why)",
+                                                  instead: "shows no message", mark: "message set aside"))
+                } else {
+                    values[key] = value
+                }
+                continue
+            }
+            // Alone, as the config file's lines are judged: a fade is weighed against the ring below.
+            var alone = [key: value]
+            if key == "fade-in" { alone["ring-for"] = "0" }
+            do {
+                _ = try RingSettings(values: alone)
+                values[key] = value
+            } catch {
+                dropped.append((key, value, "\(error.message) (\(shown) in alarms.toml)"))
+            }
+        }
+        let settings: RingSettings
+        do {
+            settings = try RingSettings(values: values)
+        } catch {
+            // Each value checks alone, so the fade is longer than the ring: the fade gives way, cut
+            // to the ring's length, so the alarm still rises gently and still stops when it should.
+            let fade = values["fade-in"] ?? ""
+            values["fade-in"] = values["ring-for"]
+            settings = try RingSettings(values: values)
+            let ring = DurationText.format(settings.engine.ringFor)
+            let from = ["fade-in", "ring-for"].map { key in
+                "\(key) " + (stored[key] != nil ? "stored with the alarm" : defaults.entry(key) != nil ? "from config.toml" : "wake's default")
+            }.joined(separator: ", ")
+            adjustments.append(Adjustment(option: "fade-in", value: fade, reason: "\(error.message) (\(from))",
+                                          instead: "fades in over \(ring) (the whole ring)", mark: "fade-in cut to \(ring)"))
+        }
+        for d in dropped {
+            let used = settings.values[d.key].map { "\(d.key) \(TerminalText.printable($0, limit: 40))" }
+            let source = defaults.entry(d.key) != nil ? "from config.toml" : "wake's default"
+            let instead: String
+            switch d.key {
+            case "sound": instead = used.map { "rings \($0) (\(source))" } ?? "rings wake's built-in sound"
+            default: instead = used.map { "rings with \($0) (\(source))" } ?? "rings without it"
+            }
+            adjustments.append(Adjustment(option: d.key, value: d.value, reason: d.reason, instead: instead, mark: "\(d.key) set aside"))
+        }
+        return (settings, adjustments.sorted { $0.option < $1.option })
+    }
+}

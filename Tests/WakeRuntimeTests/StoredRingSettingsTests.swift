@@ -1,0 +1,73 @@
+import Testing
+import WakeCore
+import WakeRuntime
+
+/// The options stored with a standing alarm, read as the daemon reads them (issue 37 item 8):
+/// one it refuses is set aside alone, and the alarm keeps the rest, its device and sound above all.
+@Suite("Stored ring options, read tolerantly")
+struct StoredRingSettingsTests {
+    static var config: ConfigDefaults {
+        ConfigDefaults(path: "/home/ann/.config/wake/config.toml",
+                       entries: [ConfigFile.Entry(key: "volume", value: "60", line: 1), ConfigFile.Entry(key: "ring-for", value: "2m", line: 2)])
+    }
+
+    @Test("a bad value is set aside alone: device, sound and the rest are kept, and the line says what it does instead")
+    func oneValueSetAside() throws {
+        let stored = ["device": "hw:1,0", "sound": "/music/birds.flac", "volume": "150", "snooze": "4m"]
+        let read = try RingSettings.tolerating(stored: stored)
+        #expect(read.settings.device == "hw:1,0" && read.settings.soundPath == "/music/birds.flac")
+        #expect(read.settings.volume == 100 && read.settings.engine.snooze == .seconds(240))
+        let a = try #require(read.adjustments.first)
+        #expect(read.adjustments.count == 1 && a.option == "volume" && a.value == "150" && a.mark == "volume set aside")
+        #expect(a.line(alarm: "work") == "alarm 'work': --volume: invalid value '150'; give a whole number from 1 to 100 "
+                + "(volume = \"150\" in alarms.toml); it rings with volume 100 (wake's default) instead, and keeps its other options")
+        // With a config file, its value stands in, and the line says so.
+        let withConfig = try RingSettings.tolerating(stored: stored, defaults: Self.config)
+        #expect(withConfig.settings.volume == 60 && withConfig.settings.device == "hw:1,0")
+        #expect(withConfig.adjustments.first?.instead == "rings with volume 60 (from config.toml)")
+    }
+
+    @Test("a ring-for or late-limit under a second, an empty device, an unknown key: each set aside alone")
+    func others() throws {
+        let read = try RingSettings.tolerating(stored: ["ring-for": "1ms", "late-limit": "5ms", "device": "", "colour": "red", "volume": "80"])
+        #expect(read.settings.engine.ringFor == Defaults.ringFor && read.settings.engine.lateLimit == Defaults.lateLimit)
+        #expect(read.settings.device == Defaults.device && read.settings.volume == 80)
+        #expect(read.adjustments.map(\.option) == ["colour", "device", "late-limit", "ring-for"])
+        #expect(read.adjustments.first { $0.option == "ring-for" }?.reason.contains("--ring-for 1ms is shorter than a second") == true)
+        #expect(read.adjustments.first { $0.option == "colour" }?.instead == "rings without it")
+    }
+
+    @Test("a message over the limit is cut, and said; an empty one is set aside")
+    func message() throws {
+        let long = String(repeating: "Dentist at 9. ", count: 11)  // 154 characters
+        let read = try RingSettings.tolerating(stored: ["message": long, "device": "null"])
+        #expect(read.settings.message == String(long.prefix(119)) + "…")
+        #expect(read.settings.message?.count == AlarmMessage.limit)
+        #expect(read.settings.device == "null")
+        let a = try #require(read.adjustments.first)
+        #expect(a.mark == "message cut" && a.line(alarm: "work").contains("the message has 154 characters, more than the limit of 120"))
+        #expect(a.instead == "shows its first 119 characters and …")
+        let blank = try RingSettings.tolerating(stored: ["message": "   "])
+        #expect(blank.settings.message == nil && blank.adjustments.first?.mark == "message set aside")
+    }
+
+    @Test("a fade longer than the ring (the alarm's fade, config.toml's ring-for) is cut to the ring; nothing else changes")
+    func fadeCutToTheRing() throws {
+        let read = try RingSettings.tolerating(stored: ["fade-in": "5m", "device": "hw:1,0"], defaults: Self.config)
+        #expect(read.settings.fadeIn == .seconds(120) && read.settings.engine.ringFor == .seconds(120))
+        #expect(read.settings.device == "hw:1,0" && read.settings.volume == 60)
+        let a = try #require(read.adjustments.first)
+        #expect(read.adjustments.count == 1 && a.option == "fade-in" && a.value == "5m" && a.mark == "fade-in cut to 2m")
+        #expect(a.line(alarm: "work") == "alarm 'work': --fade-in 5m is longer than --ring-for 2m; shorten the fade or ring longer "
+                + "(fade-in stored with the alarm, ring-for from config.toml); it fades in over 2m (the whole ring) instead, and keeps its other options")
+    }
+
+    @Test("options that all check: the same settings as the command line's, and nothing said")
+    func clean() throws {
+        let stored = ["device": "null", "volume": "80", "fade-in": "30s", "message": "Stand-up"]
+        let read = try RingSettings.tolerating(stored: stored, defaults: Self.config)
+        #expect(read.adjustments.isEmpty)
+        let strict = try RingSettings(values: Self.config.values(for: ConfigDefaults.ringKeys).merging(stored) { $1 })
+        #expect(read.settings.values == strict.values && read.settings.engine == strict.engine && read.settings.message == "Stand-up")
+    }
+}
