@@ -273,6 +273,9 @@ extension InstallTests {
             var st = stat()
             #expect(stat(helper, &st) == 0 && st.st_uid == 0 && st.st_gid == 0 && st.st_mode & 0o7777 == 0o755,
                     "\(helper): uid \(st.st_uid) gid \(st.st_gid) mode \(String(st.st_mode & 0o7777, radix: 8))")
+            // It reads logind's own records, not a test's (WAKE_LOGIND_USERS_DIR is the tests' build setting only).
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: helper))
+            #expect(bytes.range(of: Data("/run/systemd/users\0".utf8)) != nil, "\(helper) does not read /run/systemd/users")
             chmod(dir.path, 0o755)
             let client = try dir.write("alarm_timer_client.py", try Data(contentsOf: URL(fileURLWithPath: HelperFixture.client)))
             let nobody = try await HelperFixture.runClient([client, helper, "arm", "R", "200"], directory: dir, as: HelperFixture.asNobody)
