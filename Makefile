@@ -252,7 +252,8 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
 #
 # The helper gets CAP_WAKE_ALARM (setting wake-up alarms, nothing else) as a file capability when
 # installing for real (no DESTDIR, as root); a staged install leaves that to the packaging
-# (the Debian package's postinst). `getcap $(HELPER)` shows it.
+# (the Debian package's postinst). `getcap $(HELPER)` shows it. It stays 0755 and root's, in no
+# group: its policy is inside it (a timer only for a user logged in at the machine's seat).
 install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR)

@@ -34,4 +34,34 @@ public enum AdvanceNotice {
                              body: (message.map { DesktopNotice.markup($0) + "\n" } ?? "") + DesktopNotice.markup(why),
                              buttons: [], urgency: .normal, resident: true)
     }
+
+    /// One missed occurrence as the notices say it: `alarm` the time and the name ("06:30
+    /// (work)"), `day` its day phrase ("today").
+    public struct Missed: Hashable, Sendable {
+        public var alarm: String
+        public var day: String
+        public var message: String?
+        public init(alarm: String, day: String, message: String?) { self.alarm = alarm; self.day = day; self.message = message }
+    }
+
+    /// How many missed alarms the folded notice names before "and N more".
+    public static let missedNamed = 2
+
+    /// The notice for the alarms found missed at once (one reload, one resume), in the order
+    /// they were due: one alarm's own notice, or for several one notice, "Missed 40 alarms:
+    /// 06:30 (a), 07:00 (b) and 38 more", kept on screen. A daemon back after a long suspend
+    /// or downtime would otherwise bury the desktop under a notice each; every one is still a
+    /// line of its own on stderr and an event of its own in the log. Nil for none.
+    public static func missed(_ alarms: [Missed]) -> DesktopNotice? {
+        guard let first = alarms.first, let last = alarms.last else { return nil }
+        guard alarms.count > 1 else { return missed(alarm: first.alarm, day: first.day, message: first.message) }
+        let named = alarms.prefix(missedNamed).map { TerminalText.printable($0.alarm) }
+        let rest = alarms.count - named.count
+        let list = rest > 0 ? named.joined(separator: ", ") + " and \(rest) more"
+            : named.dropLast().joined(separator: ", ") + " and " + (named.last ?? "")
+        let days = first.day == last.day ? first.day : "between \(first.day) and \(last.day)"
+        let why = "None of them rang \(days): the machine was asleep or off past their late limits."
+        return DesktopNotice(summary: "Missed \(alarms.count) alarms: \(list)", body: DesktopNotice.markup(why),
+                             buttons: [], urgency: .normal, resident: true)
+    }
 }

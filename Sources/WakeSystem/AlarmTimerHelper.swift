@@ -14,12 +14,20 @@ import WakeCore
 /// environment, no arguments and /dev/null on fds 1 and 2; wake sends one 24-byte request (the
 /// clock, `TFD_TIMER_*` flags, the `it_value`), with the timer attached when it has one, and
 /// shuts down its writing side; the helper answers one byte, 0 (with the new timer attached
-/// when it made one) or the errno that refused it. See main.c for the layout.
+/// when it made one) or the errno that refused it, and for its policy's refusal EACCES and why.
+/// See main.c for the layout, the policy (a timer is made only for a person logged in at the
+/// machine's seat) and the bound (none armed more than 365 days ahead).
 public struct AlarmTimerHelper: Equatable, Sendable {
     public static let fileName = "wake-alarm-timer"
     /// How long the helper gets to answer. It answers in about a millisecond; this bounds a
     /// helper that hangs (a stopped process, a file that is not the helper).
     static let answerTimeoutMilliseconds: Int32 = 5_000
+    /// The farthest ahead the helper arms a timer (main.c's FARTHEST_AHEAD_SECONDS).
+    public static let farthestAheadDays: Int64 = 365
+    public static let farthestAhead: Duration = .seconds(farthestAheadDays * 86_400)
+    /// How far ahead wake arms a deadline beyond that, in steps: a day short of the bound, so
+    /// that the helper, reading its clock a moment later, never finds the step beyond it.
+    public static let farthestStep: Duration = farthestAhead - .seconds(86_400)
 
     public let path: String
     public init(path: String) { self.path = path }
@@ -153,7 +161,10 @@ public struct AlarmTimerHelper: Equatable, Sendable {
         } catch {
             failure = error
         }
-        let status = reap(pid, killing: answer == nil)
+        // A refusal is an answer: the helper exits by itself, it is not killed.
+        var answered = answer != nil
+        if case .notAllowed? = failure { answered = true }
+        let status = reap(pid, killing: !answered)
         if let answer { return answer }
         if case .noAnswer = failure { throw .noAnswer(helper: path, status: status) }
         throw failure ?? .noAnswer(helper: path, status: status)
@@ -184,6 +195,12 @@ public struct AlarmTimerHelper: Equatable, Sendable {
         } catch {
             if error.errno == .connectionReset { throw .noAnswer(helper: path, status: .running) }
             throw .call(helper: path, error)
+        }
+        if n == 2, bytes[0] == UInt8(EACCES), fd < 0 {
+            guard let why = AlarmTimerError.Refusal(rawValue: bytes[1]) else {
+                throw .badAnswer(helper: path, "a refusal for an unknown reason (\(bytes[1]))")
+            }
+            throw .notAllowed(helper: path, uid: getuid(), why)
         }
         guard n == 1 else {
             if fd >= 0 { close(fd) }
@@ -261,6 +278,19 @@ public enum AlarmTimerError: Error, Equatable, CustomStringConvertible {
     case badAnswer(helper: String, String)
     /// This process has CAP_WAKE_ALARM and made the timer itself, and that failed.
     case direct(SystemCallError)
+    /// The helper's policy turned this user (`uid`) away: it makes timers only for a person
+    /// logged in at the machine's seat.
+    case notAllowed(helper: String, uid: UInt32, Refusal)
+
+    /// Why the policy refused (the second byte of its answer).
+    public enum Refusal: UInt8, Equatable, Sendable {
+        /// uid 1-999, systemd's dynamic service users, nobody.
+        case systemAccount = 1
+        /// No online session on a seat: an ssh login, a cron job, a lingering daemon before any login.
+        case noSeat = 2
+        /// No systemd-logind or elogind records (/run/systemd/users) to tell by.
+        case noLoginRecords = 3
+    }
 
     /// The call and its errno, as `SystemCallError` (for callers that carry only that type);
     /// EPROTO when the helper gave no answer or a wrong one.
@@ -271,6 +301,7 @@ public enum AlarmTimerError: Error, Equatable, CustomStringConvertible {
         case .noAnswer(let helper, let status): SystemCallError("\(helper) \(Self.text(status))", .protocolError)
         case .badAnswer(let helper, let what): SystemCallError("\(helper) answered \(what)", .protocolError)
         case .direct(let e): e
+        case .notAllowed(let helper, _, _): SystemCallError("\(helper)'s policy", Errno(rawValue: EACCES))
         }
     }
 
@@ -286,8 +317,15 @@ public enum AlarmTimerError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .refused(let helper, let e) where e.errno == .notPermitted:
             "\(helper) could not create an alarm timer: it lacks CAP_WAKE_ALARM; grant it with 'sudo setcap cap_wake_alarm+ep \(helper)'"
+        case .refused(let helper, let e) where e.errno.rawValue == ERANGE:
+            "\(helper) arms no timer more than \(AlarmTimerHelper.farthestAheadDays) days ahead, and wake asked for one; "
+                + "report this as a bug in wake"
+        case .refused(let helper, let e) where e.call == "timerfd_settime":
+            "\(helper) could not arm an alarm timer: timerfd_settime: \(e.errno.description); reinstall wake (make install, or the package)"
         case .refused(let helper, let e):
             "\(helper) could not create an alarm timer: timerfd_create: \(e.errno.description); this kernel may lack alarm timers"
+        case .notAllowed(let helper, let uid, let why):
+            "\(helper) wakes the machine only for a user logged in at its seat, and " + Self.text(why, uid: uid)
         case .call(let helper, let e):
             "cannot ask \(helper) for an alarm timer: \(e.call): \(e.errno.description)"
         case .noAnswer(let helper, let status):
@@ -296,6 +334,18 @@ public enum AlarmTimerError: Error, Equatable, CustomStringConvertible {
             "\(helper) answered \(what); it is not wake's helper: reinstall wake (make install, or the package)"
         case .direct(let e):
             "cannot create an alarm timer: \(e.call): \(e.errno.description)"
+        }
+    }
+
+    static func text(_ why: Refusal, uid: UInt32) -> String {
+        switch why {
+        case .systemAccount:
+            "uid \(uid) is a system account; run wake as the person it wakes"
+        case .noSeat:
+            "uid \(uid) has no session on a seat (an ssh login, or a daemon started before any login); "
+                + "log in at the machine's own screen and keyboard, then start wake again (the daemon: systemctl --user restart wake)"
+        case .noLoginRecords:
+            "no login manager records sessions here (/run/systemd/users is missing); run systemd-logind or elogind"
         }
     }
 

@@ -28,6 +28,10 @@ public final class WakeTimer {
     /// Arms and disarms a timer that this process may not arm itself (an alarm timer made by
     /// `wake-alarm-timer`: the kernel wants CAP_WAKE_ALARM at every timerfd_settime).
     private let helper: AlarmTimerHelper?
+    /// A deadline further ahead than the helper arms (`AlarmTimerHelper.farthestAhead`): the
+    /// timer is armed a step ahead, and an expiry before this instant arms the next step
+    /// instead of being reported. Nil when the timer is armed for the deadline itself.
+    private var farDeadline: Instant?
 
     /// A timer made elsewhere: a timerfd on an alarm clock that `wake-alarm-timer`, which holds
     /// CAP_WAKE_ALARM, created and passed over a socket (`AlarmTimerHelper.timer`). `arm(at:)`
@@ -81,13 +85,18 @@ public final class WakeTimer {
         }
         let fd = self.fd
         if let helper {
-            do { try helper.settime(fd, clockID: clockID, flags: flags, value: target) } catch { throw error.systemCallError }
+            let now = SystemClock.read(clockID == CLOCK_REALTIME_ALARM ? CLOCK_REALTIME : CLOCK_BOOTTIME)
+            let far = target - now > AlarmTimerHelper.farthestStep
+            let value = far ? now + AlarmTimerHelper.farthestStep : target
+            do { try helper.settime(fd, clockID: clockID, flags: flags, value: value) } catch { throw error.systemCallError }
+            farDeadline = far ? target : nil
             return
         }
         try syscall("timerfd_settime") { timerfd_settime(fd, flags, &spec, nil) }
     }
 
     public func disarm() {
+        farDeadline = nil
         if let helper {
             try? helper.settime(fd, clockID: clockID, flags: 0, value: Instant(nanoseconds: 0))
             return
@@ -100,6 +109,12 @@ public final class WakeTimer {
     public func acknowledge() -> Expiry {
         var count: UInt64 = 0
         let r = read(fd, &count, 8)
+        if r == 8, let deadline = farDeadline,
+           SystemClock.read(clockID == CLOCK_REALTIME_ALARM ? CLOCK_REALTIME : CLOCK_BOOTTIME) < deadline {
+            // A step towards a far deadline, not the deadline: the next step. Should the helper
+            // refuse it, the owner hears of a clock change, re-arms, and says what failed.
+            return (try? arm(at: deadline)) != nil ? .spurious : .clockChanged
+        }
         if r == 8 { return .fired }
         if r < 0 && errno == ECANCELED { return .clockChanged }
         return .spurious

@@ -37,4 +37,23 @@ struct AdvanceNoticeTests {
         #expect(n.body == "Stand-up\nIt did not ring today: the machine was asleep or off past its late limit.")
         #expect(n.buttons.isEmpty && n.resident)
     }
+
+    @Test("missed at once: one alarm's own notice; several folded into one, two named and the count of the rest")
+    func missedFolded() {
+        let a = AdvanceNotice.Missed(alarm: "06:30 (a)", day: "yesterday", message: "Train")
+        let b = AdvanceNotice.Missed(alarm: "07:00 (b)", day: "today", message: nil)
+        let c = AdvanceNotice.Missed(alarm: "07:15 (c\u{1b}[2J)", day: "today", message: nil)
+        #expect(AdvanceNotice.missed([]) == nil)
+        #expect(AdvanceNotice.missed([a]) == AdvanceNotice.missed(alarm: "06:30 (a)", day: "yesterday", message: "Train"))
+        let two = AdvanceNotice.missed([a, b])
+        #expect(two?.summary == "Missed 2 alarms: 06:30 (a) and 07:00 (b)")
+        #expect(two?.body == "None of them rang between yesterday and today: the machine was asleep or off past their late limits.")
+        #expect(two?.buttons.isEmpty == true && two?.resident == true && two?.urgency == .normal)
+        let forty = AdvanceNotice.missed([b, c] + Array(repeating: a, count: 38))
+        #expect(forty?.summary == "Missed 40 alarms: 07:00 (b), \(TerminalText.printable("07:15 (c\u{1b}[2J)")) and 38 more")
+        #expect(forty?.summary.contains("\u{1b}") == false, "escaped: \(String(describing: forty))")
+        #expect(forty?.body.contains("between today and yesterday") == true, "the first and the last as given: \(String(describing: forty))")
+        let three = AdvanceNotice.missed([b, c, b])
+        #expect(three?.summary.hasSuffix(" and 1 more") == true && three?.body.contains("rang today:") == true, "\(String(describing: three))")
+    }
 }

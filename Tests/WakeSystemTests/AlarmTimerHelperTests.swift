@@ -16,7 +16,7 @@ struct AlarmTimerHelperTests {
         #expect(getcap.stdout.contains("cap_wake_alarm=ep"), "\(getcap)")
 
         let r = try await HelperFixture.runClient([f.client, f.helper, "arm", clock, "200"], directory: f.directory)
-        #expect(r["uid"] as? Int == 65534, "not run as nobody: \(r)")
+        #expect(r["uid"] as? Int == Int(HelperFixture.person), "not run as the person at the seat: \(r)")
         #expect(r["answer"] as? [Int] == [0] && r["descriptors"] as? Int == 1 && r["exit"] as? Int == 0, "\(r)")
         #expect(r["clockid"] as? Int == clockID, "not an alarm clock: \(r)")
         #expect(r["fired"] as? Bool == true, "\(r)")
@@ -26,6 +26,108 @@ struct AlarmTimerHelperTests {
         let rearm = r["rearm"] as? [String: Any]
         #expect(rearm?["answer"] as? [Int] == [0] && rearm?["descriptors"] as? Int == 0 && rearm?["exit"] as? Int == 0, "\(r)")
         #expect(r["rearm_fired"] as? Bool == true, "\(r)")
+    }
+
+    // MARK: The policy and the bound (issue 37)
+
+    /// Only a person logged in at a seat gets a timer: not a system account (nobody, a greeter's
+    /// uid below 1000 even with a seat), not a user whose sessions have no seat (ssh), not one
+    /// with no session at all, not one whose record root did not write.
+    @Test func thePolicyRefusesSystemAccountsAndUsersWithoutASeat() async throws {
+        let f = try await HelperFixture.make(capability: true)
+        try HelperFixture.record(120, onlineSeats: "seat0", in: f.directory)
+        try HelperFixture.record(4545, onlineSeats: "seat0", in: f.directory)
+        chown(f.directory.file("logind/users/4545"), 4545, 4545)
+        let cases: [(user: [String], uid: Int, reason: Int, says: String)] = [
+            (HelperFixture.asNobody, 65534, 1, "a system account"),
+            (HelperFixture.asUser(120), 120, 1, "a system account"),
+            (HelperFixture.asUser(HelperFixture.seatless), Int(HelperFixture.seatless), 2, "no session on a seat"),
+            (HelperFixture.asUser(4444), 4444, 2, "no session on a seat"),
+            (HelperFixture.asUser(4545), 4545, 2, "no session on a seat"),
+        ]
+        for c in cases {
+            let r = try await HelperFixture.runClient([f.client, f.helper, "arm", "R", "200"], directory: f.directory, as: c.user)
+            #expect(r["uid"] as? Int == c.uid, "\(r)")
+            #expect(r["answer"] as? [Int] == [Int(EACCES), c.reason] && r["descriptors"] as? Int == 0 && r["exit"] as? Int == 77, "uid \(c.uid): \(r)")
+            let stderr = r["stderr"] as? String ?? ""
+            #expect(stderr.hasPrefix("wake-alarm-timer: uid \(c.uid) may not wake this machine: ") && stderr.contains(c.says)
+                    && stderr.filter { $0 == "\n" }.count == 1, "uid \(c.uid): \(stderr)")
+        }
+        // The person at the seat: a timer that fires.
+        let ok = try await HelperFixture.runClient([f.client, f.helper, "arm", "B", "100"], directory: f.directory)
+        #expect(ok["answer"] as? [Int] == [0] && ok["fired"] as? Bool == true && ok["exit"] as? Int == 0, "\(ok)")
+        // Logged out of the seat (the session closed): refused from then on.
+        try HelperFixture.record(HelperFixture.person, onlineSeats: "", in: f.directory)
+        let gone = try await HelperFixture.runClient([f.client, f.helper, "arm", "B", "100"], directory: f.directory)
+        #expect(gone["answer"] as? [Int] == [Int(EACCES), 2], "\(gone)")
+    }
+
+    /// No timer more than 365 days ahead, on either clock, made or re-armed; a timer given back
+    /// must be on the clock its request names (else a boot-clock timer named as the wall clock
+    /// would be armed decades ahead).
+    @Test func noTimerIsArmedMoreThan365DaysAhead() async throws {
+        let f = try await HelperFixture.make(capability: true)
+        let year = 365 * 86_400
+        for clock in ["R", "B"] {
+            let within = try await HelperFixture.runClient([f.client, f.helper, "rearm", clock, clock, "\(year - 60)"], directory: f.directory)
+            #expect((within["rearm"] as? [String: Any])?["answer"] as? [Int] == [0], "\(clock): \(within)")
+            let beyond = try await HelperFixture.runClient([f.client, f.helper, "rearm", clock, clock, "\(year + 60)"], directory: f.directory)
+            let refused = beyond["rearm"] as? [String: Any]
+            #expect(refused?["answer"] as? [Int] == [Int(ERANGE)] && refused?["exit"] as? Int == 65, "\(clock): \(beyond)")
+            let said = (refused?["stderr"] as? String) ?? ""
+            #expect(said.contains("more than 365 days ahead"), "\(beyond)")
+        }
+        // Made with a value: the same bound (a relative time, 365 days and a second).
+        let seconds = String(format: "%016llx", UInt64(year + 1).byteSwapped)
+        let made = try await HelperFixture.runClient([f.client, f.helper, "raw", "5200000000000000" + seconds + String(repeating: "00", count: 8)],
+                                                     directory: f.directory)
+        #expect(made["answer"] as? [Int] == [Int(ERANGE)] && made["descriptors"] as? Int == 0 && made["exit"] as? Int == 65, "\(made)")
+        for (madeOn, named) in [("B", "R"), ("R", "B")] {
+            let r = try await HelperFixture.runClient([f.client, f.helper, "rearm", madeOn, named, "60"], directory: f.directory)
+            let answer = r["rearm"] as? [String: Any]
+            let said = (answer?["stderr"] as? String) ?? ""
+            #expect(answer?["answer"] as? [Int] == [Int(EPROTO)] && said.contains("not a timer on the clock"), "\(r)")
+        }
+    }
+
+    /// wake's client: a refusal is a typed error whose line says why and what to do; a deadline
+    /// beyond the bound is armed a step ahead (and the helper takes it).
+    @Test func wakesClientSaysWhyItWasRefusedAndArmsAFarDeadlineInSteps() async throws {
+        let f = try await HelperFixture.make(capability: true)
+        // (The line names this process's uid: the launcher stands in for a wake run as that user.)
+        let me = getuid()
+        for (user, why, says) in [(HelperFixture.asNobody, AlarmTimerError.Refusal.systemAccount, "uid \(me) is a system account; run wake as"),
+                                  (HelperFixture.asUser(HelperFixture.seatless), .noSeat, "uid \(me) has no session on a seat (an ssh login")] {
+            let helper = AlarmTimerHelper(path: try HelperFixture.launcher(for: f.helper, in: f.directory, as: user))
+            do {
+                _ = try helper.timer(.wall)
+                Issue.record("a timer for \(user)")
+            } catch {
+                #expect(error == .notAllowed(helper: helper.path, uid: me, why), "\(error)")
+                #expect(!error.isPermissionDenied && error.systemCallError.errno.rawValue == EACCES)
+                #expect(error.description.hasPrefix("\(helper.path) wakes the machine only for a user logged in at its seat, and \(says)")
+                        && !error.description.contains("\n"), "\(error)")
+            }
+        }
+        let helper = AlarmTimerHelper(path: try HelperFixture.launcher(for: f.helper, in: f.directory))
+        for clock in [DeadlineClock.wall, .elapsed] {
+            let timer = try helper.timer(clock)
+            let now = SystemClock.read(clock == .wall ? CLOCK_REALTIME : CLOCK_BOOTTIME)
+            try timer.arm(at: now + .seconds(2 * 365 * 86_400))
+            let remaining = try #require(Self.remainingSeconds(timer.fd), "fdinfo of \(clock)")
+            #expect(remaining > 363 * 86_400 && remaining <= 365 * 86_400, "\(clock): armed \(remaining) s ahead")
+            try timer.arm(at: now + .seconds(3600))
+            let near = try #require(Self.remainingSeconds(timer.fd))
+            #expect(near > 3500 && near <= 3600, "\(clock): \(near)")
+        }
+    }
+
+    /// How long until a timerfd of this process expires (`it_value` in /proc/self/fdinfo).
+    static func remainingSeconds(_ fd: Int32) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("it_value:") }),
+              let open = line.firstIndex(of: "("), let comma = line.firstIndex(of: ",") else { return nil }
+        return Int(line[line.index(after: open)..<comma].trimmingCharacters(in: .whitespaces))
     }
 
     @Test func withoutTheCapabilityTheHelperSaysSoAndExits77() async throws {
@@ -74,7 +176,7 @@ struct AlarmTimerHelperTests {
         let args = try await ChildProcess(f.helper, ["R"], directory: f.directory).wait()
         #expect(args.exitCode == 64 && args.stderrIsOneLine && args.stderr.contains("takes no arguments"), "\(args)")
         let version = try await ChildProcess(f.helper, ["--version"], directory: f.directory).wait()
-        #expect(version.exitCode == 0 && version.stdout == "wake-alarm-timer 1\n", "\(version)")
+        #expect(version.exitCode == 0 && version.stdout == "wake-alarm-timer 2\n", "\(version)")
         // From a terminal: script(1) gives it a pseudo-terminal as fd 0.
         let tty = try await ChildProcess("/usr/bin/script", ["-qec", f.helper, "/dev/null"], directory: f.directory).wait()
         #expect(tty.exitCode == 64 && tty.stdout.contains("run by wake, not by hand"), "\(tty)")
@@ -84,7 +186,7 @@ struct AlarmTimerHelperTests {
 
     @Test func wakesClientGetsAnAlarmTimerArmsItThroughTheHelperAndItFires() async throws {
         let f = try await HelperFixture.make(capability: true)
-        let helper = AlarmTimerHelper(path: try HelperFixture.nobodyLauncher(for: f.helper, in: f.directory))
+        let helper = AlarmTimerHelper(path: try HelperFixture.launcher(for: f.helper, in: f.directory))
         let timer = try helper.timer(.wall)
         #expect(timer.clockID == CLOCK_REALTIME_ALARM)
         #expect(AlarmTimerHelper.timerClock(timer.fd) == CLOCK_REALTIME_ALARM)
@@ -114,7 +216,7 @@ struct AlarmTimerHelperTests {
 
     @Test func withoutTheCapabilityWakesClientThrowsATypedErrorThatSaysWhatToDo() async throws {
         let f = try await HelperFixture.make(capability: false)
-        let helper = AlarmTimerHelper(path: try HelperFixture.nobodyLauncher(for: f.helper, in: f.directory))
+        let helper = AlarmTimerHelper(path: try HelperFixture.launcher(for: f.helper, in: f.directory))
         #expect(AlarmTimerHelper(path: f.helper).obstacle() == .helperLacksCapability(path: f.helper))
         do {
             _ = try helper.timer(.elapsed)

@@ -3,6 +3,10 @@
 
     alarm_timer_client.py HELPER arm CLOCK MS     R or B; a timer armed MS from now (relative)
     alarm_timer_client.py HELPER raw HEX          any request bytes, in hex ("" for none)
+    alarm_timer_client.py HELPER rearm MADE CLOCK SECONDS
+                                                  a disarmed timer on MADE (R or B), then given
+                                                  back to be armed with a request for CLOCK at
+                                                  SECONDS from now (absolute on CLOCK's base clock)
 
 Spawns HELPER with one end of a SOCK_SEQPACKET socketpair as its standard input and an empty
 environment, sends the request, shuts down the writing side, and prints one JSON line: the
@@ -32,6 +36,11 @@ class Itimerspec(ctypes.Structure):
 
 def request(clock, ms):
     return struct.pack("=cB6xqq", clock.encode(), 0, ms // 1000, (ms % 1000) * 1_000_000)
+
+
+def absolute(clock, seconds):
+    now = time.clock_gettime(time.CLOCK_REALTIME if clock == "R" else time.CLOCK_BOOTTIME)
+    return struct.pack("=cB6xqq", clock.encode(), 1, int(now) + seconds, 0)
 
 
 def ask(helper, message, fd=None):
@@ -76,6 +85,11 @@ def main():
     helper, mode = sys.argv[1], sys.argv[2]
     if mode == "raw":
         result, fd = ask(helper, bytes.fromhex(sys.argv[3]))
+    elif mode == "rearm":
+        made, clock, seconds = sys.argv[3], sys.argv[4], int(sys.argv[5])
+        result, fd = ask(helper, request(made, 0))
+        if fd is not None:
+            result["rearm"], _ = ask(helper, absolute(clock, seconds), fd)
     else:
         clock, ms = sys.argv[3], int(sys.argv[4])
         result, fd = ask(helper, request(clock, ms))

@@ -244,9 +244,11 @@ extension InstallTests {
         }
 
         /// Issue 23: `make install` as root without DESTDIR gives the helper CAP_WAKE_ALARM, and
-        /// only the helper; `make uninstall` takes it away with the file.
-        @Test(.enabled(if: geteuid() == 0 && InstallTools.has(InstallTools.make) && InstallTools.has(InstallTools.getcap),
-                       "needs root, make and getcap (libcap2-bin)"))
+        /// only the helper; `make uninstall` takes it away with the file. Issue 37: the helper is
+        /// root's, 0755, in no group: its policy is inside it, and the installed one refuses
+        /// an account not logged in at a seat.
+        @Test(.enabled(if: geteuid() == 0 && InstallTools.has(InstallTools.make) && InstallTools.has(InstallTools.getcap) && HelperFixture.enabled,
+                       "needs root, make, getcap (libcap2-bin), setpriv and python3"))
         func installAsRootGivesTheHelperTheCapabilityAndUninstallTakesItAway() async throws {
             let dir = try TestDirectory("wake-install-root")
             let prefix = dir.file("prefix")
@@ -254,6 +256,7 @@ extension InstallTests {
             let helper = prefix + "/libexec/wake/wake-alarm-timer"
             let caps = try await InstallTools.sh("\(InstallTools.getcap) -r \"$1\"", [prefix])
             #expect(caps.stdoutLines == ["\(helper) cap_wake_alarm=ep"], "\(caps)")
+            try await Self.expectThePolicy(of: helper, in: dir)
             // The installed wake finds it: ../libexec/wake from its own directory.
             #expect(AlarmTimerHelper.candidates(executable: prefix + "/bin/wake")[1] == helper)
 
@@ -261,6 +264,27 @@ extension InstallTests {
             #expect(!FileManager.default.fileExists(atPath: helper))
             let after = try await InstallTools.sh("\(InstallTools.getcap) -r \"$1\"", [prefix])
             #expect(after.stdout.isEmpty, "\(after)")
+        }
+
+        /// The installed helper (`make install`'s, or the package's after its postinst): root's,
+        /// 0755, and it gives nobody (a system account) and uid 4343 (no login at a seat here:
+        /// no logind record, or no logind at all) no timer, each told why.
+        static func expectThePolicy(of helper: String, in dir: TestDirectory) async throws {
+            var st = stat()
+            #expect(stat(helper, &st) == 0 && st.st_uid == 0 && st.st_gid == 0 && st.st_mode & 0o7777 == 0o755,
+                    "\(helper): uid \(st.st_uid) gid \(st.st_gid) mode \(String(st.st_mode & 0o7777, radix: 8))")
+            // It reads logind's own records, not a test's (WAKE_LOGIND_USERS_DIR is the tests' build setting only).
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: helper))
+            #expect(bytes.range(of: Data("/run/systemd/users\0".utf8)) != nil, "\(helper) does not read /run/systemd/users")
+            chmod(dir.path, 0o755)
+            let client = try dir.write("alarm_timer_client.py", try Data(contentsOf: URL(fileURLWithPath: HelperFixture.client)))
+            let nobody = try await HelperFixture.runClient([client, helper, "arm", "R", "200"], directory: dir, as: HelperFixture.asNobody)
+            #expect(nobody["answer"] as? [Int] == [Int(EACCES), 1] && nobody["exit"] as? Int == 77, "\(nobody)")
+            #expect((nobody["stderr"] as? String)?.contains("uid 65534 may not wake this machine: a system account") == true, "\(nobody)")
+            let seatless = try await HelperFixture.runClient([client, helper, "arm", "R", "200"], directory: dir,
+                                                             as: HelperFixture.asUser(HelperFixture.seatless))
+            let answer = seatless["answer"] as? [Int] ?? []
+            #expect((answer == [Int(EACCES), 2] || answer == [Int(EACCES), 3]) && seatless["exit"] as? Int == 77, "\(seatless)")
         }
     }
 }
@@ -589,6 +613,7 @@ extension InstallTests {
             #expect(configure.exitCode == 0 && configure.stderr.isEmpty, "\(configure)")
             let granted = try await ChildProcess(InstallTools.getcap, [helper]).wait()
             #expect(granted.stdout == "\(helper) cap_wake_alarm=ep\n", "\(granted)")
+            if HelperFixture.enabled { try await MakeInstall.expectThePolicy(of: helper, in: dir) }
             // Only the helper: wake itself stays unprivileged.
             #expect(try await ChildProcess(InstallTools.getcap, [root + "/usr/bin/wake"]).wait().stdout.isEmpty)
 

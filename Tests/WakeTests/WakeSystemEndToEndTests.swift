@@ -3,15 +3,17 @@ import Glibc
 import Testing
 @testable import WakeTestSupport
 
-/// Issue 23, end to end: an ordinary user (nobody, through setpriv) runs a copy of the debug
-/// `wake` beside `wake-alarm-timer` (setcap'd, or not) in a directory of the test's own, as
-/// `make install` puts them side by side. The alarm is armed on the alarm clock with no flag
-/// wherever that works (`WAKE_TEST_RTC_DIR`, debug builds only, stands in for /sys/class/rtc:
-/// this machine has no RTC), on the ordinary clock with `--no-wake-system`, and `--wake-system`
-/// refuses with 69 (no RTC) or 77 (no capability). wake itself stays unprivileged.
+/// Issue 23, end to end: an ordinary user (uid 4242, logged in at a seat by the helper's
+/// records, through setpriv) runs a copy of the debug `wake` beside `wake-alarm-timer`
+/// (setcap'd, or not) in a directory of the test's own, as `make install` puts them side by
+/// side. The alarm is armed on the alarm clock with no flag wherever that works
+/// (`WAKE_TEST_RTC_DIR`, debug builds only, stands in for /sys/class/rtc: this machine has no
+/// RTC), on the ordinary clock with `--no-wake-system`, and `--wake-system` refuses with 69 (no
+/// RTC) or 77 (no capability). wake itself stays unprivileged. Issue 37: a user the helper's
+/// policy refuses (a system account, no seat) is armed on the ordinary clock, with the line.
 @Suite("wake system by default (issue 23)", .serialized, .enabled(if: HelperFixture.enabled, "needs root, cc, setcap, setpriv and python3"))
 struct WakeSystemEndToEndTests {
-    static let nobody: uid_t = 65534
+    static let person: uid_t = HelperFixture.person
 
     /// A copy of wake beside the helper, and nobody's own home, runtime directory and fake RTC list.
     struct Install {
@@ -23,7 +25,11 @@ struct WakeSystemEndToEndTests {
         let rtcs: String
         let events: String
 
-        init(capability: Bool, helper: Bool = true) async throws {
+        /// Who runs wake: the person at the seat unless a test says otherwise.
+        let user: uid_t
+
+        init(capability: Bool, helper: Bool = true, user: uid_t = WakeSystemEndToEndTests.person) async throws {
+            self.user = user
             f = try await HelperFixture.make(capability: capability)
             if !helper { unlink(f.helper) }
             let bytes = try Data(contentsOf: URL(fileURLWithPath: WakeBinary.path).resolvingSymlinksInPath())
@@ -34,16 +40,17 @@ struct WakeSystemEndToEndTests {
             events = home + "/events.jsonl"
             for d in [home, runtime, rtcs] {
                 mkdir(d, 0o700)
-                chown(d, WakeSystemEndToEndTests.nobody, gid_t(WakeSystemEndToEndTests.nobody))
+                chown(d, user, gid_t(user))
             }
             _ = try f.directory.write("rtc/rtc0", [])
         }
 
-        /// `wake ARGS` as nobody, with an empty environment but for its own directories (and the fake RTC when `rtc`).
+        /// `wake ARGS` as the user, with an empty environment but for its own directories (and the fake RTC when `rtc`).
         func start(_ args: [String], rtc: Bool = true, extra: [String] = []) throws -> ChildProcess {
             var env = ["HOME=\(home)", "XDG_RUNTIME_DIR=\(runtime)", "TZ=UTC", "PATH=/usr/bin:/bin"] + extra
             if rtc { env.append("WAKE_TEST_RTC_DIR=\(rtcs)") }
-            return try ChildProcess(HelperFixture.asNobody[0], Array(HelperFixture.asNobody.dropFirst()) + ["env", "-i"] + env + [wake] + args,
+            let asUser = HelperFixture.asUser(user)
+            return try ChildProcess(asUser[0], Array(asUser.dropFirst()) + ["env", "-i"] + env + [wake] + args,
                                     newSession: true, directory: dir)
         }
 
@@ -107,11 +114,11 @@ struct WakeSystemEndToEndTests {
         let armed = try await i.waitForEvent("armed", waiting)
         #expect(armed["wakes_system"] as? Bool == true, "\(armed)")
         #expect(armed["clock"] as? String == "elapsed" || armed["clock"] as? String == "boottime", "\(armed)")
-        // A relative time waits on CLOCK_BOOTTIME_ALARM (9), made by the helper for nobody.
+        // A relative time waits on CLOCK_BOOTTIME_ALARM (9), made by the helper for the user.
         let clocks = Self.timerClocks(waiting.pid)
         #expect(clocks.contains(9) && !clocks.contains(7), "timerfd clocks of wake: \(clocks)")
         #expect(Self.atSecure(waiting.pid) == 0, "wake itself must not run in secure-execution mode")
-        // The control socket answers nobody's own `wake list`, which says the alarm wakes the machine.
+        // The control socket answers the user's own `wake list`, which says the alarm wakes the machine.
         let list = try await i.run(["list", "--json"])
         let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
         #expect(entries?.first?["wakes_system"] as? Bool == true && entries?.first?["id"] as? String == "\(waiting.pid)", "\(list)")
@@ -190,6 +197,39 @@ struct WakeSystemEndToEndTests {
             #expect(add.exitCode == 0 && add.stderr.contains("warning: a closed lid or a suspend will delay this alarm"), "\(add)")
             let list = try await i.run(["list", "--json"])
             #expect(list.stdout.contains("\"wakes_system\":false"), "\(list)")
+        }
+    }
+
+    /// Issue 37: the helper makes no timer for a system account (nobody) or for a user with no
+    /// session on a seat; wake arms on the ordinary clock and its line says why and what to do,
+    /// as for a missing helper; `--wake-system` is then 77, for the one-off and the daemon.
+    @Test func aUserTheHelpersPolicyRefusesIsArmedOnTheOrdinaryClockWithTheLine() async throws {
+        for (user, says) in [(uid_t(65534), "uid 65534 is a system account"),
+                             (HelperFixture.seatless, "uid \(HelperFixture.seatless) has no session on a seat")] {
+            let i = try await Install(capability: true, user: user)
+            let dry = try await i.run(["07:00", "-D", "null", "--inhibit", "off", "--dry-run"])
+            #expect(dry.exitCode == 0 && dry.stdout.contains("wake system: no: a closed lid or a suspend will delay this alarm: ")
+                    && dry.stdout.contains("wakes the machine only for a user logged in at its seat, and \(says)"), "\(dry)")
+
+            let wake = try i.start(["+1h", "-D", "null", "--inhibit", "off", "--events", i.events])
+            let armed = try await i.waitForEvent("armed", wake)
+            #expect(armed["wakes_system"] as? Bool == false, "\(armed)")
+            try await Self.waitFor("the note", wake) { wake.currentStdout.contains(says) }
+            let note = wake.currentStdout.split(separator: "\n").first { $0.contains(says) } ?? ""
+            #expect(note.hasPrefix("note: a closed lid or a suspend will delay this alarm: "), "\(wake.currentStdout)")
+            let clocks = Self.timerClocks(wake.pid)
+            #expect(!clocks.contains(8) && !clocks.contains(9) && clocks.contains(7), "\(clocks)")
+            wake.send(SIGTERM)
+            _ = await wake.wait()
+
+            for args in [["+1h", "-D", "null", "--inhibit", "off"], ["daemon", "--inhibit", "off"]] {
+                let r = try await i.run(args + ["--wake-system"])
+                #expect(r.exitCode == 77 && r.stderrIsOneLine && r.stderr.contains(says), "\(args): \(r)")
+            }
+            let daemon = try i.start(["daemon", "--inhibit", "off"])
+            defer { daemon.send(SIGKILL) }
+            try await Self.waitFor("the daemon's warning", daemon) { daemon.currentStderr.contains(says) }
+            #expect(daemon.currentStderr.contains("warning: a closed lid or a suspend will delay this alarm: "), "\(daemon.currentStderr)")
         }
     }
 

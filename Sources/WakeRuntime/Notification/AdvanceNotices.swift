@@ -3,9 +3,10 @@ import WakeSystem
 
 /// The daemon's notices around its standing alarms (`--notice-before`): "Alarm at 06:30
 /// (work)" some time before each occurrence, with a Skip button that does what `wake skip`
-/// does, and "Missed alarm at 06:30 (work)", kept on screen, when one was missed. A connection
-/// of its own to the notification server, so the ringing notification is left as it is; like
-/// it, every call is asynchronous and a missing server only means no notice.
+/// does, and "Missed alarm at 06:30 (work)", kept on screen, when one was missed; the alarms
+/// found missed at once (a reload, a resume) are one notice, "Missed 40 alarms: ...". A
+/// connection of its own to the notification server, so the ringing notification is left as
+/// it is; like it, every call is asynchronous and a missing server only means no notice.
 final class AdvanceNotices: RuntimeObserver {
     private unowned let session: AlarmSession
     private let occurrence: (String) -> Instant?
@@ -19,7 +20,9 @@ final class AdvanceNotices: RuntimeObserver {
     private var noticed: [String: Instant] = [:]
     /// What is on screen: the server's id, for its alarm and occurrence.
     private var onScreen: [UInt32: (alarm: String, occurrence: Instant)] = [:]
-    /// Missed occurrences to say, once the reload that found them has armed what comes next.
+    /// Missed occurrences to say, once the reload that found them has armed what comes next:
+    /// everything found between two polls (one reload, or the expiries a resume brings at once)
+    /// is said in one notice.
     private var missed: [(alarm: String, occurrence: Instant)] = []
 
     init(session: AlarmSession, lead: Duration, console: Console, occurrence: @escaping (String) -> Instant?) throws(SystemCallError) {
@@ -58,19 +61,23 @@ final class AdvanceNotices: RuntimeObserver {
     func beforePoll() {
         if let bus, !bus.isOpen { detach() }
         let now = SystemClock.realtime
-        for m in missed {
-            let day = Formatting.dayPhrase(m.occurrence, now: now, zone: session.zone)
-            show(AdvanceNotice.missed(alarm: name(m.alarm, m.occurrence), day: day, message: session.runner.setup(of: m.alarm)?.message),
-                 alarm: m.alarm, occurrence: m.occurrence)
-        }
+        let found = missed.sorted { $0.occurrence != $1.occurrence ? $0.occurrence < $1.occurrence : $0.alarm < $1.alarm }
         missed = []
+        let said = found.map { m in
+            AdvanceNotice.Missed(alarm: name(m.alarm, m.occurrence), day: Formatting.dayPhrase(m.occurrence, now: now, zone: session.zone),
+                                 message: session.runner.setup(of: m.alarm)?.message)
+        }
+        if let notice = AdvanceNotice.missed(said) {
+            // One alarm's notice goes when it rings again; a folded one stays until dismissed.
+            show(notice, for: found.count == 1 ? found.first : nil)
+        }
         var soonest: Instant?
         for id in session.runner.alarmIDs {
             guard case .armed? = session.runner.state(of: id), let at = occurrence(id), noticed[id] != at,
                   let due = AdvanceNotice.due(occurrence: at, lead: lead, now: now) else { continue }
             if due <= now {
                 noticed[id] = at
-                show(AdvanceNotice.before(alarm: name(id, at), message: session.runner.setup(of: id)?.message), alarm: id, occurrence: at)
+                show(AdvanceNotice.before(alarm: name(id, at), message: session.runner.setup(of: id)?.message), for: (id, at))
             } else if soonest.map({ due < $0 }) ?? true {
                 soonest = due
             }
@@ -81,11 +88,13 @@ final class AdvanceNotices: RuntimeObserver {
         if let bus, let registration, let pfd = bus.pollDescriptor { session.reactor.update(registration, events: pfd.events) }
     }
 
-    private func show(_ notice: DesktopNotice, alarm: String, occurrence: Instant) {
+    /// Shows `notice`; `shown`, the alarm and occurrence it is about, is kept with its id so
+    /// that a ring of that alarm takes it down and its Skip button finds it.
+    private func show(_ notice: DesktopNotice, for shown: (alarm: String, occurrence: Instant)?) {
         guard let bus = connection() else { return }
         do {
             try bus.notify(notice, replacing: 0) { [weak self] result in
-                if case .success(let id) = result { self?.onScreen[id] = (alarm, occurrence) }
+                if case .success(let id) = result, let shown { self?.onScreen[id] = shown }
             }
         } catch {
             detach()
