@@ -32,17 +32,22 @@ extension RingOptionGroup {
         return name
     }
 
-    var settings: RingSettings {
-        get throws(ArmError) { try RingSettings(values: values) }
+    /// The ring options checked, the config file's values under those the command line gave.
+    func settings(under config: ConfigDefaults, given: Set<String>) throws(ArmError) -> RingSettings {
+        var layered = values
+        for option in AlarmOption.all(.ring) {
+            layered[option.name] = config.layered(option, over: layered[option.name], given: given)
+        }
+        return try RingSettings(values: layered)
     }
 }
 
 extension AlarmOptions {
     init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(ArmError) {
         let o = c.options
-        try self.init(when: c.when, dryRun: o.dryRun, quiet: o.quiet, ring: try o.ring.settings, events: o.events,
-                      unpaced: c.unpaced, inhibit: o.inhibit, wakeSystem: o.wakeSystem,
-                      noWakeSystem: o.noWakeSystem, notify: o.notify)
+        try self.init(when: c.when, dryRun: o.dryRun, quiet: o.quiet, ring: try o.ring.settings(under: config, given: given), events: o.events,
+                      unpaced: c.unpaced, inhibit: config.layered(.inhibit, over: o.inhibit, given: given), wakeSystem: o.wakeSystem,
+                      noWakeSystem: o.noWakeSystem, notify: config.layered(.notify, over: o.notify, given: given))
         self.config = config
         self.given = given
     }

@@ -34,20 +34,27 @@ struct Invocation<T> {
     var config = ConfigDefaults()
     /// The value options the command line itself gave (`--volume`).
     var given: Set<String> = []
+
+    /// An option's value: the command line's when it gave one, else the config file's, else
+    /// `commandLine` (the command's own default).
+    func value(_ option: AlarmOption, _ commandLine: String) -> String {
+        config.layered(option, over: commandLine, given: given)
+    }
 }
 
-/// Parses `args` as `T`, with the config file's values for `configKeys` the command line leaves
-/// out, or exits with wake's own one-line error (64 for usage, 78 for the config file).
+/// Parses `args` as `T`, with the config file read when `readsConfig` (its values are laid
+/// under the command line's by `Invocation.value`, as values, never as more arguments), or exits
+/// with wake's own one-line error (64 for usage, 78 for the config file).
 /// `tolerant`: the daemon's read of the config file, which sets aside what it cannot use (and
 /// says so) instead of refusing to start.
-func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], configKeys: [String] = [], tolerant: Bool = false) -> Invocation<T> {
+func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], readsConfig: Bool = false, tolerant: Bool = false) -> Invocation<T> {
     do {
         let given = try ArgumentChecks.checkRawArguments(args)
         // --help and --version answer whatever the config file says.
         let informational = args.contains { ["-h", "--help", "--version"].contains($0) || $0.hasPrefix("--generate-completion-script") }
-        guard !configKeys.isEmpty, !informational else { return Invocation(command: try T.parse(args), given: given) }
+        guard readsConfig, !informational else { return Invocation(command: try T.parse(args), given: given) }
         let config = tolerant ? ConfigDefaults.loadTolerant() : try ConfigDefaults.load()
-        return Invocation(command: try T.parse(config.arguments(for: configKeys, except: given) + args), config: config, given: given)
+        return Invocation(command: try T.parse(args), config: config, given: given)
     } catch let error as ArmError {
         Console(quiet: false).error(error.message)
         exit(error.status)
@@ -92,10 +99,10 @@ func execute(quiet: Bool = false, eventStream: Bool = false,
 }
 
 /// Parses a subcommand, then `execute`s its body.
-func run<T: ParsableCommand>(_ type: T.Type, configKeys: [String] = [], tolerant: Bool = false, quiet: (T) -> Bool = { _ in false },
+func run<T: ParsableCommand>(_ type: T.Type, readsConfig: Bool = false, tolerant: Bool = false, quiet: (T) -> Bool = { _ in false },
                              eventStream: (T) -> Bool = { _ in false },
                              _ body: (Invocation<T>, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
-    let c = parse(T.self, rest, configKeys: configKeys, tolerant: tolerant)
+    let c = parse(T.self, rest, readsConfig: readsConfig, tolerant: tolerant)
     execute(quiet: quiet(c.command), eventStream: eventStream(c.command)) { console, signals throws(ArmError) in
         try body(c, console, signals)
     }
@@ -121,9 +128,9 @@ case "snooze" where plainWords && rest.count <= 1:
 case "cancel" where plainWords && rest.count == 1:
     execute { console, _ throws(ArmError) in try ControlActions.run(.cancel, id: rest[0], console: console) }
 case "add":
-    run(AddCommand.self, configKeys: ConfigDefaults.ringKeys, quiet: \.quiet) { c, console, signals throws(ArmError) in
+    run(AddCommand.self, readsConfig: true, quiet: \.quiet) { c, console, signals throws(ArmError) in
         let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
-                                                      ring: try c.command.ring.settings, given: c.given)
+                                                      ring: try c.command.ring.settings(under: c.config, given: c.given), given: c.given)
         return try StandingAlarmActions.add(request, console: console, signals: signals)
     }
 case "list":
@@ -147,12 +154,13 @@ case "snooze":
 case "cancel":
     run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
-    run(DaemonCommand.self, configKeys: ConfigDefaults.processKeys + ConfigDefaults.daemonKeys, tolerant: true, quiet: \.quiet,
+    run(DaemonCommand.self, readsConfig: true, tolerant: true, quiet: \.quiet,
         eventStream: { $0.events == "-" }) {
         c, console, signals throws(ArmError) in
         let d = c.command
-        let options = DaemonOptions(events: d.events, inhibit: d.inhibit, notify: d.notify, wakeSystem: d.wakeSystem,
-                                    noWakeSystem: d.noWakeSystem, unpaced: d.unpaced, noticeBefore: d.noticeBefore,
+        let options = DaemonOptions(events: d.events, inhibit: c.value(.inhibit, d.inhibit), notify: c.value(.notify, d.notify),
+                                    wakeSystem: d.wakeSystem, noWakeSystem: d.noWakeSystem, unpaced: d.unpaced,
+                                    noticeBefore: c.value(.noticeBefore, d.noticeBefore),
                                     notifyGiven: c.given.contains("--notify"))
         return try StandingAlarmDaemon.run(options, config: c.config, console: console, signals: signals)
     }
@@ -176,7 +184,7 @@ case let first where WakeCommandTree.handles(first):
     _ = parse(WakeCommandTree.self, arguments)
     exit(ExitStatus.usage)
 default:
-    let invocation = parse(WakeCommand.self, arguments, configKeys: ConfigDefaults.ringKeys + ConfigDefaults.processKeys)
+    let invocation = parse(WakeCommand.self, arguments, readsConfig: true)
     let signals = startRunning()
     exit(runOneOff(invocation, signals: signals))
 }

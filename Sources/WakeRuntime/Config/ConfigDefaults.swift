@@ -86,28 +86,12 @@ public struct ConfigDefaults {
         return config
     }
 
-    /// Why the command line would refuse this entry's value, or nil.
+    /// Why the command line would refuse this entry's value, or nil: alone, by its description
+    /// (a fade and a ring-for given together are judged together, by `check`).
     private func problem(with e: ConfigFile.Entry) -> String? {
-        if e.key == "notice-before" {
-            do { _ = try DurationText.parse(e.value) } catch { return "--notice-before: \(error.description)" }
-            return nil
-        }
-        do {
-            if e.key == "inhibit" {
-                _ = try AlarmOptions.inhibitMode(e.value)
-            } else if e.key == "notify" {
-                _ = try AlarmOptions.notifyMode(e.value)
-            } else {
-                // Alone, but not against the built-in --ring-for: a fade and a ring-for given
-                // together are judged together.
-                var alone = [e.key: e.value]
-                if e.key == "fade-in" { alone["ring-for"] = "0" }
-                _ = try RingSettings(values: alone)
-            }
-            return nil
-        } catch {
-            return error.message
-        }
+        guard let option = AlarmOption.named(e.key) else { return "unknown key '\(e.key.printable)'" }
+        if case .failure(let problem) = option.parse(e.value) { return problem.message }
+        return nil
     }
 
     /// Each value as the command line checks it, then the ring options together (a fade longer
@@ -128,13 +112,18 @@ public struct ConfigDefaults {
 
     public func entry(_ key: String) -> ConfigFile.Entry? { entries.first { $0.key == key } }
 
-    /// `--key=value` for each of `keys` the file sets (the `=` form, so a value is never taken
-    /// for an option).
-    public func arguments(for keys: [String], except given: Set<String> = []) -> [String] {
-        keys.compactMap { key in
-            guard !given.contains("--" + key), let e = entry(key) else { return nil }
-            return "--\(key)=\(e.value)"
-        }
+    /// `option`'s value where the command line's (`commandLine`, which holds the command's own
+    /// default when it gave none) meets this file's: the command line's when it gave the option
+    /// (`given` holds `--volume`), else the file's, else the default.
+    public func layered(_ option: AlarmOption, over commandLine: String, given: Set<String>) -> String {
+        if given.contains(option.flag) { return commandLine }
+        return entry(option.name)?.value ?? commandLine
+    }
+
+    /// The same for an option that may be unset (`--sound`).
+    public func layered(_ option: AlarmOption, over commandLine: String?, given: Set<String>) -> String? {
+        if given.contains(option.flag) { return commandLine }
+        return entry(option.name)?.value ?? commandLine
     }
 
     /// The file's value for each of `keys` it sets, by key.

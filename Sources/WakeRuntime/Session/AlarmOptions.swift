@@ -18,83 +18,34 @@ public struct RingSettings {
     public var values: [String: String]
 
     /// Every ring option's text by long name without dashes (`volume`, `fade-in`, `sound`), as
-    /// the command line or a file gave them; a key left out takes its built-in default.
+    /// the command line or a file gave them; a key left out takes its built-in default. Each is
+    /// checked by its description (`AlarmOption`), then the fade against the ring.
     public init(values given: [String: String]) throws(ArmError) {
-        func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
-        func duration(_ text: String, _ option: String) throws(ArmError) -> Duration {
-            do { return try DurationText.parse(text) } catch { throw usage("--\(option): \(error.description)") }
+        var texts: [String: String] = [:]
+        var parsed: [String: AlarmOption.Value] = [:]
+        for option in AlarmOption.all(.ring) {
+            guard let text = given[option.name] ?? option.defaultText else { continue }
+            switch option.parse(text) {
+            case .success(let value): parsed[option.name] = value
+            case .failure(let problem): throw ArmError(message: problem.message, status: ExitStatus.usage)
+            }
+            texts[option.name] = text
         }
-        let r = RingValues(given)
-        soundPath = r.sound
-        if let s = r.sound, s.isEmpty { throw usage("--sound: empty file name; give a sound file or leave the option out") }
-        guard !r.device.isEmpty else { throw usage("--device: empty device name; try 'default', or see 'wake --list-devices'") }
-        device = r.device
-        guard let v = Int(r.volume), (0...100).contains(v), r.volume.allSatisfy(\.isNumber) else {
-            throw usage("--volume: invalid value '\(r.volume.printable)'; give a whole number from 1 to 100")
-        }
-        // An alarm nobody can hear is refused now, not discovered at 07:00.
-        guard v > 0 else { throw usage("--volume 0: the sound is silent; give a volume from 1 to 100") }
-        volume = v
-        fadeIn = try duration(r.fadeIn, "fade-in")
-        let snooze = try duration(r.snooze, "snooze")
-        guard snooze > .zero else { throw usage("--snooze: must be longer than zero, as 9m") }
-        let ringFor = try duration(r.ringFor, "ring-for")
-        let lateLimit = try duration(r.lateLimit, "late-limit")
-        // Under a second, a ring may end before its first frame is heard and still count as
-        // rung, and an alarm a moment late (a busy machine, a resume) is missed: both refused,
-        // 0 keeping its meaning.
-        if ringFor > .zero && ringFor < .seconds(1) {
-            throw usage("--ring-for \(r.ringFor.printable) is shorter than a second: the alarm could end before it is heard; give 1s or more, or 0 to ring until stopped")
-        }
-        if lateLimit > .zero && lateLimit < .seconds(1) {
-            throw usage("--late-limit \(r.lateLimit.printable) is shorter than a second: an alarm a moment late would be missed; give 1s or more, or 0 for no limit")
-        }
+        func duration(_ o: AlarmOption) -> Duration { parsed[o.name]?.duration ?? .zero }
+        func number(_ o: AlarmOption) -> Int { parsed[o.name]?.number ?? 0 }
+        soundPath = parsed[AlarmOption.sound.name]?.text
+        device = parsed[AlarmOption.device.name]?.text ?? Defaults.device
+        volume = number(.volume)
+        fadeIn = duration(.fadeIn)
+        let ringFor = duration(.ringFor)
         if ringFor > .zero && fadeIn > ringFor {
-            throw usage("--fade-in \(r.fadeIn.printable) is longer than --ring-for \(r.ringFor.printable); shorten the fade or ring longer")
+            throw ArmError(message: "--fade-in \((texts["fade-in"] ?? "").printable) is longer than --ring-for \((texts["ring-for"] ?? "").printable); "
+                           + "shorten the fade or ring longer", status: ExitStatus.usage)
         }
-        engine = AlarmEngine.Settings(lateLimit: lateLimit, snooze: snooze, ringFor: ringFor)
-        guard let floor = Int(r.minVolume), (1...100).contains(floor), r.minVolume.allSatisfy(\.isNumber) else {
-            throw usage("--min-volume: invalid value '\(r.minVolume.printable)'; give a whole number from 1 to 100 (percent)")
-        }
-        switch r.mixer {
-        case "auto": mixer = .guardFloor(floor)
-        case "off": mixer = .off
-        default: throw usage("--mixer: invalid mode '\(r.mixer.printable)'; use auto (raise a muted or quiet output while ringing) or off")
-        }
-        var values = ["device": r.device, "volume": r.volume, "fade-in": r.fadeIn, "snooze": r.snooze, "ring-for": r.ringFor,
-                      "late-limit": r.lateLimit, "min-volume": r.minVolume, "mixer": r.mixer]
-        values["sound"] = r.sound
-        if let m = given["message"] {
-            if let why = AlarmMessage.problem(m) { throw usage("--message: \(why)") }
-            message = m
-            values["message"] = m
-        }
-        self.values = values
-    }
-}
-
-/// The ring options' texts with the built-in defaults filled in.
-private struct RingValues {
-    public var sound: String?
-    public var device: String
-    public var volume: String
-    public var fadeIn: String
-    public var snooze: String
-    public var ringFor: String
-    public var lateLimit: String
-    public var minVolume: String
-    public var mixer: String
-
-    public init(_ v: [String: String]) {
-        sound = v["sound"]
-        device = v["device"] ?? Defaults.device
-        volume = v["volume"] ?? String(Defaults.volume)
-        fadeIn = v["fade-in"] ?? DurationText.format(Defaults.fadeIn)
-        snooze = v["snooze"] ?? DurationText.format(Defaults.snooze)
-        ringFor = v["ring-for"] ?? DurationText.format(Defaults.ringFor)
-        lateLimit = v["late-limit"] ?? DurationText.format(Defaults.lateLimit)
-        minVolume = v["min-volume"] ?? String(Defaults.minVolume)
-        mixer = v["mixer"] ?? "auto"
+        engine = AlarmEngine.Settings(lateLimit: duration(.lateLimit), snooze: duration(.snooze), ringFor: ringFor)
+        mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
+        message = parsed[AlarmOption.message.name]?.text
+        values = texts
     }
 }
 

@@ -40,7 +40,7 @@ extension RingSettings {
         for key in stored.keys.sorted() {
             let value = stored[key] ?? ""
             let shown = "\(key) = \"\(TerminalText.printable(value, limit: 40))\""
-            guard AlarmBook.optionKeys.contains(key) else {
+            guard let option = AlarmOption.named(key), option.scope.contains(.stored) else {
                 dropped.append((key, value, "unknown option \(shown) in alarms.toml"))
                 continue
             }
@@ -59,13 +59,9 @@ extension RingSettings {
                 continue
             }
             // Alone, as the config file's lines are judged: a fade is weighed against the ring below.
-            var alone = [key: value]
-            if key == "fade-in" { alone["ring-for"] = "0" }
-            do {
-                _ = try RingSettings(values: alone)
-                values[key] = value
-            } catch {
-                dropped.append((key, value, "\(error.message) (\(shown) in alarms.toml)"))
+            switch option.parse(value) {
+            case .success: values[key] = value
+            case .failure(let problem): dropped.append((key, value, "\(problem.message) (\(shown) in alarms.toml)"))
             }
         }
         let settings: RingSettings
