@@ -194,7 +194,12 @@ public enum MixerStateStore {
     /// Puts one saved entry back on `mixer`.
     public static func restore(_ entry: MixerSaveFile.Entry, on mixer: Mixer) throws(ALSAError) -> RestoreOutcome {
         let current = try mixer.read()
-        guard current.range == entry.saved.range else { return .unchanged }
+        // The levels were saved in the element's own range; in another they would mean something
+        // else (the file was edited, or another card now has the name): never set.
+        guard current.range == entry.saved.range else {
+            return .beyondReach("its saved volume range \(entry.saved.range.lowerBound) to \(entry.saved.range.upperBound) is not the "
+                + "element's \(current.range.lowerBound) to \(current.range.upperBound), so its levels are not set")
+        }
         let (levels, kept) = MixerPlan.restored(saved: entry.saved.levels, applied: entry.applied, current: current.levels)
         if levels == current.levels { return kept ? .unchanged : .restored(current, kept: false) }
         try mixer.write(levels)

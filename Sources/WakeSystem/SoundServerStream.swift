@@ -16,14 +16,15 @@ import WakeCore
 /// libpulse is loaded with dlopen on first use: commands that never ring on a server never load it,
 /// and a machine without it still rings (the guard says it cannot look).
 public enum SoundServerStream {
-    /// Levels as `MixerReading`s: the server's volumes are raw (65536 is 100 %), one switch (on: unmuted).
-    public static let range = 0...65536
+    /// Levels as `MixerReading`s: the server's volumes are raw (65536, `PA_VOLUME_NORM`, is
+    /// 100 %), one switch (on: unmuted).
+    public static let range = MixerSaveFile.soundServerRange
     public static let streamControl = "pulse-stream"
-    public static let sinkPrefix = "pulse-sink:"
+    public static let sinkPrefix = MixerSaveFile.sinkPrefix
     /// Save-file entries for what the server's stream restore remembers of wake's stream
     /// (`pulse-stream-restore:<module-stream-restore.id>`): a wake killed mid-ring cannot put its
     /// stream back (it is gone with the process), so the next start puts back the remembered entry.
-    public static let restorePrefix = "pulse-stream-restore:"
+    public static let restorePrefix = MixerSaveFile.streamRestorePrefix
     public static let timeout: Int32 = 1500
 
     /// The stream and the sink as found, and what was set (nil where nothing needed changing).
@@ -223,6 +224,7 @@ public enum SoundServerStream {
     /// (`pulse-stream-restore:ID`), where it is still as wake raised it.
     public static func restoreSavedStream(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
         let name = String(entry.mixer.dropFirst(restorePrefix.count))
+        if let refused = refusedRange(entry) { return refused }
         do {
             return try connected { (c) throws(Failure) -> MixerStateStore.RestoreOutcome in
                 var remembered = wake_pa_restore_entry()
@@ -252,9 +254,18 @@ public enum SoundServerStream {
         }
     }
 
+    /// A saved entry whose range is not the server's is never set (the parse refuses it too):
+    /// its levels would mean something else here, up to +120 dB.
+    static func refusedRange(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome? {
+        guard entry.saved.range != range else { return nil }
+        return .beyondReach("its saved volume range \(entry.saved.range.lowerBound) to \(entry.saved.range.upperBound) is not the sound "
+            + "server's \(range.lowerBound) to \(range.upperBound) (100 %), so its levels are not set")
+    }
+
     /// After a crash: puts back a sink the save file names (`pulse-sink:NAME`).
     public static func restoreSaved(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
         let name = String(entry.mixer.dropFirst(sinkPrefix.count))
+        if let refused = refusedRange(entry) { return refused }
         do {
             let (reading, kept) = try connected { (c) throws(Failure) in
                 try restoreSink(&c, name, saved: entry.saved.levels, applied: entry.applied)
