@@ -105,6 +105,9 @@ public final class SupervisedOutput: SoundOutput {
     private var cardNumbers: () -> [Int] = { PCM.cardNumbers() }
     /// The sound the chain last rang (what a return from the bell rings).
     private var lastSoundKind: FallbackChain.Sound = .builtIn
+    /// How far this ring's crescendo has come on the workers left behind: the next one takes
+    /// the fade up from there, not from -40 dB (a new ring, after a snooze too, starts afresh).
+    private var crescendo = CrescendoPosition()
     /// The pre-roll: a worker that opened the first device of the coming ring ahead of its
     /// deadline and waits there; `start` adopts it when the ring is the one it was made for.
     private var prepared: (mailbox: WorkerMailbox, request: RingRequest)?
@@ -144,6 +147,7 @@ public final class SupervisedOutput: SoundOutput {
         stopping = []
         self.request = request
         chain = FallbackChain(device: request.device, sound: request.soundKind)
+        crescendo = CrescendoPosition()
         lastFailure = ""
         failures = []
         let now = clock.monotonic()
@@ -270,7 +274,10 @@ public final class SupervisedOutput: SoundOutput {
         nextWorkerID += 1
         let mailbox = WorkerMailbox(id: nextWorkerID, wakeFD: reportFD, start: clock.monotonic(), held: held)
         mailbox.sound = ObjectIdentifier(sound)
-        let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn)
+        mailbox.rate = sound.sampleRate
+        // A pre-roll belongs to the coming ring, whose crescendo has not begun.
+        let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn,
+                                   crescendo: held ? CrescendoPosition() : crescendo)
         do {
             try source.rewind()
         } catch {
@@ -503,6 +510,7 @@ public final class SupervisedOutput: SoundOutput {
             case .failed(let failure, let reason):
                 state = .idle
                 lastFailure = reason
+                leftBehind(mailbox)
                 return advance(after: failure)
             case .stopped:
                 break  // only after a stop, which moved the worker to `stopping`
@@ -539,8 +547,14 @@ public final class SupervisedOutput: SoundOutput {
         }
         state = .idle
         abandon(mailbox)
+        leftBehind(mailbox)
         lastFailure = "the device did not answer for \(Formatting.span(stallLimit)) (stalled)"
         advance(after: .device)
+    }
+
+    /// The ring's worker is replaced: what it played counts towards the crescendo.
+    private func leftBehind(_ mailbox: WorkerMailbox) {
+        crescendo.add(frames: mailbox.counts.frames, rate: mailbox.rate)
     }
 
     private func abandon(_ mailbox: WorkerMailbox) {

@@ -30,6 +30,9 @@ final class WorkerMailbox: @unchecked Sendable {
     let id: Int
     /// The sound file the worker reads (the loop's bookkeeping; the worker never looks).
     var sound: ObjectIdentifier?
+    /// That sound's sample rate: turns the frames the worker wrote into the time the crescendo
+    /// has played (the loop's bookkeeping too).
+    var rate = 0
 
     private var reports: [WorkerReport] = []
     private var stopRequested = false
