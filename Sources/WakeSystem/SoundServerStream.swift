@@ -12,6 +12,7 @@ import WakeCore
 /// unmutes it and raises it to the floor, then does the same to the sink it plays on: the sink
 /// is raised rather than the stream moved to the default sink, so the user's routing (and what
 /// the server remembers of it) is left alone and only levels are changed, which are put back.
+/// With `--mixer off` only the stream is raised: it is wake's own, the sink is everyone's.
 ///
 /// libpulse is loaded with dlopen on first use: commands that never ring on a server never load it,
 /// and a machine without it still rings (the guard says it cannot look).
@@ -118,18 +119,13 @@ public enum SoundServerStream {
         }
     }
 
-    /// Throws (`isDummyOutput`) when wake's newest stream plays into the server's dummy output;
-    /// changes nothing. What a ring with the mixer guard off checks.
-    public static func checkOutput(pid: Int32 = getpid()) throws(Failure) {
-        _ = try raise(floor: nil, pid: pid) { _ in }
-    }
-
     /// Finds wake's newest stream and the sink it plays on; throws (`isDummyOutput`) when that
-    /// sink is the server's dummy output. With `floor`, unmutes and raises both to `floor` percent,
-    /// calling `save` with what is about to change before it changes (the crash file); nil when
-    /// nothing was changed.
-    public static func raise(floor: Int?, pid: Int32 = getpid(), save: (Change) -> Void) throws(Failure) -> Change? {
-        try connected { (c) throws(Failure) -> Change? in
+    /// sink is the server's dummy output. Unmutes the stream and raises it to `streamFloor`
+    /// percent, and the sink to `sinkFloor` (nil: the sink is only read), calling `save` with
+    /// what is about to change before it changes (the crash file). The change's `...Applied`
+    /// are nil where nothing was changed; `sinkBefore` says how the sink was found either way.
+    public static func raise(streamFloor: Int, sinkFloor: Int?, pid: Int32 = getpid(), save: (Change) -> Void) throws(Failure) -> Change {
+        try connected { (c) throws(Failure) -> Change in
             var stream = wake_pa_object()
             // The plugin's stream is made when the PCM is prepared; give the server a moment to list it.
             for _ in 0..<10 {
@@ -145,13 +141,12 @@ public enum SoundServerStream {
             }
             let found = Self.sink(sink)
             if found.isDummyOutput { throw Failure(description: found.dummyOutputProblem, isDummyOutput: true) }
-            guard let floor else { return nil }
             let sinkName = found.name
             var change = Change(stream: stream.index, restoreID: text(stream.restore_id), streamBefore: reading("stream", stream), streamApplied: nil,
                                 sink: sinkName, sinkBefore: reading("sink", sink), sinkApplied: nil)
-            change.streamApplied = MixerPlan.raised(change.streamBefore, floor: floor)
-            change.sinkApplied = MixerPlan.raised(change.sinkBefore, floor: floor)
-            guard change.streamApplied != nil || change.sinkApplied != nil else { return nil }
+            change.streamApplied = MixerPlan.raised(change.streamBefore, floor: streamFloor)
+            change.sinkApplied = sinkFloor.flatMap { MixerPlan.raised(change.sinkBefore, floor: $0) }
+            guard change.streamApplied != nil || change.sinkApplied != nil else { return change }
             save(change)
             if let target = change.streamApplied {
                 var v = cvolume(target)

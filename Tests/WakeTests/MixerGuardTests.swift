@@ -144,6 +144,10 @@ struct MixerGuardTests {
             #expect(try await pa.sink("speaker") == before)
             #expect(!wake.events.contains { $0.name.hasPrefix("mixer_") }, "\(wake.report(r))")
             #expect(recorder.audibleFrames(from: mark) == 0, "a muted sink records zeros")
+            // Said loudly at ring time too (issue 37): the sink wake plays on is muted and stays so.
+            #expect(r.stderr.contains("warning: the sink 'speaker' wake plays on is muted (sink 10 %) and --mixer off leaves it so: "
+                                      + "the alarm may not be heard"), "\(wake.report(r))")
+            #expect(wake.events.contains { $0.name == "problem" && $0["reason"]?.contains("--mixer off leaves it so") == true }, "\(wake.report(r))")
         }
     }
 

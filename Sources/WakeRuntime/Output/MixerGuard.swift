@@ -157,14 +157,18 @@ final class MixerLedger: @unchecked Sendable {
     // MARK: the stream on a sound server
 
     /// On a worker whose PCM on a sound server's device just opened: unmutes and raises wake's own
-    /// stream and the sink it plays on (SoundServerStream). The sink's old levels go to the save
-    /// file first (`pulse-sink:NAME`), and so do the stream's, under the key the server's stream
-    /// restore remembers it by (`pulse-stream-restore:ID`): a crash is put right by the next start
-    /// like a mixer, the stream's part in what the server remembers for the next one.
+    /// stream to `streamFloor` and the sink it plays on to `sinkFloor` (SoundServerStream; nil
+    /// with `--mixer off`: the sink is the user's, and is only looked at, with a warning when it
+    /// is muted or quiet). The sink's old levels go to the save file first (`pulse-sink:NAME`),
+    /// and so do the stream's, under the key the server's stream restore remembers it by
+    /// (`pulse-stream-restore:ID`): a crash is put right by the next start like a mixer, the
+    /// stream's part in what the server remembers for the next one. An entry this process
+    /// already holds keeps the levels it first saved: they are what goes back.
     /// Throws only when the stream plays into the server's dummy output (no device at all).
-    func raiseStream(floor: Int, worker: Int, report: (WorkerReport) -> Void) throws(SoundServerStream.Failure) -> SoundServerStream.Change? {
+    func raiseStream(streamFloor: Int, sinkFloor: Int?, worker: Int, report: (WorkerReport) -> Void)
+        throws(SoundServerStream.Failure) -> SoundServerStream.Change? {
         do {
-            let change = try SoundServerStream.raise(floor: floor) { change in
+            let change = try SoundServerStream.raise(streamFloor: streamFloor, sinkFloor: sinkFloor) { change in
                 var saving: [MixerSaveFile.Entry] = []
                 if let applied = change.sinkApplied {
                     saving.append(MixerSaveFile.Entry(mixer: SoundServerStream.sinkPrefix + change.sink, saved: change.sinkBefore, applied: applied))
@@ -176,8 +180,8 @@ final class MixerLedger: @unchecked Sendable {
                 saving.removeAll { !MixerSaveFile.storable($0.mixer) }
                 guard !saving.isEmpty else { return }
                 let saveError = locked { () -> StoreError? in
-                    for entry in saving {
-                        if entries[entry.mixer] == nil { order.append(entry.mixer) }
+                    for var entry in saving {
+                        if let held = entries[entry.mixer] { entry.saved = held.entry.saved } else { order.append(entry.mixer) }
                         entries[entry.mixer] = Held(entry: entry, owner: worker)
                     }
                     return writeFile()
@@ -186,7 +190,12 @@ final class MixerLedger: @unchecked Sendable {
                     report(.mixerProblem("cannot save the sink's levels before raising them (\(saveError)); if wake dies while ringing they stay raised"))
                 }
             }
-            guard let change else { return nil }
+            if sinkFloor == nil, change.sinkBefore.isQuiet(floor: Defaults.minVolume) {
+                report(.mixerProblem("the sink '\(change.sink.printable)' wake plays on is \(change.sinkBefore.levels.isMuted ? "muted" : "turned down") "
+                    + "(\(change.sinkBefore.volumeSummary)) and --mixer off leaves it so: the alarm may not be heard; unmute or raise it, "
+                    + "or let wake do it at ring time (--mixer auto)"))
+            }
+            guard change.streamApplied != nil || change.sinkApplied != nil else { return nil }
             if let applied = change.streamApplied {
                 var after = change.streamBefore
                 after.levels = applied

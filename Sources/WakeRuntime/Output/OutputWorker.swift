@@ -13,8 +13,10 @@ final class OutputWorker: @unchecked Sendable {
         var latency: Duration
         var serverLatency: Duration
         var unpaced: Bool
-        /// The mixer guard, with its floor in percent; nil with `--mixer off`.
-        var mixer: (ledger: MixerLedger, floor: Int)?
+        /// The mixer guard's ledger (the save file) and policy. With `--mixer off` the ALSA mixer
+        /// and the sink are left alone, but wake's own stream on a sound server is still raised.
+        var ledger: MixerLedger
+        var mixer: MixerPolicy
         /// Pre-roll: open the device and decode the first audio, then wait for the mailbox's go.
         var held = false
     }
@@ -57,19 +59,18 @@ final class OutputWorker: @unchecked Sendable {
         if mailbox.pending() == .abandoned { return }  // gave up on us while the open hung: never touch it again
         if job.held, !holdForTheDeadline(pcm) { return }
         // The mixer behind the device, now that the device is known to open (see MixerGuard.swift).
-        if let (ledger, floor) = job.mixer {
-            raisedMixer = ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
+        if let floor = job.mixer.floor {
+            raisedMixer = job.ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
             if mailbox.pending() == .abandoned { return releaseMixer() }
         }
         // On a sound server: the sink wake's stream plays on must be a device (a server with none
-        // plays into a dummy output), and with the guard, the stream and that sink are raised too.
+        // plays into a dummy output), and the stream is raised, and with the guard that sink too.
+        // The stream is wake's own even with --mixer off: a mute the server remembers from one
+        // ring would otherwise silence every later one (issue 37).
         if SoundServerStream.isAskable(serverBacked: pcm.isServerBacked, device: job.device) {
             do {
-                if let (ledger, floor) = job.mixer {
-                    raisedStream = try ledger.raiseStream(floor: floor, worker: mailbox.id) { mailbox.post($0) }
-                } else {
-                    try SoundServerStream.checkOutput()
-                }
+                raisedStream = try job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: job.mixer.floor,
+                                                          worker: mailbox.id) { mailbox.post($0) }
             } catch {
                 if error.isDummyOutput {
                     pcm.drop()
@@ -77,7 +78,7 @@ final class OutputWorker: @unchecked Sendable {
                     releaseMixer()
                     return mailbox.post(.failed(.device, error.description))
                 }
-                // Without the guard, a server that cannot be asked is rung on as it is.
+                // A server that cannot be asked is rung on as it is (raiseStream said so).
             }
             if mailbox.pending() == .abandoned { return releaseMixer() }
         }
@@ -223,16 +224,16 @@ final class OutputWorker: @unchecked Sendable {
     /// abandonment too: the ledger knows whether it is still this worker's to restore).
     private func releaseMixer() {
         releaseStream()
-        guard let token = raisedMixer, let (ledger, _) = job.mixer else { return }
+        guard let token = raisedMixer else { return }
         raisedMixer = nil
-        ledger.restore(token, worker: mailbox.id) { mailbox.post($0) }
+        job.ledger.restore(token, worker: mailbox.id) { mailbox.post($0) }
     }
 
     /// Puts back the stream and sink this worker raised; before the PCM closes, while the stream exists.
     private func releaseStream() {
-        guard let change = raisedStream, let (ledger, _) = job.mixer else { return }
+        guard let change = raisedStream else { return }
         raisedStream = nil
-        ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
+        job.ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
     }
 
     private func fail(_ pcm: PCM, _ reason: String) {

@@ -283,10 +283,9 @@ public final class SupervisedOutput: SoundOutput {
         } catch {
             return failed(.sound, error.description)
         }
-        let mixer = request.mixer.floor.map { (ledger: mixers, floor: $0) }
         do {
             try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
-                                         unpaced: request.unpaced, mixer: mixer, held: held),
+                                         unpaced: request.unpaced, ledger: mixers, mixer: request.mixer, held: held),
                                    mailbox: mailbox)
         } catch {
             return failed(.device, "cannot start the sound thread (\(error))")

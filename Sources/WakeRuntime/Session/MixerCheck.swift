@@ -35,7 +35,11 @@ public enum MixerCheck {
         case .done(.success(let reading)):
             let text = MixerPlan.describe(reading, policy: policy)
             let quiet = reading.isQuiet(floor: policy.floor ?? Defaults.minVolume)
-            return Report(text: text + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet)
+            // The stream guard stays on with --mixer off (wake's own stream, nobody else's), so
+            // only the output itself can keep the alarm from being heard.
+            let stream = policy == .off && (control == "default" || control == "pulse")
+                ? " (on a sound server, wake's own stream is still unmuted and raised to \(Defaults.minVolume) % while ringing)" : ""
+            return Report(text: text + stream + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet)
         case .done(.failure(let error)):
             return Report(text: "cannot read the mixer '\(control.printable)' (\(error.message)); the alarm rings at whatever level it has",
                           notable: true)
