@@ -192,14 +192,15 @@ public enum SoundServerStream {
                 }
             }
             if let applied = change.sinkApplied {
-                out.sink = try restoreSink(&c, change.sink, saved: change.sinkBefore.levels, applied: applied)
+                out.sink = try restoreSink(&c, change.sink, saved: change.sinkBefore.levels, applied: applied, shouldStop: { false })
             }
             return out
         }
     }
 
-    private static func restoreSink(_ c: inout wake_pa_connection, _ name: String, saved: MixerLevels, applied: MixerLevels)
-        throws(Failure) -> (MixerReading, kept: Bool) {
+    /// Nil when `shouldStop` said so before the change.
+    private static func restoreSink(_ c: inout wake_pa_connection, _ name: String, saved: MixerLevels, applied: MixerLevels,
+                                    shouldStop: () -> Bool) throws(Failure) -> (MixerReading, kept: Bool)? {
         var now = wake_pa_object()
         guard wake_pa_find_sink(&c, 0, name, &now) == 0, now.found != 0 else {
             throw Failure(description: "the sink '\(name.printable)' is gone (\(String(cString: wake_pa_error(&c))))")
@@ -207,6 +208,7 @@ public enum SoundServerStream {
         let current = reading("sink", now)
         let (levels, kept) = MixerPlan.restored(saved: saved, applied: applied, current: current.levels)
         if levels != current.levels {
+            if shouldStop() { return nil }
             var v = cvolume(levels)
             guard setSink(&c, name, levels, &v) == 0 else {
                 throw Failure(description: "cannot put the sink '\(name.printable)' back (\(String(cString: wake_pa_error(&c))))")
@@ -217,7 +219,7 @@ public enum SoundServerStream {
 
     /// After a crash: puts back what the server's stream restore remembers of wake's stream
     /// (`pulse-stream-restore:ID`), where it is still as wake raised it.
-    public static func restoreSavedStream(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
+    public static func restoreSavedStream(_ entry: MixerSaveFile.Entry, shouldStop: () -> Bool = { false }) -> MixerStateStore.RestoreOutcome {
         let name = String(entry.mixer.dropFirst(restorePrefix.count))
         if let refused = refusedRange(entry) { return refused }
         do {
@@ -237,6 +239,7 @@ public enum SoundServerStream {
                 let current = MixerLevels(volumes: volumes, switches: [remembered.mute == 0])
                 let (levels, kept) = MixerPlan.restored(saved: entry.saved.levels, applied: entry.applied, current: current)
                 if levels != current {
+                    if shouldStop() { return .stopped }
                     var target = levels.volumes.count == volumes.count ? cvolume(levels) : remembered.volume
                     guard wake_pa_write_restore_entry(&c, &remembered, levels.isMuted ? 1 : 0, &target) == 0 else {
                         throw Failure(description: "cannot write the server's stream restore (\(String(cString: wake_pa_error(&c))))")
@@ -258,13 +261,14 @@ public enum SoundServerStream {
     }
 
     /// After a crash: puts back a sink the save file names (`pulse-sink:NAME`).
-    public static func restoreSaved(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
+    public static func restoreSaved(_ entry: MixerSaveFile.Entry, shouldStop: () -> Bool = { false }) -> MixerStateStore.RestoreOutcome {
         let name = String(entry.mixer.dropFirst(sinkPrefix.count))
         if let refused = refusedRange(entry) { return refused }
         do {
-            let (reading, kept) = try connected { (c) throws(Failure) in
-                try restoreSink(&c, name, saved: entry.saved.levels, applied: entry.applied)
+            let done = try connected { (c) throws(Failure) in
+                try restoreSink(&c, name, saved: entry.saved.levels, applied: entry.applied, shouldStop: shouldStop)
             }
+            guard let (reading, kept) = done else { return .stopped }
             return .restored(reading, kept: kept)
         } catch {
             return .failed(ALSAError("libpulse", device: name, code: 0, detail: error.description))

@@ -56,12 +56,12 @@ final class OutputWorker: @unchecked Sendable {
         } catch {
             return mailbox.post(.failed(.device, error.description))
         }
-        if mailbox.pending() == .abandoned { return }  // gave up on us while the open hung: never touch it again
+        if mailbox.isAbandoned { return }  // gave up on us while the open hung: never touch it again
         if job.held, !holdForTheDeadline(pcm) { return }
         // The mixer behind the device, now that the device is known to open (see MixerGuard.swift).
         if let floor = job.mixer.floor {
             raisedMixer = job.ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
-            if mailbox.pending() == .abandoned { return releaseMixer() }
+            if mailbox.isAbandoned { return releaseMixer() }
         }
         // On a sound server: the sink wake's stream plays on must be a device (a server with none
         // plays into a dummy output), and the stream is raised, and with the guard that sink too.
@@ -80,7 +80,7 @@ final class OutputWorker: @unchecked Sendable {
                 }
                 // A server that cannot be asked is rung on as it is (raiseStream said so).
             }
-            if mailbox.pending() == .abandoned { return releaseMixer() }
+            if mailbox.isAbandoned { return releaseMixer() }
         }
         let paced = pcm.isClockless && !job.unpaced
         mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: paced))
@@ -95,6 +95,7 @@ final class OutputWorker: @unchecked Sendable {
             case .resync:
                 // Pick up as if the frames written so far had been played up to now.
                 start = SystemClock.monotonic - schedule.timeDue(ofFrame: written)
+            case .recheck: recheckGuard(pcm)
             case .go: break
             }
             if source.pending.frames == 0 {
@@ -164,7 +165,7 @@ final class OutputWorker: @unchecked Sendable {
             mailbox.endSoundRead()
         }
         if mailbox.awaitGo(limit: Defaults.prerollHoldLimit) { return true }
-        guard mailbox.pending() != .abandoned else { return false }
+        guard !mailbox.isAbandoned else { return false }
         pcm.drop()
         pcm.close()
         mailbox.post(.stopped(frames: 0, seams: 0))
@@ -203,6 +204,21 @@ final class OutputWorker: @unchecked Sendable {
             var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&ts, nil)
         }
+    }
+
+    /// A put-back of a dead wake's levels that the start gave up on has ended while this worker
+    /// rings (AbandonedRestore): a change it had sent to a frozen server may have landed since
+    /// the guard raised the output, so the guard looks again, as at the start of the ring, and
+    /// raises what was brought down; what goes back at the end is still what was first saved.
+    private func recheckGuard(_ pcm: PCM) {
+        if let floor = job.mixer.floor {
+            raisedMixer = job.ledger.recheck(raisedMixer, device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
+        }
+        guard SoundServerStream.isAskable(serverBacked: pcm.isServerBacked, device: job.device) else { return }
+        // A sink that became the dummy output since is for the next ring's check: this one rings on.
+        let again = try? job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: job.mixer.floor,
+                                                worker: mailbox.id) { mailbox.post($0) }
+        raisedStream = MixerLedger.merged(raisedStream, again ?? nil)
     }
 
     /// A device that keeps underrunning must not flood the log: at most one report a second,

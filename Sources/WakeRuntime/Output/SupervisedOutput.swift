@@ -37,6 +37,8 @@ public final class SupervisedOutput: SoundOutput {
     private let clock: RuntimeClock
     private let reportFD: Int32
     private var reportRegistration: Reactor.Registration?
+    /// Watches for the end of a put-back of a dead wake's levels that the start gave up on.
+    private var lateRestoreRegistration: Reactor.Registration?
     private var watchdog: PeriodicTimer!
     private var bellTimer: PeriodicTimer!
     private let bell: TerminalBell?
@@ -127,12 +129,32 @@ public final class SupervisedOutput: SoundOutput {
             throw error
         }
         reportRegistration = reactor.register(fd: reportFD) { [unowned self] _ in drainReports() }
+        if let late = AbandonedRestore.shared.descriptor {
+            lateRestoreRegistration = reactor.register(fd: late) { [unowned self] _ in lateRestoreEnded() }
+        }
     }
 
     deinit {
         abandonAll()
         if let reportRegistration { reactor.unregister(reportRegistration) }
+        if let lateRestoreRegistration { reactor.unregister(lateRestoreRegistration) }
         close(reportFD)
+    }
+
+    /// The put-back the start gave up on has ended (AbandonedRestore): said in one line, and a
+    /// ringing worker looks at its mixer and stream again, since what that put-back had sent to
+    /// a frozen server may have landed under the ring. A worker still to open, on the bell or
+    /// silent, raises its output as it opens anyway.
+    private func lateRestoreEnded() {
+        guard let said = AbandonedRestore.shared.take() else { return }
+        if let lateRestoreRegistration { reactor.unregister(lateRestoreRegistration) }
+        lateRestoreRegistration = nil
+        var ringing = false
+        if case .device(let mailbox, _) = state {
+            mailbox.requestRecheck()
+            ringing = true
+        }
+        onEvent?(.mixerProblem(AbandonedRestore.report(said, ringing: ringing)))
     }
 
     // MARK: SoundOutput
