@@ -24,7 +24,9 @@ final class LoopingSource {
     init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition()) {
         self.sound = sound
         gain = GainRamp(volumePercent: volume, fadeIn: fadeIn, sampleRate: sound.sampleRate)
-        fadeStart = crescendo.startFrame(rate: sound.sampleRate)
+        // Past the fade's end every frame is at the volume: the position need go no further,
+        // and the frame count after it never nears overflow.
+        fadeStart = min(crescendo.startFrame(rate: sound.sampleRate), gain.fadeInFrames, Int64.max / 2)
         frameBytes = sound.channels * (sound.width == .int16 ? 2 : 4)
         staging = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * frameBytes, alignment: 8)
     }

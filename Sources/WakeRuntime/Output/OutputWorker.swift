@@ -218,7 +218,7 @@ final class OutputWorker: @unchecked Sendable {
         // A sink that became the dummy output since is for the next ring's check: this one rings on.
         let again = try? job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: job.mixer.floor,
                                                 worker: mailbox.id) { mailbox.post($0) }
-        raisedStream = MixerLedger.merged(raisedStream, again ?? nil)
+        raisedStream = MixerLedger.merged(raisedStream, again)
     }
 
     /// A device that keeps underrunning must not flood the log: at most one report a second,

@@ -141,20 +141,19 @@ public final class SupervisedOutput: SoundOutput {
         close(reportFD)
     }
 
-    /// The put-back the start gave up on has ended (AbandonedRestore): said in one line, and a
-    /// ringing worker looks at its mixer and stream again, since what that put-back had sent to
-    /// a frozen server may have landed under the ring. A worker still to open, on the bell or
-    /// silent, raises its output as it opens anyway.
+    /// The put-back the start gave up on has ended (AbandonedRestore): said in one line, and the
+    /// ringing worker (or the probe that may be about to take the ring back from the bell) looks
+    /// at its mixer and stream again, since what that put-back had sent to a frozen server may
+    /// have landed after it raised them. A worker started later raises its output as it opens.
     private func lateRestoreEnded() {
         guard let said = AbandonedRestore.shared.take() else { return }
         if let lateRestoreRegistration { reactor.unregister(lateRestoreRegistration) }
         lateRestoreRegistration = nil
-        var ringing = false
-        if case .device(let mailbox, _) = state {
-            mailbox.requestRecheck()
-            ringing = true
-        }
-        onEvent?(.mixerProblem(AbandonedRestore.report(said, ringing: ringing)))
+        var looking: [WorkerMailbox] = []
+        if case .device(let mailbox, _) = state { looking.append(mailbox) }
+        if let probe { looking.append(probe.mailbox) }
+        for mailbox in looking { mailbox.requestRecheck() }
+        onEvent?(.mixerProblem(AbandonedRestore.report(said, ringing: !looking.isEmpty)))
     }
 
     // MARK: SoundOutput
