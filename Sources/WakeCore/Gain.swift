@@ -79,6 +79,36 @@ public struct GainRamp: Hashable, Sendable {
     }
 }
 
+/// How far a ring's crescendo has come, kept across the outputs the ring goes through: the
+/// audio each one played, as time. A ring that moves to another device (a fallback, a stalled
+/// worker replaced, the sound back after the bell or a restarted sound server) goes on from the
+/// level it had reached instead of falling back to the first second's, -40 dB. Time, not frames:
+/// the next output may play another sound at another rate (wake's built-in one).
+public struct CrescendoPosition: Hashable, Sendable {
+    /// Audio played so far in this ring.
+    public private(set) var played: Duration = .zero
+
+    /// Where the position stops growing: far beyond any fade (`--fade-in` is at most the ring's
+    /// length), and far from Duration's limits.
+    static let ceiling: Duration = .seconds(1 << 40)
+
+    public init() {}
+
+    /// An output played `frames` frames at `rate` before it was left behind.
+    public mutating func add(frames: Int64, rate: Int) {
+        guard frames > 0, rate > 0 else { return }
+        let r = Int64(rate)
+        let whole = frames / r
+        let (scaled, overflow) = (frames % r).multipliedReportingOverflow(by: 1_000_000)
+        let rest = overflow ? 0 : scaled / r  // microseconds of the part second
+        guard whole < Int64(1) << 40 else { played = Self.ceiling; return }
+        played = min(Self.ceiling, played + .seconds(whole) + .microseconds(rest))
+    }
+
+    /// The frame, at `rate`, the next output's ramp starts from.
+    public func startFrame(rate: Int) -> Int64 { GainRamp.frames(in: played, rate: rate) }
+}
+
 /// When to write on a device with no clock of its own (ALSA's `null` and `file`): as much as
 /// real time has played since the ring began, plus a lead, as a sound card's buffer would hold.
 public struct PacingSchedule: Hashable, Sendable {

@@ -59,19 +59,32 @@ public struct MixerReading: Hashable, Sendable {
 
 public enum MixerPlan {
     /// `raw` as a percentage of `range`, rounded to the nearest (amixer's figure).
+    /// Out of range: clamped to 0 or 100.
     public static func percent(_ raw: Int, in range: ClosedRange<Int>) -> Int {
-        let span = Int64(range.upperBound) - Int64(range.lowerBound)
+        // A range read from a save file can be anything an Int holds: its span and the products
+        // below are taken in Double when they would overflow (the figure is only said).
+        let (span, wide) = range.upperBound.subtractingReportingOverflow(range.lowerBound)
+        let clamped = min(max(raw, range.lowerBound), range.upperBound)
+        guard !wide, span < Int.max / 200 else {
+            let whole = Double(range.upperBound) - Double(range.lowerBound)
+            guard whole > 0 else { return 100 }
+            return Int(((Double(clamped) - Double(range.lowerBound)) / whole * 100).rounded())
+        }
         guard span > 0 else { return 100 }
-        let above = min(max(Int64(raw) - Int64(range.lowerBound), 0), span)
-        return Int((above * 200 + span) / (span * 2))
+        let above = clamped - range.lowerBound
+        return (above * 200 + span) / (span * 2)
     }
 
     /// The smallest raw value that is at least `floor` percent of `range`.
     public static func rawFloor(_ floor: Int, in range: ClosedRange<Int>) -> Int {
-        let span = Int64(range.upperBound) - Int64(range.lowerBound)
-        let f = Int64(min(max(floor, 0), 100))
+        let f = min(max(floor, 0), 100)
+        let (span, wide) = range.upperBound.subtractingReportingOverflow(range.lowerBound)
+        guard !wide, span < Int.max / 100 else {
+            let raw = Double(range.lowerBound) + (Double(range.upperBound) - Double(range.lowerBound)) * Double(f) / 100
+            return raw >= Double(range.upperBound) ? range.upperBound : max(range.lowerBound, Int(raw.rounded(.up)))
+        }
         guard span > 0 else { return range.upperBound }
-        return Int(Int64(range.lowerBound) + (span * f + 99) / 100)
+        return range.lowerBound + (span * f + 99) / 100
     }
 
     /// What to set while ringing: every switch on, every channel at least `floor` percent and

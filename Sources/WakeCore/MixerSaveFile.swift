@@ -15,6 +15,13 @@
 /// range, the saved volumes and switches, and the ones wake set (`-` for none; switches as
 /// `0`/`1` per channel). Parsing is strict and never traps: anything else is a `ParseError`
 /// with its line.
+///
+/// Every level is checked against the range of what it belongs to, since the file is read back
+/// by a restore that sets what it says: an ALSA element's range is read from the element itself
+/// when it is put back (`MixerStateStore.restore`), and a sound server's sink or stream entry
+/// (`pulse-sink:NAME`, `pulse-stream-restore:ID`) must say the server's own, 0 to
+/// `PA_VOLUME_NORM` (65536, 100 %), the only range wake writes for it: a file claiming
+/// 0 to 6553600 would otherwise set a sink to 10,000 % (+120 dB) and call it "100 %".
 public struct MixerSaveFile: Hashable, Sendable {
     public struct Owner: Hashable, Sendable {
         public var pid: Int32
@@ -59,6 +66,21 @@ public struct MixerSaveFile: Hashable, Sendable {
     /// Channels per element at most: ALSA's simple mixer knows 32.
     static let channelLimit = 32
 
+    /// Entry names for a sound server's sink (`pulse-sink:NAME`) and for what its stream restore
+    /// remembers of wake's stream (`pulse-stream-restore:ID`), as opposed to an ALSA control.
+    public static let sinkPrefix = "pulse-sink:"
+    public static let streamRestorePrefix = "pulse-stream-restore:"
+
+    /// A sound server's volumes, raw: `PA_VOLUME_NORM` (65536) is 100 %, what the server calls
+    /// full volume. wake never raises a sink or a stream above it (the guard's floor is at most
+    /// 100 %), and saves the levels in this range.
+    public static let soundServerRange = 0...65536
+
+    /// Whether an entry names a sound server's sink or stream (its levels are in `soundServerRange`).
+    public static func isSoundServer(_ mixer: String) -> Bool {
+        mixer.hasPrefix(sinkPrefix) || mixer.hasPrefix(streamRestorePrefix)
+    }
+
     public func serialize() -> String {
         var out = "# wake: mixer levels a ringing wake changed, put back by the next wake to start once it is gone.\n"
         out += "owner\t\(owner.pid)\t\(owner.startTicks)\t\(owner.bootID)\n"
@@ -100,13 +122,19 @@ public struct MixerSaveFile: Hashable, Sendable {
             case "entry":
                 guard f.count == 9 else { throw fail("an entry has 8 fields, not \(f.count - 1)") }
                 guard storable(f[1]), storable(f[2]) else { throw fail("a mixer or element name that is empty or holds control characters") }
-                guard let lo = Int(f[3]), let hi = Int(f[4]), lo < hi else { throw fail("the volume range '\(f[3])' to '\(f[4])' is not a range") }
+                guard let lo = Int(f[3]), let hi = Int(f[4]), lo < hi else {
+                    throw fail("the volume range '\(TerminalText.printable(f[3], limit: 20))' to '\(TerminalText.printable(f[4], limit: 20))' is not a range")
+                }
+                if isSoundServer(f[1]), lo...hi != soundServerRange {
+                    throw fail("'\(TerminalText.printable(f[1], limit: 60))' claims the volume range \(lo) to \(hi); a sound server's is "
+                               + "\(soundServerRange.lowerBound) to \(soundServerRange.upperBound) (100 %)")
+                }
                 let saved = MixerLevels(volumes: try volumes(f[5], lo...hi, fail), switches: try switches(f[6], fail))
                 let applied = MixerLevels(volumes: try volumes(f[7], lo...hi, fail), switches: try switches(f[8], fail))
                 guard saved.volumes.count == applied.volumes.count, saved.switches.count == applied.switches.count else {
                     throw fail("the saved and the applied levels have different channels")
                 }
-                guard !entries.contains(where: { $0.mixer == f[1] }) else { throw fail("a second entry for mixer '\(f[1])'") }
+                guard !entries.contains(where: { $0.mixer == f[1] }) else { throw fail("a second entry for mixer '\(TerminalText.printable(f[1], limit: 60))'") }
                 entries.append(Entry(mixer: f[1], saved: MixerReading(element: f[2], range: lo...hi, levels: saved), applied: applied))
             default:
                 throw fail("unknown line '\(TerminalText.printable(String(f[0]), limit: 20))'")
@@ -122,7 +150,7 @@ public struct MixerSaveFile: Hashable, Sendable {
         guard parts.count <= channelLimit else { throw fail("more than \(channelLimit) channels") }
         var out: [Int] = []
         for p in parts {
-            guard let v = Int(p), range.contains(v) else { throw fail("volume '\(String(p.prefix(20)))' is not in \(range.lowerBound)...\(range.upperBound)") }
+            guard let v = Int(p), range.contains(v) else { throw fail("volume '\(TerminalText.printable(String(p), limit: 20))' is not in \(range.lowerBound)...\(range.upperBound)") }
             out.append(v)
         }
         return out

@@ -102,8 +102,11 @@ public enum MixerStateStore {
     /// Puts back what dead wakes left raised in `directory`, each file once; returns one line per
     /// thing worth saying. Never throws, never traps: a corrupt file is reported and moved aside
     /// (`.corrupt`), a mixer that cannot be opened leaves its file for the next start. Blocking
-    /// (a hung sound server): call it inside a bounded call.
-    public static func restoreLeftovers(in directory: String) -> [String] {
+    /// (a hung sound server): call it inside a bounded call, and pass `shouldStop`, asked before
+    /// every change: once the call is given up it must change nothing more (the start went on
+    /// and may be ringing by the time a hung server answers), so the rest is left in the files
+    /// for the next start.
+    public static func restoreLeftovers(in directory: String, shouldStop: () -> Bool = { false }) -> [String] {
         let candidates = files(in: directory)
         guard !candidates.isEmpty else { return [] }
         do { try AlarmStore.checkDirectory(directory) } catch {
@@ -117,6 +120,7 @@ public enum MixerStateStore {
         let me = getpid()
         var lines: [String] = []
         for path in files(in: directory) where path != self.path(in: directory, pid: me) {
+            if shouldStop() { break }
             let text: String?
             do { text = try AtomicFile.read(path, check: AlarmStore.checkFile(path)) } catch {
                 if error.isCorrupt {
@@ -143,8 +147,16 @@ public enum MixerStateStore {
                 continue  // another session's server: left for a wake started there
             }
             var remaining: [MixerSaveFile.Entry] = []
+            var stopped = false
             for entry in saved.entries {
-                switch restore(entry) {
+                if stopped {
+                    remaining.append(entry)
+                    continue
+                }
+                switch restore(entry, shouldStop: shouldStop) {
+                case .stopped:
+                    stopped = true
+                    remaining.append(entry)
                 case .restored(let reading, let kept):
                     lines.append("put back the mixer '\(entry.mixer.printable)' that wake (pid \(saved.owner.pid)) raised before it died: "
                                  + reading.summary + (kept ? " (what was changed since is kept)" : ""))
@@ -164,11 +176,14 @@ public enum MixerStateStore {
                 rest.entries = remaining
                 try? write(rest, to: path)
             }
+            if stopped { break }
         }
         return lines
     }
 
     public enum RestoreOutcome {
+        /// Not done: the caller stopped waiting before this change (`shouldStop`); left for the next start.
+        case stopped
         /// Put back; `kept`: some channel someone changed meanwhile was left as they set it.
         case restored(MixerReading, kept: Bool)
         /// Nothing of it was still as wake set it.
@@ -176,27 +191,42 @@ public enum MixerStateStore {
         /// It cannot be known or put back, and trying again would not help (why, in words).
         case beyondReach(String)
         case failed(ALSAError)
+
+        /// Still to be put back, by whoever tries next.
+        public var isLeftForLater: Bool {
+            switch self {
+            case .failed, .stopped: return true
+            case .restored, .unchanged, .beyondReach: return false
+            }
+        }
     }
 
-    /// Puts one saved entry back on a freshly opened mixer (where its values are still wake's).
-    public static func restore(_ entry: MixerSaveFile.Entry) -> RestoreOutcome {
-        if entry.mixer.hasPrefix(SoundServerStream.sinkPrefix) { return SoundServerStream.restoreSaved(entry) }
-        if entry.mixer.hasPrefix(SoundServerStream.restorePrefix) { return SoundServerStream.restoreSavedStream(entry) }
+    /// Puts one saved entry back on a freshly opened mixer (where its values are still wake's);
+    /// `shouldStop` is asked right before the change.
+    public static func restore(_ entry: MixerSaveFile.Entry, shouldStop: () -> Bool = { false }) -> RestoreOutcome {
+        if entry.mixer.hasPrefix(SoundServerStream.sinkPrefix) { return SoundServerStream.restoreSaved(entry, shouldStop: shouldStop) }
+        if entry.mixer.hasPrefix(SoundServerStream.restorePrefix) { return SoundServerStream.restoreSavedStream(entry, shouldStop: shouldStop) }
         do {
             let mixer = try Mixer(control: entry.mixer, elements: [entry.saved.element])
             defer { mixer.close() }
-            return try restore(entry, on: mixer)
+            return try restore(entry, on: mixer, shouldStop: shouldStop)
         } catch {
             return .failed(error)
         }
     }
 
     /// Puts one saved entry back on `mixer`.
-    public static func restore(_ entry: MixerSaveFile.Entry, on mixer: Mixer) throws(ALSAError) -> RestoreOutcome {
+    public static func restore(_ entry: MixerSaveFile.Entry, on mixer: Mixer, shouldStop: () -> Bool = { false }) throws(ALSAError) -> RestoreOutcome {
         let current = try mixer.read()
-        guard current.range == entry.saved.range else { return .unchanged }
+        // The levels were saved in the element's own range; in another they would mean something
+        // else (the file was edited, or another card now has the name): never set.
+        guard current.range == entry.saved.range else {
+            return .beyondReach("its saved volume range \(entry.saved.range.lowerBound) to \(entry.saved.range.upperBound) is not the "
+                + "element's \(current.range.lowerBound) to \(current.range.upperBound), so its levels are not set")
+        }
         let (levels, kept) = MixerPlan.restored(saved: entry.saved.levels, applied: entry.applied, current: current.levels)
         if levels == current.levels { return kept ? .unchanged : .restored(current, kept: false) }
+        if shouldStop() { return .stopped }
         try mixer.write(levels)
         var reading = current
         reading.levels = levels

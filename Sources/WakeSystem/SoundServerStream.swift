@@ -12,18 +12,20 @@ import WakeCore
 /// unmutes it and raises it to the floor, then does the same to the sink it plays on: the sink
 /// is raised rather than the stream moved to the default sink, so the user's routing (and what
 /// the server remembers of it) is left alone and only levels are changed, which are put back.
+/// With `--mixer off` only the stream is raised: it is wake's own, the sink is everyone's.
 ///
 /// libpulse is loaded with dlopen on first use: commands that never ring on a server never load it,
 /// and a machine without it still rings (the guard says it cannot look).
 public enum SoundServerStream {
-    /// Levels as `MixerReading`s: the server's volumes are raw (65536 is 100 %), one switch (on: unmuted).
-    public static let range = 0...65536
+    /// Levels as `MixerReading`s: the server's volumes are raw (65536, `PA_VOLUME_NORM`, is
+    /// 100 %), one switch (on: unmuted).
+    public static let range = MixerSaveFile.soundServerRange
     public static let streamControl = "pulse-stream"
-    public static let sinkPrefix = "pulse-sink:"
+    public static let sinkPrefix = MixerSaveFile.sinkPrefix
     /// Save-file entries for what the server's stream restore remembers of wake's stream
     /// (`pulse-stream-restore:<module-stream-restore.id>`): a wake killed mid-ring cannot put its
     /// stream back (it is gone with the process), so the next start puts back the remembered entry.
-    public static let restorePrefix = "pulse-stream-restore:"
+    public static let restorePrefix = MixerSaveFile.streamRestorePrefix
     public static let timeout: Int32 = 1500
 
     /// The stream and the sink as found, and what was set (nil where nothing needed changing).
@@ -117,18 +119,13 @@ public enum SoundServerStream {
         }
     }
 
-    /// Throws (`isDummyOutput`) when wake's newest stream plays into the server's dummy output;
-    /// changes nothing. What a ring with the mixer guard off checks.
-    public static func checkOutput(pid: Int32 = getpid()) throws(Failure) {
-        _ = try raise(floor: nil, pid: pid) { _ in }
-    }
-
     /// Finds wake's newest stream and the sink it plays on; throws (`isDummyOutput`) when that
-    /// sink is the server's dummy output. With `floor`, unmutes and raises both to `floor` percent,
-    /// calling `save` with what is about to change before it changes (the crash file); nil when
-    /// nothing was changed.
-    public static func raise(floor: Int?, pid: Int32 = getpid(), save: (Change) -> Void) throws(Failure) -> Change? {
-        try connected { (c) throws(Failure) -> Change? in
+    /// sink is the server's dummy output. Unmutes the stream and raises it to `streamFloor`
+    /// percent, and the sink to `sinkFloor` (nil: the sink is only read), calling `save` with
+    /// what is about to change before it changes (the crash file). The change's `...Applied`
+    /// are nil where nothing was changed; `sinkBefore` says how the sink was found either way.
+    public static func raise(streamFloor: Int, sinkFloor: Int?, pid: Int32 = getpid(), save: (Change) -> Void) throws(Failure) -> Change {
+        try connected { (c) throws(Failure) -> Change in
             var stream = wake_pa_object()
             // The plugin's stream is made when the PCM is prepared; give the server a moment to list it.
             for _ in 0..<10 {
@@ -144,13 +141,12 @@ public enum SoundServerStream {
             }
             let found = Self.sink(sink)
             if found.isDummyOutput { throw Failure(description: found.dummyOutputProblem, isDummyOutput: true) }
-            guard let floor else { return nil }
             let sinkName = found.name
             var change = Change(stream: stream.index, restoreID: text(stream.restore_id), streamBefore: reading("stream", stream), streamApplied: nil,
                                 sink: sinkName, sinkBefore: reading("sink", sink), sinkApplied: nil)
-            change.streamApplied = MixerPlan.raised(change.streamBefore, floor: floor)
-            change.sinkApplied = MixerPlan.raised(change.sinkBefore, floor: floor)
-            guard change.streamApplied != nil || change.sinkApplied != nil else { return nil }
+            change.streamApplied = MixerPlan.raised(change.streamBefore, floor: streamFloor)
+            change.sinkApplied = sinkFloor.flatMap { MixerPlan.raised(change.sinkBefore, floor: $0) }
+            guard change.streamApplied != nil || change.sinkApplied != nil else { return change }
             save(change)
             if let target = change.streamApplied {
                 var v = cvolume(target)
@@ -196,14 +192,15 @@ public enum SoundServerStream {
                 }
             }
             if let applied = change.sinkApplied {
-                out.sink = try restoreSink(&c, change.sink, saved: change.sinkBefore.levels, applied: applied)
+                out.sink = try restoreSink(&c, change.sink, saved: change.sinkBefore.levels, applied: applied, shouldStop: { false })
             }
             return out
         }
     }
 
-    private static func restoreSink(_ c: inout wake_pa_connection, _ name: String, saved: MixerLevels, applied: MixerLevels)
-        throws(Failure) -> (MixerReading, kept: Bool) {
+    /// Nil when `shouldStop` said so before the change.
+    private static func restoreSink(_ c: inout wake_pa_connection, _ name: String, saved: MixerLevels, applied: MixerLevels,
+                                    shouldStop: () -> Bool) throws(Failure) -> (MixerReading, kept: Bool)? {
         var now = wake_pa_object()
         guard wake_pa_find_sink(&c, 0, name, &now) == 0, now.found != 0 else {
             throw Failure(description: "the sink '\(name.printable)' is gone (\(String(cString: wake_pa_error(&c))))")
@@ -211,6 +208,7 @@ public enum SoundServerStream {
         let current = reading("sink", now)
         let (levels, kept) = MixerPlan.restored(saved: saved, applied: applied, current: current.levels)
         if levels != current.levels {
+            if shouldStop() { return nil }
             var v = cvolume(levels)
             guard setSink(&c, name, levels, &v) == 0 else {
                 throw Failure(description: "cannot put the sink '\(name.printable)' back (\(String(cString: wake_pa_error(&c))))")
@@ -221,8 +219,9 @@ public enum SoundServerStream {
 
     /// After a crash: puts back what the server's stream restore remembers of wake's stream
     /// (`pulse-stream-restore:ID`), where it is still as wake raised it.
-    public static func restoreSavedStream(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
+    public static func restoreSavedStream(_ entry: MixerSaveFile.Entry, shouldStop: () -> Bool = { false }) -> MixerStateStore.RestoreOutcome {
         let name = String(entry.mixer.dropFirst(restorePrefix.count))
+        if let refused = refusedRange(entry) { return refused }
         do {
             return try connected { (c) throws(Failure) -> MixerStateStore.RestoreOutcome in
                 var remembered = wake_pa_restore_entry()
@@ -240,6 +239,7 @@ public enum SoundServerStream {
                 let current = MixerLevels(volumes: volumes, switches: [remembered.mute == 0])
                 let (levels, kept) = MixerPlan.restored(saved: entry.saved.levels, applied: entry.applied, current: current)
                 if levels != current {
+                    if shouldStop() { return .stopped }
                     var target = levels.volumes.count == volumes.count ? cvolume(levels) : remembered.volume
                     guard wake_pa_write_restore_entry(&c, &remembered, levels.isMuted ? 1 : 0, &target) == 0 else {
                         throw Failure(description: "cannot write the server's stream restore (\(String(cString: wake_pa_error(&c))))")
@@ -252,13 +252,23 @@ public enum SoundServerStream {
         }
     }
 
+    /// A saved entry whose range is not the server's is never set (the parse refuses it too):
+    /// its levels would mean something else here, up to +120 dB.
+    static func refusedRange(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome? {
+        guard entry.saved.range != range else { return nil }
+        return .beyondReach("its saved volume range \(entry.saved.range.lowerBound) to \(entry.saved.range.upperBound) is not the sound "
+            + "server's \(range.lowerBound) to \(range.upperBound) (100 %), so its levels are not set")
+    }
+
     /// After a crash: puts back a sink the save file names (`pulse-sink:NAME`).
-    public static func restoreSaved(_ entry: MixerSaveFile.Entry) -> MixerStateStore.RestoreOutcome {
+    public static func restoreSaved(_ entry: MixerSaveFile.Entry, shouldStop: () -> Bool = { false }) -> MixerStateStore.RestoreOutcome {
         let name = String(entry.mixer.dropFirst(sinkPrefix.count))
+        if let refused = refusedRange(entry) { return refused }
         do {
-            let (reading, kept) = try connected { (c) throws(Failure) in
-                try restoreSink(&c, name, saved: entry.saved.levels, applied: entry.applied)
+            let done = try connected { (c) throws(Failure) in
+                try restoreSink(&c, name, saved: entry.saved.levels, applied: entry.applied, shouldStop: shouldStop)
             }
+            guard let (reading, kept) = done else { return .stopped }
             return .restored(reading, kept: kept)
         } catch {
             return .failed(ALSAError("libpulse", device: name, code: 0, detail: error.description))

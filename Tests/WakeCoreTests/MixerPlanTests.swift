@@ -19,6 +19,15 @@ struct MixerPlanTests {
         #expect(MixerPlan.percent(65536, in: Self.pulse) == 100)
         #expect(MixerPlan.percent(70000, in: Self.pulse) == 100)  // out of range: clamped, no trap
         #expect(MixerPlan.percent(-5, in: -10...10) == 25)
+        // A range from a save file may be anything an Int holds: no overflow, no trap.
+        #expect(MixerPlan.percent(0, in: Int.min...Int.max) == 50)
+        #expect(MixerPlan.percent(Int.max, in: Int.min...Int.max) == 100)
+        #expect(MixerPlan.percent(Int.max, in: 0...Int.max) == 100)
+        #expect(MixerPlan.percent(Int.min, in: Int.min...(-1)) == 0)
+        #expect(MixerPlan.rawFloor(100, in: Int.min...Int.max) == Int.max)
+        #expect(MixerPlan.rawFloor(0, in: Int.min...Int.max) == Int.min)
+        #expect(MixerPlan.percent(MixerPlan.rawFloor(50, in: Int.min...Int.max), in: Int.min...Int.max) == 50)
+        #expect(MixerPlan.percent(MixerPlan.rawFloor(50, in: 0...Int.max), in: 0...Int.max) == 50)
         #expect(MixerPlan.rawFloor(50, in: Self.pulse) == 32768)
         #expect(MixerPlan.rawFloor(50, in: 0...31) == 16)
         for floor in 1...100 {
@@ -142,6 +151,50 @@ struct MixerSaveFileTests {
     func corrupt(text: String, line: Int) {
         #expect(throws: MixerSaveFile.ParseError.self) { try MixerSaveFile.parse(text) }
         do { _ = try MixerSaveFile.parse(text) } catch { #expect(error.line >= line) }
+    }
+
+    /// Issue 37 (13): a `pulse-sink:` entry claiming 0 to 6553600 set the sink to 10,000 %
+    /// (+120 dB) and the line said "100 %". A sound server's entry must say the server's own
+    /// range; its levels are then at most PA_VOLUME_NORM, which is all wake ever saves or sets.
+    @Test("a sound server's entry must say the server's range, 0 to 65536: anything else is refused with its line")
+    func soundServerRange() throws {
+        let head = "owner\t1\t2\tb\nserver\tunix:/run/user/1000/pulse/native\n"
+        for mixer in ["pulse-sink:speaker", "pulse-stream-restore:sink-input-by-media-role:alarm"] {
+            let hostile = head + "entry\t\(mixer)\tsink\t0\t6553600\t6553600,6553600\t1\t32768,32768\t1\n"
+            do {
+                _ = try MixerSaveFile.parse(hostile)
+                Issue.record("\(mixer) with the range 0 to 6553600 was accepted")
+            } catch {
+                #expect(error.line == 3 && error.message.contains("6553600") && error.message.contains("65536 (100 %)"), "\(error)")
+            }
+            // In the server's range, a level above PA_VOLUME_NORM is refused as any out-of-range level is.
+            let loud = head + "entry\t\(mixer)\tsink\t0\t65536\t70000,70000\t1\t70000,70000\t1\n"
+            #expect(throws: MixerSaveFile.ParseError.self) { try MixerSaveFile.parse(loud) }
+            let good = head + "entry\t\(mixer)\tsink\t0\t65536\t6553,6553\t0\t32768,32768\t1\n"
+            let parsed = try MixerSaveFile.parse(good)
+            #expect(parsed.entries.first?.saved.range == MixerSaveFile.soundServerRange)
+            #expect(parsed.entries.first?.saved.percent == 10, "the level said is the level set: 10 %")
+            #expect(MixerSaveFile.isSoundServer(mixer))
+        }
+        // An ALSA element keeps its own range (checked against the element when it is put back).
+        let alsa = head + "entry\thw:0\tPCM\t-10\t6553600\t5\t-\t16\t-\n"
+        #expect(try MixerSaveFile.parse(alsa).entries.first?.saved.range == -10...6553600)
+        #expect(!MixerSaveFile.isSoundServer("default") && !MixerSaveFile.isSoundServer("hw:0"))
+    }
+
+    @Test("what a refused file says is escaped: no terminal control reaches the line")
+    func refusalsAreEscaped() {
+        let head = "owner\t1\t2\tb\n"
+        for text in [head + "entry\td\tM\t0\t10\t\u{1B}[2J\t1\t1\t1\n", head + "entry\td\tM\t0\t\u{1B}]0;x\u{7}\t1\t1\t1\t1\n",
+                     head + "entry\td\u{200F}\tM\t0\t10\t1\t1\t1\t1\nentry\td\u{200F}\tM\t0\t10\t1\t1\t1\t1\n"] {
+            do {
+                _ = try MixerSaveFile.parse(text)
+                Issue.record("accepted: \(text.debugDescription)")
+            } catch {
+                #expect(!error.description.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x200F },
+                        "\(error.description.debugDescription)")
+            }
+        }
     }
 
     @Test("arbitrary bytes never trap")

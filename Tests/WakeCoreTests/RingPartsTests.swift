@@ -90,6 +90,45 @@ struct RingPartsTests {
         }
     }
 
+    /// Issue 37 (10): every new output started the crescendo again from -40 dB, so a ring whose
+    /// sound server restarted mid-fade fell back to the first second's level.
+    @Test("the crescendo goes on from where the outputs before left it, across sample rates")
+    func crescendoResumes() {
+        var position = CrescendoPosition()
+        #expect(position.startFrame(rate: 48_000) == 0, "a fresh ring starts at the start")
+        // 5 s played at 44.1 kHz (the user's file), then the ring moves to wake's 48 kHz sound.
+        position.add(frames: 5 * 44_100, rate: 44_100)
+        #expect(position.played == .seconds(5))
+        let g = GainRamp(volumePercent: 100, fadeIn: .seconds(10), sampleRate: 48_000)
+        let start = position.startFrame(rate: 48_000)
+        #expect(start == 240_000)
+        #expect(abs(g.gain(atFrame: start) - 0.1) < 1e-9, "half-way through a 10 s fade: -20 dB, not -40")
+        // A second output that played 2.5 s more: the fade goes on at 7.5 s.
+        position.add(frames: 20_000, rate: 8000)
+        #expect(position.played == .milliseconds(7500))
+        #expect(abs(g.gain(atFrame: position.startFrame(rate: 48_000)) - GainRamp.crescendo(0.75)) < 1e-9)
+        // Part seconds are kept (to the microsecond), and outputs that played nothing add nothing.
+        position.add(frames: 1, rate: 3)
+        position.add(frames: 0, rate: 48_000)
+        position.add(frames: 100, rate: 0)
+        position.add(frames: -5, rate: 48_000)
+        #expect(position.played == .microseconds(7_833_333))
+        // Past the fade's end the volume holds.
+        position.add(frames: 48_000 * 60, rate: 48_000)
+        #expect(g.gain(atFrame: position.startFrame(rate: 48_000)) == 1)
+    }
+
+    @Test("the crescendo's position saturates instead of overflowing")
+    func crescendoSaturates() {
+        var position = CrescendoPosition()
+        for _ in 0..<4 { position.add(frames: .max, rate: 1) }
+        position.add(frames: .max, rate: .max)
+        position.add(frames: .max - 1, rate: 7)
+        #expect(position.played <= .seconds(Int64(1) << 40) && position.played > .seconds(1_000_000))
+        #expect(position.startFrame(rate: 384_000) > 0)
+        #expect(position.startFrame(rate: .max) == .max)
+    }
+
     @Test("gain never overflows: it clamps, and absurd fades saturate")
     func clamping() {
         let g = GainRamp(volumePercent: 100, fadeIn: .seconds(Int64.max / 2), sampleRate: 384_000)

@@ -173,6 +173,41 @@ struct SupervisedOutputTests {
         output.finish(within: .milliseconds(200))
     }
 
+    /// Issue 37 (10): each new worker started the crescendo again from -40 dB. Here a 4 s fade
+    /// plays about 2 s of the user's file on a file PCM, the file is truncated (a fallback to
+    /// the built-in sound on the same device), and the new worker's first tenth of a second
+    /// must be at the level reached (about -19.5 dB, 1,270 of the tone's 12,000), not -40 dB (120).
+    @Test("a fallback mid-crescendo goes on from the level reached, not from -40 dB")
+    func crescendoResumesAfterFallback() throws {
+        let dir = try Self.temporaryDirectory("crescendo")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("alarm.wav").path, capture = dir.appendingPathComponent("capture.raw").path
+        try Data(RunnerTests.toneWAV(frames: 24_000)).write(to: URL(fileURLWithPath: path))
+        let sound = try SoundFile(path: path)
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { try? RunnerTests.tone() }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: sound, soundKind: .user, device: "file:'\(capture)',raw", fadeIn: .seconds(4)))
+        try Self.turn(reactor, for: .seconds(5)) { events.contains(.audible) }
+        // The first chunk (16,384 frames, about 2 s) is read; the next read finds the file empty.
+        #expect(truncate(path, 0) == 0)
+        try Self.turn(reactor, for: .seconds(10)) { events.filter { $0 == .audible }.count >= 2 }
+        try Self.turn(reactor, for: .milliseconds(600)) { false }
+        output.finish(within: .seconds(2))
+        let fallback = events.first { if case .fallback = $0 { true } else { false } }
+        guard case .fallback(_, let to, _)? = fallback else { Issue.record("no fallback: \(events)"); return }
+        #expect(to.hasPrefix("built-in sound on "), "\(events)")
+        // The file PCM starts its file again when the next worker opens it: what it holds is
+        // the second worker's audio (the first's 16,384 frames come first if it does not).
+        let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: capture))) ?? Data())
+        let samples = stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+        let second = samples.count > 16_384 + 800 && samples.count >= 24_000 ? Array(samples[16_384...]) : samples
+        #expect(second.count >= 800, "\(samples.count) samples captured")
+        let peak = second.prefix(800).map { Int(abs(Int32($0))) }.max() ?? 0
+        #expect(peak > 800 && peak < 3000, "the new worker's first 0.1 s peaks at \(peak): -40 dB is 120, the level reached about 1,270")
+    }
+
     @Test("a sound that stops decoding falls back to the built-in sound on the same device")
     func decodeFailureFallsBackToBuiltIn() throws {
         let dir = try Self.temporaryDirectory("trunc")

@@ -50,6 +50,24 @@ extension PulseAudioServer {
         }
     }
 
+    /// Leaves a save file as a wake that died mid-ring on this server would: `mixer-PID.state`
+    /// for a process that is gone (start time 1), with `entries` (the tab-separated fields after
+    /// `entry`). Returns its path.
+    @discardableResult
+    func leaveMixerLevels(pid: Int32, entries: [String]) throws -> String {
+        let dir = stateHome + "/wake"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(stateHome, 0o700)
+        chmod(dir, 0o700)
+        let boot = ((try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = "owner\t\(pid)\t1\t\(boot)\nserver\t\(address)\n" + entries.map { "entry\t" + $0 + "\n" }.joined()
+        let path = dir + "/mixer-\(pid).state"
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw WakeTestError("cannot write \(path)")
+        }
+        return path
+    }
+
     /// The `mixer-*.state` files wake left in this server's private state home.
     var mixerStateFiles: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: stateHome + "/wake")) ?? []).filter { $0.hasPrefix("mixer-") && $0.hasSuffix(".state") }
@@ -126,6 +144,10 @@ struct MixerGuardTests {
             #expect(try await pa.sink("speaker") == before)
             #expect(!wake.events.contains { $0.name.hasPrefix("mixer_") }, "\(wake.report(r))")
             #expect(recorder.audibleFrames(from: mark) == 0, "a muted sink records zeros")
+            // Said loudly at ring time too (issue 37): the sink wake plays on is muted and stays so.
+            #expect(r.stderr.contains("warning: the sink 'speaker' wake plays on is muted (sink 10 %) and --mixer off leaves it so: "
+                                      + "the alarm may not be heard"), "\(wake.report(r))")
+            #expect(wake.events.contains { $0.name == "problem" && $0["reason"]?.contains("--mixer off leaves it so") == true }, "\(wake.report(r))")
         }
     }
 
@@ -189,6 +211,42 @@ struct MixerGuardTests {
             let after = try await pa.sink("speaker")
             #expect(after.muted, "the switch, still as wake set it, goes back to muted: \(after)")
             #expect(after.volumes.allSatisfy { ($0 * 100 + 32768) / 65536 == 30 }, "the 30 % the sleeper chose stays: \(after)")
+        }
+    }
+}
+
+/// Issue 37 (13): the crash-restore trusted the range a save file claims. A `pulse-sink:` entry
+/// saying 0 to 6553600 set the sink to 6553600 (10,000 %, +120 dB), and the line said "100 %".
+@Suite("Mixer guard: a hostile save file", .serialized,
+       .enabled(if: PulseAudioServer.isAvailable, "needs pulseaudio, pulseaudio-utils and libasound2-plugins (make deps-test)"))
+struct MixerSaveFileRangeTests {
+    @Test("a sink or mixer entry claiming 0 to 6553600 is refused in one line each and sets nothing; one in range sets what its line says")
+    func hostileRange() async throws {
+        try await PulseAudioServer.with { pa in
+            // As a dead wake left it: raised to 50 %, unmuted (what every entry below says it applied).
+            try await pa.turnDown("speaker", percent: 50, mute: false)
+            let before = try await pa.sink("speaker")
+            let sinkFile = try pa.leaveMixerLevels(pid: 999_999, entries: ["pulse-sink:speaker\tsink\t0\t6553600\t6553600,6553600\t1\t32768,32768\t1"])
+            try pa.leaveMixerLevels(pid: 999_998, entries: ["default\tMaster\t0\t6553600\t6553600,6553600\t1\t32768,32768\t1"])
+            let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"], environment: pa.environment)
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(r.stderrLines.count == 2, "one line for each file: \(r)")
+            #expect(r.stderr.contains("'pulse-sink:speaker' claims the volume range 0 to 6553600; a sound server's is 0 to 65536 (100 %)")
+                    && r.stderr.contains("moved aside"), "\(r)")
+            #expect(r.stderr.contains("the mixer 'default' that wake (pid 999998) raised cannot be put back: its saved volume range 0 to 6553600 "
+                                      + "is not the element's 0 to 65536"), "\(r)")
+            #expect(!r.stderr.contains("put back the mixer"), "nothing is said to be put back: \(r)")
+            let after = try await pa.sink("speaker")
+            #expect(after == before, "the sink is as it was (\(before)), never +120 dB: \(after)")
+            #expect(FileManager.default.fileExists(atPath: sinkFile + ".corrupt") && pa.mixerStateFiles.isEmpty, "\(pa.mixerStateFiles)")
+
+            // In the server's range: put back, and the line says the level set.
+            try pa.leaveMixerLevels(pid: 999_997, entries: ["pulse-sink:speaker\tsink\t0\t65536\t6553,6553\t0\t32768,32768\t1"])
+            let fair = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"], environment: pa.environment)
+            #expect(fair.stderr.contains("put back the mixer 'pulse-sink:speaker' that wake (pid 999997) raised before it died: sink 10 %, muted"),
+                    "\(fair)")
+            let restored = try await pa.sink("speaker")
+            #expect(restored.muted && restored.volumes == [6553, 6553], "what the line says is what pactl shows: \(restored)")
         }
     }
 }

@@ -5,7 +5,9 @@ import WakeSystem
 
 /// Runs work that may block inside a library (opening a device behind a hung sound server) on a
 /// thread of its own, and waits for it at most `limit`, ending the wait early for a signal.
-/// A call that overruns is abandoned: its thread finishes, or not, on its own.
+/// A call that overruns is abandoned: its thread finishes, or not, on its own. Work that changes
+/// something must not go on doing so once nobody waits for it: it is told (`isAbandoned`) and
+/// looks before each change, and its late end is handed to `lateFinish`.
 public enum BoundedCall {
     public enum Outcome<T> {
         case done(T)
@@ -14,17 +16,15 @@ public enum BoundedCall {
         case interrupted(Int32)
     }
 
-    /// The thread's side; the value itself lives in a `Result` the work closure fills, read
-    /// only after `finished` is seen under the mutex.
+    /// What the thread and the waiter share, under the mutex; the value itself lives in a
+    /// `Result` the thread fills under it too.
     private final class Job: @unchecked Sendable {
         var mutex = pthread_mutex_t()
         var finished = false
         var abandoned = false
         let wakeFD: Int32
-        let work: () -> Void
-        init(wakeFD: Int32, work: @escaping () -> Void) {
+        init(wakeFD: Int32) {
             self.wakeFD = wakeFD
-            self.work = work
             pthread_mutex_init(&mutex, nil)
         }
     }
@@ -34,38 +34,59 @@ public enum BoundedCall {
     /// `signals`: a signal channel to watch; `ignoring` lists signals that do not end the wait.
     public static func run<T>(limit: Duration, signals: SignalChannel?, ignoring: Set<Int32> = SignalChannel.nonInterrupting,
                               _ work: @escaping () -> T) throws(SystemCallError) -> Outcome<T> {
+        try run(limit: limit, signals: signals, ignoring: ignoring, lateFinish: { _ in }) { _ in work() }
+    }
+
+    /// As above, for work that changes something: `work` gets `isAbandoned`, true from the moment
+    /// the wait is given up (a timeout or a signal), to ask before each change; when it ends after
+    /// that, its value goes to `lateFinish`, on its own thread. The two never overlap: a call
+    /// either returns `.done` or is abandoned, under one lock.
+    public static func run<T>(limit: Duration, signals: SignalChannel?, ignoring: Set<Int32> = SignalChannel.nonInterrupting,
+                              lateFinish: @escaping (T) -> Void,
+                              _ work: @escaping (_ isAbandoned: @escaping () -> Bool) -> T) throws(SystemCallError) -> Outcome<T> {
         let wakeFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
         let result = Result<T>()
-        let box = Job(wakeFD: wakeFD) { result.value = work() }
+        let box = Job(wakeFD: wakeFD)
+        let isAbandoned = { () -> Bool in
+            pthread_mutex_lock(&box.mutex)
+            defer { pthread_mutex_unlock(&box.mutex) }
+            return box.abandoned
+        }
         do {
             try DetachedThread.start {
-                box.work()
+                let value = work(isAbandoned)
                 pthread_mutex_lock(&box.mutex)
+                result.value = value
                 box.finished = true
-                if !box.abandoned {
+                let late = box.abandoned
+                if !late {
                     var one: UInt64 = 1
                     _ = write(box.wakeFD, &one, 8)
                 }
                 pthread_mutex_unlock(&box.mutex)
+                if late { lateFinish(value) }
             }
         } catch {
             close(wakeFD)
             throw error
         }
-        defer {
+        /// Gives the call up unless it has just finished: then its value, which nobody else will take.
+        func abandon() -> T? {
             pthread_mutex_lock(&box.mutex)
+            defer { pthread_mutex_unlock(&box.mutex) }
+            if box.finished { return result.value }
             box.abandoned = true
-            pthread_mutex_unlock(&box.mutex)
-            close(wakeFD)
+            return nil
         }
+        defer { close(wakeFD) }  // the thread writes it only under the lock, and never once abandoned
         let deadline = SystemClock.monotonic + limit
         while true {
             pthread_mutex_lock(&box.mutex)
-            let finished = box.finished
+            let finished = box.finished ? result.value : nil
             pthread_mutex_unlock(&box.mutex)
-            if finished, let value = result.value { return .done(value) }
+            if let finished { return .done(finished) }
             let left = deadline - SystemClock.monotonic
-            if left <= .zero { return .timedOut }
+            if left <= .zero { return abandon().map { .done($0) } ?? .timedOut }
             var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
             if let signals { fds.append(pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)) }
             let n = fds.count
@@ -73,6 +94,7 @@ public enum BoundedCall {
             if let signals, fds[1].revents != 0 {
                 for s in signals.drain() where !ignoring.contains(s) {
                     if s == SIGTSTP { SignalChannel.stopSelf(); continue }
+                    _ = abandon()
                     return .interrupted(s)
                 }
             }

@@ -12,15 +12,21 @@ final class LoopingSource {
     private let staging: UnsafeMutableRawPointer
     private var stagedFrames = 0
     private var stagedOffset = 0
-    /// Frames produced since the ring started: where the fade-in stands.
+    /// Frames produced since the ring started, at this sound's rate: where the fade-in stands.
     private var producedFrames: Int64 = 0
+    /// Where the fade-in starts on this output: the level the ring had reached on the outputs
+    /// before it (`CrescendoPosition`), 0 for a fresh ring.
+    let fadeStart: Int64
     /// Position in the file of the next frame to reach the device, for the fade-out on stop.
     private(set) var nextWritePosition: Int64 = 0
     private(set) var seams: Int64 = 0
 
-    init(sound: SoundFile, volume: Int, fadeIn: Duration) {
+    init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition()) {
         self.sound = sound
         gain = GainRamp(volumePercent: volume, fadeIn: fadeIn, sampleRate: sound.sampleRate)
+        // Past the fade's end every frame is at the volume: the position need go no further,
+        // and the frame count after it never nears overflow.
+        fadeStart = min(crescendo.startFrame(rate: sound.sampleRate), gain.fadeInFrames, Int64.max / 2)
         frameBytes = sound.channels * (sound.width == .int16 ? 2 : 4)
         staging = UnsafeMutableRawPointer.allocate(byteCount: chunkFrames * frameBytes, alignment: 8)
     }
@@ -29,10 +35,10 @@ final class LoopingSource {
 
     var format: PCM.SampleFormat { sound.width == .int16 ? .s16 : .s32 }
 
-    /// Starts from the beginning of the sound.
+    /// Starts from the beginning of the sound, and the fade-in from where this output takes it up.
     func rewind() throws(SoundFile.ReadError) {
         try sound.rewind()
-        (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, 0, 0, 0)
+        (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, fadeStart, 0, 0)
     }
 
     /// Frames read and not yet written.

@@ -117,6 +117,61 @@ final class MixerLedger: @unchecked Sendable {
         return token
     }
 
+    /// On a ringing worker, asked to look again (a put-back given up at start ended while it
+    /// rang): the mixer it holds (`token`, still open on the sink it raised) is read and raised
+    /// back to the floor where it was brought down, the save file's first levels kept as the
+    /// ones to put back. Without a token (the output was loud enough at the start) it is `raise`.
+    func recheck(_ token: Token?, device: String, floor: Int, worker: Int, report: (WorkerReport) -> Void) -> Token? {
+        guard let token else { return raise(device: device, floor: floor, worker: worker, report: report) }
+        let before: MixerReading
+        do { before = try token.mixer.read() } catch {
+            report(.mixerProblem("cannot read the mixer '\(token.control.printable)' again (\(error)); ringing at the level it is at"))
+            return token
+        }
+        guard let target = MixerPlan.raised(before, floor: floor) else { return token }
+        let saveError = locked { () -> StoreError? in
+            var entry = entries[token.control]?.entry ?? MixerSaveFile.Entry(mixer: token.control, saved: before, applied: target)
+            if entries[token.control] == nil { order.append(token.control) }
+            // Another layout of channels than was saved: these levels are the ones to go back.
+            if entry.saved.levels.volumes.count != target.volumes.count || entry.saved.levels.switches.count != target.switches.count {
+                entry.saved = before
+            }
+            entry.applied = target
+            entries[token.control] = Held(entry: entry, owner: worker)
+            return writeFile()
+        }
+        if let saveError {
+            report(.mixerProblem("cannot save the mixer levels before raising them again (\(saveError)); if wake dies while ringing they stay raised"))
+        }
+        do {
+            try token.mixer.write(target)
+        } catch {
+            report(.mixerProblem("cannot raise the mixer '\(token.control.printable)' again (\(error)); ringing at the level it is at"))
+            return token
+        }
+        var after = before
+        after.levels = target
+        report(.mixerRaised(mixer: token.control, from: before, to: after))
+        return token
+    }
+
+    /// What a worker puts back of its stream and sink after the stream guard raised again
+    /// (`again`, nil when nothing changed): the levels found first, with the latest levels set,
+    /// so that the end of the ring compares with what is set now and puts back what was there.
+    static func merged(_ first: SoundServerStream.Change?, _ again: SoundServerStream.Change?) -> SoundServerStream.Change? {
+        guard let first else { return again }
+        guard var out = again else { return first }
+        if first.stream == out.stream, let applied = first.streamApplied {
+            out.streamBefore = first.streamBefore
+            out.streamApplied = out.streamApplied ?? applied
+        }
+        if first.sink == out.sink, let applied = first.sinkApplied {
+            out.sinkBefore = first.sinkBefore
+            out.sinkApplied = out.sinkApplied ?? applied
+        }
+        return out
+    }
+
     /// On the worker that raised (or adopted) `token`'s mixer, when its sound ends: puts the
     /// saved levels back where they are still as wake set them, unless another worker has
     /// taken the entry over meanwhile.
@@ -132,7 +187,7 @@ final class MixerLedger: @unchecked Sendable {
         let outcome: MixerStateStore.RestoreOutcome
         do { outcome = try MixerStateStore.restore(entry, on: token.mixer) } catch { outcome = .failed(error) }
         let saveError = locked { () -> StoreError? in
-            if case .failed = outcome {
+            if outcome.isLeftForLater {
                 entries[token.control]?.restoring = false
                 entries[token.control]?.owner = nil  // left for the next worker on it, or the next start
                 return nil
@@ -150,6 +205,8 @@ final class MixerLedger: @unchecked Sendable {
             report(.mixerProblem("cannot put the mixer '\(token.control.printable)' back: \(why)"))
         case .failed(let error):
             report(.mixerProblem("cannot put the mixer '\(token.control.printable)' back (\(error)); the next start of wake will"))
+        case .stopped:
+            break  // never asked to stop here
         }
         if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError)); if wake dies now they may stay raised")) }
     }
@@ -157,14 +214,18 @@ final class MixerLedger: @unchecked Sendable {
     // MARK: the stream on a sound server
 
     /// On a worker whose PCM on a sound server's device just opened: unmutes and raises wake's own
-    /// stream and the sink it plays on (SoundServerStream). The sink's old levels go to the save
-    /// file first (`pulse-sink:NAME`), and so do the stream's, under the key the server's stream
-    /// restore remembers it by (`pulse-stream-restore:ID`): a crash is put right by the next start
-    /// like a mixer, the stream's part in what the server remembers for the next one.
+    /// stream to `streamFloor` and the sink it plays on to `sinkFloor` (SoundServerStream; nil
+    /// with `--mixer off`: the sink is the user's, and is only looked at, with a warning when it
+    /// is muted or quiet). The sink's old levels go to the save file first (`pulse-sink:NAME`),
+    /// and so do the stream's, under the key the server's stream restore remembers it by
+    /// (`pulse-stream-restore:ID`): a crash is put right by the next start like a mixer, the
+    /// stream's part in what the server remembers for the next one. An entry this process
+    /// already holds keeps the levels it first saved: they are what goes back.
     /// Throws only when the stream plays into the server's dummy output (no device at all).
-    func raiseStream(floor: Int, worker: Int, report: (WorkerReport) -> Void) throws(SoundServerStream.Failure) -> SoundServerStream.Change? {
+    func raiseStream(streamFloor: Int, sinkFloor: Int?, worker: Int, report: (WorkerReport) -> Void)
+        throws(SoundServerStream.Failure) -> SoundServerStream.Change? {
         do {
-            let change = try SoundServerStream.raise(floor: floor) { change in
+            let change = try SoundServerStream.raise(streamFloor: streamFloor, sinkFloor: sinkFloor) { change in
                 var saving: [MixerSaveFile.Entry] = []
                 if let applied = change.sinkApplied {
                     saving.append(MixerSaveFile.Entry(mixer: SoundServerStream.sinkPrefix + change.sink, saved: change.sinkBefore, applied: applied))
@@ -176,8 +237,15 @@ final class MixerLedger: @unchecked Sendable {
                 saving.removeAll { !MixerSaveFile.storable($0.mixer) }
                 guard !saving.isEmpty else { return }
                 let saveError = locked { () -> StoreError? in
-                    for entry in saving {
-                        if entries[entry.mixer] == nil { order.append(entry.mixer) }
+                    for var entry in saving {
+                        if let held = entries[entry.mixer] {
+                            let first = held.entry.saved.levels
+                            if first.volumes.count == entry.applied.volumes.count && first.switches.count == entry.applied.switches.count {
+                                entry.saved = held.entry.saved
+                            }
+                        } else {
+                            order.append(entry.mixer)
+                        }
                         entries[entry.mixer] = Held(entry: entry, owner: worker)
                     }
                     return writeFile()
@@ -186,7 +254,12 @@ final class MixerLedger: @unchecked Sendable {
                     report(.mixerProblem("cannot save the sink's levels before raising them (\(saveError)); if wake dies while ringing they stay raised"))
                 }
             }
-            guard let change else { return nil }
+            if sinkFloor == nil, change.sinkBefore.isQuiet(floor: Defaults.minVolume) {
+                report(.mixerProblem("the sink '\(change.sink.printable)' wake plays on is \(change.sinkBefore.levels.isMuted ? "muted" : "turned down") "
+                    + "(\(change.sinkBefore.volumeSummary)) and --mixer off leaves it so: the alarm may not be heard; unmute or raise it, "
+                    + "or let wake do it at ring time (--mixer auto)"))
+            }
+            guard change.streamApplied != nil || change.sinkApplied != nil else { return nil }
             if let applied = change.streamApplied {
                 var after = change.streamBefore
                 after.levels = applied

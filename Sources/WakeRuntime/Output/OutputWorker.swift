@@ -13,8 +13,10 @@ final class OutputWorker: @unchecked Sendable {
         var latency: Duration
         var serverLatency: Duration
         var unpaced: Bool
-        /// The mixer guard, with its floor in percent; nil with `--mixer off`.
-        var mixer: (ledger: MixerLedger, floor: Int)?
+        /// The mixer guard's ledger (the save file) and policy. With `--mixer off` the ALSA mixer
+        /// and the sink are left alone, but wake's own stream on a sound server is still raised.
+        var ledger: MixerLedger
+        var mixer: MixerPolicy
         /// Pre-roll: open the device and decode the first audio, then wait for the mailbox's go.
         var held = false
     }
@@ -54,22 +56,21 @@ final class OutputWorker: @unchecked Sendable {
         } catch {
             return mailbox.post(.failed(.device, error.description))
         }
-        if mailbox.pending() == .abandoned { return }  // gave up on us while the open hung: never touch it again
+        if mailbox.isAbandoned { return }  // gave up on us while the open hung: never touch it again
         if job.held, !holdForTheDeadline(pcm) { return }
         // The mixer behind the device, now that the device is known to open (see MixerGuard.swift).
-        if let (ledger, floor) = job.mixer {
-            raisedMixer = ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
-            if mailbox.pending() == .abandoned { return releaseMixer() }
+        if let floor = job.mixer.floor {
+            raisedMixer = job.ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
+            if mailbox.isAbandoned { return releaseMixer() }
         }
         // On a sound server: the sink wake's stream plays on must be a device (a server with none
-        // plays into a dummy output), and with the guard, the stream and that sink are raised too.
+        // plays into a dummy output), and the stream is raised, and with the guard that sink too.
+        // The stream is wake's own even with --mixer off: a mute the server remembers from one
+        // ring would otherwise silence every later one (issue 37).
         if SoundServerStream.isAskable(serverBacked: pcm.isServerBacked, device: job.device) {
             do {
-                if let (ledger, floor) = job.mixer {
-                    raisedStream = try ledger.raiseStream(floor: floor, worker: mailbox.id) { mailbox.post($0) }
-                } else {
-                    try SoundServerStream.checkOutput()
-                }
+                raisedStream = try job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: job.mixer.floor,
+                                                          worker: mailbox.id) { mailbox.post($0) }
             } catch {
                 if error.isDummyOutput {
                     pcm.drop()
@@ -77,9 +78,9 @@ final class OutputWorker: @unchecked Sendable {
                     releaseMixer()
                     return mailbox.post(.failed(.device, error.description))
                 }
-                // Without the guard, a server that cannot be asked is rung on as it is.
+                // A server that cannot be asked is rung on as it is (raiseStream said so).
             }
-            if mailbox.pending() == .abandoned { return releaseMixer() }
+            if mailbox.isAbandoned { return releaseMixer() }
         }
         let paced = pcm.isClockless && !job.unpaced
         mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: paced))
@@ -94,6 +95,7 @@ final class OutputWorker: @unchecked Sendable {
             case .resync:
                 // Pick up as if the frames written so far had been played up to now.
                 start = SystemClock.monotonic - schedule.timeDue(ofFrame: written)
+            case .recheck: recheckGuard(pcm)
             case .go: break
             }
             if source.pending.frames == 0 {
@@ -163,7 +165,7 @@ final class OutputWorker: @unchecked Sendable {
             mailbox.endSoundRead()
         }
         if mailbox.awaitGo(limit: Defaults.prerollHoldLimit) { return true }
-        guard mailbox.pending() != .abandoned else { return false }
+        guard !mailbox.isAbandoned else { return false }
         pcm.drop()
         pcm.close()
         mailbox.post(.stopped(frames: 0, seams: 0))
@@ -204,6 +206,21 @@ final class OutputWorker: @unchecked Sendable {
         }
     }
 
+    /// A put-back of a dead wake's levels that the start gave up on has ended while this worker
+    /// rings (AbandonedRestore): a change it had sent to a frozen server may have landed since
+    /// the guard raised the output, so the guard looks again, as at the start of the ring, and
+    /// raises what was brought down; what goes back at the end is still what was first saved.
+    private func recheckGuard(_ pcm: PCM) {
+        if let floor = job.mixer.floor {
+            raisedMixer = job.ledger.recheck(raisedMixer, device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
+        }
+        guard SoundServerStream.isAskable(serverBacked: pcm.isServerBacked, device: job.device) else { return }
+        // A sink that became the dummy output since is for the next ring's check: this one rings on.
+        let again = try? job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: job.mixer.floor,
+                                                worker: mailbox.id) { mailbox.post($0) }
+        raisedStream = MixerLedger.merged(raisedStream, again)
+    }
+
     /// A device that keeps underrunning must not flood the log: at most one report a second,
     /// with the count since the last.
     private func noteRecovered(_ what: String?) {
@@ -223,16 +240,16 @@ final class OutputWorker: @unchecked Sendable {
     /// abandonment too: the ledger knows whether it is still this worker's to restore).
     private func releaseMixer() {
         releaseStream()
-        guard let token = raisedMixer, let (ledger, _) = job.mixer else { return }
+        guard let token = raisedMixer else { return }
         raisedMixer = nil
-        ledger.restore(token, worker: mailbox.id) { mailbox.post($0) }
+        job.ledger.restore(token, worker: mailbox.id) { mailbox.post($0) }
     }
 
     /// Puts back the stream and sink this worker raised; before the PCM closes, while the stream exists.
     private func releaseStream() {
-        guard let change = raisedStream, let (ledger, _) = job.mixer else { return }
+        guard let change = raisedStream else { return }
         raisedStream = nil
-        ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
+        job.ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
     }
 
     private func fail(_ pcm: PCM, _ reason: String) {

@@ -37,6 +37,8 @@ public final class SupervisedOutput: SoundOutput {
     private let clock: RuntimeClock
     private let reportFD: Int32
     private var reportRegistration: Reactor.Registration?
+    /// Watches for the end of a put-back of a dead wake's levels that the start gave up on.
+    private var lateRestoreRegistration: Reactor.Registration?
     private var watchdog: PeriodicTimer!
     private var bellTimer: PeriodicTimer!
     private let bell: TerminalBell?
@@ -105,6 +107,9 @@ public final class SupervisedOutput: SoundOutput {
     private var cardNumbers: () -> [Int] = { PCM.cardNumbers() }
     /// The sound the chain last rang (what a return from the bell rings).
     private var lastSoundKind: FallbackChain.Sound = .builtIn
+    /// How far this ring's crescendo has come on the workers left behind: the next one takes
+    /// the fade up from there, not from -40 dB (a new ring, after a snooze too, starts afresh).
+    private var crescendo = CrescendoPosition()
     /// The pre-roll: a worker that opened the first device of the coming ring ahead of its
     /// deadline and waits there; `start` adopts it when the ring is the one it was made for.
     private var prepared: (mailbox: WorkerMailbox, request: RingRequest)?
@@ -124,12 +129,31 @@ public final class SupervisedOutput: SoundOutput {
             throw error
         }
         reportRegistration = reactor.register(fd: reportFD) { [unowned self] _ in drainReports() }
+        if let late = AbandonedRestore.shared.descriptor {
+            lateRestoreRegistration = reactor.register(fd: late) { [unowned self] _ in lateRestoreEnded() }
+        }
     }
 
     deinit {
         abandonAll()
         if let reportRegistration { reactor.unregister(reportRegistration) }
+        if let lateRestoreRegistration { reactor.unregister(lateRestoreRegistration) }
         close(reportFD)
+    }
+
+    /// The put-back the start gave up on has ended (AbandonedRestore): said in one line, and the
+    /// ringing worker (or the probe that may be about to take the ring back from the bell) looks
+    /// at its mixer and stream again, since what that put-back had sent to a frozen server may
+    /// have landed after it raised them. A worker started later raises its output as it opens.
+    private func lateRestoreEnded() {
+        guard let said = AbandonedRestore.shared.take() else { return }
+        if let lateRestoreRegistration { reactor.unregister(lateRestoreRegistration) }
+        lateRestoreRegistration = nil
+        var looking: [WorkerMailbox] = []
+        if case .device(let mailbox, _) = state { looking.append(mailbox) }
+        if let probe { looking.append(probe.mailbox) }
+        for mailbox in looking { mailbox.requestRecheck() }
+        onEvent?(.mixerProblem(AbandonedRestore.report(said, ringing: !looking.isEmpty)))
     }
 
     // MARK: SoundOutput
@@ -144,6 +168,7 @@ public final class SupervisedOutput: SoundOutput {
         stopping = []
         self.request = request
         chain = FallbackChain(device: request.device, sound: request.soundKind)
+        crescendo = CrescendoPosition()
         lastFailure = ""
         failures = []
         let now = clock.monotonic()
@@ -270,16 +295,18 @@ public final class SupervisedOutput: SoundOutput {
         nextWorkerID += 1
         let mailbox = WorkerMailbox(id: nextWorkerID, wakeFD: reportFD, start: clock.monotonic(), held: held)
         mailbox.sound = ObjectIdentifier(sound)
-        let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn)
+        mailbox.rate = sound.sampleRate
+        // A pre-roll belongs to the coming ring, whose crescendo has not begun.
+        let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn,
+                                   crescendo: held ? CrescendoPosition() : crescendo)
         do {
             try source.rewind()
         } catch {
             return failed(.sound, error.description)
         }
-        let mixer = request.mixer.floor.map { (ledger: mixers, floor: $0) }
         do {
             try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
-                                         unpaced: request.unpaced, mixer: mixer, held: held),
+                                         unpaced: request.unpaced, ledger: mixers, mixer: request.mixer, held: held),
                                    mailbox: mailbox)
         } catch {
             return failed(.device, "cannot start the sound thread (\(error))")
@@ -503,6 +530,7 @@ public final class SupervisedOutput: SoundOutput {
             case .failed(let failure, let reason):
                 state = .idle
                 lastFailure = reason
+                leftBehind(mailbox)
                 return advance(after: failure)
             case .stopped:
                 break  // only after a stop, which moved the worker to `stopping`
@@ -539,8 +567,14 @@ public final class SupervisedOutput: SoundOutput {
         }
         state = .idle
         abandon(mailbox)
+        leftBehind(mailbox)
         lastFailure = "the device did not answer for \(Formatting.span(stallLimit)) (stalled)"
         advance(after: .device)
+    }
+
+    /// The ring's worker is replaced: what it played counts towards the crescendo.
+    private func leftBehind(_ mailbox: WorkerMailbox) {
+        crescendo.add(frames: mailbox.counts.frames, rate: mailbox.rate)
     }
 
     private func abandon(_ mailbox: WorkerMailbox) {

@@ -30,10 +30,15 @@ final class WorkerMailbox: @unchecked Sendable {
     let id: Int
     /// The sound file the worker reads (the loop's bookkeeping; the worker never looks).
     var sound: ObjectIdentifier?
+    /// That sound's sample rate: turns the frames the worker wrote into the time the crescendo
+    /// has played (the loop's bookkeeping too).
+    var rate = 0
 
     private var reports: [WorkerReport] = []
     private var stopRequested = false
     private var resyncRequested = false
+    /// Look at the mixer and the stream again (a put-back given up at start has just ended).
+    private var recheckRequested = false
     /// A pre-rolled worker: its device is open, and it waits for `requestGo` at the deadline.
     private var held: Bool
     /// A held worker that waited longer than its limit and closed its device.
@@ -106,16 +111,21 @@ final class WorkerMailbox: @unchecked Sendable {
     /// A write that wrote less than it was handed (or nothing).
     func endWrite() { locked { framesInFlight = 0 } }
 
-    enum Request { case go, stop, resync, abandoned }
+    enum Request { case go, stop, resync, recheck, abandoned }
 
+    /// The next request, taken (a resync or a recheck is handed out once).
     func pending() -> Request {
         locked {
             if abandoned { return .abandoned }
             if stopRequested { return .stop }
             if resyncRequested { resyncRequested = false; return .resync }
+            if recheckRequested { recheckRequested = false; return .recheck }
             return .go
         }
     }
+
+    /// Whether the loop gave up on the worker, without taking any other request.
+    var isAbandoned: Bool { locked { abandoned } }
 
     /// Marks the start of a sound read; false when the worker was abandoned and must not read.
     func beginSoundRead() -> Bool { locked { if abandoned { return false }; readingSound = true; return true } }
@@ -125,7 +135,7 @@ final class WorkerMailbox: @unchecked Sendable {
     func sleep(until deadline: Instant) {
         var ts = timespec(tv_sec: Int(deadline.seconds), tv_nsec: Int(deadline.nanosecondOfSecond))
         locked {
-            while !stopRequested && !abandoned && !resyncRequested {
+            while !stopRequested && !abandoned && !resyncRequested && !recheckRequested {
                 if pthread_cond_timedwait(&condition, &mutex, &ts) == ETIMEDOUT { return }
             }
         }
@@ -196,6 +206,8 @@ final class WorkerMailbox: @unchecked Sendable {
     }
 
     func requestResync(at now: Instant) { locked { resyncRequested = true; progress = now; signalWorker() } }
+
+    func requestRecheck() { locked { recheckRequested = true; signalWorker() } }
 
     /// Cuts the worker off. Returns whether its sound file is safe to lend to another worker.
     func abandon() -> Bool {

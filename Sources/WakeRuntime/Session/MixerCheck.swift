@@ -35,7 +35,11 @@ public enum MixerCheck {
         case .done(.success(let reading)):
             let text = MixerPlan.describe(reading, policy: policy)
             let quiet = reading.isQuiet(floor: policy.floor ?? Defaults.minVolume)
-            return Report(text: text + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet)
+            // The stream guard stays on with --mixer off (wake's own stream, nobody else's), so
+            // only the output itself can keep the alarm from being heard.
+            let stream = policy == .off && (control == "default" || control == "pulse")
+                ? " (on a sound server, wake's own stream is still unmuted and raised to \(Defaults.minVolume) % while ringing)" : ""
+            return Report(text: text + stream + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet)
         case .done(.failure(let error)):
             return Report(text: "cannot read the mixer '\(control.printable)' (\(error.message)); the alarm rings at whatever level it has",
                           notable: true)
@@ -52,23 +56,32 @@ public enum MixerCheck {
     /// directory read when there is nothing to do. Bounded: a hung sound server holds the start
     /// up for at most the stall limit, and the file then waits for the next start. Signals are
     /// not read here (they stay queued for the command itself).
+    ///
+    /// A restore given up is not stopped (its thread is stuck inside the server's client
+    /// library): it is told, and changes nothing more once the server answers, since by then
+    /// this process may be ringing. Its end is posted to `AbandonedRestore` for the loop, as a
+    /// change it had already sent to a frozen server lands when that server thaws.
     public static func restoreLeftovers() {
         guard let directory = MixerStateStore.directory(), MixerStateStore.hasLeftovers(in: directory) else { return }
         let console = Console(quiet: false)
         let outcome: BoundedCall.Outcome<[String]>
         do {
-            outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: nil) { MixerStateStore.restoreLeftovers(in: directory) }
+            outcome = try BoundedCall.run(limit: Defaults.stallLimit, signals: nil,
+                                          lateFinish: { AbandonedRestore.shared.ended($0) }) { isAbandoned in
+                MixerStateStore.restoreLeftovers(in: directory, shouldStop: isAbandoned)
+            }
         } catch {
             return console.error("warning: cannot put back the mixer levels an earlier wake left raised: \(error); the next start of wake tries again")
         }
         switch outcome {
         case .done(let lines):
             for line in lines { console.error(line) }
-        case .timedOut:
-            console.error("warning: the mixer an earlier wake left raised did not answer in \(Formatting.span(Defaults.stallLimit)); "
-                          + "the next start of wake tries again")
         case .interrupted:
-            break
+            AbandonedRestore.shared.giveUp()
+        case .timedOut:
+            AbandonedRestore.shared.giveUp()
+            console.error("warning: the mixer an earlier wake left raised did not answer in \(Formatting.span(Defaults.stallLimit)); "
+                          + "nothing more is changed now, and the next start of wake tries again")
         }
     }
 }

@@ -49,6 +49,19 @@ struct StreamGuardTests {
         }
     }
 
+    /// Issue 37 (9): with `--mixer off` a stream the server remembered as muted rang silently
+    /// (exit 4, "rang"). The stream is wake's own, so its guard stays on: the stream is unmuted
+    /// and raised, the sink (everyone's) is left as it is, and both go back as they were.
+    @Test("--mixer off: a stream the server remembers as muted at 5 % is still heard; the sink is left alone", arguments: ["PulseAudio", "PipeWire"])
+    func mixerOffRememberedMute(server: String) async throws {
+        if server == "PipeWire" {
+            guard PipeWireServer.isAvailable else { return }
+            try await PipeWireServer.with { try await rememberedMuteWithMixerOff(on: $0) }
+        } else {
+            try await PulseAudioServer.with(desktop: true) { try await rememberedMuteWithMixerOff(on: $0) }
+        }
+    }
+
     @Test("SIGKILL while the stream's own sink (not the default) is raised: the next start puts that sink back")
     func killedWhileSinkRaised() async throws {
         try await PulseAudioServer.with(desktop: true) { pa in
@@ -89,6 +102,48 @@ struct StreamGuardTests {
     }
 }
 
+func rememberedMuteWithMixerOff(on server: some SoundServerFixture) async throws {
+    let ring = ["now", "-D", "default", "--inhibit", "off", "--mixer", "off", "--ring-for"]
+    // Ring 1: the user mutes wake's stream and turns it down to 5 %; the server remembers that.
+    let first = try DetachedWake(ring + ["15s"], environment: server.environment)
+    try await first.waitForEvent("ringing", timeout: .seconds(20))
+    let s1 = try await server.stream(of: first.pid)
+    try await server.run(["set-sink-input-mute", s1.index, "1"])
+    try await server.run(["set-sink-input-volume", s1.index, "5%"])
+    await server.waitUntilRemembered(target: "speaker")
+    _ = await first.wait(timeout: .seconds(30))
+    try await server.run(["set-sink-volume", "speaker", "70%"])
+    let sinkBefore = try await server.sinkLevels("speaker")
+
+    let dry = try await WakeProcess.run(["07:00", "--dry-run", "-D", "default", "--mixer", "off", "--inhibit", "off"], environment: server.environment)
+    #expect(dry.stdout.contains("left alone: --mixer off (on a sound server, wake's own stream is still unmuted and raised to 50 % while ringing)"),
+            "the dry run says what --mixer off leaves and what it does not: \(dry)")
+
+    // Ring 2, --mixer off: heard.
+    let recorder = try await server.record(sink: "speaker")
+    let second = try DetachedWake(ring + ["10s"], environment: server.environment)
+    try await second.waitForEvent("ringing", timeout: .seconds(20))
+    #expect(await recorder.waitForSound(timeout: .seconds(10)), "the speaker hears the alarm, not zeros: \(second.events)")
+    let s2 = try await server.stream(of: second.pid)
+    #expect(!s2.muted && s2.percent >= 50, "wake's stream is unmuted and raised while ringing: \(s2)")
+    #expect(try await server.sinkLevels("speaker") == sinkBefore, "the sink is the user's: left alone")
+    let r2 = await second.wait(timeout: .seconds(30))
+    #expect(r2.exitCode == 4, "\(second.report(r2))")
+    let raised = second.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
+    #expect(raised?["from"] == "5" && raised?["muted"] == "1" && raised?["to"] == "50", "\(second.report(r2))")
+    #expect(!second.events.contains { $0.name == "mixer_raised" && $0["mixer"] != "pulse-stream" }, "nothing but the stream: \(second.report(r2))")
+    #expect((r2.stdout + r2.stderr).contains("on 'pulse-stream'): unmuted and raised to 50 % while ringing"), "\(second.report(r2))")
+
+    // Afterwards the server remembers the stream as the user left it (seen by the next ring's guard).
+    let third = try DetachedWake(ring + ["6s"], environment: server.environment)
+    try await third.waitForEvent("ringing", timeout: .seconds(20))
+    _ = await third.wait(timeout: .seconds(30))
+    let found = third.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
+    #expect(found?["from"] == "5" && found?["muted"] == "1", "put back as the user left it: \(third.events)")
+    let files = ((try? FileManager.default.contentsOfDirectory(atPath: server.stateHome + "/wake")) ?? []).filter { $0.hasPrefix("mixer-") }
+    #expect(files.isEmpty, "no save file left: \(files)")
+}
+
 func streamKilledWhileRaised(on server: some SoundServerFixture) async throws {
     let ring = ["now", "-D", "default", "--inhibit", "off", "--ring-for"]
     // The user mutes wake's stream and turns it down to 5 %; the server remembers that.
@@ -121,9 +176,9 @@ func streamKilledWhileRaised(on server: some SoundServerFixture) async throws {
     #expect(next.stderr.contains("put back the mixer 'pulse-stream-restore:"), "the next start says it put the stream back: \(next)")
     let third = try DetachedWake(ring + ["8s", "--mixer", "off"], environment: server.environment)
     try await third.waitForEvent("ringing", timeout: .seconds(20))
-    let s3 = try await server.stream(of: third.pid)
-    #expect(s3.muted && s3.percent == 5, "the server remembers the stream as the user left it: \(s3)")
     _ = await third.wait(timeout: .seconds(30))
+    let found = third.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
+    #expect(found?["from"] == "5" && found?["muted"] == "1", "the server remembers the stream as the user left it: \(third.events)")
 }
 
 /// One sink-input as `pactl list sink-inputs` shows it.
@@ -230,12 +285,14 @@ func rememberedStream(on server: some SoundServerFixture) async throws {
     // Afterwards: what the user set is what the server has, and remembers.
     let sink = try await server.sinkLevels("headphones")
     #expect(sink.muted && sink.percent == 10, "the headphones are muted at 10 % again: \(sink)")
+    // A third ring sees the stream as the server remembers it: what its guard found (and raised).
     let third = try DetachedWake(ring + ["8s", "--mixer", "off"], environment: server.environment)
     try await third.waitForEvent("ringing", timeout: .seconds(20))
     let s3 = try await server.stream(of: third.pid)
-    #expect(s3.muted && s3.percent == 5, "the remembered stream is as the user left it: \(s3)")
     if server is PulseAudioServer { #expect(s3.sink == headphones, "\(s3)") }
     _ = await third.wait(timeout: .seconds(30))
+    let found = third.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
+    #expect(found?["from"] == "5" && found?["muted"] == "1", "the remembered stream is as the user left it: \(third.events)")
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: server.stateHome + "/wake")) ?? []).filter { $0.hasPrefix("mixer-") }
     #expect(files.isEmpty, "no save file left: \(files)")
 }
