@@ -40,9 +40,24 @@ public final class DirectoryWatch {
     /// Watches each directory for files written, moved in (an atomic rename), created or
     /// deleted; a missing one is waited for. Throws only when inotify itself cannot be had.
     public init(directories: [String]) throws(SystemCallError) {
-        fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        // Checked before `self.fd` is set: a throw after that would run deinit and close it twice.
+        let fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         var unique: [String] = []
         for d in directories where !unique.contains(d) { unique.append(d) }
+        // A directory that is there but cannot be watched (the watch limit,
+        // fs.inotify.max_user_watches) is an error: its changes would go unseen. A missing one
+        // is waited for.
+        for path in unique {
+            do {
+                try syscall("inotify_add_watch(\(path))") { inotify_add_watch(fd, path, Self.mask) }
+            } catch {
+                guard [.noSuchFileOrDirectory, .notDirectory].contains(error.errno) else {
+                    close(fd)
+                    throw error
+                }
+            }
+        }
+        self.fd = fd
         targets = unique.map { Target(path: $0) }
         _ = recheck()
     }

@@ -105,7 +105,9 @@ struct DaemonFilesTests {
         mkdir(wake, 0o700)
         let holder = try ChildProcess("/usr/bin/flock", ["-x", wake, "sleep", "30"])
         defer { holder.send(SIGKILL) }
-        for _ in 0..<100 where !DaemonLock.isHeld(directory: wake, runtimeDirectory: nil) { try await Task.sleep(for: .milliseconds(20)) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !DaemonLock.isHeld(directory: wake, runtimeDirectory: nil), ContinuousClock.now < deadline { usleep(20_000) }
+        try #require(DaemonLock.isHeld(directory: wake, runtimeDirectory: nil), "flock(1) did not take the lock")
         do {
             _ = try DaemonLock(directory: wake, runtimeDirectory: nil, patience: .zero)
             Issue.record("granted while flock(1) holds it")
