@@ -352,15 +352,13 @@ public final class DaemonController: RuntimeObserver {
 
     private func arm(_ alarm: StandingAlarm, at instant: Instant, occurrence: Instant, settings: RingSettings,
                      builtInSound: Bool = false, recovered: Bool = false) {
-        let sound: (file: SoundFile, kind: FallbackChain.Sound)
-        do { sound = try self.sound(builtInSound ? nil : settings.soundPath, alarm: alarm.name) } catch {
+        let sound: ArmChecks.Sound
+        do { sound = try self.sound(builtInSound ? nil : settings.soundPath, volume: settings.volume, alarm: alarm.name) } catch {
             // A signal that ends the daemon came while the file was decoded: the daemon ends
             // before this alarm could ring, so it is not armed (a long file would otherwise have
             // held up `systemctl stop`); the next daemon arms it.
             if error.signal != nil { return }
-            // A missing libsndfile already names the package to reinstall.
-            console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened: \(error.reason)"
-                          + (error.libraryMissing ? "" : "; reinstall wake"))
+            console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened: \(error.message)")
             return
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
@@ -374,29 +372,26 @@ public final class DaemonController: RuntimeObserver {
         }
     }
 
-    /// The alarm's sound, opened once per file; a file that no longer opens rings wake's own
-    /// sound instead, and says so (an alarm is never dropped for its sound). Throws the built-in
-    /// sound's own error when not even that opens, and the decoding's when a signal that ends the
-    /// daemon ended it.
-    private func sound(_ path: String?, alarm: String) throws(SoundFile.OpenError) -> (file: SoundFile, kind: FallbackChain.Sound) {
-        if let path {
-            if let open = sounds[path] { return (open, .user) }
-            do {
-                // A decoding goes on through what the daemon takes without ending; any other
-                // signal ends the daemon, so it ends the decoding too.
-                let file = try SoundFile(path: path) { SignalChannel.pending(ignoring: AlarmSession.keptRunningBy) }
-                sounds[path] = file
-                return (file, .user)
-            } catch {
-                if error.signal != nil { throw error }
-                console.error("alarm '\(alarm)': \(error.description); it will ring wake's built-in sound")
-            }
-        }
-        if let builtIn = sounds[""] { return (builtIn, .builtIn) }
-        // The embedded sound always decodes; the synthesised tone stands behind it.
-        let builtIn = try services.builtInSound()
-        sounds[""] = builtIn
-        return (builtIn, .builtIn)
+    /// The alarm's sound, by the checks every alarm gets (`ArmChecks`, in the daemon's mode), each
+    /// file decoded once: a file that no longer opens, or is silent at this alarm's volume, rings
+    /// wake's own sound instead, and says so (an alarm is never dropped for its sound). Throws
+    /// when not even the built-in sound opens, and when a signal that ends the daemon ended the
+    /// decoding.
+    private func sound(_ path: String?, volume: Int, alarm: String) throws(ArmError) -> ArmChecks.Sound {
+        let sound = try ArmChecks.sound(path, volume: volume, mode: .daemon(alarm: alarm), opened: path.flatMap { sounds[$0] },
+                                        // A decoding goes on through what the daemon takes without
+                                        // ending; any other signal ends the daemon, so it ends the decoding too.
+                                        interrupt: { SignalChannel.pending(ignoring: AlarmSession.keptRunningBy) },
+                                        builtIn: { [unowned self] () throws(SoundFile.OpenError) -> SoundFile in
+                                            // The embedded sound always decodes; the synthesised tone stands behind it.
+                                            if let builtIn = sounds[""] { return builtIn }
+                                            let builtIn = try services.builtInSound()
+                                            sounds[""] = builtIn
+                                            return builtIn
+                                        })
+        if let path, let decoded = sound.decoded { sounds[path] = decoded }
+        if let warning = sound.warning { console.error(warning) }
+        return sound
     }
 
     private func recordPlan(_ name: String, _ plan: StandingSchedule.Plan, record: AlarmRecord) {

@@ -45,26 +45,14 @@ public enum OneOffAlarm {
             return error
         }
 
-        // The sound file: opened and decoded end to end now, and held open until the end.
+        // The sound file: opened and decoded end to end now, held open until the end, and
+        // audible at the volume asked for.
         let sound: SoundFile
         do {
-            if let path = options.ring.soundPath {
-                sound = try SoundFile(path: path) { SignalChannel.pending() }
-            } else {
-                sound = try DefaultSound.open()
-            }
+            sound = try ArmChecks.sound(options.ring.soundPath, volume: options.ring.volume, mode: .oneOff,
+                                        interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open).file
         } catch {
-            if let signal = error.signal {
-                throw cancelled(ArmError.interrupted(by: signal, during: "reading the sound file"))
-            }
-            // A missing libsndfile already names the package to reinstall; no file is to blame.
-            let next = options.ring.soundPath == nil ? "; reinstall wake" : "; choose another file with --sound"
-            throw ArmError(message: error.description + (error.libraryMissing ? "" : next), status: ExitStatus.noInput)
-        }
-        // Silent at the volume asked for (a quiet file at a low volume) is refused too.
-        if let why = sound.silenceReason(volume: options.ring.volume) {
-            throw ArmError(message: "cannot use sound file '\(sound.path.printable)': \(why) at --volume \(options.ring.volume); "
-                + "raise the volume or choose another file with --sound", status: ExitStatus.noInput)
+            throw cancelled(error)
         }
 
         // Checked before anything is created: a refused alarm leaves nothing behind.

@@ -78,20 +78,22 @@ public enum StandingAlarmActions {
             throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
         }
 
-        // The checks a one-off alarm gets, so 07:00 finds nothing new wrong.
-        let sound: SoundFile
-        do {
-            if let path = settings.soundPath { sound = try SoundFile(path: path) { SignalChannel.pending() } } else { sound = try DefaultSound.open() }
-        } catch {
-            if let signal = error.signal {
-                throw ArmError.interrupted(by: signal, during: "reading the sound file", nothing: "added")
-            }
-            throw ArmError(message: error.description + "; choose another file with --sound", status: ExitStatus.noInput)
-        }
+        // The checks a one-off alarm gets (ArmChecks, the same device and mixer checks), so
+        // 07:00 finds nothing new wrong.
+        let sound = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
+                                        interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open).file
         do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
         let check: DeviceCheck.Report
-        do { check = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals) } catch { throw error.asAdding }
+        let mixer: MixerCheck.Report
+        do {
+            check = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals)
+            mixer = try MixerCheck.run(device: settings.device, policy: settings.mixer, signals: signals)
+        } catch {
+            throw error.asAdding
+        }
         if let warning = check.warning { console.error(warning) }
+        // A muted or quiet output is worth knowing tonight; the mixer guard raises it at ring time.
+        if mixer.notable { console.error("warning: mixer: " + mixer.text) }
 
         let store = try store()
         let given = c.name

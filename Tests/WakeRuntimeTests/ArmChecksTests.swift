@@ -1,0 +1,67 @@
+import Glibc
+import Testing
+import WakeCore
+@testable import WakeRuntime
+@testable import WakeSystem
+@testable import WakeTestSupport
+
+/// The arm-time sound check, written once (issue 38), run in each of its three modes: a one-off
+/// and `wake add` refuse what the daemon warns about and replaces with wake's own sound.
+@Suite("Arm checks: one check, three modes")
+struct ArmChecksTests {
+    static let modes: [ArmChecks.Mode] = [.oneOff, .add, .daemon(alarm: "work")]
+
+    static func builtIn() throws(SoundFile.OpenError) -> SoundFile { try DefaultSound.open() }
+
+    @Test("a sound silent at the volume: refused (66) by a one-off and wake add; the daemon says so and rings the built-in", arguments: modes)
+    func quietFile(mode: ArmChecks.Mode) async throws {
+        let dir = try TestDirectory()
+        let quiet = try await makeSound(in: dir, name: "quiet.wav", rate: 44100, channels: 1, seconds: "2",
+                                        synth: ["sine", "440", "vol", "-50dB"])
+        // Audible at full volume: only the volume makes it silent.
+        #expect(try ArmChecks.sound(quiet, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn).kind == .user)
+        do throws(ArmError) {
+            let sound = try ArmChecks.sound(quiet, volume: 5, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
+            #expect(mode == .daemon(alarm: "work"), "\(mode) accepted it")
+            #expect(sound.kind == .builtIn && sound.decoded?.path == quiet)
+            #expect(sound.warning?.hasPrefix("alarm 'work': cannot use sound file '\(quiet)': the sound is silent") == true, "\(sound.warning ?? "")")
+            #expect(sound.warning?.hasSuffix("it will ring wake's built-in sound") == true)
+        } catch {
+            #expect(mode != .daemon(alarm: "work"), "the daemon refused: \(error.message)")
+            #expect(error.status == ExitStatus.noInput && error.message.contains("at --volume 5; raise the volume"), "\(error.message)")
+        }
+    }
+
+    @Test("a file that does not decode: refused by a one-off and wake add; the daemon rings the built-in", arguments: modes)
+    func brokenFile(mode: ArmChecks.Mode) throws {
+        let dir = try TestDirectory()
+        let path = try dir.write("broken.wav", Array("RIFF not really".utf8))
+        do throws(ArmError) {
+            let sound = try ArmChecks.sound(path, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
+            #expect(mode == .daemon(alarm: "work"))
+            #expect(sound.kind == .builtIn && sound.decoded == nil && sound.warning?.contains("broken.wav") == true)
+        } catch {
+            #expect(mode != .daemon(alarm: "work"))
+            #expect(error.status == ExitStatus.noInput && error.message.hasSuffix("choose another file with --sound"), "\(error.message)")
+        }
+    }
+
+    @Test("a signal while decoding ends the check in every mode; wake add says nothing was added", arguments: modes)
+    func interrupted(mode: ArmChecks.Mode) async throws {
+        let dir = try TestDirectory()
+        let long = try await makeSound(in: dir, name: "long.wav", rate: 44100, channels: 1, seconds: "30")
+        do throws(ArmError) {
+            _ = try ArmChecks.sound(long, volume: 100, mode: mode, interrupt: { SIGTERM }, builtIn: Self.builtIn)
+            Issue.record("a pending SIGTERM did not end the decoding")
+        } catch {
+            #expect(error.signal == SIGTERM)
+            #expect(error.message.hasSuffix(mode == .add ? "nothing was added" : "nothing was set"), "\(error.message)")
+        }
+    }
+
+    @Test("no file: wake's own sound, audible, in every mode", arguments: modes)
+    func builtInSound(mode: ArmChecks.Mode) throws {
+        let sound = try ArmChecks.sound(nil, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
+        #expect(sound.kind == .builtIn && sound.warning == nil)
+    }
+}

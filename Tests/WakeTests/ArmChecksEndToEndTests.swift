@@ -1,0 +1,55 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WakeTestSupport
+
+/// Issue 38's example: a sound silent at the chosen volume, refused by `wake add` exactly as by
+/// the one-off, and said by a daemon that loads such an alarm, which rings wake's own sound.
+@Suite("Arm checks end to end: one rule for the one-off, wake add and the daemon")
+struct ArmChecksEndToEndTests {
+    static func quietSound(in dir: TestDirectory) async throws -> String {
+        // 22,050 Hz: the built-in sound is 44,100, so the device line tells which one rings.
+        try await makeSound(in: dir, name: "quiet.wav", rate: 22050, channels: 1, seconds: "2", synth: ["sine", "440", "vol", "-50dB"])
+    }
+
+    @Test("quiet.wav at --volume 5: the one-off and wake add both exit 66 with the same line; nothing is added")
+    func refusedAlike() async throws {
+        let home = try AlarmHome()
+        let quiet = try await Self.quietSound(in: home.dir)
+        let oneOff = try await home.run(["07:00", "--dry-run", "-s", quiet, "--volume", "5", "-D", "null"])
+        let add = try await home.run(["add", "07:00", "--days", "daily", "-s", quiet, "--volume", "5", "-D", "null"])
+        #expect(oneOff.exitCode == 66 && add.exitCode == 66, "\(oneOff)\n\(add)")
+        #expect(oneOff.stderr == add.stderr && add.stderr.contains("the sound is silent") && add.stderr.contains("--volume 5"), "\(add)")
+        #expect(!FileManager.default.fileExists(atPath: home.alarmsFile))
+        // At full volume the same file is fine for both.
+        let loud = try await home.run(["add", "07:00", "--days", "daily", "-s", quiet, "-D", "null"])
+        #expect(loud.exitCode == 0, "\(loud)")
+    }
+
+    @Test("the daemon loading such an alarm says so and rings wake's own sound")
+    func daemonRingsTheBuiltIn() async throws {
+        let home = try AlarmHome()
+        let quiet = try await Self.quietSound(in: home.dir)
+        try FileManager.default.createDirectory(atPath: home.dir.file("config") + "/wake", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try """
+            [alarms.quiet]
+            time = "\(AlarmHome.soon(4))"
+            days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+            sound = "\(quiet)"
+            device = "null"
+            volume = "5"
+            ring-for = "2s"
+            created = "2026-01-01T00:00:00Z"
+
+            """.write(toFile: home.alarmsFile, atomically: true, encoding: .utf8)
+        let daemon = try home.daemon(["--notify", "off"])
+        let device = try await daemon.waitForEvent("device", timeout: .seconds(30))
+        #expect(device["format"]?.contains("44100 Hz") == true, "rang the quiet file: \(device)")
+        try await daemon.waitForEvent("ringing")
+        daemon.send(SIGTERM)
+        let end = await daemon.wait()
+        #expect(end.stderr.contains("alarm 'quiet': cannot use sound file") && end.stderr.contains("it will ring wake's built-in sound"),
+                "\(end.stderr)")
+    }
+}
