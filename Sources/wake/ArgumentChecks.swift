@@ -33,7 +33,7 @@ extension RingOptionGroup {
     }
 
     /// The ring options checked, the config file's values under those the command line gave.
-    func settings(under config: ConfigDefaults, given: Set<String>) throws(ArmError) -> RingSettings {
+    func settings(under config: ConfigDefaults, given: Set<String>) throws(WakeFailure) -> RingSettings {
         var layered = values
         for option in AlarmOption.all(.ring) {
             layered[option.name] = config.layered(option, over: layered[option.name], given: given)
@@ -43,7 +43,7 @@ extension RingOptionGroup {
 }
 
 extension AlarmOptions {
-    init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(ArmError) {
+    init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(WakeFailure) {
         let o = c.options
         try self.init(when: c.when, dryRun: o.dryRun, quiet: o.quiet, ring: try o.ring.settings(under: config, given: given), events: o.events,
                       unpaced: c.unpaced, inhibit: config.layered(.inhibit, over: o.inhibit, given: given), wakeSystem: o.wakeSystem,
@@ -73,11 +73,11 @@ enum ArgumentChecks {
     /// `--device=`, or bundled as `-qD`).
     /// Returns the value options given, by long name (`--volume`): what the config file must not override.
     @discardableResult
-    static func checkRawArguments(_ args: [String]) throws(ArmError) -> Set<String> {
+    static func checkRawArguments(_ args: [String]) throws(WakeFailure) -> Set<String> {
         var seen = Set<String>()
-        func count(_ canonical: String) throws(ArmError) {
+        func count(_ canonical: String) throws(WakeFailure) {
             if !seen.insert(canonical).inserted {
-                throw ArmError(message: "option \(canonical) given more than once; give it once", status: ExitStatus.usage)
+                throw WakeFailure(.usage, "option \(canonical) given more than once; give it once")
             }
         }
         var i = 0
@@ -94,8 +94,7 @@ enum ArgumentChecks {
                 }
             } else if a.hasPrefix("-"), a.count >= 2 {
                 if a.dropFirst().first?.isNumber == true {
-                    throw ArmError(message: WakeSpec.ParseError(token: a, reason: "a time cannot be in the past; use +DURATION for a span from now").description,
-                                   status: ExitStatus.usage)
+                    throw WakeFailure(.usage, WakeSpec.ParseError(token: a, reason: "a time cannot be in the past; use +DURATION for a span from now").description)
                 }
                 // A bundle of short options: flags, then at most one value option, whose value is
                 // the rest of the word or, when it comes last, the next word.
@@ -113,16 +112,14 @@ enum ArgumentChecks {
             guard value.hasPrefix("-"), value.count >= 2 else { continue }
             // ArgumentParser would take a value starting with '-' for an option: say what it is.
             if option == "--message" {
-                throw ArmError(message: "--message: '\(value.printable)' looks like an option; write it as --message='\(value.printable)'",
-                               status: ExitStatus.usage)
+                throw WakeFailure(.usage, "--message: '\(value.printable)' looks like an option; write it as --message='\(value.printable)'")
             }
             if option == "--sound" || option == "--events" || option == "--device" {
-                throw ArmError(message: "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)",
-                               status: ExitStatus.usage)
+                throw WakeFailure(.usage, "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)")
             }
             if value.dropFirst().first?.isNumber == true {
                 let hint = option == "--volume" || option == "--min-volume" ? "a whole number from 1 to 100" : "a duration from zero up, as 9m"
-                throw ArmError(message: "\(option): negative value '\(value.printable)'; give \(hint)", status: ExitStatus.usage)
+                throw WakeFailure(.usage, "\(option): negative value '\(value.printable)'; give \(hint)")
             }
         }
         return seen

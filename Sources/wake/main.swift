@@ -55,16 +55,16 @@ func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], readsConfig: Bo
         guard readsConfig, !informational else { return Invocation(command: try T.parse(args), given: given) }
         let config = tolerant ? ConfigDefaults.loadTolerant() : try ConfigDefaults.load()
         return Invocation(command: try T.parse(args), config: config, given: given)
-    } catch let error as ArmError {
+    } catch let error as WakeFailure {
         Console(quiet: false).error(error.message)
-        exit(error.status)
+        exit(ExitCode.of(error.kind))
     } catch {
         if T.exitCode(for: error) == .success { T.exit(withError: error) }  // --help, --version
         var message = T.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
         while message.hasSuffix(".") { message.removeLast() }
         let help = T.self == WakeCommand.self ? "wake --help" : "wake \(T.configuration.commandName ?? "") --help"
         Console(quiet: false).error("\(message); see '\(help)'")
-        exit(ExitStatus.usage)
+        exit(ExitCode.usage)
     }
 }
 
@@ -79,31 +79,31 @@ func startRunning() -> SignalChannel {
         signals = try SignalChannel()
     } catch {
         Console(quiet: false).error("cannot set up signal handling: \(error); raise 'ulimit -n'")
-        exit(ExitStatus.osError)
+        exit(ExitCode.osError)
     }
     // Mixer levels a wake killed mid-ring left raised are put back first, whatever the command.
     MixerCheck.restoreLeftovers()
     return signals
 }
 
-/// Sets up, runs a subcommand's body and exits with its code; an ArmError becomes its one line
-/// and code.
+/// Sets up, runs a subcommand's body and exits with the code its result maps to; a failure
+/// becomes its one line and its kind's code.
 func execute(quiet: Bool = false, eventStream: Bool = false,
-             _ body: (Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
+             _ body: (Console, SignalChannel) throws(WakeFailure) -> CommandResult) -> Never {
     let signals = startRunning()
     let console = Console(quiet: quiet, stdoutIsEventStream: eventStream)
-    do { exit(try body(console, signals)) } catch {
+    do { exit(ExitCode.of(try body(console, signals))) } catch {
         console.error(error.message)
-        exit(error.status)
+        exit(ExitCode.of(error.kind))
     }
 }
 
 /// Parses a subcommand, then `execute`s its body.
 func run<T: ParsableCommand>(_ type: T.Type, readsConfig: Bool = false, tolerant: Bool = false, quiet: (T) -> Bool = { _ in false },
                              eventStream: (T) -> Bool = { _ in false },
-                             _ body: (Invocation<T>, Console, SignalChannel) throws(ArmError) -> Int32) -> Never {
+                             _ body: (Invocation<T>, Console, SignalChannel) throws(WakeFailure) -> CommandResult) -> Never {
     let c = parse(T.self, rest, readsConfig: readsConfig, tolerant: tolerant)
-    execute(quiet: quiet(c.command), eventStream: eventStream(c.command)) { console, signals throws(ArmError) in
+    execute(quiet: quiet(c.command), eventStream: eventStream(c.command)) { console, signals throws(WakeFailure) in
         try body(c, console, signals)
     }
 }
@@ -118,45 +118,45 @@ let plainWords = rest.allSatisfy { !$0.hasPrefix("-") }
 // The first word picks a subcommand; anything else is `wake WHEN`.
 switch arguments.first {
 case "list" where rest.isEmpty || rest == ["--json"]:
-    execute { console, _ throws(ArmError) in try StandingAlarmActions.list(json: !rest.isEmpty, console: console) }
+    execute { console, _ throws(WakeFailure) in try StandingAlarmActions.list(json: !rest.isEmpty, console: console) }
 case "next" where rest.isEmpty || rest == ["--json"]:
-    execute { console, _ throws(ArmError) in try StandingAlarmActions.next(json: !rest.isEmpty, console: console) }
+    execute { console, _ throws(WakeFailure) in try StandingAlarmActions.next(json: !rest.isEmpty, console: console) }
 case "stop" where plainWords && rest.count <= 1:
-    execute { console, _ throws(ArmError) in try ControlActions.run(.stop, id: rest.first, console: console) }
+    execute { console, _ throws(WakeFailure) in try ControlActions.run(.stop, id: rest.first, console: console) }
 case "snooze" where plainWords && rest.count <= 1:
-    execute { console, _ throws(ArmError) in try ControlActions.run(.snooze, id: rest.first, console: console) }
+    execute { console, _ throws(WakeFailure) in try ControlActions.run(.snooze, id: rest.first, console: console) }
 case "cancel" where plainWords && rest.count == 1:
-    execute { console, _ throws(ArmError) in try ControlActions.run(.cancel, id: rest[0], console: console) }
+    execute { console, _ throws(WakeFailure) in try ControlActions.run(.cancel, id: rest[0], console: console) }
 case "add":
-    run(AddCommand.self, readsConfig: true, quiet: \.quiet) { c, console, signals throws(ArmError) in
+    run(AddCommand.self, readsConfig: true, quiet: \.quiet) { c, console, signals throws(WakeFailure) in
         let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
                                                       ring: try c.command.ring.settings(under: c.config, given: c.given), given: c.given)
         return try StandingAlarmActions.add(request, console: console, signals: signals)
     }
 case "list":
-    run(ListCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.list(json: c.command.json, console: console) }
+    run(ListCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.list(json: c.command.json, console: console) }
 case "next":
-    run(NextCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.next(json: c.command.json, console: console) }
+    run(NextCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.next(json: c.command.json, console: console) }
 case "skip":
-    run(SkipCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
+    run(SkipCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
 case "pause":
-    run(PauseCommand.self) { c, console, _ throws(ArmError) in
+    run(PauseCommand.self) { c, console, _ throws(WakeFailure) in
         try StandingAlarmActions.pause(until: c.command.until, long: c.command.long, names: c.command.names, console: console)
     }
 case "resume":
-    run(ResumeCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.resume(names: c.command.names, console: console) }
+    run(ResumeCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.resume(names: c.command.names, console: console) }
 case "remove":
-    run(RemoveCommand.self) { c, console, _ throws(ArmError) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
+    run(RemoveCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
 case "stop":
-    run(StopCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.stop, id: c.command.id, console: console) }
+    run(StopCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.stop, id: c.command.id, console: console) }
 case "snooze":
-    run(SnoozeCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.snooze, id: c.command.id, console: console) }
+    run(SnoozeCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.snooze, id: c.command.id, console: console) }
 case "cancel":
-    run(CancelCommand.self) { c, console, _ throws(ArmError) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
+    run(CancelCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
     run(DaemonCommand.self, readsConfig: true, tolerant: true, quiet: \.quiet,
         eventStream: { $0.events == "-" }) {
-        c, console, signals throws(ArmError) in
+        c, console, signals throws(WakeFailure) in
         let d = c.command
         let options = DaemonOptions(events: d.events, inhibit: c.value(.inhibit, d.inhibit), notify: c.value(.notify, d.notify),
                                     wakeSystem: d.wakeSystem, noWakeSystem: d.noWakeSystem, unpaced: d.unpaced,
@@ -166,23 +166,23 @@ case "daemon":
     }
 case "help":
     // `wake help [SUBCOMMAND]`, which the completion scripts offer: that subcommand's --help.
-    guard let name = rest.first else { _ = parse(WakeCommand.self, ["--help"]); exit(ExitStatus.usage) }
+    guard let name = rest.first else { _ = parse(WakeCommand.self, ["--help"]); exit(ExitCode.usage) }
     guard let sub = WakeCommandTree.subcommands.first(where: { $0.configuration.commandName == name }) else {
         Console(quiet: false).error("no subcommand '\(name.printable)'; see 'wake --help'")
-        exit(ExitStatus.usage)
+        exit(ExitCode.usage)
     }
     guard rest.count == 1 else {
         Console(quiet: false).error("help takes one subcommand, not '\(rest[1].printable)'; see 'wake --help'")
-        exit(ExitStatus.usage)
+        exit(ExitCode.usage)
     }
     /// Prints a subcommand's help (parse exits for --help); opened from the existential here.
     func help<T: ParsableCommand>(_ type: T.Type) { _ = parse(type, ["--help"]) }
     help(sub)
-    exit(ExitStatus.usage)
+    exit(ExitCode.usage)
 case let first where WakeCommandTree.handles(first):
     // The completion scripts and the help dump, generated from the whole tree (they print and exit).
     _ = parse(WakeCommandTree.self, arguments)
-    exit(ExitStatus.usage)
+    exit(ExitCode.usage)
 default:
     let invocation = parse(WakeCommand.self, arguments, readsConfig: true)
     let signals = startRunning()
@@ -193,12 +193,12 @@ default:
 func runOneOff(_ invocation: Invocation<WakeCommand>, signals: SignalChannel) -> Int32 {
     let command = invocation.command
     let console = Console(quiet: command.options.quiet, stdoutIsEventStream: command.options.events == "-")
-    if command.options.listDevices { return OneOffAlarm.listDevices(console) }
+    if command.options.listDevices { return ExitCode.of(OneOffAlarm.listDevices(console)) }
     do {
         let options = try AlarmOptions(command, config: invocation.config, given: invocation.given)
-        return try OneOffAlarm.arm(options, console: console, signals: signals)
+        return ExitCode.of(try OneOffAlarm.arm(options, console: console, signals: signals))
     } catch {
         console.error(error.message)
-        return error.status
+        return ExitCode.of(error.kind)
     }
 }

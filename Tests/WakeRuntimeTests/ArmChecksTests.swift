@@ -20,7 +20,7 @@ struct ArmChecksTests {
                                         synth: ["sine", "440", "vol", "-50dB"])
         // Audible at full volume: only the volume makes it silent.
         #expect(try ArmChecks.sound(quiet, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn).kind == .user)
-        do throws(ArmError) {
+        do throws(WakeFailure) {
             let sound = try ArmChecks.sound(quiet, volume: 5, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
             #expect(mode == .daemon(alarm: "work"), "\(mode) accepted it")
             #expect(sound.kind == .builtIn && sound.decoded?.path == quiet)
@@ -28,7 +28,7 @@ struct ArmChecksTests {
             #expect(sound.warning?.hasSuffix("it will ring wake's built-in sound") == true)
         } catch {
             #expect(mode != .daemon(alarm: "work"), "the daemon refused: \(error.message)")
-            #expect(error.status == ExitStatus.noInput && error.message.contains("at --volume 5; raise the volume"), "\(error.message)")
+            #expect(error.kind == .soundUnusable && error.message.contains("at --volume 5; raise the volume"), "\(error.message)")
         }
     }
 
@@ -36,13 +36,13 @@ struct ArmChecksTests {
     func brokenFile(mode: ArmChecks.Mode) throws {
         let dir = try TestDirectory()
         let path = try dir.write("broken.wav", Array("RIFF not really".utf8))
-        do throws(ArmError) {
+        do throws(WakeFailure) {
             let sound = try ArmChecks.sound(path, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
             #expect(mode == .daemon(alarm: "work"))
             #expect(sound.kind == .builtIn && sound.decoded == nil && sound.warning?.contains("broken.wav") == true)
         } catch {
             #expect(mode != .daemon(alarm: "work"))
-            #expect(error.status == ExitStatus.noInput && error.message.hasSuffix("choose another file with --sound"), "\(error.message)")
+            #expect(error.kind == .soundUnusable && error.message.hasSuffix("choose another file with --sound"), "\(error.message)")
         }
     }
 
@@ -50,7 +50,7 @@ struct ArmChecksTests {
     func interrupted(mode: ArmChecks.Mode) async throws {
         let dir = try TestDirectory()
         let long = try await makeSound(in: dir, name: "long.wav", rate: 44100, channels: 1, seconds: "30")
-        do throws(ArmError) {
+        do throws(WakeFailure) {
             _ = try ArmChecks.sound(long, volume: 100, mode: mode, interrupt: { SIGTERM }, builtIn: Self.builtIn)
             Issue.record("a pending SIGTERM did not end the decoding")
         } catch {

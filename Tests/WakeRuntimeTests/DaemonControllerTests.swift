@@ -16,7 +16,7 @@ struct DaemonControllerTests {
         let runner: Runner
         let recorder = EventRecorder()
         let lines = Console.LineCapture()
-        var configResult: Result<ConfigDefaults, ArmError> = .success(ConfigDefaults())
+        var configResult: Result<ConfigDefaults, WakeFailure> = .success(ConfigDefaults())
         var inhibitCalls: [String?] = []
         private(set) var controller: DaemonController?
 
@@ -40,8 +40,8 @@ struct DaemonControllerTests {
         func start() throws {
             let services = DaemonController.Services(
                 clock: world, timers: world,
-                loadConfig: { [unowned self] () throws(ArmError) in try configResult.get() },
-                inhibit: { [unowned self] why throws(ArmError) in inhibitCalls.append(why) },
+                loadConfig: { [unowned self] () throws(WakeFailure) in try configResult.get() },
+                inhibit: { [unowned self] why throws(WakeFailure) in inhibitCalls.append(why) },
                 builtInSound: RunnerTests.tone)
             let controller = DaemonController(runner: runner, store: store, zone: .utc, console: Console(capturing: lines), log: nil,
                                               unpaced: true, config: ConfigDefaults(), services: services)
@@ -152,7 +152,7 @@ struct DaemonControllerTests {
     func brokenConfigOnReload() throws {
         let d = try Daemon(alarms: [Self.daily("work", 7)])
         try d.start()
-        d.configResult = .failure(ArmError(message: "config file 'x' line 1: volume: bad", status: 78))
+        d.configResult = .failure(WakeFailure(.config, "config file 'x' line 1: volume: bad"))
         d.controller?.requestReload()
         d.controller?.applyPending()
         #expect(d.lines.lines.contains { $0.contains("the alarms keep the defaults read before") })

@@ -38,7 +38,7 @@ struct ZoneChangeTests {
             console.alarmName = { "'\($0)' " }
             runner.observe(with: console)
             let services = DaemonController.Services(
-                clock: world, timers: world, loadConfig: { () throws(ArmError) in ConfigDefaults() },
+                clock: world, timers: world, loadConfig: { () throws(WakeFailure) in ConfigDefaults() },
                 inhibit: nil, builtInSound: RunnerTests.tone)
             controller = DaemonController(runner: runner, store: store, zone: zone, console: out, log: log,
                                           unpaced: true, config: ConfigDefaults(), services: services)

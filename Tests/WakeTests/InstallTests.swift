@@ -31,7 +31,7 @@ enum InstallTools {
 
     static let manPage = packageRoot + "/Resources/wake.1"
     static let mainSwift = packageRoot + "/Sources/wake/main.swift"
-    static let exitStatusSwift = packageRoot + "/Sources/WakeRuntime/Session/ExitStatus.swift"
+    static let exitStatusSwift = packageRoot + "/Sources/wake/ExitCode.swift"
 
     static func read(_ path: String) throws -> String {
         guard let d = FileManager.default.contents(atPath: path) else { throw WakeTestError("cannot read \(path)") }

@@ -29,7 +29,7 @@ public struct ConfigDefaults {
     public static var standardPath: String? { XDGPaths.configHome().map { $0 + "/wake/config.toml" } }
 
     /// Reads and checks the file; a missing one is no error.
-    public static func load(path: String? = standardPath) throws(ArmError) -> ConfigDefaults {
+    public static func load(path: String? = standardPath) throws(WakeFailure) -> ConfigDefaults {
         guard let path else { return ConfigDefaults(path: nil) }
         // A file that is there but unreadable is a mistake to report; a path a parent directory
         // will not even let us look into (HOME still another user's, as under setpriv or su)
@@ -41,11 +41,11 @@ public struct ConfigDefaults {
             guard let t = try AtomicFile.read(path) else { return ConfigDefaults(path: path) }
             text = t
         } catch {
-            throw ArmError(message: "cannot read the config file: \(error); fix it or move it away", status: ExitStatus.config)
+            throw WakeFailure(.config, "cannot read the config file: \(error); fix it or move it away")
         }
         let entries: [ConfigFile.Entry]
         do { entries = try ConfigFile.parse(text, known: knownKeys) } catch {
-            throw ArmError(message: "config file '\(path.printable)' \(error.description); correct it", status: ExitStatus.config)
+            throw WakeFailure(.config, "config file '\(path.printable)' \(error.description); correct it")
         }
         let config = ConfigDefaults(path: path, entries: entries)
         try config.check()
@@ -96,11 +96,11 @@ public struct ConfigDefaults {
 
     /// Each value as the command line checks it, then the ring options together (a fade longer
     /// than the ring).
-    private func check() throws(ArmError) {
-        func fail(_ e: ConfigFile.Entry?, _ message: String) -> ArmError {
+    private func check() throws(WakeFailure) {
+        func fail(_ e: ConfigFile.Entry?, _ message: String) -> WakeFailure {
             let at = e.map { " line \($0.line), \($0.key)" } ?? ""
             // The option's own message already says what to give instead.
-            return ArmError(message: "config file '\((path ?? "").printable)'\(at): \(message)", status: ExitStatus.config)
+            return WakeFailure(.config, "config file '\((path ?? "").printable)'\(at): \(message)")
         }
         for e in entries {
             if let message = problem(with: e) { throw fail(e, message) }

@@ -8,14 +8,14 @@ import WakeSystem
 public enum ControlActions {
     /// The control directory, or nil when it does not exist (no wake of this user runs).
     /// One that is not the user's alone is refused (77): its answers could be anyone's.
-    static func directory() throws(ArmError) -> String? {
+    static func directory() throws(WakeFailure) -> String? {
         do { return try ControlDirectory.prepare(create: false) } catch {
-            throw ArmError(message: error.description, status: error.unsafe ? ExitStatus.noPermission : ExitStatus.unavailable)
+            throw WakeFailure(error.unsafe ? .permission : .unavailable, error.description)
         }
     }
 
     /// Asks every running wake; says on stderr which did not answer.
-    static func ask(_ request: ControlRequest, console: Console) throws(ArmError) -> [ControlRecord] {
+    static func ask(_ request: ControlRequest, console: Console) throws(WakeFailure) -> [ControlRecord] {
         guard let dir = try directory() else { return [] }
         var records: [ControlRecord] = []
         for reply in ControlClient.ask(request, directory: dir) {
@@ -27,10 +27,9 @@ public enum ControlActions {
         return records
     }
 
-    public static func run(_ command: AlarmCommand, id: String?, console: Console) throws(ArmError) -> Int32 {
+    public static func run(_ command: AlarmCommand, id: String?, console: Console) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
-            throw ArmError(message: "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them",
-                           status: ExitStatus.usage)
+            throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
         let records = try ask(.command(command, id: id), console: console)
         let zone = StandingAlarmActions.zone(console)
@@ -49,15 +48,14 @@ public enum ControlActions {
         }
         if acted {
             for line in refusals { console.error(line) }
-            return ExitStatus.ok
+            return .done
         }
         if let first = refusals.first {
             for line in refusals.dropFirst() { console.error(line) }
-            throw ArmError(message: first, status: ExitStatus.nothingMatched)
+            throw WakeFailure(.nothingMatched, first)
         }
-        if let id { throw ArmError(message: "no running alarm has the ID '\(id.printable)'; see 'wake list'", status: ExitStatus.nothingMatched) }
-        throw ArmError(message: command == .snooze ? "nothing is ringing; see 'wake list'" : "nothing is ringing or snoozed; see 'wake list'",
-                       status: ExitStatus.nothingMatched)
+        if let id { throw WakeFailure(.nothingMatched, "no running alarm has the ID '\(id.printable)'; see 'wake list'") }
+        throw WakeFailure(.nothingMatched, command == .snooze ? "nothing is ringing; see 'wake list'" : "nothing is ringing or snoozed; see 'wake list'")
     }
 
     /// `the 07:00 alarm (pid 4242)` or `'work' (06:30)`.

@@ -17,17 +17,17 @@ public final class DaemonController: RuntimeObserver {
         public var clock: RuntimeClock
         public var timers: TimerFactory
         /// Re-reads the config file on every reload.
-        public var loadConfig: () throws(ArmError) -> ConfigDefaults
+        public var loadConfig: () throws(WakeFailure) -> ConfigDefaults
         /// Takes the "never sleep" lock (with its reason) or, given nil, releases it; nil when
         /// the daemon holds no lock (`--inhibit off`, or the RTC wakes the machine).
-        public var inhibit: ((String?) throws(ArmError) -> Void)?
+        public var inhibit: ((String?) throws(WakeFailure) -> Void)?
         /// The built-in sound, opened when an alarm first needs it.
         public var builtInSound: () throws(SoundFile.OpenError) -> SoundFile
         /// Shows a problem with the files on the desktop too (nobody reads the journal).
         public var announce: ((String) -> Void)?
 
-        public init(clock: RuntimeClock, timers: TimerFactory, loadConfig: @escaping () throws(ArmError) -> ConfigDefaults,
-                    inhibit: ((String?) throws(ArmError) -> Void)?, builtInSound: @escaping () throws(SoundFile.OpenError) -> SoundFile,
+        public init(clock: RuntimeClock, timers: TimerFactory, loadConfig: @escaping () throws(WakeFailure) -> ConfigDefaults,
+                    inhibit: ((String?) throws(WakeFailure) -> Void)?, builtInSound: @escaping () throws(SoundFile.OpenError) -> SoundFile,
                     announce: ((String) -> Void)? = nil) {
             self.clock = clock
             self.timers = timers
@@ -377,7 +377,7 @@ public final class DaemonController: RuntimeObserver {
     /// wake's own sound instead, and says so (an alarm is never dropped for its sound). Throws
     /// when not even the built-in sound opens, and when a signal that ends the daemon ended the
     /// decoding.
-    private func sound(_ path: String?, volume: Int, alarm: String) throws(ArmError) -> ArmChecks.Sound {
+    private func sound(_ path: String?, volume: Int, alarm: String) throws(WakeFailure) -> ArmChecks.Sound {
         let sound = try ArmChecks.sound(path, volume: volume, mode: .daemon(alarm: alarm), opened: path.flatMap { sounds[$0] },
                                         // A decoding goes on through what the daemon takes without
                                         // ending; any other signal ends the daemon, so it ends the decoding too.

@@ -33,18 +33,18 @@ public struct DaemonOptions {
 
 /// `wake daemon`: the checks, then the session with its controller.
 public enum StandingAlarmDaemon {
-    public static func run(_ c: DaemonOptions, config: ConfigDefaults, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
-        if let e = c.events, e.isEmpty { throw ArmError(message: "--events: empty path; give a file, or '-' for stdout", status: ExitStatus.usage) }
+    public static func run(_ c: DaemonOptions, config: ConfigDefaults, console: Console, signals: SignalChannel) throws(WakeFailure) -> CommandResult {
+        if let e = c.events, e.isEmpty { throw WakeFailure(.usage, "--events: empty path; give a file, or '-' for stdout") }
         let inhibit = try AlarmOptions.inhibitMode(c.inhibit)
         var notifyMode = try AlarmOptions.notifyMode(c.notify)
         let wakeMode = try WakeSystemPlan.mode(wakeSystem: c.wakeSystem, noWakeSystem: c.noWakeSystem)
         let noticeLead: Duration
         do { noticeLead = try DurationText.parse(c.noticeBefore) } catch {
-            throw ArmError(message: "--notice-before: \(error.description)", status: ExitStatus.usage)
+            throw WakeFailure(.usage, "--notice-before: \(error.description)")
         }
         let (zone, warning) = ZoneLoader.local()
         if let warning { console.error("warning: " + warning) }
-        do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
+        do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         // The RTC wakes the machine for every occurrence wherever it can; checked before anything is made.
         let wake = try WakeSystemPlan.decide(wakeMode)
         let store = try StandingAlarmActions.store()
@@ -61,7 +61,7 @@ public enum StandingAlarmDaemon {
             // Not a failure: the alarms ring, by the other one. Exit 0, so systemd does not restart this one.
             console.info("a wake daemon already rings the alarms in \(store.alarmsDirectory.printable)"
                          + "\(error.pid.map { " (pid \($0))" } ?? ""); this one exits")
-            return ExitStatus.ok
+            return .done
         }
         for warning in lock.warnings { console.error("warning: " + warning) }
         // A user service starts with a soft limit of 1024 descriptors: the alarms' timers share
@@ -77,26 +77,26 @@ public enum StandingAlarmDaemon {
         let notify = try NotifySetup.prepare(notifyMode, dryRun: false, signals: signals)
         let log: EventLog?
         do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } } catch {
-            throw ArmError(message: error.description, status: ExitStatus.cantCreate)
+            throw WakeFailure(.cantCreate, error.description)
         }
         let session: AlarmSession
         do {
             session = try AlarmSession(mode: .daemon, zone: zone, console: console, log: log, signals: signals, inhibitor: .off,
                                        alarmTimers: wake.alarmTimers, settings: AlarmEngine.Settings())
         } catch {
-            throw ArmError(message: "cannot set up the daemon: \(error); the system is short of a resource", status: ExitStatus.osError)
+            throw WakeFailure(.resource, "cannot set up the daemon: \(error); the system is short of a resource")
         }
         NotifySetup.start(notify, mode: notifyMode, session: session, console: console)
-        let inhibitLock: ((String?) throws(ArmError) -> Void)?
+        let inhibitLock: ((String?) throws(WakeFailure) -> Void)?
         if wake.wakesSystem || inhibit == .off {
             inhibitLock = nil  // the RTC wakes the machine, or the user said so
         } else {
-            inhibitLock = { [unowned session] why throws(ArmError) in
-                session.setInhibitor(try why.map { why throws(ArmError) in try OneOffAlarm.takeInhibitor(inhibit, why: why) } ?? .off)
+            inhibitLock = { [unowned session] why throws(WakeFailure) in
+                session.setInhibitor(try why.map { why throws(WakeFailure) in try OneOffAlarm.takeInhibitor(inhibit, why: why) } ?? .off)
             }
         }
         let services = DaemonController.Services(clock: SystemRuntimeClock(), timers: session.timers,
-                                                 loadConfig: { () throws(ArmError) in ConfigDefaults.loadTolerant() },
+                                                 loadConfig: { () throws(WakeFailure) in ConfigDefaults.loadTolerant() },
                                                  inhibit: inhibitLock, builtInSound: DefaultSound.open,
                                                  announce: { [unowned session] in session.notifier?.announce($0) })
         let controller = DaemonController(runner: session.runner, store: store, zone: zone, console: console, log: log,
@@ -117,7 +117,7 @@ public enum StandingAlarmDaemon {
             }
             try controller.start()
         } catch {
-            throw ArmError(message: "cannot watch the alarm files: \(error)", status: ExitStatus.osError)
+            throw WakeFailure(.resource, "cannot watch the alarm files: \(error)")
         }
         let status = session.runDaemon()
         withExtendedLifetime(lock) {}

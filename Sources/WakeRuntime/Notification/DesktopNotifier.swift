@@ -244,7 +244,7 @@ public enum NotifySetup {
         var unavailable: String?
     }
 
-    static func prepare(_ mode: AlarmOptions.NotifyMode, dryRun: Bool, signals: SignalChannel) throws(ArmError) -> Prepared {
+    static func prepare(_ mode: AlarmOptions.NotifyMode, dryRun: Bool, signals: SignalChannel) throws(WakeFailure) -> Prepared {
         if mode == .off { return Prepared() }
         var prepared = Prepared()
         if mode == .require || dryRun {
@@ -253,10 +253,9 @@ public enum NotifySetup {
                 prepared.server = info
             case .failure(let reason):
                 if mode == .require {
-                    throw ArmError(message: "--notify require: no desktop notification server answers on the session bus "
+                    throw WakeFailure(.unavailable, "--notify require: no desktop notification server answers on the session bus "
                         + "'\(sessionBusAddress.printable)': \(reason); run wake in a desktop session (or point "
-                        + "DBUS_SESSION_BUS_ADDRESS at its bus), or use --notify auto to ring without one",
-                        status: ExitStatus.unavailable)
+                        + "DBUS_SESSION_BUS_ADDRESS at its bus), or use --notify auto to ring without one")
                 }
                 prepared.unavailable = reason
             }
@@ -264,8 +263,8 @@ public enum NotifySetup {
         if dryRun { return prepared }
         do { prepared.bus = try NotificationBus() } catch {
             if mode == .require {
-                throw ArmError(message: "--notify require: cannot connect to the session bus '\(sessionBusAddress.printable)': "
-                    + "\(error.description.printable); use --notify auto to ring without a notification", status: ExitStatus.unavailable)
+                throw WakeFailure(.unavailable, "--notify require: cannot connect to the session bus '\(sessionBusAddress.printable)': "
+                    + "\(error.description.printable); use --notify auto to ring without a notification")
             }
         }
         return prepared
@@ -283,7 +282,7 @@ public enum NotifySetup {
         case failure(String)
     }
 
-    private static func ask(signals: SignalChannel) throws(ArmError) -> Answer {
+    private static func ask(signals: SignalChannel) throws(WakeFailure) -> Answer {
         let limit = Defaults.stallLimit
         // The bound is the call's: sd-bus's own timeout, later, is only a backstop, so a hung
         // server is always reported the same way.
@@ -293,15 +292,14 @@ public enum NotifySetup {
                 Result { () throws(BusError) -> NotificationBus.ServerInfo in try NotificationBus.probe(timeout: limit + .seconds(2)) }
             }
         } catch {
-            throw ArmError(message: "cannot check the notification server: \(error); the system is short of a resource",
-                           status: ExitStatus.osError)
+            throw WakeFailure(.resource, "cannot check the notification server: \(error); the system is short of a resource")
         }
         switch outcome {
         case .done(.success(let info)): return .success(info)
         case .done(.failure(let error)): return .failure(error.description.printable)
         case .timedOut: return .failure("the notification server did not answer in \(Formatting.span(limit)) (is it hung?)")
         case .interrupted(let signal):
-            throw ArmError.interrupted(by: signal, during: "asking for the notification server")
+            throw WakeFailure.interrupted(by: signal, during: "asking for the notification server")
         }
     }
 

@@ -20,14 +20,14 @@ public struct RingSettings {
     /// Every ring option's text by long name without dashes (`volume`, `fade-in`, `sound`), as
     /// the command line or a file gave them; a key left out takes its built-in default. Each is
     /// checked by its description (`AlarmOption`), then the fade against the ring.
-    public init(values given: [String: String]) throws(ArmError) {
+    public init(values given: [String: String]) throws(WakeFailure) {
         var texts: [String: String] = [:]
         var parsed: [String: AlarmOption.Value] = [:]
         for option in AlarmOption.all(.ring) {
             guard let text = given[option.name] ?? option.defaultText else { continue }
             switch option.parse(text) {
             case .success(let value): parsed[option.name] = value
-            case .failure(let problem): throw ArmError(message: problem.message, status: ExitStatus.usage)
+            case .failure(let problem): throw WakeFailure(.usage, problem.message)
             }
             texts[option.name] = text
         }
@@ -39,8 +39,8 @@ public struct RingSettings {
         fadeIn = duration(.fadeIn)
         let ringFor = duration(.ringFor)
         if ringFor > .zero && fadeIn > ringFor {
-            throw ArmError(message: "--fade-in \((texts["fade-in"] ?? "").printable) is longer than --ring-for \((texts["ring-for"] ?? "").printable); "
-                           + "shorten the fade or ring longer", status: ExitStatus.usage)
+            throw WakeFailure(.usage, "--fade-in \((texts["fade-in"] ?? "").printable) is longer than --ring-for \((texts["ring-for"] ?? "").printable); "
+                           + "shorten the fade or ring longer")
         }
         engine = AlarmEngine.Settings(lateLimit: duration(.lateLimit), snooze: duration(.snooze), ringFor: ringFor)
         mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
@@ -77,8 +77,8 @@ public struct AlarmOptions {
 
     /// Checks what the command line gave: WHEN as its words (`7:30 pm` may come as two).
     public init(when words: [String], dryRun: Bool, quiet: Bool, ring: RingSettings, events: String?, unpaced: Bool,
-                inhibit: String, wakeSystem: Bool, noWakeSystem: Bool = false, notify: String) throws(ArmError) {
-        func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
+                inhibit: String, wakeSystem: Bool, noWakeSystem: Bool = false, notify: String) throws(WakeFailure) {
+        func usage(_ m: String) -> WakeFailure { WakeFailure(.usage, m) }
         guard !words.isEmpty else {
             throw usage("missing WHEN: say when to ring, as 'wake 07:00'; \(WakeSpec.acceptedForms)")
         }
@@ -95,16 +95,15 @@ public struct AlarmOptions {
         self.notify = try AlarmOptions.notifyMode(notify)
     }
 
-    public static func inhibitMode(_ text: String) throws(ArmError) -> InhibitMode { try mode(text, option: "inhibit") }
+    public static func inhibitMode(_ text: String) throws(WakeFailure) -> InhibitMode { try mode(text, option: "inhibit") }
 
-    public static func notifyMode(_ text: String) throws(ArmError) -> NotifyMode { try mode(text, option: "notify") }
+    public static func notifyMode(_ text: String) throws(WakeFailure) -> NotifyMode { try mode(text, option: "notify") }
 
     /// `auto`, `require` or `off`, as `--OPTION` takes it.
-    public static func mode<Mode: RawRepresentable & CaseIterable>(_ text: String, option: String) throws(ArmError) -> Mode where Mode.RawValue == String {
+    public static func mode<Mode: RawRepresentable & CaseIterable>(_ text: String, option: String) throws(WakeFailure) -> Mode where Mode.RawValue == String {
         guard let mode = Mode(rawValue: text) else {
             let names = Mode.allCases.map(\.rawValue)
-            throw ArmError(message: "--\(option): invalid mode '\(text.printable)'; use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")",
-                           status: ExitStatus.usage)
+            throw WakeFailure(.usage, "--\(option): invalid mode '\(text.printable)'; use \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
         }
         return mode
     }

@@ -87,9 +87,9 @@ public final class AlarmSession {
         runner.observe(with: codeRelease)
     }
 
-    /// A one-off alarm: armed, run to its end; the exit code says how it ended. `spec` is what
+    /// A one-off alarm: armed, run to its end; the result says how it ended. `spec` is what
     /// was typed: a local reading follows the machine's zone (see `ZoneChange`).
-    func run(_ setup: AlarmSetup, spec: WakeSpec, wake: WakeSystemPlan) -> Int32 {
+    func run(_ setup: AlarmSetup, spec: WakeSpec, wake: WakeSystemPlan) -> CommandResult {
         oneOff = (spec, setup)
         consoleObserver.deadlineText = { [unowned self] _ in
             Formatting.clockTime(oneOff?.setup.deadline.instant ?? setup.deadline.instant, zone: zone)
@@ -108,7 +108,7 @@ public final class AlarmSession {
             try runner.arm(setup)
         } catch {
             console.error("cannot arm the alarm: \(error)")
-            return ExitStatus.osError
+            return .failed(.resource)
         }
         reportInhibitor()
         if wake.wakesSystem {
@@ -123,18 +123,18 @@ public final class AlarmSession {
         handleSignals(early)
         if let failure = loop(until: { runner.isFinished }) { return failure }
         if let fatalSignal { return endedBySignal(fatalSignal) }
-        guard let outcome = runner.outcome(of: setup.id) else { return ExitStatus.noSound }
-        return ExitStatus.code(for: outcome)
+        guard let outcome = runner.outcome(of: setup.id) else { return .failed(.noSound) }
+        return .rang(outcome)
     }
 
     /// The daemon: its controller arms and re-arms alarms; this runs until SIGTERM or SIGINT.
-    func runDaemon() -> Int32 {
+    func runDaemon() -> CommandResult {
         start()
         defer { finish() }
         handleSignals()
         if let failure = loop(until: { endRequested }) { return failure }
         if let fatalSignal { return endedBySignal(fatalSignal) }
-        return ExitStatus.ok
+        return .done
     }
 
     /// Ends the daemon before its next wait, as SIGTERM would: what rings now stops with it.
@@ -238,21 +238,21 @@ public final class AlarmSession {
         console.clearStatus()
     }
 
-    /// Turns the reactor until `done`; an exit code when the loop itself failed.
-    private func loop(until done: () -> Bool) -> Int32? {
+    /// Turns the reactor until `done`; a result when the loop itself failed.
+    private func loop(until done: () -> Bool) -> CommandResult? {
         while !done() && fatalSignal == nil {
             codeRelease.releaseIfDue()
             do { try reactor.runOnce() } catch {
                 console.error("the event loop failed (\(error)); stopping")
-                return ExitStatus.noSound
+                return .failed(.noSound)
             }
         }
         return nil
     }
 
-    private func endedBySignal(_ signal: Int32) -> Int32 {
+    private func endedBySignal(_ signal: Int32) -> CommandResult {
         console.error("ended by \(SignalChannel.name(of: signal))" + (mode == .oneOff ? "; the alarm is cancelled" : ""))
-        return 128 + signal
+        return .endedBySignal(signal)
     }
 
     // MARK: sources

@@ -36,7 +36,7 @@ public enum ArmChecks {
     /// is the file already decoded for `path` (the daemon's). `interrupt` is asked while a long
     /// file decodes: a signal ends the check.
     public static func sound(_ path: String?, volume: Int, mode: Mode, opened: SoundFile? = nil, interrupt: @escaping () -> Int32?,
-                             builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(ArmError) -> Sound {
+                             builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
         var warning: String?
         var decoded: SoundFile?
         if let path {
@@ -47,30 +47,29 @@ public enum ArmChecks {
                 guard let why = file.silenceReason(volume: volume) else { return Sound(file: file, kind: .user, decoded: file) }
                 let problem = "cannot use sound file '\(file.path.printable)': \(why) at --volume \(volume)"
                 guard case .daemon(let alarm) = mode else {
-                    throw ArmError(message: problem + "; raise the volume or choose another file with --sound", status: ExitStatus.noInput)
+                    throw WakeFailure(.soundUnusable, problem + "; raise the volume or choose another file with --sound")
                 }
                 warning = "alarm '\(alarm.printable)': \(problem); it will ring wake's built-in sound"
             } catch let error as SoundFile.OpenError {
-                if let signal = error.signal { throw ArmError.interrupted(by: signal, during: "reading the sound file", nothing: mode.nothing) }
+                if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: "reading the sound file", nothing: mode.nothing) }
                 guard case .daemon(let alarm) = mode else {
-                    throw ArmError(message: error.description + (error.libraryMissing ? "" : "; choose another file with --sound"),
-                                   status: ExitStatus.noInput)
+                    throw WakeFailure(.soundUnusable, error.description + (error.libraryMissing ? "" : "; choose another file with --sound"))
                 }
                 // An alarm is never dropped for its sound.
                 warning = "alarm '\(alarm.printable)': \(error.description); it will ring wake's built-in sound"
-            } catch let error as ArmError {
+            } catch let error as WakeFailure {
                 throw error
             } catch {
-                throw ArmError(message: "\(error)", status: ExitStatus.noInput)
+                throw WakeFailure(.soundUnusable, "\(error)")
             }
         }
         do {
             let file = try builtIn()
             return Sound(file: file, kind: .builtIn, decoded: decoded, warning: warning)
         } catch {
-            if let signal = error.signal { throw ArmError.interrupted(by: signal, during: "reading the sound file", nothing: mode.nothing) }
+            if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: "reading the sound file", nothing: mode.nothing) }
             // A missing libsndfile already names the package to reinstall; no file is to blame.
-            throw ArmError(message: error.description + (error.libraryMissing ? "" : "; reinstall wake"), status: ExitStatus.noInput)
+            throw WakeFailure(.soundUnusable, error.description + (error.libraryMissing ? "" : "; reinstall wake"))
         }
     }
 }

@@ -21,7 +21,7 @@ public enum DeviceCheck {
         }
     }
 
-    static func run(_ device: String, sound: SoundFile, dryRun: Bool, signals: SignalChannel) throws(ArmError) -> Report {
+    static func run(_ device: String, sound: SoundFile, dryRun: Bool, signals: SignalChannel) throws(WakeFailure) -> Report {
         let format: PCM.SampleFormat = sound.width == .int16 ? .s16 : .s32
         let channels = sound.channels, rate = sound.sampleRate
         let outcome: BoundedCall.Outcome<Result<Report, ALSAError>>
@@ -35,26 +35,24 @@ public enum DeviceCheck {
                 }
             }
         } catch {
-            throw ArmError(message: "cannot check device '\(device.printable)': \(error); the system is short of a resource",
-                           status: ExitStatus.osError)
+            throw WakeFailure(.resource, "cannot check device '\(device.printable)': \(error); the system is short of a resource")
         }
         switch outcome {
         case .done(.success(let report)):
             return report
         case .done(.failure(let error)):
             if error.libraryMissing {
-                throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message)", status: ExitStatus.unavailable)
+                throw WakeFailure(.unavailable, "cannot ring on device '\(device.printable)': \(error.message)")
             }
             if let why = SoundServerEnvironment.explainUnreachable(device: device) {
-                throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message); \(why)", status: ExitStatus.unavailable)
+                throw WakeFailure(.unavailable, "cannot ring on device '\(device.printable)': \(error.message); \(why)")
             }
-            throw ArmError(message: "cannot ring on device '\(device.printable)': \(error.message) (\(error.call)); see 'wake --list-devices'",
-                           status: ExitStatus.unavailable)
+            throw WakeFailure(.unavailable, "cannot ring on device '\(device.printable)': \(error.message) (\(error.call)); see 'wake --list-devices'")
         case .timedOut:
-            throw ArmError(message: "cannot ring on device '\(device.printable)': the device did not answer in \(Formatting.span(Defaults.stallLimit)) "
-                + "(is its sound server hung?); try another with -D, see 'wake --list-devices'", status: ExitStatus.unavailable)
+            throw WakeFailure(.unavailable, "cannot ring on device '\(device.printable)': the device did not answer in \(Formatting.span(Defaults.stallLimit)) "
+                + "(is its sound server hung?); try another with -D, see 'wake --list-devices'")
         case .interrupted(let signal):
-            throw ArmError.interrupted(by: signal, during: "checking the device")
+            throw WakeFailure.interrupted(by: signal, during: "checking the device")
         }
     }
 

@@ -15,7 +15,7 @@ public enum MixerCheck {
         var notable: Bool
     }
 
-    static func run(device: String, policy: MixerPolicy, signals: SignalChannel) throws(ArmError) -> Report {
+    static func run(device: String, policy: MixerPolicy, signals: SignalChannel) throws(WakeFailure) -> Report {
         guard let control = MixerPlan.control(forDevice: device) else {
             return Report(text: policy == .off ? "left alone: --mixer off" : "none known for '\(device.printable)': left alone", notable: false)
         }
@@ -47,7 +47,7 @@ public enum MixerCheck {
             return Report(text: "the mixer '\(control.printable)' did not answer in \(Formatting.span(Defaults.stallLimit)); the alarm rings anyway",
                           notable: true)
         case .interrupted(let signal):
-            throw ArmError.interrupted(by: signal, during: "checking the mixer")
+            throw WakeFailure.interrupted(by: signal, during: "checking the mixer")
         }
     }
 

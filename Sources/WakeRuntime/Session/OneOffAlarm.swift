@@ -4,28 +4,28 @@ import WakeSystem
 
 /// From checked options to an armed alarm: every check that can fail happens here, before the
 /// wait, and a dry run runs every one of them (it takes and releases the inhibitor too) and
-/// exits with the code the real run would.
+/// ends with the result the real run would.
 public enum OneOffAlarm {
-    public static func listDevices(_ console: Console) -> Int32 {
+    public static func listDevices(_ console: Console) -> CommandResult {
         let hints: [PCM.DeviceHint]
         do {
             try ALSAEnvironment.check()
             hints = try PCM.deviceHints()
         } catch let error as ALSAEnvironment.ConfigError {
             console.error("\(error.description)")
-            return ExitStatus.unavailable
+            return .failed(.unavailable)
         } catch {
             console.error("cannot list the devices: \(error)")
-            return ExitStatus.unavailable
+            return .failed(.unavailable)
         }
         for d in hints {
             console.result(d.name)
             if !d.description.isEmpty { console.result("    " + d.description) }
         }
-        return ExitStatus.ok
+        return .done
     }
 
-    public static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+    public static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel) throws(WakeFailure) -> CommandResult {
         let (zone, zoneWarning) = ZoneLoader.local()
         if let zoneWarning { console.error("warning: " + zoneWarning) }
 
@@ -34,11 +34,11 @@ public enum OneOffAlarm {
         do {
             deadline = try Schedule.resolve(options.spec, token: options.whenText, now: now.realtime, zone: zone)
         } catch {
-            throw ArmError(message: error.description, status: ExitStatus.usage)
+            throw WakeFailure(.usage, error.description)
         }
 
         // A signal during the checks cancels the alarm: recorded like any cancel.
-        func cancelled(_ error: ArmError) -> ArmError {
+        func cancelled(_ error: WakeFailure) -> WakeFailure {
             if let signal = error.signal, let path = options.eventsPath, let log = try? EventLog(path: path, zone: zone) as EventLog {
                 log.emit("cancelled", at: SystemClock.realtime, [("by", .string("signal")), ("signal", .string(SignalChannel.name(of: signal)))])
             }
@@ -59,7 +59,7 @@ public enum OneOffAlarm {
         let wake = try WakeSystemPlan.decide(options.wakeSystem)
 
         do { try ALSAEnvironment.check() } catch {
-            throw ArmError(message: error.description, status: ExitStatus.unavailable)
+            throw WakeFailure(.unavailable, error.description)
         }
         let device: DeviceCheck.Report
         do {
@@ -83,8 +83,8 @@ public enum OneOffAlarm {
                 let slash = path.lastIndex(of: "/")
                 let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
                 guard access(dir, W_OK | X_OK) == 0 else {
-                    throw ArmError(message: "cannot create the event log '\(path.printable)': the directory '\(dir.printable)' "
-                        + "is missing or not writable; give a writable path or '-'", status: ExitStatus.cantCreate)
+                    throw WakeFailure(.cantCreate, "cannot create the event log '\(path.printable)': the directory '\(dir.printable)' "
+                        + "is missing or not writable; give a writable path or '-'")
                 }
                 log = nil
             } else if let path = options.eventsPath {
@@ -92,12 +92,12 @@ public enum OneOffAlarm {
             } else {
                 log = nil
             }
-        } catch let error as ArmError {
+        } catch let error as WakeFailure {
             throw error
         } catch let error as EventLog.OpenError {
-            throw ArmError(message: error.description, status: ExitStatus.cantCreate)
+            throw WakeFailure(.cantCreate, error.description)
         } catch {
-            throw ArmError(message: "\(error)", status: ExitStatus.cantCreate)
+            throw WakeFailure(.cantCreate, "\(error)")
         }
         log?.onWriteFailure = { [console] message in console.error("warning: \(message); the alarm goes on without its event log") }
 
@@ -108,7 +108,7 @@ public enum OneOffAlarm {
             printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, wake: wake,
                         mixer: mixer.text, console: console)
             console.result(NotifySetup.report(options.notify, notify) + options.source(["notify"]))
-            return ExitStatus.ok
+            return .done
         }
 
         let session: AlarmSession
@@ -117,8 +117,7 @@ public enum OneOffAlarm {
                                        alarmTimers: wake.alarmTimers, settings: options.ring.engine)
         } catch {
             inhibitor.release()
-            throw ArmError(message: "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)",
-                           status: ExitStatus.osError)
+            throw WakeFailure(.resource, "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)")
         }
         NotifySetup.start(notify, mode: options.notify, session: session, console: console)
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
@@ -130,7 +129,7 @@ public enum OneOffAlarm {
     }
 
     /// The "never sleep" lock. Without it the alarm still works, but a suspend delays it: say so.
-    static func takeInhibitor(_ mode: AlarmOptions.InhibitMode, why: String) throws(ArmError) -> InhibitorState {
+    static func takeInhibitor(_ mode: AlarmOptions.InhibitMode, why: String) throws(WakeFailure) -> InhibitorState {
         if mode == .off { return .off }
         do {
             let inhibitor = try SleepInhibitor()
@@ -138,8 +137,7 @@ public enum OneOffAlarm {
             return .held(inhibitor)
         } catch {
             if mode == .require {
-                throw ArmError(message: "cannot keep the machine awake: \(error); is logind running? use --inhibit auto to ring anyway",
-                               status: ExitStatus.unavailable)
+                throw WakeFailure(.unavailable, "cannot keep the machine awake: \(error); is logind running? use --inhibit auto to ring anyway")
             }
             return .failed(error.description)
         }

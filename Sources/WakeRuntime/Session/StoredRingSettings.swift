@@ -33,7 +33,7 @@ extension RingSettings {
     /// length. Throws only if even the config file's values do not check, which its own
     /// tolerant read rules out.
     public static func tolerating(stored: [String: String],
-                                  defaults: ConfigDefaults = ConfigDefaults()) throws(ArmError) -> (settings: RingSettings, adjustments: [Adjustment]) {
+                                  defaults: ConfigDefaults = ConfigDefaults()) throws(WakeFailure) -> (settings: RingSettings, adjustments: [Adjustment]) {
         var values = defaults.values(for: ConfigDefaults.ringKeys)
         var dropped: [(key: String, value: String, reason: String)] = []
         var adjustments: [Adjustment] = []

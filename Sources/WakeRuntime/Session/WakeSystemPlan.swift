@@ -17,10 +17,10 @@ public struct WakeSystemPlan {
     public var wakesSystem: Bool { alarmTimers != nil }
 
     /// `--wake-system` (require) and `--no-wake-system` (off); given together is a usage error.
-    public static func mode(wakeSystem: Bool, noWakeSystem: Bool) throws(ArmError) -> WakeSystemSupport.Mode {
+    public static func mode(wakeSystem: Bool, noWakeSystem: Bool) throws(WakeFailure) -> WakeSystemSupport.Mode {
         if wakeSystem && noWakeSystem {
-            throw ArmError(message: "--wake-system and --no-wake-system contradict each other; give one of them, or neither "
-                + "(the RTC wakes the machine wherever it can)", status: ExitStatus.usage)
+            throw WakeFailure(.usage, "--wake-system and --no-wake-system contradict each other; give one of them, or neither "
+                + "(the RTC wakes the machine wherever it can)")
         }
         return wakeSystem ? .require : (noWakeSystem ? .off : .auto)
     }
@@ -29,7 +29,7 @@ public struct WakeSystemPlan {
     /// that looks right is asked for a timer now (about a millisecond), so one that would
     /// refuse shows here as the ordinary clock and its line, never as a failure at arm time.
     /// `--wake-system` that cannot be honoured: 77 without the capability, 69 without an RTC.
-    public static func decide(_ mode: WakeSystemSupport.Mode) throws(ArmError) -> WakeSystemPlan {
+    public static func decide(_ mode: WakeSystemSupport.Mode) throws(WakeFailure) -> WakeSystemPlan {
         let found: WakeSystemSupport.Assessment = mode == .off
             ? WakeSystemSupport.Assessment(source: nil, clocks: [], obstacle: nil)
             : WakeSystemSupport.probe(verify: true)
@@ -37,15 +37,14 @@ public struct WakeSystemPlan {
     }
 
     /// Pure: the plan for a decision.
-    public static func plan(_ mode: WakeSystemSupport.Mode, _ decision: WakeSystemSupport.Decision) throws(ArmError) -> WakeSystemPlan {
+    public static func plan(_ mode: WakeSystemSupport.Mode, _ decision: WakeSystemSupport.Decision) throws(WakeFailure) -> WakeSystemPlan {
         switch decision {
         case .alarmClock(let source, let clocks):
             return WakeSystemPlan(mode: mode, alarmTimers: source, clocks: clocks, warning: nil)
         case .ordinaryClock(let warning):
             return WakeSystemPlan(mode: mode, alarmTimers: nil, clocks: [], warning: warning)
         case .refused(let obstacle):
-            throw ArmError(message: "--wake-system: " + obstacle.description,
-                           status: obstacle.isMissingCapability ? ExitStatus.noPermission : ExitStatus.unavailable)
+            throw WakeFailure(obstacle.isMissingCapability ? .permission : .unavailable, "--wake-system: " + obstacle.description)
         }
     }
 

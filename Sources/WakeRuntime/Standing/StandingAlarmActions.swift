@@ -5,14 +5,14 @@ import WakeSystem
 /// What `wake add`, `list`, `skip` and `remove` do: each reads and changes the alarms file under
 /// its lock, so two at once never lose a change, and the daemon sees the change at once.
 public enum StandingAlarmActions {
-    static func usage(_ m: String) -> ArmError { ArmError(message: m, status: ExitStatus.usage) }
+    static func usage(_ m: String) -> WakeFailure { WakeFailure(.usage, m) }
 
-    static func store() throws(ArmError) -> AlarmStore {
+    static func store() throws(WakeFailure) -> AlarmStore {
         do { return try AlarmStore.standard() } catch { throw storeError(error) }
     }
 
-    static func storeError(_ error: StoreError) -> ArmError {
-        ArmError(message: error.description, status: error.isCorrupt ? ExitStatus.config : ExitStatus.cantCreate)
+    static func storeError(_ error: StoreError) -> WakeFailure {
+        WakeFailure(error.isCorrupt ? .config : .cantCreate, error.description)
     }
 
     static func zone(_ console: Console) -> TimeZoneRules {
@@ -41,7 +41,7 @@ public enum StandingAlarmActions {
         }
     }
 
-    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel) throws(ArmError) -> Int32 {
+    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel) throws(WakeFailure) -> CommandResult {
         guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
         let spec: WakeSpec
@@ -82,7 +82,7 @@ public enum StandingAlarmActions {
         // 07:00 finds nothing new wrong.
         let sound = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
                                         interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open).file
-        do { try ALSAEnvironment.check() } catch { throw ArmError(message: error.description, status: ExitStatus.unavailable) }
+        do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         let check: DeviceCheck.Report
         let mixer: MixerCheck.Report
         do {
@@ -119,7 +119,7 @@ public enum StandingAlarmActions {
         if !DaemonLock.isHeld() {
             console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
         }
-        return ExitStatus.ok
+        return .done
     }
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
@@ -297,13 +297,13 @@ public enum StandingAlarmActions {
         }
     }
 
-    static func overview(console: Console) throws(ArmError) -> Overview {
+    static func overview(console: Console) throws(WakeFailure) -> Overview {
         let store = try store()
         // What the daemon rings: a broken alarm set aside, the rest shown, and why (exit 78).
         let read = store.loadTolerant()
         guard let alarms = read.alarms else {
             do { _ = try store.load() } catch { throw storeError(error) }
-            throw ArmError(message: read.problems.first ?? "cannot read the alarms", status: ExitStatus.config)
+            throw WakeFailure(.config, read.problems.first ?? "cannot read the alarms")
         }
         let history: [String: AlarmRecord]
         do { history = try store.loadHistory() } catch { throw storeError(error) }
@@ -329,7 +329,7 @@ public enum StandingAlarmActions {
 
     /// `wake next`: what rings now, else the soonest alarm to ring, one line (or one JSON
     /// object); exit 1 when none.
-    public static func next(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+    public static func next(json asJSON: Bool, console: Console) throws(WakeFailure) -> CommandResult {
         let o = try overview(console: console)
         let candidates = o.entries.compactMap { e -> NextAlarm? in
             // A ringing alarm has no next time: it is the answer, since when it rings (a wake too
@@ -340,18 +340,18 @@ public enum StandingAlarmActions {
             guard let at = e.next else { return nil }
             return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message, state: e.phase)
         }
-        guard let next = NextAlarm.soonest(candidates) else { return ExitStatus.nothingMatched }
+        guard let next = NextAlarm.soonest(candidates) else { return .failed(.nothingMatched) }
         if asJSON { console.json(next.json(now: o.now, zone: o.zone)) } else { console.result(next.line(now: o.now, zone: o.zone)) }
         if next.standing && !o.daemon { console.error(noDaemonNote) }
-        return ExitStatus.ok
+        return .done
     }
 
-    public static func list(json asJSON: Bool, console: Console) throws(ArmError) -> Int32 {
+    public static func list(json asJSON: Bool, console: Console) throws(WakeFailure) -> CommandResult {
         let o = try overview(console: console)
         let (entries, zone, now, daemon, problems) = (o.entries, o.zone, o.now, o.daemon, o.problems)
         if asJSON {
             console.json(JSONText.array(entries.map { json($0, zone: zone) }))
-            return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
+            return problems.isEmpty ? .done : .doneWithProblems
         }
         if entries.isEmpty {
             console.result("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'")
@@ -378,7 +378,7 @@ public enum StandingAlarmActions {
             }
         }
         if !daemon && o.standingCount > 0 { console.error(noDaemonNote) }
-        return problems.isEmpty ? ExitStatus.ok : ExitStatus.config
+        return problems.isEmpty ? .done : .doneWithProblems
     }
 
     static func json(_ e: Entry, zone: TimeZoneRules) -> String {
@@ -431,7 +431,7 @@ public enum StandingAlarmActions {
 
     // MARK: skip and remove
 
-    public static func skip(name: String, undo: Bool, console: Console) throws(ArmError) -> Int32 {
+    public static func skip(name: String, undo: Bool, console: Console) throws(WakeFailure) -> CommandResult {
         let store = try store()
         let zone = zone(console)
         let now = SystemClock.realtime
@@ -458,7 +458,7 @@ public enum StandingAlarmActions {
             }
             guard let skipped else {
                 console.info(undo ? "'\(alarm.name)' has no skipped occurrence ahead" : "'\(alarm.name)' has no occurrence left to skip")
-                return ExitStatus.ok
+                return .done
             }
             let when = Formatting.ringsAt(skipped, now: now, zone: zone)
             if undo {
@@ -470,7 +470,7 @@ public enum StandingAlarmActions {
         } catch {
             throw storeError(error)
         }
-        return ExitStatus.ok
+        return .done
     }
 
     // MARK: pause and resume
@@ -478,7 +478,7 @@ public enum StandingAlarmActions {
     /// `wake pause --until DATE [NAME...]`: every standing alarm, or the named ones, quiet until
     /// DATE (recorded in the history, as skips are, so the daemon honours it across restarts).
     /// `long`: `--long`, for a pause of more than a year.
-    public static func pause(until text: String, long: Bool = false, names: [String], console: Console) throws(ArmError) -> Int32 {
+    public static func pause(until text: String, long: Bool = false, names: [String], console: Console) throws(WakeFailure) -> CommandResult {
         let store = try store()
         let zone = zone(console)
         let now = SystemClock.realtime
@@ -512,11 +512,11 @@ public enum StandingAlarmActions {
             // (A recurring alarm always has an occurrence after the pause: PauseEnd.latest.)
             console.info(line)
         }
-        return ExitStatus.ok
+        return .done
     }
 
     /// `wake resume [NAME...]`: the pause ends now; what passed during it stays quiet.
-    public static func resume(names: [String], console: Console) throws(ArmError) -> Int32 {
+    public static func resume(names: [String], console: Console) throws(WakeFailure) -> CommandResult {
         let store = try store()
         let zone = zone(console)
         let now = SystemClock.realtime
@@ -538,7 +538,7 @@ public enum StandingAlarmActions {
         }
         if resumed.isEmpty {
             console.info(names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
-            return ExitStatus.ok
+            return .done
         }
         for a in chosen where resumed.contains(a.name) {
             if let due = oneOffTime(a, zone: zone), due <= now {
@@ -548,11 +548,11 @@ public enum StandingAlarmActions {
             let next = oneOffTime(a, zone: zone) ?? StandingSchedule.occurrence(of: a, after: now, zone: zone)?.instant
             console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0, now: now, zone: zone))" } ?? ""))
         }
-        return ExitStatus.ok
+        return .done
     }
 
     /// The named alarms (each must exist), or every one when no name is given.
-    static func chosenAlarms(_ names: [String], store: AlarmStore, verb: String) throws(ArmError) -> [StandingAlarm] {
+    static func chosenAlarms(_ names: [String], store: AlarmStore, verb: String) throws(WakeFailure) -> [StandingAlarm] {
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
         guard !alarms.isEmpty else { throw usage("no standing alarms to \(verb); add one with 'wake add 06:30 --days weekdays'") }
@@ -565,7 +565,7 @@ public enum StandingAlarmActions {
         return chosen
     }
 
-    public static func remove(name: String, console: Console) throws(ArmError) -> Int32 {
+    public static func remove(name: String, console: Console) throws(WakeFailure) -> CommandResult {
         let store = try store()
         do {
             let removed = try store.update { alarms -> Bool in
@@ -575,18 +575,18 @@ public enum StandingAlarmActions {
             }
             guard removed else { throw unknown(name) }
             try store.updateHistory { history in history[name] = nil }
-        } catch let error as ArmError {
+        } catch let error as WakeFailure {
             throw error
         } catch let error as StoreError {
             throw storeError(error)
         } catch {
-            throw ArmError(message: "\(error)", status: ExitStatus.cantCreate)
+            throw WakeFailure(.cantCreate, "\(error)")
         }
         console.info("removed '\(name)'")
-        return ExitStatus.ok
+        return .done
     }
 
-    static func unknown(_ name: String) -> ArmError {
+    static func unknown(_ name: String) -> WakeFailure {
         usage("no standing alarm named '\(name.printable)'; see 'wake list'")
     }
 }
