@@ -6,29 +6,47 @@ import WakeSystem
 /// control server in the user's control directory, its requests turned into the runner's
 /// commands (with who asked, so the log says `by: "control"`), and what the alarms are now.
 /// A one-off alarm answers to its PID, the daemon's alarms to their names.
-public final class ControlEndpoint {
-    let server: ControlServer
-    private unowned let session: AlarmSession
+public final class ControlEndpoint: SessionAttachment {
+    private(set) var server: ControlServer?
+    private unowned var session: SessionContext!
     private let pid = getpid()
+    /// The control directory, or nil for the user's (`ControlDirectory`).
+    private let directory: String?
 
-    init(session: AlarmSession, directory: String) throws(SystemCallError) {
+    public init(directory: String? = nil) { self.directory = directory }
+
+    /// Opens the socket in the control directory; without it the alarm still rings and stops by
+    /// key or signal, and that is said.
+    public func start(in session: SessionContext) {
         self.session = session
-        let me = WeakBox<ControlEndpoint>()
-        server = try ControlServer(reactor: session.reactor, timers: session.timers,
-                                   path: ControlDirectory.socketPath(in: directory, pid: getpid())) { request, peer in
-            me.object?.answer(request, from: peer) ?? []
+        let why: String
+        do {
+            guard let dir = try directory ?? ControlDirectory.prepare(create: true) else { return }
+            let me = WeakBox<ControlEndpoint>()
+            let server = try ControlServer(reactor: session.reactor, timers: session.timers,
+                                           path: ControlDirectory.socketPath(in: dir, pid: pid)) { request, peer in
+                me.object?.answer(request, from: peer) ?? []
+            }
+            me.object = self
+            server.onRefused = { [weak session] peer in
+                // Another user's process reached the socket: shut out, and recorded.
+                session?.record("control_refused", [("uid", .int(Int64(peer.uid))), ("pid", .int(Int64(peer.pid)))])
+            }
+            self.server = server
+            return
+        } catch let error as ControlDirectoryError {
+            why = error.description
+        } catch {
+            why = "cannot open the control socket (\(error))"
         }
-        me.object = self
-        server.onRefused = { [weak session] peer in
-            session?.logControlRefused(peer)
-        }
+        session.console.error("warning: \(why); 'wake stop' and 'wake list' cannot reach this \(session.standing ? "daemon" : "alarm")")
     }
 
-    func close() { server.close() }
+    public func stop() { server?.close() }
 
     // MARK: answers
 
-    private var standing: Bool { session.mode == .daemon }
+    private var standing: Bool { session.standing }
 
     /// The ID others name an alarm by.
     private func publicID(_ id: String) -> String { standing ? id : String(pid) }
@@ -82,7 +100,7 @@ public final class ControlEndpoint {
         r["id"] = publicID(id)
         r["pid"] = String(pid)
         r["standing"] = standing ? "1" : "0"
-        r["time"] = session.consoleObserver.deadlineText(id)
+        r["time"] = session.deadlineText(of: id)
         return r
     }
 
@@ -91,7 +109,7 @@ public final class ControlEndpoint {
         r["kind"] = "alarm"
         let phase = phase(id)
         // Ringing with no device working and no bell: said as it is, never shown as ringing.
-        r["state"] = phase == .ringing && session.output.isSilent ? "silent" : phase.rawValue
+        r["state"] = phase == .ringing && session.isSilent ? "silent" : phase.rawValue
         r["wakes_system"] = session.wakesSystem ? "1" : "0"
         r.set("next", instant: session.runner.nextWall(of: id))
         r.set("since", instant: session.runner.ringingSince(of: id))

@@ -86,7 +86,8 @@ public enum StandingAlarmDaemon {
         } catch {
             throw WakeFailure(.resource, "cannot set up the daemon: \(error); the system is short of a resource")
         }
-        NotifySetup.start(notify, mode: notifyMode, session: session, console: console)
+        session.attach(ControlEndpoint())
+        let notifier = NotifySetup.start(notify, mode: notifyMode, session: session, console: console)
         let inhibitLock: ((String?) throws(WakeFailure) -> Void)?
         if wake.wakesSystem || inhibit == .off {
             inhibitLock = nil  // the RTC wakes the machine, or the user said so
@@ -98,7 +99,7 @@ public enum StandingAlarmDaemon {
         let services = DaemonController.Services(clock: SystemRuntimeClock(), timers: session.timers,
                                                  loadConfig: { () throws(WakeFailure) in ConfigDefaults.loadTolerant() },
                                                  inhibit: inhibitLock, builtInSound: DefaultSound.open,
-                                                 announce: { [unowned session] in session.notifier?.announce($0) })
+                                                 announce: { [weak notifier] in notifier?.announce($0) })
         let controller = DaemonController(runner: session.runner, store: store, zone: zone, console: console, log: log,
                                           unpaced: c.unpaced, config: config, services: services)
         console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)"
@@ -108,11 +109,10 @@ public enum StandingAlarmDaemon {
             try attach(controller, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)
             if notifyMode != .off, noticeLead > .zero {
                 // Without its timer the alarms still ring: only the notices are lost.
-                if let notices = try? AdvanceNotices(session: session, lead: noticeLead, console: console,
+                if let notices = try? AdvanceNotices(lead: noticeLead, console: console,
                                                      occurrence: { [unowned controller] in controller.occurrence(of: $0) }) {
-                    controller.onMissed = { notices.missedWhileDown($0, $1) }
-                    let applyPending = session.beforeEachPoll
-                    session.beforeEachPoll = { applyPending?(); notices.beforePoll() }
+                    controller.onMissed = { [unowned notices] in notices.missedWhileDown($0, $1) }
+                    session.attach(notices)
                 }
             }
             try controller.start()

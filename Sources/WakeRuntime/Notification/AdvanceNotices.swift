@@ -7,8 +7,8 @@ import WakeSystem
 /// found missed at once (a reload, a resume) are one notice, "Missed 40 alarms: ...". A
 /// connection of its own to the notification server, so the ringing notification is left as
 /// it is; like it, every call is asynchronous and a missing server only means no notice.
-final class AdvanceNotices: RuntimeObserver {
-    private unowned let session: AlarmSession
+final class AdvanceNotices: RuntimeObserver, SessionAttachment {
+    private unowned var session: SessionContext!
     private let occurrence: (String) -> Instant?
     private let lead: Duration
     private let console: Console
@@ -25,17 +25,26 @@ final class AdvanceNotices: RuntimeObserver {
     /// is said in one notice.
     private var missed: [(alarm: String, occurrence: Instant)] = []
 
-    init(session: AlarmSession, lead: Duration, console: Console, occurrence: @escaping (String) -> Instant?) throws(SystemCallError) {
-        self.session = session
+    init(lead: Duration, console: Console, occurrence: @escaping (String) -> Instant?) throws(SystemCallError) {
         self.lead = lead
         self.console = console
         self.occurrence = occurrence
         timer = try WakeTimer(clock: .wall)
+    }
+
+    func start(in session: SessionContext) {
+        self.session = session
         session.reactor.register(fd: timer.fd) { [unowned self] _ in
             _ = timer.acknowledge()
             armedFor = nil  // fired, or the clock changed: looked at again before the next poll
         }
         session.runner.observe(with: self)
+    }
+
+    func stop() {
+        if let registration { session?.reactor.unregister(registration) }
+        registration = nil
+        bus = nil
     }
 
     /// The controller found `occurrence` of `alarm` missed (no daemon ran in time).

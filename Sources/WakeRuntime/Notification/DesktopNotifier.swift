@@ -6,7 +6,7 @@ import WakeSystem
 /// says so, with Snooze and Stop buttons that become commands like a key's; it goes when the
 /// alarm ends. Events only record what each alarm should show; the bus work happens before the
 /// next poll, after the sound has been started, and never waits for the server.
-public final class DesktopNotifier: RuntimeObserver {
+public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
     /// How long the end of a process waits for a Notify still unanswered, so that what it put
     /// up can be taken down: a notification left behind would offer buttons nobody answers.
     static let exitWait: Duration = .milliseconds(500)
@@ -18,7 +18,7 @@ public final class DesktopNotifier: RuntimeObserver {
         var bellReason: String?
     }
 
-    private unowned let session: AlarmSession
+    private unowned var session: SessionContext!
     private let mode: AlarmOptions.NotifyMode
     private var bus: NotificationBus?
     private var registration: Reactor.Registration?
@@ -28,12 +28,18 @@ public final class DesktopNotifier: RuntimeObserver {
 
     /// `bus`: the connection made at arm time, if one could be; another is tried when an alarm
     /// starts ringing and there is none (the session bus may have come since).
-    init(session: AlarmSession, mode: AlarmOptions.NotifyMode, bus: NotificationBus?) {
-        self.session = session
+    private let initialBus: NotificationBus?
+
+    init(mode: AlarmOptions.NotifyMode, bus: NotificationBus?) {
         self.mode = mode
+        initialBus = bus
+    }
+
+    public func start(in session: SessionContext) {
+        self.session = session
         session.runner.observe(with: self)
-        session.reactor.addHook { [unowned self] in beforePoll() }
-        if let bus { attach(bus) }
+        session.reactor.addHook { [unowned self] in update() }
+        if let initialBus { attach(initialBus) }
     }
 
     /// A notice tied to no alarm (a broken config or alarms file), shown once and kept on
@@ -88,8 +94,8 @@ public final class DesktopNotifier: RuntimeObserver {
     }
 
     private func notice(for id: String, _ phase: DesktopNotice.Phase) -> DesktopNotice {
-        var name = session.consoleObserver.deadlineText(id)
-        if session.mode == .daemon { name += " (\(id))" }
+        var name = session.deadlineText(of: id)
+        if session.standing { name += " (\(id))" }
         let snooze = session.runner.setup(of: id)?.settings.snooze ?? Defaults.snooze
         return DesktopNotice.make(phase, alarm: name, snooze: snooze, message: session.runner.setup(of: id)?.message)
     }
@@ -134,7 +140,9 @@ public final class DesktopNotifier: RuntimeObserver {
         return fresh
     }
 
-    private func beforePoll() {
+    /// As a hook of the reactor, before each poll: sd-bus's queue must be flushed after every
+    /// other source's work.
+    private func update() {
         if let bus, !bus.isOpen { detach() }
         applyChanges()
         if let bus, let registration {
@@ -219,7 +227,7 @@ public final class DesktopNotifier: RuntimeObserver {
     /// At exit, after the sound has stopped: takes down what the ended alarms showed, waiting
     /// a little for a Notify still unanswered (its id is needed to close it) and for the
     /// writes, never for longer than `exitWait` in all.
-    func finish() {
+    public func stop() {
         bus?.onAction = nil
         applyChanges()
         guard let bus else { return }
@@ -315,9 +323,14 @@ public enum NotifySetup {
     }
 
     /// Gives the session its notifier, and warns once when the server would show no buttons.
-    static func start(_ prepared: Prepared, mode: AlarmOptions.NotifyMode, session: AlarmSession, console: Console) {
-        if mode != .off { session.notifier = DesktopNotifier(session: session, mode: mode, bus: prepared.bus) }
+    /// The session's notifier, attached, and a warning once when the server would show no buttons.
+    @discardableResult
+    static func start(_ prepared: Prepared, mode: AlarmOptions.NotifyMode, session: AlarmSession, console: Console) -> DesktopNotifier? {
         if let warning = warning(prepared) { console.error(warning) }
+        guard mode != .off else { return nil }
+        let notifier = DesktopNotifier(mode: mode, bus: prepared.bus)
+        session.attach(notifier)
+        return notifier
     }
 
     /// Said once when the alarm is set: a required notification whose buttons would not work.

@@ -6,7 +6,7 @@ import WakeSystem
 /// the countdown tick), the runner, and the observers. Raw input becomes commands here; what
 /// the alarms do comes back as events to the console and the log. A one-off alarm and the
 /// daemon differ only in what signals and keys mean, which is `Mode`.
-public final class AlarmSession {
+public final class AlarmSession: SessionContext {
     enum Mode {
         /// `wake WHEN`: one alarm; signals and `q` cancel it.
         case oneOff
@@ -17,14 +17,14 @@ public final class AlarmSession {
 
     let mode: Mode
     /// The local zone: the machine's, followed while wake runs unless `TZ` pins it.
-    private(set) var zone: TimeZoneRules
-    let console: Console
-    let reactor = Reactor()
-    let runner: Runner
+    public private(set) var zone: TimeZoneRules
+    public let console: Console
+    public let reactor = Reactor()
+    public let runner: Runner
     let output: SupervisedOutput
-    let timers: ReactorTimers
+    public let timers: ReactorTimers
     /// Whether the deadlines are on the alarm clocks, so the RTC wakes a suspended machine for them.
-    let wakesSystem: Bool
+    public let wakesSystem: Bool
     let consoleObserver: ConsoleObserver
     private let signals: SignalChannel
     private var inhibitor: InhibitorState
@@ -39,13 +39,15 @@ public final class AlarmSession {
     private var tickArmed = false
     private var fatalSignal: Int32?
     private var endRequested = false
-    private var control: ControlEndpoint?
+    /// What runs beside the alarms (the control endpoint, the notifier, the notices), in the
+    /// order attached: started with the session, stopped at its end in the reverse order.
+    private var attachments: [SessionAttachment] = []
+    private var started = false
     /// Called for SIGHUP in daemon mode.
     var onReload: (() -> Void)?
-    /// Called before every poll, after the session's own work (the daemon re-arms here).
+    /// Called before every poll, after the session's own work (the daemon re-arms here), and
+    /// before the attachments' turn.
     var beforeEachPoll: (() -> Void)?
-    /// The desktop notification (`--notify`); it hooks itself into the runner and the reactor.
-    var notifier: DesktopNotifier?
     /// Called in daemon mode after the machine's zone changed (the session's own zone, the
     /// console's and the log's are already the new one).
     var onZoneChange: ((TimeZoneRules) -> Void)?
@@ -151,11 +153,23 @@ public final class AlarmSession {
         watchSleep()
     }
 
+    /// Runs `attachment` beside the alarms from the session's start (at once, if it has started).
+    func attach(_ attachment: SessionAttachment) {
+        attachments.append(attachment)
+        if started { attachment.start(in: self) }
+    }
+
+    public var standing: Bool { mode == .daemon }
+    public var isSilent: Bool { output.isSilent }
+    public func deadlineText(of id: String) -> String { consoleObserver.deadlineText(id) }
+    public func record(_ event: String, _ fields: [(String, EventLog.Value)]) { log?.emit(event, at: SystemClock.realtime, fields) }
+
     private func start() {
         terminal?.enterCbreak()
         register()
         watchZone()
-        openControl()
+        started = true
+        for attachment in attachments { attachment.start(in: self) }
     }
 
     // MARK: the machine's zone
@@ -230,9 +244,12 @@ public final class AlarmSession {
     }
 
     private func finish() {
-        control?.close()
+        // The control socket first: nobody is told of an alarm that is going away. The others
+        // after the sound has stopped (the notifier takes down what the ended alarms showed).
+        let control = attachments.filter { $0 is ControlEndpoint }
+        for attachment in control { attachment.stop() }
         runner.shutDown()
-        notifier?.finish()
+        for attachment in attachments.reversed() where !(attachment is ControlEndpoint) { attachment.stop() }
         inhibitor.release()
         terminal?.restore()
         console.clearStatus()
@@ -298,6 +315,7 @@ public final class AlarmSession {
     /// running job sends no signal), and the countdown.
     private func beforePoll() {
         beforeEachPoll?()
+        for attachment in attachments { attachment.beforePoll() }
         let foreground = stdinOpen && terminal?.isForeground == true
         if foreground { terminal?.enterCbreak() }
         if let stdinRegistration { reactor.update(stdinRegistration, events: foreground ? Int16(POLLIN) : 0) }
@@ -322,25 +340,6 @@ public final class AlarmSession {
 
     /// The control socket, so `wake list/stop/snooze/cancel` reach this process from anywhere.
     /// Without it the alarm still rings and keys and signals still work: say so, and go on.
-    private func openControl() {
-        let why: String
-        do {
-            guard let dir = try ControlDirectory.prepare(create: true) else { return }
-            control = try ControlEndpoint(session: self, directory: dir)
-            return
-        } catch let error as ControlDirectoryError {
-            why = error.description
-        } catch {
-            why = "cannot open the control socket (\(error))"
-        }
-        console.error("warning: \(why); 'wake stop' and 'wake list' cannot reach this \(mode == .daemon ? "daemon" : "alarm")")
-    }
-
-    /// Another user's process reached the control socket: shut out, and recorded.
-    func logControlRefused(_ peer: PeerCredentials) {
-        log?.emit("control_refused", at: SystemClock.realtime, [("uid", .int(Int64(peer.uid))), ("pid", .int(Int64(peer.pid)))])
-    }
-
     private func reportInhibitor() {
         switch inhibitor {
         case .held:

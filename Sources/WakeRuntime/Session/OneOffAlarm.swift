@@ -119,6 +119,7 @@ public enum OneOffAlarm {
             inhibitor.release()
             throw WakeFailure(.resource, "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)")
         }
+        session.attach(ControlEndpoint())
         NotifySetup.start(notify, mode: options.notify, session: session, console: console)
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
