@@ -16,7 +16,12 @@ public enum ControlActions {
 
     /// Asks every running wake; says on stderr which did not answer.
     static func ask(_ request: ControlRequest, console: Console) throws(WakeFailure) -> [ControlRecord] {
-        guard let dir = try directory() else { return [] }
+        try ask(request, in: try directory(), console: console)
+    }
+
+    /// `ask`, of the wakes registered in `dir` (none when nil).
+    static func ask(_ request: ControlRequest, in dir: String?, console: Console) throws(WakeFailure) -> [ControlRecord] {
+        guard let dir else { return [] }
         var records: [ControlRecord] = []
         for reply in ControlClient.ask(request, directory: dir) {
             if let r = reply.records { records += r } else if let problem = reply.problem {

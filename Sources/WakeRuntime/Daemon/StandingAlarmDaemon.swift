@@ -47,7 +47,7 @@ public enum StandingAlarmDaemon {
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         // The RTC wakes the machine for every occurrence wherever it can; checked before anything is made.
         let wake = try WakeSystemPlan.decide(wakeMode)
-        let store = try StandingAlarmActions.store()
+        let store = try StandingContext.standard().store
         // The start reads its files as every reload does (tolerantly, from the last good copy
         // when it must), so nothing here parses them: it only makes the directories, and a
         // directory it cannot make or use is said and the daemon goes on with what it can read.

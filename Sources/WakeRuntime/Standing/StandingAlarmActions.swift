@@ -7,10 +7,6 @@ import WakeSystem
 public enum StandingAlarmActions {
     static func usage(_ m: String) -> WakeFailure { WakeFailure(.usage, m) }
 
-    static func store() throws(WakeFailure) -> AlarmStore {
-        do { return try AlarmStore.standard() } catch { throw storeError(error) }
-    }
-
     static func storeError(_ error: StoreError) -> WakeFailure {
         WakeFailure(error.isCorrupt ? .config : .cantCreate, error.description)
     }
@@ -41,7 +37,8 @@ public enum StandingAlarmActions {
         }
     }
 
-    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel) throws(WakeFailure) -> CommandResult {
+    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let context = try StandingContext.given(context)
         guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
         let spec: WakeSpec
@@ -66,8 +63,8 @@ public enum StandingAlarmActions {
             throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
         }
         let settings = c.ring
-        let zone = zone(console)
-        let now = SystemClock.realtime
+        let zone = context.zone(console)
+        let now = context.now()
         // Stored: what the command line gave. The config file's defaults stay in the config file,
         // so changing it later changes the alarms that did not say otherwise.
         // (A value equal to the built-in default is stored too: it may differ from the file's.)
@@ -95,7 +92,7 @@ public enum StandingAlarmActions {
         // A muted or quiet output is worth knowing tonight; the mixer guard raises it at ring time.
         if mixer.notable { console.error("warning: mixer: " + mixer.text) }
 
-        let store = try store()
+        let store = context.store
         let given = c.name
         let added: String?
         do {
@@ -116,7 +113,7 @@ public enum StandingAlarmActions {
         // Whether the daemon can arm it on the RTC, as far as can be told from here.
         let look = WakeSystemPlan.lookNow()
         if !look.wakesSystem, let obstacle = look.obstacle { console.error("warning: " + WakeSystemSupport.warning(obstacle)) }
-        if !DaemonLock.isHeld() {
+        if !context.daemonRunning() {
             console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
         }
         return .done
@@ -297,8 +294,8 @@ public enum StandingAlarmActions {
         }
     }
 
-    static func overview(console: Console) throws(WakeFailure) -> Overview {
-        let store = try store()
+    static func overview(console: Console, in context: StandingContext) throws(WakeFailure) -> Overview {
+        let store = context.store
         // What the daemon rings: a broken alarm set aside, the rest shown, and why (exit 78).
         let read = store.loadTolerant()
         guard let alarms = read.alarms else {
@@ -307,16 +304,16 @@ public enum StandingAlarmActions {
         }
         let history: [String: AlarmRecord]
         do { history = try store.loadHistory() } catch { throw storeError(error) }
-        let config = ConfigDefaults.loadTolerant()
-        let zone = zone(console)
-        let now = SystemClock.realtime
-        let daemon = DaemonLock.isHeld()
+        let config = context.config()
+        let zone = context.zone(console)
+        let now = context.now()
+        let daemon = context.daemonRunning()
         let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config)
         // An option the daemon sets aside is a problem in the file, as a broken alarm is.
         let problems = read.problems + config.problems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
         defer { for p in problems { console.error("warning: " + p) } }
         var running: [ControlRecord] = []
-        do { running = try ControlActions.ask(.list, console: console) } catch {
+        do { running = try ControlActions.ask(.list, in: try context.controlDirectory(), console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
         }
         let look = WakeLook()
@@ -329,8 +326,8 @@ public enum StandingAlarmActions {
 
     /// `wake next`: what rings now, else the soonest alarm to ring, one line (or one JSON
     /// object); exit 1 when none.
-    public static func next(json asJSON: Bool, console: Console) throws(WakeFailure) -> CommandResult {
-        let o = try overview(console: console)
+    public static func next(json asJSON: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let o = try overview(console: console, in: try StandingContext.given(context))
         let candidates = o.entries.compactMap { e -> NextAlarm? in
             // A ringing alarm has no next time: it is the answer, since when it rings (a wake too
             // old to say since when: now).
@@ -346,8 +343,8 @@ public enum StandingAlarmActions {
         return .done
     }
 
-    public static func list(json asJSON: Bool, console: Console) throws(WakeFailure) -> CommandResult {
-        let o = try overview(console: console)
+    public static func list(json asJSON: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let o = try overview(console: console, in: try StandingContext.given(context))
         let (entries, zone, now, daemon, problems) = (o.entries, o.zone, o.now, o.daemon, o.problems)
         if asJSON {
             console.json(JSONText.array(entries.map { json($0, zone: zone) }))
@@ -431,10 +428,11 @@ public enum StandingAlarmActions {
 
     // MARK: skip and remove
 
-    public static func skip(name: String, undo: Bool, console: Console) throws(WakeFailure) -> CommandResult {
-        let store = try store()
-        let zone = zone(console)
-        let now = SystemClock.realtime
+    public static func skip(name: String, undo: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let context = try StandingContext.given(context)
+        let store = context.store
+        let zone = context.zone(console)
+        let now = context.now()
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
         guard let alarm = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
@@ -478,10 +476,11 @@ public enum StandingAlarmActions {
     /// `wake pause --until DATE [NAME...]`: every standing alarm, or the named ones, quiet until
     /// DATE (recorded in the history, as skips are, so the daemon honours it across restarts).
     /// `long`: `--long`, for a pause of more than a year.
-    public static func pause(until text: String, long: Bool = false, names: [String], console: Console) throws(WakeFailure) -> CommandResult {
-        let store = try store()
-        let zone = zone(console)
-        let now = SystemClock.realtime
+    public static func pause(until text: String, long: Bool = false, names: [String], console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let context = try StandingContext.given(context)
+        let store = context.store
+        let zone = context.zone(console)
+        let now = context.now()
         let until: Instant
         do { until = try PauseEnd.resolve(text, now: now, zone: zone, long: long) } catch { throw usage(error.description) }
         let chosen = try chosenAlarms(names, store: store, verb: "pause")
@@ -516,10 +515,11 @@ public enum StandingAlarmActions {
     }
 
     /// `wake resume [NAME...]`: the pause ends now; what passed during it stays quiet.
-    public static func resume(names: [String], console: Console) throws(WakeFailure) -> CommandResult {
-        let store = try store()
-        let zone = zone(console)
-        let now = SystemClock.realtime
+    public static func resume(names: [String], console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let context = try StandingContext.given(context)
+        let store = context.store
+        let zone = context.zone(console)
+        let now = context.now()
         let chosen = try chosenAlarms(names, store: store, verb: "resume")
         let resumed: [String]
         do {
@@ -565,8 +565,9 @@ public enum StandingAlarmActions {
         return chosen
     }
 
-    public static func remove(name: String, console: Console) throws(WakeFailure) -> CommandResult {
-        let store = try store()
+    public static func remove(name: String, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let context = try StandingContext.given(context)
+        let store = context.store
         do {
             let removed = try store.update { alarms -> Bool in
                 let before = alarms.count
