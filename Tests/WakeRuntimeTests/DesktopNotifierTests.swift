@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import Testing
+import WakeCore
+@testable import WakeRuntime
+@testable import WakeSystem
+@testable import WakeTestSupport
+
+/// The desktop notifier in-process (issue 38): the runner on a fake clock, the notification
+/// server python-dbusmock's on a private session bus. Its buttons reach the runner; a server
+/// that vanishes costs the notification, never the alarm.
+@Suite("Desktop notifier in-process", .serialized,
+       .enabled(if: NotificationMock.isAvailable, "needs dbus-daemon and python3-dbusmock"))
+struct DesktopNotifierTests {
+    /// Turns `session`'s loop on a thread of its own while `body` runs (which awaits the mock).
+    static func spinning<T>(_ session: TestSession, _ body: () async throws -> T) async throws -> T {
+        let spinner = Spinner(session)
+        spinner.start()
+        defer { spinner.stop() }
+        return try await body()
+    }
+
+    /// The loop's turns, on a thread, until told to stop; the session is touched by it alone meanwhile.
+    final class Spinner: @unchecked Sendable {
+        private let session: TestSession
+        private let lock = NSLock()
+        private var running = true
+        private var thread: Thread?
+        private let done = DispatchSemaphore(value: 0)
+        init(_ session: TestSession) { self.session = session }
+        func start() {
+            let t = Thread { [self] in
+                while lock.withLock({ running }) { try? session.reactor.runOnce(timeout: .milliseconds(10)) }
+                done.signal()
+            }
+            thread = t
+            t.start()
+        }
+        func stop() {
+            lock.withLock { running = false }
+            done.wait()
+        }
+    }
+
+    /// A notifier on the mock's bus, for a session with one alarm that rings at once.
+    static func ringing(_ mock: NotificationMock) throws -> (TestSession, DesktopNotifier) {
+        setenv("DBUS_SESSION_BUS_ADDRESS", mock.bus.address, 1)
+        defer { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
+        let session = TestSession()
+        let notifier = DesktopNotifier(mode: .auto, bus: try NotificationBus())
+        notifier.start(in: session)
+        try session.runner.arm(RunnerTests.setup(session.world))
+        session.world.advance(by: .seconds(8 * 3600))
+        #expect(session.runner.isRinging)
+        return (session, notifier)
+    }
+
+    @Test("ringing shows a notification with Snooze and Stop; Snooze snoozes, then Stop stops, by the notification")
+    func buttons() async throws {
+        try await NotificationMock.with { mock in
+            let (session, notifier) = try Self.ringing(mock)
+            let shown = try await Self.spinning(session) { try await mock.waitForNotify() }
+            #expect(shown.actions.contains("snooze") && shown.actions.contains("stop"), "\(shown)")
+            try await Self.spinning(session) {
+                try await mock.press("snooze", on: 1)
+                for _ in 0..<200 where !Self.isSnoozed(session) { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(Self.isSnoozed(session), "Snooze did not snooze")
+            session.world.advance(by: .seconds(9 * 60))  // the snooze ends: it rings again
+            #expect(session.runner.isRinging)
+            try await Self.spinning(session) {
+                try await mock.press("stop", on: 1)
+                for _ in 0..<200 where !session.runner.isFinished { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(session.runner.outcome(of: "alarm") == .stopped(by: .notification), "\(String(describing: session.runner.outcome(of: "alarm")))")
+            notifier.stop()
+        }
+    }
+
+    @Test("the server vanishes mid-ring: the alarm rings on, and a stop by key still works")
+    func serverVanishes() async throws {
+        let mock = try await NotificationMock.start()
+        let (session, notifier) = try Self.ringing(mock)
+        _ = try await Self.spinning(session) { try await mock.waitForNotify() }
+        await mock.stop()  // the bus daemon and the server go
+        try await Self.spinning(session) { try await Task.sleep(for: .milliseconds(500)) }
+        #expect(session.runner.isRinging, "the alarm went quiet with its notification")
+        session.runner.command(.stop, by: .key("x"))
+        #expect(session.runner.isFinished)
+        notifier.stop()  // bounded: nothing left to wait for
+    }
+
+    static func isSnoozed(_ session: TestSession) -> Bool {
+        if case .snoozed? = session.runner.state(of: "alarm") { return true }
+        return false
+    }
+}
