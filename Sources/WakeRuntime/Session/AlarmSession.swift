@@ -21,7 +21,7 @@ public final class AlarmSession: SessionContext {
     public let console: Console
     public let reactor = Reactor()
     public let runner: Runner
-    let output: SupervisedOutput
+    let output: SoundOutput
     public let timers: ReactorTimers
     /// Whether the deadlines are on the alarm clocks, so the RTC wakes a suspended machine for them.
     public let wakesSystem: Bool
@@ -56,21 +56,35 @@ public final class AlarmSession: SessionContext {
     private var zoneWatch: ZoneWatch?
     private let codeRelease = CodeReleasePolicy()
 
+    /// What the runner runs on instead of the system's clock, timers and devices: the
+    /// in-process tests' fake world.
+    struct World {
+        var clock: RuntimeClock
+        var timers: TimerFactory
+        var output: SoundOutput
+    }
+
     init(mode: Mode, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel, inhibitor: InhibitorState,
-         alarmTimers: WakeSystemSupport.TimerSource?, settings: AlarmEngine.Settings) throws(SystemCallError) {
+         alarmTimers: WakeSystemSupport.TimerSource?, settings: AlarmEngine.Settings, world: World? = nil) throws(SystemCallError) {
         self.mode = mode
         self.zone = zone
         self.console = console
         self.signals = signals
         self.inhibitor = inhibitor
         self.log = log
-        let clock = SystemRuntimeClock()
-        output = try SupervisedOutput(reactor: reactor, clock: clock, bell: TerminalBell()) { try? DefaultSound.open() }
         timers = ReactorTimers(reactor: reactor, alarmTimers: alarmTimers)
         wakesSystem = alarmTimers != nil
-        // One real timer per clock, whatever the number of alarms (a daemon may hold thousands).
-        runner = Runner(clock: clock, timers: SharedTimers(base: timers, clock: clock), output: output)
-        terminal = Terminal(fd: STDIN_FILENO)
+        if let world {
+            output = world.output
+            runner = Runner(clock: world.clock, timers: world.timers, output: world.output)
+        } else {
+            let clock = SystemRuntimeClock()
+            output = try SupervisedOutput(reactor: reactor, clock: clock, bell: TerminalBell()) { try? DefaultSound.open() }
+            // One real timer per clock, whatever the number of alarms (a daemon may hold thousands).
+            runner = Runner(clock: clock, timers: SharedTimers(base: timers, clock: clock), output: output)
+        }
+        // A test's world has no keyboard: the developer's terminal is left alone.
+        terminal = world == nil ? Terminal(fd: STDIN_FILENO) : nil
         stdinOpen = terminal != nil
         tick = terminal != nil || console.showsStatus ? try WakeTimer(clock: .wall) : nil
         consoleObserver = ConsoleObserver(console: console, zone: zone, settings: settings)
@@ -160,7 +174,7 @@ public final class AlarmSession: SessionContext {
     }
 
     public var standing: Bool { mode == .daemon }
-    public var isSilent: Bool { output.isSilent }
+    public var isSilent: Bool { (output as? SupervisedOutput)?.isSilent ?? false }
     public func deadlineText(of id: String) -> String { consoleObserver.deadlineText(id) }
     public func record(_ event: String, _ fields: [(String, EventLog.Value)]) { log?.emit(event, at: SystemClock.realtime, fields) }
 
