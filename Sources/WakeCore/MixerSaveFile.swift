@@ -75,6 +75,10 @@ public struct MixerSaveFile: Hashable, Sendable {
     /// full volume. wake never raises a sink or a stream above it (the guard's floor is at most
     /// 100 %), and saves the levels in this range.
     public static let soundServerRange = 0...65536
+    /// The most a sink or stream may have been at when wake saved it: a user may run a sink over
+    /// 100 % (desktops offer up to 150 %), and one muted there is saved as it was, to be put back
+    /// as it was. Twice full volume is beyond any desktop's slider: more is a hostile file.
+    public static let soundServerSavedLimit = 2 * 65536
 
     /// Whether an entry names a sound server's sink or stream (its levels are in `soundServerRange`).
     public static func isSoundServer(_ mixer: String) -> Bool {
@@ -129,7 +133,8 @@ public struct MixerSaveFile: Hashable, Sendable {
                     throw fail("'\(TerminalText.printable(f[1], limit: 60))' claims the volume range \(lo) to \(hi); a sound server's is "
                                + "\(soundServerRange.lowerBound) to \(soundServerRange.upperBound) (100 %)")
                 }
-                let saved = MixerLevels(volumes: try volumes(f[5], lo...hi, fail), switches: try switches(f[6], fail))
+                let savedRange = isSoundServer(f[1]) ? lo...soundServerSavedLimit : lo...hi
+                let saved = MixerLevels(volumes: try volumes(f[5], savedRange, fail), switches: try switches(f[6], fail))
                 let applied = MixerLevels(volumes: try volumes(f[7], lo...hi, fail), switches: try switches(f[8], fail))
                 guard saved.volumes.count == applied.volumes.count, saved.switches.count == applied.switches.count else {
                     throw fail("the saved and the applied levels have different channels")

@@ -167,9 +167,15 @@ struct MixerSaveFileTests {
             } catch {
                 #expect(error.line == 3 && error.message.contains("6553600") && error.message.contains("65536 (100 %)"), "\(error)")
             }
-            // In the server's range, a level above PA_VOLUME_NORM is refused as any out-of-range level is.
-            let loud = head + "entry\t\(mixer)\tsink\t0\t65536\t70000,70000\t1\t70000,70000\t1\n"
+            // wake never sets more than PA_VOLUME_NORM: an applied level above it is refused.
+            let loud = head + "entry\t\(mixer)\tsink\t0\t65536\t6553,6553\t1\t70000,70000\t1\n"
             #expect(throws: MixerSaveFile.ParseError.self) { try MixerSaveFile.parse(loud) }
+            // A sink the user ran at 120 % and muted was saved as it was, and goes back so; beyond
+            // twice full volume no desktop goes: refused.
+            let over = head + "entry\t\(mixer)\tsink\t0\t65536\t78643,78643\t0\t32768,32768\t1\n"
+            #expect(try MixerSaveFile.parse(over).entries.first?.saved.levels.volumes == [78643, 78643])
+            let absurd = head + "entry\t\(mixer)\tsink\t0\t65536\t140000,140000\t0\t32768,32768\t1\n"
+            #expect(throws: MixerSaveFile.ParseError.self) { try MixerSaveFile.parse(absurd) }
             let good = head + "entry\t\(mixer)\tsink\t0\t65536\t6553,6553\t0\t32768,32768\t1\n"
             let parsed = try MixerSaveFile.parse(good)
             #expect(parsed.entries.first?.saved.range == MixerSaveFile.soundServerRange)
