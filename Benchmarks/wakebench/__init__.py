@@ -17,7 +17,8 @@ The modules, one per concern: common (paths, helpers), processes (children, /pro
 prepare (packages, build, probe, sounds), probe (alsa_probe.c's log), servers (PulseAudio,
 PipeWire, the monitor recorder), and one per figure: firing (1), window (2, 3 paced, 7 and 8
 ringing and waiting side by side), ringpath (3 unpaced), memory (4), startup (5), stop (6),
-desktop (7), daemon (8), control (9); report and sections write BENCHMARKS.md, plots its SVGs,
+desktop (7), daemon (8), control (9); report and sections write BENCHMARKS.md, with its fixed
+prose (how each figure is measured, the findings, their history) read from notes/, plots its SVGs,
 cli runs it all.
 
 How each figure is measured, the same way for every contestant:

@@ -1,6 +1,7 @@
 """Paths, constants and small helpers: running a command, percentiles, number formatting."""
 
 import os
+import re
 import shlex
 import statistics
 import subprocess
@@ -13,6 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent  # Benchmarks/wakebench/com
 BENCH = ROOT / "Benchmarks"
 OUTPUT = ROOT / "BENCHMARKS.md"
 SCRATCH = ROOT / ".build-bench"  # a release build of its own, apart from everyone's .build
+NOTES = BENCH / "wakebench" / "notes"  # BENCHMARKS.md's fixed prose, one passage a file
 
 # Debian packages this script runs (the Makefile's BENCH_PACKAGES installs the same).
 PEER_PACKAGES = {"aplay": "alsa-utils", "sox": "sox", "mpv": "mpv", "hyperfine": "hyperfine", "flac": "flac",
@@ -47,6 +49,18 @@ def output_of(cmd):
         return (r.stdout.strip().splitlines() or ["?"])[0]
     except (OSError, subprocess.TimeoutExpired):
         return "?"
+
+
+def note(name, **figures):
+    """One passage of BENCHMARKS.md's fixed prose, from notes/NAME.md: its lines joined by one space
+    into one paragraph's text, each {field} replaced by this run's figure of that name."""
+    text = " ".join((NOTES / f"{name}.md").read_text().splitlines())
+    for field, value in figures.items():
+        text = text.replace("{" + field + "}", str(value))
+    left = re.findall(r"\{[a-z_0-9]+\}", text)
+    if left:
+        raise KeyError(f"notes/{name}.md: no figure for {', '.join(left)}")
+    return text
 
 
 def percentile(values, p):

@@ -2,7 +2,7 @@
 
 import re
 
-from .common import verdict
+from .common import NOTES, verdict
 from .machine import loadavg
 from .missed import missed_notes
 from .sections import (report_control, report_daemon, report_desktop, report_firing, report_memory, report_ringing,
@@ -66,7 +66,9 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
            "figures 1 to 6, 8 and 9 on ALSA's `null` PCM (no sound card), figure 7 through a private PulseAudio "
            "server with a null sink, the desktop's path, and 7b through a private PipeWire (with wireplumber and "
            "pipewire-pulse). \"wake ÷ this\" is wake's median over the other's: below 1× "
-           "wake takes less time, CPU or memory, except for throughput, where above 1× is better.")
+           "wake takes less time, CPU or memory, except for throughput, where above 1× is better. The last "
+           "section is not from this run: what ARCHITECTURE.md's decisions were measured with on the way, each "
+           "figure with its date.")
     where = f"{m['date']}, {m['cores']} × {m['cpu']}, {m['os']}, kernel {m['kernel']}, {m['wake']}"
     R.add("## Issue 28's targets", "")
     R.para(f"Measured on {where} (the machine is described below). \"not measured\": this benchmark does not "
@@ -94,6 +96,11 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
     R.add(*[f"- {h}" for h in body.headline])
     R.add("")
     R.add(*body.lines)
+    # Last, what ARCHITECTURE.md's decisions were measured with on the way: fixed text, written as
+    # it is (not measured by this run).
+    if R.lines[-1]:
+        R.add("")
+    R.add(*(NOTES / "history-of-the-decisions.md").read_text().splitlines())
     output.write_text("\n".join(R.lines).rstrip() + "\n")
     return body.targets, body.goals
 

@@ -1,9 +1,10 @@
 """BENCHMARKS.md's sections, one per figure: a table, the target's verdict, how it was measured,
-and what was found. The findings are worded here but their numbers are this run's."""
+and what was found. The fixed prose (how a figure is measured, what was found, what each step
+bought) is text in notes/, one passage a file, which common.note reads with this run's figures put
+in; what depends on this run's results (a verdict, a sentence said only when a target is missed)
+is worded here."""
 
-
-
-from .common import RATE, fmt, median, mib, p3, percentile, ratio
+from .common import RATE, fmt, median, mib, note, p3, percentile, ratio
 from .daemon import DAEMON_SIZES, DESCRIPTOR_SIZES
 from .desktop import RING_KIND
 
@@ -39,28 +40,12 @@ def report_firing(R, fire, plot=None):
     R.para(f"Targets: p99 within 2 ms of the deadline: {t1}. No worse than `sleep N; aplay` anywhere: {t1b}.")
     if cold and cold["first_ms"]:
         c = cold["first_ms"]
-        R.para(f"**Cold**: {len(c)} more alarms of wake alone, one every 2 s, each with the page cache dropped "
-               "(`sync; echo 3 > /proc/sys/vm/drop_caches`, as root) 1 s before its deadline, so that whatever wake "
-               "touches on its way to the first frame that is not already in its memory (pages of its binary not yet "
-               "faulted in, libasound's plugins and configuration, the sound file's pages) comes from the disk again: "
-               f"p50 {fmt(percentile(c, 50), 3)} ms, p99 {fmt(percentile(c, 99), 3)} ms, max {fmt(max(c), 3)} ms from "
-               "the deadline to the first frame (the same probe). The drop comes at the moment of wake's pre-roll "
-               "(the device opened, the first audio decoded and the ring's code read into the page cache 1 s before the "
-               "deadline, `Defaults.preroll`), "
-               "just before or just after it: before, the pre-roll reads back what the ring needs; after, what the "
-               "pre-roll and the arm-time checks ran is still mapped, and a mapped page is not dropped.")
+        R.para(note("1-cold", alarms=len(c), p50=fmt(percentile(c, 50), 3), p99=fmt(percentile(c, 99), 3),
+                    max=fmt(max(c), 3)))
         R.failures(cold["failures"])
     if plot:
         R.add(f"![Firing delay of every alarm, by contestant]({plot})", "")
-    R.para("How: each alarm is started 3.1–3.9 s before a whole-second deadline D (a random moment, as a "
-           "person would). wake gets `HH:MM:SS` (`wake HH:MM:SS -D null -s alarm-5s.wav --ring-for 1s "
-           "--inhibit off`). The recipes are `sleep $(( D - $(date +%s) )); exec aplay -D null alarm-5s.wav` "
-           "(what one writes: whole seconds) and `sleep` given the exact remaining time, to the microsecond, from "
-           "bash's `$EPOCHREALTIME` (the best a shell can do: nothing but `sleep`'s own start runs between "
-           "reading the clock and sleeping). The moment of the first frame is stamped for all of them the same way "
-           "by [alsa_probe.c](Benchmarks/alsa_probe.c), an LD_PRELOAD shim around `snd_pcm_write*` "
-           "(CLOCK_REALTIME, ns). wake's own `late_ms` is measured inside wake, after `snd_pcm_writei` "
-           "returns; the probe measures every contestant the same way, so the table ranks them by the probe.")
+    R.para(note("1-how"))
     ph = res["wake"]["phases"]
     if ph:
         woke, own, opened = ([p[i] for p in ph] for i in range(3))
@@ -102,12 +87,7 @@ def report_waiting(R, window):
     waits = [k[1] for k in rows_by if k[0] == "wait"]
     wk = rows_by[("wait", "wake (an hour away)")]
     R.add("## 2. Cost of waiting", "")
-    R.para(f"{window['copies']} copies of each contestant waited side by side through the same {window['seconds']} s, "
-           "stdout a file (not a terminal), stdin `/dev/null`. Wake-ups are context switches (voluntary + "
-           "involuntary, `/proc/PID/task/*/status`), CPU is the scheduler's count (`/proc/PID/task/*/schedstat`), "
-           "both summed over every thread of the process (this benchmark read the main thread's alone until issue "
-           "18: wake's sound is written by a worker thread), "
-           "sampled 3 s after start and again at the end of the window.")
+    R.para(note("2-window", copies=window["copies"], seconds=window["seconds"]))
     rows = []
     for label in waits:
         r = rows_by[("wait", label)]
@@ -159,14 +139,7 @@ def report_waiting(R, window):
 def report_ringing(R, window, thr, sysc):
     rows_by = window["rows"]
     R.add("## 3. Cost of ringing", "")
-    R.para("**Paced**: CPU seconds per minute of ringing, in the window of figure 2 "
-           f"({window['copies']} copies each, sampled over the same {window['seconds']} s after 3 s of "
-           "settling, so start-up is left out). wake paces its writes to `null` in real time, as a sound "
-           "card would pace them. `aplay`, `sox` and `mpv --ao=alsa` cannot be paced on `null` (it has no "
-           "clock: they play a 10-minute file in well under a second), so their rows are the CPU they spend "
-           "per minute of audio unpaced (60 ÷ their throughput, below): decode-and-write alone, a lower bound "
-           "of their cost on a real card, which would add its own wake-ups. `mpv --ao=null` is mpv pacing "
-           "itself, the nearest paced peer.")
+    R.para(note("3-paced", copies=window["copies"], seconds=window["seconds"]))
     rows, worst_core, wake_paced = [], 0.0, {}
     for key, label in [("WAV", "5 s WAV"), ("FLAC", "10 min FLAC")]:
         wk = rows_by[("ring", f"wake, paced on null ({label})")]
@@ -201,13 +174,7 @@ def report_ringing(R, window, thr, sysc):
            "read the main thread alone, which only runs the watchdog while the worker writes: they reported 60 "
            "wake-ups and about 5 ms a minute.)")
 
-    R.para("**Unpaced throughput** of the decode-and-write path: audio seconds written per CPU second (wake's "
-           "hidden `--unpaced`; the others on `null` as they are), on the 10-minute FLAC and on a 10-minute WAV "
-           "of the same beeps as the 5-second one (one long file, so that no player is charged a file's set-up "
-           "every 5 seconds). Start-up is taken out: each contestant makes a short and a long run (the file "
-           "once and several times, or for wake a longer `--ring-for`, looping the file); the throughput is "
-           "the extra audio over the extra CPU time. Audio is counted by the probe (frames "
-           "ALSA accepted, padding included), CPU by wait4(). Repeats give the median and the worst.")
+    R.para(note("3-unpaced"))
     rows = []
     med = {k: median(v["throughput"]) for k, v in thr.items()}
     for (label, name), t in thr.items():
@@ -238,14 +205,7 @@ def report_ringing(R, window, thr, sysc):
             R.para("On WAV,", counts, "On `null` writing costs nothing, so this path is reading the file." + tie)
         else:
             R.para("Finding:", counts,
-                   "On `null` writing costs nothing, so the path is reading the file, and it comes down to how "
-                   "many system calls each second of audio takes: wake's reads are smaller than aplay's (one "
-                   "per `Ringer.chunkFrames` chunk, through libsndfile) and it goes back to `poll()` every few "
-                   "chunks to keep its event loop responsive, where aplay blocks in `snd_pcm_writei`. A "
-                   "profile taken when this benchmark was first written, with 4096-frame chunks (`perf record "
-                   "-g` of a 2-second unpaced ring), agreed: about 70 % of wake's time was in the kernel, mostly "
-                   "the `read` path, then `poll`. Bigger chunks close the gap. It matters little at 07:00: a "
-                   "minute of paced ringing costs the wake-ups above, not the decoding." + tie)
+                   note("3-unpaced-finding") + tie)
     R.headline.append(
         f"Ringing: {fmt(worst_core, 3)} % of a core, paced ({ratio(wake_paced['WAV'][0], median([c / 1000 for c in rows_by[('ring', 'mpv --ao=null, paced by mpv (5 s WAV)')]['cpu_ms_per_min']]))} "
         f"of mpv's CPU pacing itself); unpaced throughput {ratio(med[('WAV', 'wake')], med[aplay])} aplay's on WAV "
@@ -258,10 +218,7 @@ def report_memory(R, ctx, window, mem):
     waits = [k[1] for k in rows_by if k[0] == "wait"]
     wk_wait = rows_by[("wait", "wake (an hour away)")]
     R.add("## 4. Memory", "")
-    R.para("Peak resident memory, MiB: the kernel's high-water mark, VmHWM, which is what "
-           "`/usr/bin/time -f %M` reports. wake's figures come from the processes of figures 2 and 3 (read "
-           "just before they were stopped: an hour's wait; ringing for a minute, after decoding the whole file "
-           "when the alarm was set); the peers play each file once on `null` under `/usr/bin/time`.")
+    R.para(note("4-memory"))
     rows, wake_peaks = [], []
 
     def row(case, name, kbs, wake_kbs):
@@ -300,32 +257,14 @@ def report_memory(R, ctx, window, mem):
         where = (f"Where a waiting wake's {fmt(total / 1024, 1)} MiB are (`/proc/PID/smaps`, resident by mapping): "
                  + ", ".join(f"{name} {fmt(kb / 1024, 1)}" for name, kb in sm[:9]) + " MiB.")
     if ctx["static_runtime"]:
-        runtime = ("This binary links the Swift runtime statically (the Makefile's `RELEASE_FLAGS`), so only the "
-                   "parts of it wake uses are loaded; what is left is wake with that runtime, libc, and the C "
-                   "libraries with their own dependencies (libsndfile's codecs, libsystemd's compression and "
-                   "crypto libraries).")
+        runtime = note("4-static-runtime")
     else:
-        runtime = ("Most of it is the Swift runtime's shared libraries, mapped and touched at start-up: "
-                   "libswiftCore, libFoundationEssentials (linked only because swift-argument-parser imports it, "
-                   "in `Sources/ArgumentParser/Utilities/Foundation.swift`), libstdc++, _StringProcessing and "
-                   "RegexParser. An experiment when this benchmark was first written (Swift 6.3.1, same machine): "
-                   "the same build with `-Xswiftc -static-stdlib` peaked at 11.8 MiB for `--version` and 13.1 MiB "
-                   "ringing the 10-minute FLAC (against 15.1 and 16.2 MiB with the shared runtime).")
+        runtime = note("4-shared-runtime")
     R.para("Finding:" if mib(top) >= 16 else "Reading it:",
            f"wake's memory is almost all fixed cost: `wake --version`, which does nothing, already peaks at "
            f"{fmt(mib(base), 1)} MiB; ringing the 10-minute FLAC takes {fmt(grow / 1024, 2)} MiB more than the "
            "5-second WAV (the file is streamed in fixed chunks, so its length does not count).", where, runtime,
-           (f"A real alarm rings after its pre-roll, which opens the device and reads the whole laid-out code "
-            f"range into the page cache a second early (figure 1): {fmt(mib(median(mem[prerolled])), 1)} MiB "
-            f"against {fmt(mib(median(mem[now])), 1)} for `wake now`, which has none. Until 2026-11-27 the "
-            f"pre-roll mapped that range into wake (`MADV_POPULATE_READ`), 13.6 against 12.6 MiB in the run of "
-            f"2026-11-26; it now only reads it ahead (`MADV_WILLNEED`), and what the pre-roll runs stays mapped "
-            f"anyway (a ring on `null`: 14.2–14.6 → 12.7–13.1 MB, the first frame as early, also with the cache "
-            f"dropped after the pre-roll). Tried and dropped (2026-11-26): the order file listing first what "
-            f"rings ran once their pre-roll had begun, and the pre-roll mapping only that part. The part "
-            f"came to 3.3 of the 4.4 MB (the standard library keeps 1.6 MB of its text in one section, which "
-            f"moves whole), and in eight runs each a pre-rolled ring's peak went 14.5 → 14.4 MB while "
-            f"`wake now`'s rose 13.3 → 13.5: less locality for what runs before the pre-roll.")
+           note("4-preroll", prerolled=fmt(mib(median(mem[prerolled])), 1), now=fmt(mib(median(mem[now])), 1))
            if now in mem and prerolled in mem else "")
     R.headline.append(
         f"Memory: {fmt(mib(top), 1)} MiB at most, whatever the file; aplay {fmt(mib(median(mem[('WAV', 'aplay')])), 1)}, "
@@ -335,11 +274,7 @@ def report_memory(R, ctx, window, mem):
 
 def report_startup(R, startup, static):
     R.add("## 5. Start-up", "")
-    R.para("Whole-process wall time, `hyperfine -N --warmup 3` (no shell, warm caches), ms. The dry run resolves "
-           "the time, opens and decodes the whole sound file (the built-in sound: measures its samples, which "
-           "need no decoding), and opens and closes the device (`-D null`). The "
-           "peers beside the dry runs do the nearest thing: aplay opens `null` and plays the 5-second WAV; "
-           "`flac -t` decodes and checks the whole 10-minute FLAC.")
+    R.para(note("5-startup"))
     pairs = [("wake --version", "aplay --version"),
              ("wake list", "aplay --version"),
              ("wake list, 20 standing alarms", "aplay --version"),
@@ -394,136 +329,16 @@ def report_startup(R, startup, static):
                f"wake's libraries: {', '.join(w['names'])}: libsndfile brings every codec it can read and "
                "libsystemd its compression and crypto libraries, and each is mapped, relocated and faulted in "
                "before `main`.",
-               ("A profile taken when this benchmark was written (`perf record -g` over 100 runs of "
-                "`wake --version`, Swift runtime static, 4.4 ms a run) put 50 % of the time in the kernel (exec, "
-                "`mmap`, page faults), 28 % in the dynamic linker (mostly symbol lookups), 17 % in the Swift "
-                "runtime's start-up (6 points of it in `swift_conformsToProtocol`, scanning conformance records) "
-                "and next to nothing in wake's own code. With the runtime shared it had been 6.6 ms: 48 % kernel, "
-                "32 % dynamic linker, 13 % runtime." if static else
-                "A profile taken when this benchmark was written (`perf record -g` over 100 runs of "
-                "`wake --version`, Swift runtime shared, 6.6 ms a run) put 48 % of the time in the kernel (exec, "
-                "`mmap`, page faults), 32 % in the dynamic linker and 13 % in the Swift runtime; linking the "
-                "runtime statically (`-Xswiftc -static-stdlib`) took it to 4.4 ms."))
-    R.para("What start-up was cut, and what each step bought (issue 18; measured while developing, on this "
-           "machine shared with other builds: medians of three hyperfine rounds of 200 runs each, the old and new "
-           "binaries side by side, so compare within a line rather than with the table above):",
-           "(1) `wake --version` is answered before anything else, with one write(2). It had gone through "
-           "swift-argument-parser, whose parse reflects over every option (Mirror, Decodable) and sets off the "
-           "Swift runtime's first protocol-conformance lookup, which scans every conformance record in the "
-           "static binary: `perf record` over 200 runs put a third of wake's user time in that scan alone. "
-           "11.8 → 7.1 ms.",
-           "(2) `wake list`, `wake stop|snooze [ID]` and `wake cancel ID` with plain words skip the parser too (it "
-           "would return just those words; anything with a dash still goes through it, with its help and "
-           "errors): `wake list` 10.8 → 8.7 ms, `wake stop` with nothing ringing 10.7 → 8.2 ms.",
-           "(3) `-z pack-relative-relocs` (RELR; it needs lld or GNU ld 2.40, since gold, swiftc's default, does "
-           "not know it) packs the static runtime's 51,650 relative relocations into a 4 KB table and takes 1 MB "
-           "off the binary, but bought nothing: 7.1 ms either way. Applying relative relocations is cheap, and "
-           "the pages they write are touched anyway. Not adopted. `-z now`, which the Debian package will be "
-           "linked with, binds every symbol of the 22 objects before `main`: `LD_BIND_NOW=1` (the same work) "
-           "took `--version` from 8.1 to 8.8 ms (five rounds, both through `env`; 0.6 ms more user time), "
-           "about a tenth more; the rows above measure it again in this run.",
-           "What is left is loading the C libraries, measured with a trivial static-stdlib Swift program linked "
-           "against each set: alone 2.9 ms (aplay: 1.9 ms); with libasound 2.9; with libasound and libsndfile "
-           "(libFLAC, libvorbis, libvorbisenc, libopus, libogg, libmpg123, libmp3lame) 4.4; with libasound and "
-           "libsystemd (libcap, libgcrypt, libgpg-error, liblzma, libzstd, liblz4) 4.75; with all three, as "
-           "wake, 6.0 ms; `wake --version` itself 7.3 ms (a 31 MB binary against 8 MB: more to map and fault "
-           "in). (4) libsndfile and libsystemd are loaded with `dlopen` on first use (a sound opened, a bus "
-           "talked to; issue 28), so the commands that do neither load none of the thirteen libraries they "
-           "bring: `--version` 7.0 → 4.1 ms, `wake list` 7.4 → 5.8 ms, `wake stop` 8.2 → 5.6 ms, `aplay "
-           "--version` 1.5 ms in the same run (one hyperfine round of 300 runs, 2026-11-26, the 2-core VM); a "
-           "dry run, which opens the sound, is unchanged. (5) `wake list` lost a Set of an enum and a split and "
-           "join of the zone's name, each a generic type the runtime instantiated at run time (the Set also a "
-           "scan of every conformance record for its Hashable): user time 2.60 → 2.36 ms over 1,500 runs side "
-           "by side. (6) libasound too is loaded with `dlopen` when a device, a mixer or ALSA's configuration "
-           "is first opened, so `--version`, `list`, `next` and `stop` no longer map it: 20 page faults and 841 "
-           "symbol relocations fewer; three hyperfine rounds of 300 side by side (2026-11-26, `aplay --version` "
-           "1.2–1.4 ms): `--version` 3.1–3.5 → 3.2–3.6 ms (no change beyond the noise), `wake list` 4.1–6.4 → "
-           "3.8–4.1 ms, `wake stop` 3.4–4.7 → 2.9–4.0 ms. "
-           "(7) The link itself (2026-11-26, later the same day): a profile of `wake --version` (`perf record`, "
-           "400 runs) put 31 % of it in the dynamic linker, binding the shared libstdc++'s symbols under `-z now`, "
-           "which the Swift runtime's `-lstdc++` had brought. The release link now takes GCC's static libstdc++ "
-           "and libgcc (a linker script, `packaging/link/libstdc++.so`, found first on the search path): symbol "
-           "relocations 2,163 → 472, page faults 309 → 265, `--version` 4.7 → 2.8 ms (one hyperfine round of "
-           "500, `aplay --version` 1.8 ms), `wake list` 1.7 MB less at its peak. With libstdc++ gone, step (3)'s "
-           "packed relocations do pay, now linked by lld: 3.0, 2.9, 2.7 → 2.6, 2.5, 2.3 ms in three rounds of "
-           "300 side by side, all of it system time; they need glibc 2.36, which the package's libc6 dependency "
-           "now says. (8) `wake list` with 20 alarms: the tolerant reader split a healthy file into lines and "
-           "joined them again before its first parse, `/proc/self/status` was split by Character (grapheme "
-           "breaking over every byte; a tenth of the command), every cell went through the escaper, the table "
-           "took a write(2) per row and the RTC look ran twice: 7.2 → 5.4 ms over three changes, each measured "
-           "side by side. (9) The functions that everyday commands, a ring and the daemon run are laid out "
-           "together at the start of the text (lld's `--symbol-ordering-file`, from callgrind runs: "
-           "`scripts/make-symbol-order`): the kernel maps code in 64 KB windows around each page touched, and "
-           "in archive order those functions were spread over the whole text. `wake list` (20 alarms) 5.4, 5.8 "
-           "→ 5.0, 4.8 ms in two rounds of 300, peak 9.4 → 6.7 MB; `--version` peak 5.3 → 4.2 MB. What stays "
-           "scattered is the standard library's 1.6 MB of text that its archive keeps in one section. Laid out "
-           "together, the code a ring first runs at its deadline no longer shared windows with code run earlier, "
-           "and with the page cache dropped the first frame came 2–10 ms late (figure 1, cold); the pre-roll now "
-           "maps the listed range a second early (`Sources/WakeSystem/HotText.swift`; since 2026-11-27 it reads "
-           "it into the page cache instead, a megabyte less resident), 0.4–1.1 ms again. "
-           "(10) swiftc gives a section of its own only to a public function, so each module's closures, thunks "
-           "and specialisations shared one section, which the order could only move whole: the listed 1 MB of "
-           "functions lay spread over 5.2 MB. wake's modules and packages are now compiled with "
-           "`-function-sections` (the range 4.2 MB; the runtime's archives keep their large sections): `wake "
-           "list` (20 alarms) peak 6.8 → 6.4 MB (medians of 8), its time unchanged (300 runs side by side). "
-           "Each function on its own, one the order does not list lies alone outside the range the pre-roll "
-           "maps: the order's rings had all waited on the boot clock (`+2s`), so the wall clock's timer "
-           "closure that `wake 07:00` fires through was missing, and cold firing came 3–4 ms late until the "
-           "order was written from rings on both clocks (0.35–0.62 ms in two short rounds). "
-           "(11) A concrete generic type (a `[String: String]`, a `Set<String>`) was asked for by a mangled name "
-           "that the runtime decodes, checking the type's generic requirements, and the first check of each "
-           "conformance scans all 4,100 conformance records of the static binary (a quarter of them "
-           "FoundationEssentials'). Compiled with `-disable-concrete-type-metadata-mangled-name-accessors`, the "
-           "code calls the type's metadata accessor with the witness tables itself: under callgrind `wake list` "
-           "(20 alarms) 6.33 → 5.69 M instructions, `next` 5.45 → 4.82 M, a dry run 44.2 → 40.6 M; wall time "
-           "moved within the machine's noise (most of a start is the kernel's exec and page faults), and the "
-           "peak is unchanged once the symbol order lists the new accessors. (12) The built-in sound is now "
-           "the samples of `Resources/alarm.wav` in the binary, played in place (`SoundFile(samples:)`), where it "
-           "was the FLAC's bytes decoded through libsndfile: a dry run of the default sound no longer decodes "
-           "the loop, 40.6 → 25.6 M instructions; with (11), 20.5 → 17.2 ms (medians of 200 alternated runs); a "
-           "ring with it on `null` peaks at 13.2 MB, not 13.9. Of the 25.6 M left, ALSA's `snd_pcm_open` of "
-           "`null` is 9.4 M (its configuration runs the pulse plugin's hook, which loads libpulse, libX11, "
-           "libxcb, libsystemd and a dozen more: aplay pays it too, `aplay -D null` below takes about 5× its "
-           "`--version`) and swift-argument-parser's parse of the one-off command 9.1 M. "
-           "(13) `wake list` with 20 alarms, under callgrind again: 5.70 M instructions, of which the stored "
-           "durations' parse 1.07 M (grapheme breaking in the span grammar, now read as ASCII bytes: 0.57 M), "
-           "the TOML strings 0.37 M (a scalar appended at a time, now a run transcoded at once: 0.14 M), the "
-           "days' and rows' `joined(separator:)` 0.36 M (the standard library's unspecialised path, now plain "
-           "appends) and the `/proc/self/status` fields 0.27 M (a String pair for each of its 55 lines, now "
-           "only the one asked for): 4.65 M, the output byte for byte the same. The release link then drops "
-           "`--export-dynamic`, which the swift driver gives an executable: the 5,460 public symbols of wake's "
-           "modules filled a dynamic symbol table nothing looks up and the runtime's one `dladdr` at start "
-           "walks whole (`--version` 1.07 → 0.93 M, `list` 4.64 → 4.51 M, 470 KB off the binary). "
-           "Side by side (400 alternated runs, the binaries before and after (13)): `wake list` with 20 alarms 4.9 → 4.0 ms; a dry run 16.4 → 15.2 ms (fewer symbols in the global scope that ALSA's plugins are bound against). "
-           "What is left: `--version`, `list` and `stop` are within 2× now; `list` with 20 alarms came out at "
-           "1.9×, 2.6×, 2.9× and 3.1× in four runs on 2026-11-26 (3.3–5.3 ms; `list` with none 2.2–3.5 ms, so "
-           "the machine moved too), 2.3× (4.3 ms) in the run after (11) and (12), and 2.6× (4.1 ms; `aplay --version` 1.6 ms) in the run after (13): missed, by up to half again. Its own work is parsing the 20 alarms "
-           "and computing each one's next occurrence, and about a fifth of its user time is the Swift runtime "
-           "instantiating generic types' metadata on first use. Before this round, measured on 2026-11-26 "
-           "(hyperfine, 300 runs side by side), a static Swift program that prints one line took 1.45–1.55× "
-           "`aplay --version`, and importing FoundationEssentials made it 1.8× (3.1 ms; 4.8 → 6.3 MB peak); wake"
-           " brings FoundationEssentials only through swift-argument-parser 1.8 (its one `internal import`, for "
-           "JSONEncoder and LocalizedError), so a command-line parser without Foundation (and completion scripts"
-           " written by hand) is still what would take the most off every command, and off the memory of every "
-           "ring, and a third of a dry run. A dry run within 4× cannot be had while it opens the device, which "
-           "is its point: on this machine's ALSA configuration aplay itself, opening `null` to play the "
-           "5-second WAV, takes about 5× its `--version`.")
+               note("5-profile-static") if static else note("5-profile-shared"))
+    R.para(note("5-history"))
     sc = startup.get("sf_command", {})
     flac = median(startup["wake 07:00 --dry-run -s 10-min FLAC"])
     flac_t = median(startup["flac -t, 10-min FLAC (decode, check)"])
     if sc and sc.get("10-min FLAC", 0) > 5:
         R.para("Finding (no target, but it doubles the cost of arming with a long file):",
-               f"of the 10-minute FLAC's dry run ({fmt(flac, 0)} ms), {fmt(sc['10-min FLAC'], 0)} ms are "
-               "one libsndfile call, `sf_command(SFC_SET_SCALE_FLOAT_INT_READ)` in `SoundFile.init` (timed by the "
-               "probe). libsndfile answers it, for any file, by computing the file's peak "
-               "(`psf_calc_signal_max`): a whole extra decode, as doubles, before wake's own check decodes the "
-               "file again. It is meant for float sources only.")
+               note("5-sf-command", flac=fmt(flac, 0), sf_command=fmt(sc["10-min FLAC"], 0)))
     else:
-        R.para(f"Arming with the 10-minute FLAC decodes it once from end to end, as the check that a file will "
-               f"play: {fmt(flac, 0)} ms against {fmt(flac_t, 0)} ms for `flac -t`, which does the same and no "
-               "more. (The probe times libsndfile's `sf_command` calls too: none took over 5 ms. "
-               "`SFC_SET_SCALE_FLOAT_INT_READ`, asked of every file when this benchmark was first written, "
-               "decoded the whole file a second time to find its peak.)")
+        R.para(note("5-flac", flac=fmt(flac, 0), flac_t=fmt(flac_t, 0)))
     R.headline.append(
         f"Start-up: `wake --version` {fmt(median(startup['wake --version']), 1)} ms ({v:.1f}× `aplay --version`), "
         f"`wake list` {fmt(median(startup['wake list']), 1)} ms ({lst:.1f}×); a dry run with the default sound "
@@ -532,20 +347,14 @@ def report_startup(R, startup, static):
 
 def report_stop(R, stop):
     R.add("## 6. Stop latency", "")
-    R.para("From `kill(pid, SIGTERM)` to `wait4()` returning in the benchmark, while ringing (wake 0.3 s after "
-           "its `ringing` event; mpv 0.8 s after it started), ms. `sleep 3600` is the floor: a process that "
-           "only has to exit. aplay and sox are not here: on `null` they finish the whole file before a signal "
-           "can reach them.")
+    R.para(note("6-stop"))
     wk = stop["wake (paced on null)"]
     rows = [[n, fmt(median(v), 2), fmt(max(v), 2), len(v), "—" if n.startswith("wake") else ratio(median(wk), median(v))]
             for n, v in stop.items()]
     R.table(["contestant", "median ms", "worst ms", "runs", "wake ÷ this"], rows)
     t6 = R.target("6", "stop within 30 ms of SIGTERM", f"{fmt(max(wk), 2)} ms at worst", max(wk) <= 30)
     R.para(f"Target: within 30 ms (worst run): {t6}.",
-           "On `null` the stop is a 10 ms fade-out written at once, a drop and a close. On a real card "
-           "`Ringer.fadeOut` first takes back what is queued, then waits for what remains (the part the card "
-           "would not give back, then the fade) for at most 20 ms before the drop, so a stop there takes at "
-           "most about 20 ms more than this (not measurable here).")
+           note("6-card"))
     R.headline.append(f"Stop: {fmt(median(wk), 1)} ms from SIGTERM to exit (worst {fmt(max(wk), 1)} ms).")
 
 
@@ -556,33 +365,13 @@ def report_desktop(R, desktop, window, plot=None):
     pw = server == "PipeWire"
     R.add(f"## 7{'b' if pw else ''}. The desktop path: through {server}", "")
     if pw:
-        R.para(f"Figure 7 again, on PipeWire ({desktop.get('version', 'PipeWire')}): `pipewire`, `wireplumber` and "
-               "`pipewire-pulse`, headless, started as the tests start them (DESIGN.md: private HOME, XDG "
-               "directories and session bus), and a null sink `speaker` loaded through pipewire-pulse with `pactl "
-               "load-module module-null-sink`. It is recorded and measured exactly as on PulseAudio, from the "
-               "sink's monitor with `parec`. The contestants: wake (`-D default --mixer off`: ALSA's `default`, "
-               "which reaches the server through ALSA's pulse plugin and pipewire-pulse, as `aplay -D default` "
-               "does), `pw-play` (PipeWire's own player), `paplay` and "
-               "`aplay -D default` (through pipewire-pulse, as a desktop without pipewire-alsa does) and "
-               "`mpv --ao=pipewire` (mpv's first choice when PipeWire answers).")
+        R.para(note("7b-pipewire", version=desktop.get("version", "PipeWire")))
     else:
-        R.para("A private PulseAudio server with one null sink (clocked: it takes audio in real time, as a sound card "
-           "would, so every player here is paced by the server, and ALSA's `default` reaches it through the pulse "
-           "plugin), started as the tests start it. What a listener would hear is recorded from the sink's monitor "
-           "with `parec` (mono, 44.1 kHz, 10 ms fragments) by this script, which stamps each fragment on arrival "
-           "(CLOCK_REALTIME); a sample is sound when its magnitude is over 64. Every contestant is measured through "
-           "the same recording: wake (`-D default --mixer off`), `aplay -D default` (the same ALSA path), "
-           "`paplay` (a native PulseAudio client), `mpv --ao=pulse` and `sox -t pulseaudio`.")
+        R.para(note("7-pulseaudio"))
     f = desktop["firing"]
     names = ["wake"] + [n for n in players if n in f]
     wk = f.get("wake", [])
-    R.para(f"**Firing**: from the deadline to the first sound at the sink, ms ({desktop['count']} round"
-           f"{'s' if desktop['count'] != 1 else ''}, one alarm "
-           "every 3 s, the contestants taking turns, each started 3.1–3.9 s before a whole-second deadline as in "
-           "figure 1; the peers are the best shell recipe of figure 1, `sleep` to the microsecond then `exec` the "
-           "player). The resolution is one fragment of the monitor, about 10 ms, either way and the same for every "
-           "player: the null sink renders a fragment at a time, and a fragment can only be placed by its arrival; "
-           "a figure a few milliseconds below zero is within it.")
+    R.para(note("7-firing", rounds=desktop["count"], s="s" if desktop["count"] != 1 else ""))
     # A difference, not a ratio: at the sink a delay can be a little below zero (the resolution).
     R.table(["contestant", "median ms", "worst ms", "alarms", "wake − this (median), ms"],
             [[n, fmt(median(f[n]), 1), fmt(max(f[n]), 1), len(f[n]), "—" if n == "wake" else
@@ -590,13 +379,7 @@ def report_desktop(R, desktop, window, plot=None):
              for n in names if f.get(n)])
     rows_by = window["rows"]
     ring = [(label, r) for (k, label), r in rows_by.items() if k == kind]
-    R.para(f"**Ringing**: CPU and wake-ups per minute over the window of figure 2 ({window['copies']} copies of each, "
-           f"the same {window['seconds']} s, after 3 s of settling), all ringing into the one server at once; peak "
-           "memory while ringing is VmHWM at the end of the window, set back to the present resident size at its "
-           "start (`/proc/PID/clear_refs`, for every contestant alike), and over the whole run the larger of "
-           "VmHWM at the start and at the end. wake and mpv loop the 5-second WAV; the others "
-           "cannot loop a file, so they play the 10-minute WAV of the same beeps. The server's own cost is not in "
-           "any contestant's row; it is given below the table for all the streams together.")
+    R.para(note("7-ringing", copies=window["copies"], seconds=window["seconds"]))
     # Should every copy of wake have ended during the window (a failure, listed under figure 2), an
     # empty row keeps the report going and the targets say so.
     wake_ring = rows_by.get((kind, "wake -D default")) or {"cpu_ms_per_min": [float("nan")],
@@ -642,73 +425,17 @@ def report_desktop(R, desktop, window, plot=None):
                    f"{fmt(w, 0)} against {fmt(a, 0)} ({ratio(w, a)})", w <= a)
     if ap and median(wake_ring["cpu_ms_per_min"]) > median(ap["cpu_ms_per_min"]):
         R.para("Finding:",
-               f"on this path wake spends {ratio(median(wake_ring['cpu_ms_per_min']), median(ap['cpu_ms_per_min']))} "
-               f"the CPU of aplay on the same ALSA device, and wakes {ratio(median(wake_ring['wakeups_per_min']), median(ap['wakeups_per_min']))} "
-               "as often. The buffer is no longer the cause: on a sound server's plugin wake asks for aplay's "
-               "500 ms (`Defaults.serverLatency`; it was 100 ms, at 3.7× aplay's CPU and 3.4× its wake-ups on "
-               "PulseAudio, 5.6× and 5.3× on PipeWire), its worker sleeps in `poll()` on the plugin's descriptors "
-               "and an eventfd for a stop, and a stop drops at once (the plugin's drop corks and flushes the "
-               "stream). Measured by thread on 2026-11-26 (`/proc/PID/task/*/schedstat`, 15 s of a ringing wake "
-               "and of aplay, one after the other): on PulseAudio wake's main thread 7 ms a minute, its output "
-               "worker 97, the pulse plugin's thread 57; aplay's writing thread 42, its plugin thread 60. The "
-               "worker allocated three or four arrays at every wake-up to poll (the plugin's descriptors, the "
-               "stop's eventfd, a copy for the plugin's revents), and its poll timed out after a period (125 ms) "
-               "between the plugin's signals; one buffer kept across waits, and a 1 s timeout (the eventfd brings "
-               "every request at once), took the worker to 53 ms and 1,164 switches a minute on PulseAudio "
-               "(aplay's writer 53 and 868 in that pair of runs) and from 107 to 49 ms, 1,828 to 1,088 switches, "
-               "on PipeWire (aplay's 40 and 1,360). Counted by strace over 10 s, wake and aplay make the same "
-               "system calls (262 and 250 polls, 264 writes each); what is left is user-space work per wake-up "
-               "(the Swift runtime's exclusivity checks, the mailbox's locks, reading through libsndfile, a copy "
-               "aplay does not make) and a window of a minute on a shared machine. Two more, measured by thread on "
-               "PipeWire (2026-11-26, 30 s windows): the loop's stall watchdog ticked every second on a healthy "
-               "device, about 130 µs of cold work each time; it now looks when the stall limit would run out with "
-               "no more progress, 60 → 20 wake-ups and 7.7 → 3.0 ms a minute. And after a write the plugin took "
-               "only in part (its buffer full) the worker wrote once more to be told there was no room, a call "
-               "that takes the client's lock and asks its stream; it now waits at once (libpulse's calls, counted "
-               "by its getpid over 10 s: 873 → 760, aplay's 714). Side by side with aplay after both, wake's "
-               "threads came out at 119–127 ms a minute against aplay's 125 in two 30 s windows: what this row "
-               "shows is within the window's noise. On PipeWire the two swap places from run to run: after the "
-               "run of 2026-11-26 19:40 (1.09× and 1.04×, against 1.00× and 0.89× at 15:59), figure 7 alone, the "
-               "binaries of both runs one after the other, gave 119 ms against aplay's 104 and 2,804 wake-ups "
-               "against 2,792 for the earlier binary, 137 against 121 and 2,910 against 2,895 for this one: the "
-               "same ratios, so the difference between the runs is the machine's.")
+               note("7-cpu-finding", cpu=ratio(median(wake_ring["cpu_ms_per_min"]), median(ap["cpu_ms_per_min"])),
+                    wakeups=ratio(median(wake_ring["wakeups_per_min"]), median(ap["wakeups_per_min"]))))
     sm = window.get("ringing_smaps", {}).get(kind)
     if sm and sm["by_mapping"]:
         status = sm["status"]
         kb = lambda k: int(status.get(k, "0 kB").split()[0])
-        R.para("Finding:", f"ringing through the server wake peaks at {fmt(worst_ring_mem, 1)} MiB, and at "
-               f"{fmt(worst_mem, 1)} MiB over the whole run. Where a ringing wake's memory is at the end of the window "
-               f"(`/proc/PID/status` and `smaps` of one ringer): {fmt(kb('RssFile') / 1024, 1)} MiB are pages of "
-               f"files mapped and shared with the page cache, {fmt(kb('RssAnon') / 1024, 1)} MiB are wake's own "
-               f"(heap, {status.get('Threads', '?')} threads' stacks, buffers); by mapping: "
-               + ", ".join(f"{name} {fmt(k / 1024, 1)}" for name, k in sm["by_mapping"][:10]) + " MiB. "
-               "Once its ring is audible, wake gives back the code that parsed the command line, checked the "
-               "sound and the device and started the ring (`Sources/WakeSystem/ResidentCode.swift`: "
-               "`MADV_DONTNEED` on its read-only file mappings, whose pages stay in the page cache), and the ring "
-               "maps back only what it runs: a ring on `null`, 14.2–14.8 MB resident before, 5.4–5.5 after "
-               "(2026-11-27). Not before the night's wait, which would leave a waiting wake 5 MB: the code the "
-               "deadline runs must stay mapped through it, in case the page cache is dropped in the last second "
-               "(with such a release, the first frame came 2–9 ms late with the cache dropped 0.4 s before the "
-               "deadline, against 0.3–1.3 ms). The whole run's peak comes as the ring starts, with the parser's, "
-               "the checks' and the ring's code mapped at once. The largest part is wake's own binary: the static "
-               "Swift runtime and standard library with GCC's libstdc++, FoundationEssentials (brought by "
-               "swift-argument-parser, its only user), and wake, of which the kernel maps 64 KB around every page "
-               "a run touches (fault-around). Its everyday functions are laid out together "
-               "(`packaging/link/symbol-order.txt`: a ring on `null` 15.7 → 15.0 MB with the pre-roll mapping the "
-               "ring's code, `wake list` 9.4 → 6.7 MB; with a section per function, figure 5's step 10, a ring "
-               "through PulseAudio 14.1 → 13.9 MB), but the standard library's archive keeps 1.6 MB of its text in "
-               "one section no ordering can split, and its data pages are written by relocation. Then libc, "
-               "libasound, and what the pulse plugin loads (libpulse, libpulsecommon, libdbus, libsystemd, X11's "
-               "client libraries), which aplay loads too. What it would take to lower the whole run's peak: "
-               "measured on 2026-11-26 with a static Swift program that prints one line, the runtime alone peaks "
-               "at 4.8 MB and with FoundationEssentials at 6.3 MB (aplay --version: 2.5 MB); so a parser without "
-               "Foundation in place of swift-argument-parser (and its completion scripts), which was not done here.")
-    R.para("**Stop**: from the stop to the last sound at the sink, ms, in the same rounds as the firing: each ring "
-           "is stopped 0.8 s after its deadline or 0.4 s after its first sound, whichever is later; by SIGTERM "
-           "(every contestant), or by running `wake stop PID` (wake's second slot in each round; the time runs from "
-           "the command's start). A negative time means the last sound reached the sink before the stop: what "
-           "the player had queued in the server was dropped, not played out (the resolution is the same 10 ms "
-           "fragment as for the firing).")
+        R.para("Finding:", note("7-memory-finding", ringing=fmt(worst_ring_mem, 1), whole_run=fmt(worst_mem, 1),
+                                file=fmt(kb("RssFile") / 1024, 1), anon=fmt(kb("RssAnon") / 1024, 1),
+                                threads=status.get("Threads", "?"),
+                                mappings=", ".join(f"{name} {fmt(k / 1024, 1)}" for name, k in sm["by_mapping"][:10])))
+    R.para(note("7-stop"))
     order = sorted(st, key=lambda k: (not k.startswith("wake"), k))
     R.table(["contestant, how", "median ms", "worst ms", "runs"], [[k, fmt(median(st[k]), 1), fmt(max(st[k]), 1), len(st[k])] for k in order])
     term = st.get("wake, by SIGTERM", [])
@@ -739,12 +466,7 @@ def report_desktop(R, desktop, window, plot=None):
 def report_daemon(R, window, add):
     rows_by = window["rows"]
     R.add("## 8. The daemon: 1, 20 and 200 standing alarms", "")
-    R.para(f"`wake daemon --inhibit off` with 1, 20 and 200 standing alarms (alarms.toml written in `wake add`'s "
-           "format: every alarm on the weekday three days away, so the nearest is days off; every other one with "
-           "its own sound file, the 5-second WAV, the rest the built-in sound; device `null`), each in private XDG "
-           f"directories, {window['copies']} copies of each, waiting through the window of figure 2 (sampled once each "
-           "has logged an `armed` event for every alarm). Wake-ups are context switches, CPU the scheduler's count, "
-           "peak memory VmHWM, as in figures 2 and 4.")
+    R.para(note("8-daemon", copies=window["copies"]))
     rows, worst_w, mem200 = [], 0.0, None
     sl = rows_by.get(("wait", "sleep 3600"))
     for n in DAEMON_SIZES:
@@ -769,25 +491,11 @@ def report_daemon(R, window, add):
            f"{fmt(mem200, 1)} MiB at worst" if mem200 is not None else "not measured",
            None if mem200 is None else mem200 <= 12)
     R.para(f"Targets: zero wake-ups a minute while waiting: {t8a}; under 16 MiB with 200 alarms: {t8b}.")
-    R.para("What the daemon's memory holds here, headless (no session bus): wake's binary, libc and libsndfile "
-           "with its codecs (it checks the alarms' sounds when it starts). With no `DBUS_SESSION_BUS_ADDRESS` "
-           "and no `$XDG_RUNTIME_DIR/bus` it knows there is no desktop to notify without loading libsystemd "
-           "(2026-11-26: 12.8 → 11.4 MB with 200 alarms, measured side by side); on a desktop the session bus "
-           "brings libsystemd and its compression and crypto libraries, about 1.2 MB more.")
+    R.para(note("8-memory"))
     if mem200 is not None and mem200 > 12:
-        R.para("Finding: the daemon's memory is the fixed cost of figure 4 (a waiting wake, one alarm, peaks at "
-               "about the same), not its alarms: 200 of them add under 1 MiB. It is wake's binary (the static "
-               "Swift runtime with GCC's libstdc++, FoundationEssentials through swift-argument-parser, and "
-               "wake), libc, "
-               "libsndfile and its codecs (the daemon checks the alarms' sounds when it starts) and libsystemd "
-               "(it talks to the session bus; libasound only once a ring opens a device), most of it file pages "
-               "shared with the page cache; see figure 7 for what it would take.")
+        R.para(note("8-memory-finding"))
     if add:
-        R.para("**From `wake add` to armed**: from the start of `wake add HH:MM --days DAY --name NAME -D null` to the "
-               "daemon's `armed` event for that alarm in its event log (the log polled every 0.5 ms), against the "
-               "daemons above (copy 0) after the window; and the same command alone, from its start to its exit. "
-               "The daemon hears of the change from inotify on its directories, re-reads the files and arms "
-               "what changed.")
+        R.para(note("8-add"))
         rows = []
         for n, v in add.items():
             if n == "failures" or not v["armed_ms"]:
@@ -799,22 +507,11 @@ def report_daemon(R, window, add):
         small, large = (add.get(n, {}).get("armed_ms") for n in (DAEMON_SIZES[0], DAEMON_SIZES[-1]))
         if small and large and median(large) > 3 * median(small):
             R.para("Finding (no target was set, but it grows with the alarms):",
-                   f"with {DAEMON_SIZES[-1]} alarms an add takes {fmt(median(large), 0)} ms to be armed, against "
-                   f"{fmt(median(small), 0)} ms with {DAEMON_SIZES[0]}, while the command itself takes the same time. "
-                   "On every change the daemon re-reads both files and checks every alarm's stored options again "
-                   "(`DaemonController.reload`, `RingSettings(stored:)`), whichever alarm changed, and that check "
-                   "runs swift-argument-parser over the options (`RingOptionGroup.parse`), the same parse that "
-                   "dominated start-up (figure 5): a millisecond or two per alarm. `wake list` does the same for "
-                   "each alarm. Next step: keep each alarm's checked settings while its stored options and the "
-                   "config file's entries are unchanged, or check stored options without the parser.")
+                   note("8-add-finding", large=DAEMON_SIZES[-1], large_ms=fmt(median(large), 0),
+                        small=DAEMON_SIZES[0], small_ms=fmt(median(small), 0)))
     fds = window.get("descriptors")
     if fds:
-        R.para("**Descriptors**: the daemon alone with 1, 200 and 2,000 standing alarms (the same alarms.toml), its "
-               "entries in `/proc/PID/fd` counted once it has logged an `armed` event for every alarm, and the time "
-               "from its start to that. They do not grow with the alarms: one deadline timer per clock for the "
-               "earliest occurrence, not three per alarm (issue 25; a systemd user service's soft limit is 1,024). "
-               "One more with 200 and 2,000 alarms than with one: the sound file that every other alarm shares, "
-               "held open once (a descriptor per distinct sound file, closed when no alarm uses it).")
+        R.para(note("8-descriptors"))
         rows = []
         for n in DESCRIPTOR_SIZES:
             v = fds.get(n)
@@ -835,12 +532,7 @@ def report_daemon(R, window, add):
 
 def report_control(R, control):
     R.add("## 9. Control round trips", "")
-    R.para("One alarm ringing on `null` (`--snooze 1s`, so that it rings again a second after each snooze), in "
-           "private XDG directories, its control socket in `$XDG_RUNTIME_DIR/wake/`. Each cycle times, 0.1 s into a "
-           "ring: `wake snooze PID` from its start to the alarm's `snoozed` event in its event log (polled every "
-           "0.5 ms); the baseline, `pkill -USR1 -s SID -x wake`, the same way (SIGUSR1 snoozes; the alarm runs in a "
-           "session of its own so that no other wake on the machine is signalled, and pkill still reads every "
-           "process in /proc); `wake list` from start to exit; `wake stop PID` from start to `stopped`.")
+    R.para(note("9-control"))
     base = control.get("pkill -USR1 -s SID wake", [])
     rows = []
     for k in ["wake snooze PID", "wake stop PID", "wake list", "pkill -USR1 -s SID wake"]:
@@ -850,10 +542,7 @@ def report_control(R, control):
                          "—" if k.startswith("pkill") else ratio(median(v), median(base))])
     R.table(["command", "median ms", "worst ms", "runs", "÷ pkill (median)"], rows)
     faster = [k for k in ("wake snooze PID", "wake stop PID") if control.get(k) and base and median(control[k]) < median(base)]
-    R.para("A control command is a whole `wake` start (see figure 5: loading its shared objects is most of it), a "
-           "connect, one request line and one answer, and the alarm's own turn of its loop; `pkill` starts a "
-           "small C program that reads `/proc/PID/stat` of every process on the machine "
-           f"({control.get('processes', '?')} at the end of this figure) before it signals, and a signal needs no answer.",
+    R.para(note("9-reading", processes=control.get("processes", "?")),
            ("Here wake's round trips are the shorter: pkill's walk over /proc costs more than wake's start and its "
             "socket." if faster else "Here pkill is the shorter."),
            "No target was set for these.")
