@@ -86,6 +86,20 @@ public struct AlarmOption: Sendable, Hashable {
     /// The words a choice takes (none for other kinds): for the completions.
     public var words: [String] { if case .choice(let w) = kind { return w } else { return [] } }
 
+    /// What a value must be, for a message about one that is not one at all (`-5` taken for an
+    /// option): `a whole number from 1 to 100`.
+    public var expects: String {
+        switch kind {
+        case .file: return "a file name"
+        case .device: return "a device name, as 'default'"
+        case .percent: return "a whole number from 1 to 100"
+        case .count(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .duration: return "a duration from zero up, as 9m"
+        case .choice(let words): return words.count > 1 ? "\(words.dropLast().joined(separator: ", ")) or \(words.last ?? "")" : words.joined()
+        case .message: return "a note of at most \(AlarmMessage.limit) characters"
+        }
+    }
+
     /// The value `text` stands for, or the one line saying why it cannot, starting with the option.
     public func parse(_ text: String) -> Result<Value, Problem> {
         func fail(_ reason: String) -> Result<Value, Problem> { .failure(Problem(option: name, message: "\(flag)\(reason)")) }

@@ -121,7 +121,7 @@ enum ArgumentChecks {
                                status: ExitStatus.usage)
             }
             if value.dropFirst().first?.isNumber == true {
-                let hint = option == "--volume" || option == "--min-volume" ? "a whole number from 1 to 100" : "a duration from zero up, as 9m"
+                let hint = AlarmOption.named(String(option.dropFirst(2)))?.expects ?? "a value that does not start with '-'"
                 throw ArmError(message: "\(option): negative value '\(value.printable)'; give \(hint)", status: ExitStatus.usage)
             }
         }

@@ -60,4 +60,11 @@ struct AlarmOptionTests {
         #expect(AlarmOption.named("fade-in") == .fadeIn && AlarmOption.named("nope") == nil)
         #expect(AlarmOption.mixer.words == ["auto", "off"] && AlarmOption.volume.words.isEmpty)
     }
+
+    @Test("what each kind expects, for a value that is not one at all")
+    func expects() {
+        #expect(AlarmOption.volume.expects == "a whole number from 1 to 100")
+        #expect(AlarmOption.ringFor.expects == "a duration from zero up, as 9m")
+        #expect(AlarmOption.inhibit.expects == "auto, require or off")
+    }
 }

@@ -47,6 +47,18 @@ struct OptionTableTests {
 
     static var sound: String { packageRoot + "/Resources/alarm.flac" }
 
+    @Test("a negative value is refused with what the option takes, from the table")
+    func negativeValues() async throws {
+        for option in AlarmOption.all(.ring) {
+            switch option.kind {
+            case .percent, .count, .duration, .choice: break
+            case .file, .device, .message: continue  // a name or a note: said as "looks like an option"
+            }
+            let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
+            #expect(r.exitCode == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"), "\(option.flag): \(r)")
+        }
+    }
+
     @Test("the manual names every config key in FILES")
     func manualNamesConfigKeys() throws {
         let manual = try String(contentsOfFile: packageRoot + "/Resources/wake.1", encoding: .utf8)
