@@ -20,7 +20,8 @@ struct OptionTableTests {
         }
         // Every stored option through wake add, each with a value of its own kind.
         let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
-                                        "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off", "message": "Hi"]
+                                        "snooze-limit": "2", "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off",
+                                        "message": "Hi"]
         var args = ["add", "06:30", "--name", "all", "--days", "daily"]
         for option in AlarmOption.all(.ring) {
             let value = try #require(values[option.name], "give \(option.name) a test value here")
