@@ -33,7 +33,8 @@ public enum AlarmBook {
     /// The order days are written in: Monday first, as people read a week.
     static let writtenDayOrder = [1, 2, 3, 4, 5, 6, 0]
 
-    /// The comment at the top of every file wake writes: the format's documentation.
+    /// The comment at the top of every file wake writes: the format's documentation. The ring
+    /// options it names are the table's (`AlarmOption`), so a new one is documented here too.
     public static let header = """
         # wake: standing alarms. `wake add` and `wake remove` rewrite this file; comments are not kept.
         #
@@ -44,9 +45,8 @@ public enum AlarmBook {
         #   days = ["mon", "fri"]    rings on these weekdays: mon tue wed thu fri sat sun
         #   date = "2026-11-24"      or rings once, on this local date
         #                            (neither days nor date: once, at the first such time after created)
-        #   sound = "/path/a.flac"   ring options as given to `wake add`, without the dashes: sound,
-        #   volume = "80"            device, volume, fade-in, snooze, ring-for, late-limit, min-volume,
-        #                            mixer; always strings, checked like the command line's options when read
+
+        """ + optionLines + """
         #   message = "Dentist"      a note shown with the alarm (--message), at most 120 characters
         #   created = "2026-11-23T03:00:00Z"   when the alarm was added, UTC (required)
         #
@@ -56,6 +56,33 @@ public enum AlarmBook {
         # the file as it is.
 
         """
+
+    /// The header's lines on the ring options: every stored option but the message (which has a
+    /// line of its own), wrapped beside two examples.
+    static var optionLines: String {
+        let keys = optionOrder.filter { $0 != AlarmOption.message.name }
+        let words = ("ring options as given to `wake add`, without the dashes: " + keys.joined(separator: ", ")
+                     + "; always strings, checked like the command line's options when read").split(separator: " ")
+        let examples = ["sound = \"/path/a.flac\"", "volume = \"80\""]
+        // `#   ` and the examples' column, then the text up to 100 characters a line.
+        let column = 25, room = 100 - 4 - column
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if !line.isEmpty && line.count + 1 + word.count > room {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        var out = ""
+        for (i, text) in lines.enumerated() {
+            let example = i < examples.count ? examples[i] : ""
+            out += "#   " + example + String(repeating: " ", count: column - example.count) + text + "\n"
+        }
+        return out
+    }
 
     // MARK: Parsing
 

@@ -39,10 +39,32 @@ public enum Outcome: Hashable, Sendable {
     case failed(String)
 }
 
+/// The snoozes one occurrence of an alarm has used, and how many it may (`--snooze-limit`).
+public struct SnoozeCount: Hashable, Sendable {
+    public var used: Int
+    /// Nil: no limit.
+    public var limit: Int?
+    public init(used: Int = 0, limit: Int? = nil) { self.used = used; self.limit = limit }
+
+    /// Every snooze allowed is used: a snooze now is refused, and the alarm rings on.
+    public var isUsedUp: Bool { limit.map { used >= $0 } ?? false }
+
+    /// `2 of 3`; nil without a limit, where the count is nobody's business.
+    public var ofLimit: String? { limit.map { "\(used) of \($0)" } }
+
+    /// `snoozed 2 of 3`, or `snoozed` without a limit: the console's and the status line's words.
+    public var snoozed: String { "snoozed" + (ofLimit.map { " " + $0 } ?? "") }
+
+    /// What a refused snooze says: `snooze limit reached (3 of 3)`.
+    public var refusal: String { "snooze limit reached (\(ofLimit ?? String(used)))" }
+}
+
 /// The alarm's state machine. Pure: events in, actions out; the runner does every effect.
 ///
 /// armed -> ringing <-> snoozed -> stopped | timed-out;  armed -> missed | cancelled;  any -> failed.
-/// Commands: `cancel` ends it in any state, `stop` ends it once it has rung, `snooze` only while ringing.
+/// Commands: `cancel` ends it in any state, `stop` ends it once it has rung, `snooze` only while
+/// ringing and while the occurrence has snoozes left (`snoozeLimit`): one past the limit is
+/// refused and the alarm rings on, so a limit never silences it; `--ring-for` still ends it.
 public struct AlarmEngine: Sendable {
     public struct Settings: Hashable, Sendable {
         /// Zero means no limit.
@@ -50,8 +72,11 @@ public struct AlarmEngine: Sendable {
         public var snooze: Duration
         /// Zero means ring until stopped.
         public var ringFor: Duration
-        public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor) {
-            self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor
+        /// How many snoozes one occurrence may take; nil means no limit.
+        public var snoozeLimit: Int?
+        public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
+                    snoozeLimit: Int? = nil) {
+            self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
         }
     }
 
@@ -88,6 +113,8 @@ public struct AlarmEngine: Sendable {
         case reportSnoozed(until: Wait)
         /// A command that means nothing in this state (a stop while waiting, a snooze while snoozed).
         case reportIgnored(AlarmCommand, by: Requester)
+        /// A snooze past the limit: refused, and the alarm rings on.
+        case reportSnoozeRefused(SnoozeCount, by: Requester)
         case finish(Outcome)
     }
 
@@ -95,6 +122,12 @@ public struct AlarmEngine: Sendable {
     public private(set) var state: State
     /// The wait that led to the current ringing: what `missed` and `late` are measured against.
     public private(set) var deadline: Wait
+    /// The snoozes this occurrence has taken. An engine rings one occurrence: the next one (a
+    /// standing alarm's next day) is a new engine, with none used.
+    public private(set) var snoozesUsed = 0
+
+    /// The snoozes used, and the limit.
+    public var snoozes: SnoozeCount { SnoozeCount(used: snoozesUsed, limit: settings.snoozeLimit) }
 
     public init(deadline: Wait, settings: Settings) {
         self.settings = settings
@@ -124,7 +157,9 @@ public struct AlarmEngine: Sendable {
         case (.armed, .command(let command, let who, _)):
             return command == .cancel ? finish(.cancelled(by: who), ringing: false) : [.reportIgnored(command, by: who)]
         case (.ringing, .command(let command, let who, let now)):
-            return command == .snooze ? snooze(now) : finish(.stopped(by: who), ringing: true)
+            guard command == .snooze else { return finish(.stopped(by: who), ringing: true) }
+            // Used up: said, and it rings on (its ring limit still armed); never silence.
+            return snoozes.isUsedUp ? [.reportSnoozeRefused(snoozes, by: who)] : snooze(now)
         case (.ringing, .ringLimitReached):
             return finish(.timedOut, ringing: true)
         case (.snoozed, .command(let command, let who, _)):
@@ -157,6 +192,7 @@ public struct AlarmEngine: Sendable {
     private mutating func snooze(_ now: ClockReading) -> [Action] {
         let until = Wait(instant: now.boottime + settings.snooze, clock: .elapsed)
         state = .snoozed(until)
+        snoozesUsed += 1
         return [.stopRinging, .disarmRingLimit, .reportSnoozed(until: until), .armTimer(until)]
     }
 

@@ -86,6 +86,20 @@ public struct AlarmOption: Sendable, Hashable {
     /// The words a choice takes (none for other kinds): for the completions.
     public var words: [String] { if case .choice(let w) = kind { return w } else { return [] } }
 
+    /// What a value must be, for a message about one that is not one at all (`-5` taken for an
+    /// option): `a whole number from 1 to 100`.
+    public var expects: String {
+        switch kind {
+        case .file: return "a file name"
+        case .device: return "a device name, as 'default'"
+        case .percent: return "a whole number from 1 to 100"
+        case .count(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .duration: return "a duration from zero up, as 9m"
+        case .choice(let words): return words.count > 1 ? "\(words.dropLast().joined(separator: ", ")) or \(words.last ?? "")" : words.joined()
+        case .message: return "a note of at most \(AlarmMessage.limit) characters"
+        }
+    }
+
     /// The value `text` stands for, or the one line saying why it cannot, starting with the option.
     public func parse(_ text: String) -> Result<Value, Problem> {
         func fail(_ reason: String) -> Result<Value, Problem> { .failure(Problem(option: name, message: "\(flag)\(reason)")) }
@@ -150,6 +164,11 @@ extension AlarmOption {
                                            help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
     public static let snooze = AlarmOption("snooze", .duration(minimum: .zero, zero: nil), default: DurationText.format(Defaults.snooze),
                                            scope: [.ring, .stored, .config], help: "How long a snooze lasts.")
+    // 0 for no limit, as --late-limit's and --ring-for's 0, so a command line can lift a limit
+    // config.toml sets. A limit never silences: a snooze past it is refused and said, and the
+    // alarm rings on (until stopped, or for --ring-for).
+    public static let snoozeLimit = AlarmOption("snooze-limit", .count(0...99), default: "0", scope: [.ring, .stored, .config],
+                                                help: "Allow at most this many snoozes a ring; then a snooze is refused and the alarm rings on until stopped (0: no limit).")
     // Under a second, a ring may end before its first frame is heard and still count as rung,
     // and an alarm a moment late (a busy machine, a resume) is missed: both refused, 0 keeping
     // its meaning.
@@ -186,8 +205,8 @@ extension AlarmOption {
                                                  help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
 
     /// Every option, in the order alarms.toml and the help list them.
-    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, ringFor, lateLimit, minVolume, mixer, message,
-                                            inhibit, notify, noticeBefore]
+    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
+                                            message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

@@ -11,7 +11,11 @@ public enum ControlRouting {
         public var phase: Phase
         /// A standing alarm (the daemon's): it cannot be cancelled, only skipped or removed.
         public var standing: Bool
-        public init(id: String, phase: Phase, standing: Bool) { self.id = id; self.phase = phase; self.standing = standing }
+        /// The snoozes its occurrence has used, of its limit (`--snooze-limit`).
+        public var snoozes: SnoozeCount
+        public init(id: String, phase: Phase, standing: Bool, snoozes: SnoozeCount = SnoozeCount()) {
+            self.id = id; self.phase = phase; self.standing = standing; self.snoozes = snoozes
+        }
     }
 
     /// Why a named alarm does not take the command: the client words it.
@@ -24,6 +28,8 @@ public enum ControlRouting {
         case finished
         /// A standing alarm cannot be cancelled: `wake skip` or `wake remove` it.
         case standing
+        /// It rings with every snooze it may take used (`--snooze-limit`): it rings on until stopped.
+        case snoozeLimit = "snooze-limit"
     }
 
     public enum Verdict: Equatable, Sendable {
@@ -31,16 +37,19 @@ public enum ControlRouting {
         case refuse(Refusal)
     }
 
+    /// Without an ID, the alarms a command applies to, and those ringing with their snoozes used
+    /// up: "nothing is ringing" would be untrue of them.
     public static func route(_ command: AlarmCommand, id: String?, alarms: [Alarm]) -> [(id: String, verdict: Verdict)] {
         let candidates = alarms.filter { id == nil || $0.id == id }
         let verdicts = candidates.map { ($0.id, verdict(command, $0)) }
-        return id == nil ? verdicts.filter { $0.1 == .apply } : verdicts
+        return id == nil ? verdicts.filter { $0.1 == .apply || $0.1 == .refuse(.snoozeLimit) } : verdicts
     }
 
     static func verdict(_ command: AlarmCommand, _ alarm: Alarm) -> Verdict {
         switch (command, alarm.phase) {
         case (_, .finished): return .refuse(.finished)
-        case (.snooze, .ringing), (.stop, .ringing), (.stop, .snoozed): return .apply
+        case (.snooze, .ringing): return alarm.snoozes.isUsedUp ? .refuse(.snoozeLimit) : .apply
+        case (.stop, .ringing), (.stop, .snoozed): return .apply
         case (.snooze, .snoozed): return .refuse(.snoozed)
         case (.snooze, .waiting), (.stop, .waiting): return .refuse(.waiting)
         case (.cancel, _): return alarm.standing ? .refuse(.standing) : .apply

@@ -45,20 +45,24 @@ public struct DesktopNotice: Hashable, Sendable {
 
     /// The notice for `phase`. `alarm` names the alarm in the summary (`07:00`, or `06:30 (work)`
     /// when a daemon rings several); `snooze` is the alarm's own snooze length, for the button;
-    /// `message` (`--message`) opens the body, on a line of its own.
-    public static func make(_ phase: Phase, alarm: String, snooze: Duration, message: String? = nil) -> DesktopNotice {
-        var notice = plain(phase, alarm: alarm, snooze: snooze)
+    /// `message` (`--message`) opens the body, on a line of its own; `snoozes` is the count of
+    /// the occurrence's snoozes, said when it has a limit (`--snooze-limit`): once they are used
+    /// up, a ringing notice has no Snooze button.
+    public static func make(_ phase: Phase, alarm: String, snooze: Duration, message: String? = nil,
+                            snoozes: SnoozeCount = SnoozeCount()) -> DesktopNotice {
+        var notice = plain(phase, alarm: alarm, snooze: snooze, snoozes: snoozes)
         if let message { notice.body = markup(message) + "\n" + notice.body }
         return notice
     }
 
-    static func plain(_ phase: Phase, alarm: String, snooze: Duration) -> DesktopNotice {
+    static func plain(_ phase: Phase, alarm: String, snooze: Duration, snoozes: SnoozeCount) -> DesktopNotice {
         let name = TerminalText.printable(alarm)
         let stop = Button(key: stopKey, label: "Stop")
-        let both = [Button(key: snoozeKey, label: snoozeLabel(snooze)), stop]
+        let both = snoozes.isUsedUp ? [stop] : [Button(key: snoozeKey, label: snoozeLabel(snooze)), stop]
+        let count = snoozes.ofLimit.map { " Snoozed \($0)" + (snoozes.isUsedUp ? ": no snoozes left." : ".") } ?? ""
         switch phase {
         case .ringing(let since):
-            return DesktopNotice(summary: "Alarm \(name)", body: markup("Ringing since \(since)."),
+            return DesktopNotice(summary: "Alarm \(name)", body: markup("Ringing since \(since).\(count)"),
                                  buttons: both, urgency: .critical, resident: true)
         case .bell(let reason):
             // The last resort a desktop user sees: said as loudly as a notification can.
@@ -72,7 +76,7 @@ public struct DesktopNotice: Hashable, Sendable {
                                               + "while the alarm rings. \(reason). Check the sound device."),
                                  buttons: both, urgency: .critical, resident: true)
         case .snoozed(let until):
-            return DesktopNotice(summary: "Alarm \(name): snoozed until \(until)", body: markup("Rings again at \(until)."),
+            return DesktopNotice(summary: "Alarm \(name): \(snoozes.snoozed) until \(until)", body: markup("Rings again at \(until)."),
                                  buttons: [stop], urgency: .normal, resident: true)
         case .failed(let reason):
             // Left standing after the alarm ends (a process cannot answer buttons it no longer

@@ -118,7 +118,7 @@ enum ArgumentChecks {
                 throw WakeFailure(.usage, "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)")
             }
             if value.dropFirst().first?.isNumber == true {
-                let hint = option == "--volume" || option == "--min-volume" ? "a whole number from 1 to 100" : "a duration from zero up, as 9m"
+                let hint = AlarmOption.named(String(option.dropFirst(2)))?.expects ?? "a value that does not start with '-'"
                 throw WakeFailure(.usage, "\(option): negative value '\(value.printable)'; give \(hint)")
             }
         }

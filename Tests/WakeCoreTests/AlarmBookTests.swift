@@ -52,6 +52,14 @@ struct AlarmBookTests {
         #expect(try AlarmBook.parse("") == [])
     }
 
+    @Test("the header names every option a file may store, from the option table")
+    func theHeaderNamesEveryStoredOption() {
+        let comment = AlarmBook.header.split(separator: "\n").joined(separator: " ")
+        for key in AlarmBook.optionOrder {
+            #expect(comment.contains(" \(key),") || comment.contains(" \(key);") || comment.contains("\(key) ="), "the header lacks \(key)")
+        }
+    }
+
     @Test func readsWhatAPersonMightWrite() throws {
         let text = "\u{FEFF}" + """
             # my alarms\r

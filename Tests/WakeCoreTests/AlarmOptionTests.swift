@@ -23,8 +23,8 @@ struct AlarmOptionTests {
         #expect(Set(AlarmOption.all.map(\.name)).count == AlarmOption.all.count)
         let shorts = AlarmOption.all.compactMap(\.short)
         #expect(Set(shorts).count == shorts.count)
-        #expect(AlarmBook.optionOrder == ["sound", "device", "volume", "fade-in", "snooze", "ring-for", "late-limit", "min-volume",
-                                          "mixer", "message"])
+        #expect(AlarmBook.optionOrder == ["sound", "device", "volume", "fade-in", "snooze", "snooze-limit", "ring-for", "late-limit",
+                                          "min-volume", "mixer", "message"])
         #expect(!AlarmOption.all(.config).contains(.message), "a message belongs to one alarm")
         #expect(AlarmOption.all(.ring).allSatisfy { $0.scope.contains(.stored) }, "wake add stores every ring option")
     }
@@ -44,6 +44,9 @@ struct AlarmOptionTests {
         #expect(problem(.ringFor, "500ms")?.hasPrefix("--ring-for 500ms is shorter than a second") == true)
         #expect(problem(.lateLimit, "1ms")?.hasPrefix("--late-limit 1ms is shorter than a second") == true)
         #expect(problem(.ringFor, "1s") == nil)
+        #expect(problem(.snoozeLimit, "0") == nil && problem(.snoozeLimit, "99") == nil)
+        #expect(problem(.snoozeLimit, "100") == "--snooze-limit: invalid value '100'; give a whole number from 0 to 99")
+        #expect(problem(.snoozeLimit, "two")?.hasPrefix("--snooze-limit: invalid value 'two'") == true)
         #expect(problem(.mixer, "on") == "--mixer: invalid mode 'on'; use auto (raise a muted or quiet output while ringing) or off")
         #expect(problem(.inhibit, "maybe") == "--inhibit: invalid mode 'maybe'; use auto, require or off")
         #expect(problem(.message, " ")?.hasPrefix("--message: empty message") == true)
@@ -59,5 +62,14 @@ struct AlarmOptionTests {
         #expect(try AlarmOption.device.parse("null").get() == .text("null"))
         #expect(AlarmOption.named("fade-in") == .fadeIn && AlarmOption.named("nope") == nil)
         #expect(AlarmOption.mixer.words == ["auto", "off"] && AlarmOption.volume.words.isEmpty)
+        #expect(try AlarmOption.snoozeLimit.parse("3").get() == .number(3))
+    }
+
+    @Test("what each kind expects, for a value that is not one at all")
+    func expects() {
+        #expect(AlarmOption.volume.expects == "a whole number from 1 to 100")
+        #expect(AlarmOption.snoozeLimit.expects == "a whole number from 0 to 99")
+        #expect(AlarmOption.ringFor.expects == "a duration from zero up, as 9m")
+        #expect(AlarmOption.inhibit.expects == "auto, require or off")
     }
 }

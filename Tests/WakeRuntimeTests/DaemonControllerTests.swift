@@ -90,6 +90,28 @@ struct DaemonControllerTests {
         #expect(after?.lastFired == RunnerTests.morning)
     }
 
+    @Test("a stored --snooze-limit reaches the daemon's engine: the snooze past it is refused and it rings on; the next day counts afresh")
+    func storedSnoozeLimit() throws {
+        let d = try Daemon(alarms: [Self.daily("work", 7, options: ["snooze-limit": "1", "snooze": "5m"])])
+        try d.start()
+        #expect(d.controller?.settings(of: "work").snoozeLimit == 1)
+        d.advance(by: .seconds(8 * 3600))
+        d.runner.command(.snooze, by: .key("z"), alarm: "work")
+        #expect(d.runner.snoozes(of: "work") == SnoozeCount(used: 1, limit: 1))
+        d.advance(by: .seconds(5 * 60))
+        #expect(d.runner.isRinging)
+        d.runner.command(.snooze, by: .signal(name: "SIGUSR1", number: 10), alarm: "work")
+        #expect(d.runner.isRinging, "the refused snooze leaves it ringing")
+        #expect(d.recorder.names.suffix(1) == ["snoozeRefused"], "\(d.recorder.names)")
+        d.advance(by: .seconds(10 * 60))
+        #expect(d.recorder.names.contains("timedOut"), "--ring-for still ends it: \(d.recorder.names)")
+        // The next occurrence is a new ring with its own snooze.
+        d.advance(by: .seconds(86_400 - 15 * 60))
+        #expect(d.runner.isRinging && d.runner.snoozes(of: "work") == SnoozeCount(used: 0, limit: 1))
+        d.runner.command(.snooze, by: .key("z"), alarm: "work")
+        #expect(!d.runner.isRinging && d.recorder.names.last == "snoozed")
+    }
+
     @Test("a night of two alarms with a snooze runs in well under a second")
     func wholeNightIsFast() throws {
         let started = ContinuousClock.now

@@ -140,6 +140,7 @@ final class EventRecorder: RuntimeObserver {
             case .suspended: return "suspended"
             case .resumed: return "resumed"
             case .ignored: return "ignored"
+            case .snoozeRefused: return "snoozeRefused"
             case .sound(let s):
                 switch s {
                 case .opened: return "opened"

@@ -20,7 +20,8 @@ struct OptionTableTests {
         }
         // Every stored option through wake add, each with a value of its own kind.
         let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
-                                        "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off", "message": "Hi"]
+                                        "snooze-limit": "2", "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off",
+                                        "message": "Hi"]
         var args = ["add", "06:30", "--name", "all", "--days", "daily"]
         for option in AlarmOption.all(.ring) {
             let value = try #require(values[option.name], "give \(option.name) a test value here")
@@ -46,6 +47,18 @@ struct OptionTableTests {
     }
 
     static var sound: String { packageRoot + "/Resources/alarm.flac" }
+
+    @Test("a negative value is refused with what the option takes, from the table")
+    func negativeValues() async throws {
+        for option in AlarmOption.all(.ring) {
+            switch option.kind {
+            case .percent, .count, .duration, .choice: break
+            case .file, .device, .message: continue  // a name or a note: said as "looks like an option"
+            }
+            let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
+            #expect(r.exitCode == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"), "\(option.flag): \(r)")
+        }
+    }
 
     @Test("the manual names every config key in FILES")
     func manualNamesConfigKeys() throws {

@@ -18,11 +18,15 @@ public final class ConsoleObserver: RuntimeObserver {
     var alarmName: (String) -> String = { _ in "" }
     /// An alarm's `--message`, said at the end of its armed and ringing lines.
     var message: (String) -> String? = { _ in nil }
+    /// The snoozes an alarm's occurrence has used, of its `--snooze-limit`: said in its ringing
+    /// and snoozed lines when it has a limit.
+    var snoozes: (String) -> SnoozeCount = { _ in SnoozeCount() }
     /// Said once when the alarm is set, if a daylight-saving gap moved the time.
     var gapNote: String?
     /// Said once when the alarm is set, if the output is muted or quiet (what the guard will do).
     var mixerNote: String?
     private(set) var lastRingingLine: String?
+    private var lastRinging = ""
 
     init(console: Console, zone: TimeZoneRules, settings: AlarmEngine.Settings) {
         self.console = console
@@ -44,15 +48,17 @@ public final class ConsoleObserver: RuntimeObserver {
             if let mixerNote { console.info(mixerNote) }
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
-            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)"
+            let count = snoozes(event.alarm).ofLimit.map { ", snoozed " + $0 } ?? ""
+            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)\(count)"
                 + AlarmMessage.suffix(message(event.alarm)) + "."
             lastRingingLine = line
-            console.info(line + (keysReadable() ? " Any key stops; s, z or space snoozes." : ""))
+            lastRinging = event.alarm
+            console.info(line + keysHint(event.alarm))
         case .ringing:
             break
         case .snoozed(let until):
             lastRingingLine = nil
-            console.info("\(alarmName(event.alarm))snoozed until \(clock(until))")
+            console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(clock(until))")
         case .finished(let outcome):
             lastRingingLine = nil
             report(outcome, alarm: event.alarm)
@@ -66,6 +72,10 @@ public final class ConsoleObserver: RuntimeObserver {
             if command == .stop, case .key(let k) = who, k != "enter" {
                 console.info("waiting for the alarm; press q to cancel it")
             }
+        case .snoozeRefused(let count, _):
+            // Never a silent no: the sleeper pressed snooze and the alarm goes on.
+            console.info("\(alarmName(event.alarm))\(count.refusal): "
+                         + (keysReadable() ? "stop it with any other key" : "it rings until stopped ('wake stop')"))
         case .problem(let reason):
             console.error(reason)
         case .sound(let output):
@@ -76,7 +86,13 @@ public final class ConsoleObserver: RuntimeObserver {
     /// After Ctrl-Z and `fg` while ringing: the screen was the shell's; say again what is going on.
     func redrawRinging() {
         guard let line = lastRingingLine, console.showsStatus else { return }
-        console.info(line + (keysReadable() ? " Any key stops; s, z or space snoozes." : ""))
+        console.info(line + keysHint(lastRinging))
+    }
+
+    /// What the keys do while `alarm` rings, when they reach wake: no snooze once they are used up.
+    private func keysHint(_ alarm: String) -> String {
+        guard keysReadable() else { return "" }
+        return snoozes(alarm).isUsedUp ? " Any key stops; no snoozes left." : " Any key stops; s, z or space snoozes."
     }
 
     private func sound(_ event: OutputEvent) {

@@ -91,6 +91,9 @@ public enum ControlActions {
         case .snoozed?: return "\(label(r)) is snoozed already; 'wake stop \(id)' ends it"
         case .standing?: return "\(label(r)) is a standing alarm; skip its next occurrence with 'wake skip \(id)' or remove it with 'wake remove \(id)'"
         case .finished?: return "\(label(r)) has just ended"
+        case .snoozeLimit?:
+            let count = SnoozeCount(used: Int(r["snoozes"] ?? "") ?? 0, limit: Int(r["snooze_limit"] ?? ""))
+            return "\(label(r)): \(count.refusal); it rings until stopped: 'wake stop \(id)'"
         case nil: return "\(label(r)) did not take the command"
         }
     }

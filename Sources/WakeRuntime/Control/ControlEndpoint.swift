@@ -66,7 +66,9 @@ public final class ControlEndpoint: SessionAttachment {
         case .list:
             return session.runner.alarmIDs.filter { phase($0) != .finished }.map(describe)
         case .command(let command, let id):
-            let alarms = session.runner.alarmIDs.map { ControlRouting.Alarm(id: publicID($0), phase: phase($0), standing: standing) }
+            let alarms = session.runner.alarmIDs.map {
+                ControlRouting.Alarm(id: publicID($0), phase: phase($0), standing: standing, snoozes: session.runner.snoozes(of: $0) ?? SnoozeCount())
+            }
             let who = Requester.control("wake \(command.rawValue) (pid \(peer.pid))")
             var records: [ControlRecord] = []
             for (target, verdict) in ControlRouting.route(command, id: id, alarms: alarms) {
@@ -87,6 +89,13 @@ public final class ControlEndpoint: SessionAttachment {
                 case .refuse(let why):
                     record["kind"] = "refused"
                     record["reason"] = why.rawValue
+                    if why == .snoozeLimit, let count = session.runner.snoozes(of: local) {
+                        record["snoozes"] = String(count.used)
+                        record["snooze_limit"] = count.limit.map(String.init)
+                        // Refused where it rings too (the engine's own rule), so its console and
+                        // event log say so as for a key.
+                        session.runner.command(command, by: who, alarm: local)
+                    }
                 }
                 records.append(record)
             }

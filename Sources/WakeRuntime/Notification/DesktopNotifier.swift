@@ -97,7 +97,8 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         var name = session.deadlineText(of: id)
         if session.standing { name += " (\(id))" }
         let snooze = session.runner.setup(of: id)?.settings.snooze ?? Defaults.snooze
-        return DesktopNotice.make(phase, alarm: name, snooze: snooze, message: session.runner.setup(of: id)?.message)
+        return DesktopNotice.make(phase, alarm: name, snooze: snooze, message: session.runner.setup(of: id)?.message,
+                                  snoozes: session.runner.snoozes(of: id) ?? SnoozeCount())
     }
 
     // MARK: the bus

@@ -72,6 +72,9 @@ public final class EventLogObserver: RuntimeObserver {
             fields.append(("slept_s", .int(slept.secondsRoundedUp)))
         case .ignored:
             return
+        case .snoozeRefused(let count, let who):
+            name = "snooze_refused"
+            fields += [("snoozes", .int(Int64(count.used))), ("limit", .int(Int64(count.limit ?? count.used)))] + Self.requester(who)
         case .problem(let reason):
             name = "problem"
             fields.append(("reason", .string(reason)))

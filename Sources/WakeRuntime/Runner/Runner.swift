@@ -132,6 +132,9 @@ public final class Runner {
 
     public func state(of id: String) -> AlarmEngine.State? { alarms.first { $0.setup.id == id }?.engine.state }
 
+    /// The snoozes an alarm's occurrence has used, and its limit.
+    public func snoozes(of id: String) -> SnoozeCount? { alarms.first { $0.setup.id == id }?.engine.snoozes }
+
     public var isRinging: Bool { !ringing.isEmpty }
 
     /// When an armed or snoozed alarm rings next, on the wall clock.
@@ -264,6 +267,8 @@ public final class Runner {
             publish(id, .snoozed(until: until.wallInstant(from: now)), at: now)
         case .reportIgnored(let command, let who):
             publish(id, .ignored(command, by: who), at: now)
+        case .reportSnoozeRefused(let count, let who):
+            publish(id, .snoozeRefused(count, by: who), at: now)
         case .finish(let outcome):
             a.prerollTimer?.disarm()
             discardPreroll(of: id)

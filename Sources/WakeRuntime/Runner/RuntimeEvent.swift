@@ -16,6 +16,8 @@ public struct RuntimeEvent: Sendable {
         case resumed(slept: Duration)
         /// A command that meant nothing in the alarm's state.
         case ignored(AlarmCommand, by: Requester)
+        /// A snooze refused because the occurrence's snoozes are used up (`--snooze-limit`): it rings on.
+        case snoozeRefused(SnoozeCount, by: Requester)
         case sound(OutputEvent)
         /// Something went wrong that does not end the alarm.
         case problem(String)

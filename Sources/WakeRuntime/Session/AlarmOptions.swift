@@ -42,7 +42,9 @@ public struct RingSettings {
             throw WakeFailure(.usage, "--fade-in \((texts["fade-in"] ?? "").printable) is longer than --ring-for \((texts["ring-for"] ?? "").printable); "
                            + "shorten the fade or ring longer")
         }
-        engine = AlarmEngine.Settings(lateLimit: duration(.lateLimit), snooze: duration(.snooze), ringFor: ringFor)
+        let snoozeLimit = number(.snoozeLimit)
+        engine = AlarmEngine.Settings(lateLimit: duration(.lateLimit), snooze: duration(.snooze), ringFor: ringFor,
+                                      snoozeLimit: snoozeLimit > 0 ? snoozeLimit : nil)
         mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
         message = parsed[AlarmOption.message.name]?.text
         values = texts

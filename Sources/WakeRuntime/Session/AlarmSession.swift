@@ -97,6 +97,7 @@ public final class AlarmSession: SessionContext {
         }
         consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
         consoleObserver.message = { [unowned self] in runner.setup(of: $0)?.message }
+        consoleObserver.snoozes = { [unowned self] in runner.snoozes(of: $0) ?? SnoozeCount() }
         logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
@@ -342,7 +343,8 @@ public final class AlarmSession: SessionContext {
         if let wait, console.showsStatus {
             let now = SystemClock.realtime
             // The message too (escaped by the line): the narrower forms leave the label out first.
-            let label = (wait.snoozed ? "snoozed until" : "alarm") + (mode == .daemon ? " " + wait.alarm : "")
+            let snoozed = (runner.snoozes(of: wait.alarm) ?? SnoozeCount()).snoozed + " until"
+            let label = (wait.snoozed ? snoozed : "alarm") + (mode == .daemon ? " " + wait.alarm : "")
                 + (runner.setup(of: wait.alarm)?.message.map { " (\($0))" } ?? "")
             let at = Formatting.clockTime(wait.wall, zone: zone, alwaysSeconds: true)
             let nowText = Formatting.clockTime(now, zone: zone, alwaysSeconds: true)
