@@ -60,6 +60,15 @@ struct OptionTableTests {
         }
     }
 
+    @Test("the guide's options table names every ring option")
+    func guideNamesRingOptions() throws {
+        let guide = try String(contentsOfFile: packageRoot + "/docs/guide.md", encoding: .utf8)
+        let section = guide.components(separatedBy: "\n## Options").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+        for option in AlarmOption.all(.ring) {
+            #expect(section.contains("`\(option.flag)") , "docs/guide.md's Options section does not name \(option.flag)")
+        }
+    }
+
     @Test("the manual names every config key in FILES")
     func manualNamesConfigKeys() throws {
         let manual = try String(contentsOfFile: packageRoot + "/Resources/wake.1", encoding: .utf8)
