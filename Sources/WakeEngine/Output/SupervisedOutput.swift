@@ -27,11 +27,11 @@ public final class SupervisedOutput: SoundOutput {
     public var latency: Duration = Defaults.latency
     public var serverLatency: Duration = Defaults.serverLatency
     /// How long a stop waits for the worker's own report before going on without it.
-    public var stopWait: Duration = .milliseconds(100)
+    var stopWait: Duration = .milliseconds(100)
     /// While on the bell, how often the devices are tried again.
-    public var bellRetry: Duration = Defaults.bellRetry
+    var bellRetry: Duration = Defaults.bellRetry
     /// While silent (no bell), how often the devices are tried again.
-    public var silentRetry: Duration = Defaults.silentRetry
+    var silentRetry: Duration = Defaults.silentRetry
 
     private let reactor: Reactor
     private let clock: RuntimeClock

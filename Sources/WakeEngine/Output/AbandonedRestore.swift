@@ -13,8 +13,8 @@ import Glibc
 /// mixer and stream again.
 ///
 /// One per process: the restore runs once, at the start, before any session or loop exists.
-public final class AbandonedRestore: @unchecked Sendable {
-    public static let shared = AbandonedRestore()
+package final class AbandonedRestore: @unchecked Sendable {
+    package static let shared = AbandonedRestore()
 
     private var mutex = pthread_mutex_t()
     /// Made when the restore is given up (or ends, whichever comes first); -1 before, or when no
@@ -45,7 +45,7 @@ public final class AbandonedRestore: @unchecked Sendable {
     }
 
     /// On the main thread, when the start gives the restore up.
-    func giveUp() {
+    package func giveUp() {
         locked {
             abandoned = true
             _ = descriptorLocked()
@@ -55,7 +55,7 @@ public final class AbandonedRestore: @unchecked Sendable {
 
     /// On the restore's thread, when it ends after it was given up: what it said (empty when it
     /// changed nothing).
-    func ended(_ said: [String]) {
+    package func ended(_ said: [String]) {
         locked {
             lines = said
             wakeLocked()
@@ -63,13 +63,13 @@ public final class AbandonedRestore: @unchecked Sendable {
     }
 
     /// The descriptor a loop watches while a given-up restore may still end; nil when none was given up.
-    public var descriptor: Int32? {
+    var descriptor: Int32? {
         locked { abandoned && fd >= 0 ? fd : nil }
     }
 
     /// Once the given-up restore has ended: what it said, once (later calls, and calls before
     /// it ended, give nil). Empties the descriptor.
-    public func take() -> [String]? {
+    func take() -> [String]? {
         locked {
             var count: UInt64 = 0
             if fd >= 0 { _ = read(fd, &count, 8) }
@@ -79,7 +79,7 @@ public final class AbandonedRestore: @unchecked Sendable {
     }
 
     /// The one line that says it, `ringing`: whether a ring's guard looks again because of it.
-    public static func report(_ said: [String], ringing: Bool) -> String {
+    static func report(_ said: [String], ringing: Bool) -> String {
         let what = said.isEmpty ? "it changed nothing, and the saved levels wait for the next start of wake" : said.joined(separator: "; ")
         return "the put-back of mixer levels an earlier wake left raised, given up at start when the sound server did not answer, "
             + "has ended: \(what)" + (ringing ? "; the ring's mixer guard looks at the output again" : "")

@@ -48,7 +48,7 @@ public final class Reactor {
         return Registration(id: nextID)
     }
 
-    public var registeredCount: Int { sources.count }
+    var registeredCount: Int { sources.count }
 
     /// One turn: the hooks, one poll (at most `timeout`; nil waits for a source), the handlers of
     /// every ready source in registration order. A source unregistered by an earlier handler of
