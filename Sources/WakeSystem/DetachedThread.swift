@@ -1,16 +1,15 @@
 import Glibc
-import WakeSystem
 
 /// A thread that is never joined: the output workers and the bounded arm-time calls, which may
 /// block inside a library for ever and are then simply left behind. It inherits the caller's
 /// signal mask, so (started after `main` blocked them) it never takes a signal.
-enum DetachedThread {
+public enum DetachedThread {
     private final class Body: @unchecked Sendable {
         let run: () -> Void
         init(_ run: @escaping () -> Void) { self.run = run }
     }
 
-    static func start(_ run: @escaping () -> Void) throws(SystemCallError) {
+    public static func start(_ run: @escaping () -> Void) throws(SystemCallError) {
         let context = Unmanaged.passRetained(Body(run)).toOpaque()
         var thread = pthread_t()
         var attributes = pthread_attr_t()

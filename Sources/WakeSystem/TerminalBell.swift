@@ -1,5 +1,4 @@
 import Glibc
-import WakeSystem
 
 /// The last resort: BEL on the terminal. Its descriptor is opened when the alarm is set (a
 /// ring must not need a descriptor that may be gone by then), non-blocking, so a terminal
