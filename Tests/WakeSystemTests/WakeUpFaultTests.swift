@@ -5,10 +5,10 @@ import Testing
 import WakeCore
 @testable import WakeSystem
 
-/// The calls the event loop and the output workers wake each other with (eventfd, poll, sleep)
-/// and the worker threads, through the `syscall()` funnel's test hook: each
+/// The calls the event loop and the output workers wake each other with (eventfd, poll, sleep),
+/// the terminal bell and the worker threads, through the `syscall()` funnel's test hook: each
 /// failure is its typed error or a plain "no", never a trap or a hang, and EINTR is retried.
-@Suite("System: eventfd, poll, sleep and threads through the funnel")
+@Suite("System: eventfd, poll, sleep, the bell and threads through the funnel")
 struct WakeUpFaultTests {
     @Test("EventSignal: EMFILE at eventfd is the typed error; a ring that cannot be written is a plain false")
     func eventSignal() throws {
@@ -63,6 +63,22 @@ struct WakeUpFaultTests {
         let failed = SystemClock.monotonic
         FaultInjector.inject("syscall:nanosleep=EINVAL") { _ in SystemClock.sleep(for: .seconds(30)) }
         #expect(SystemClock.monotonic - failed < .seconds(5))
+    }
+
+    @Test("TerminalBell: BEL written; EAGAIN (a paused terminal) still rings, EIO does not; EINTR retried")
+    func bell() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let bell = TerminalBell(owning: fds[1])
+        #expect(bell.ring())
+        var byte: UInt8 = 0
+        #expect(read(fds[0], &byte, 1) == 1 && byte == 7)
+        #expect(FaultInjector.inject("syscall:write=EAGAIN") { _ in bell.ring() })
+        #expect(!FaultInjector.inject("syscall:write=EIO") { _ in bell.ring() })
+        let (rang, injected) = FaultInjector.inject("syscall:write=EINTR") { scope in (bell.ring(), scope.injected) }
+        #expect(rang && injected == 1)
+        #expect(read(fds[0], &byte, 1) == 1 && byte == 7, "the retried BEL arrived")
     }
 
     @Test("DetachedThread: EAGAIN at pthread_create is the typed error; a thread it starts keeps the starter's rules")
