@@ -45,13 +45,13 @@ let package = Package(
         // The engine: the reactor, the runner of armed alarms, the supervised output workers and
         // the JSON event log. It stands alone (tests drive it with a fake clock and output) and
         // knows nothing of sessions, the daemon or the command line.
-        .target(name: "WakeEngine", dependencies: ["WakeCore", "WakeSystem", "CLinux"]),
+        .target(name: "WakeEngine", dependencies: ["WakeCore", "WakeSystem"]),
 
         // The application on the engine: the one-off session and its arm-time checks, the daemon,
         // the control endpoint, the notifier, the standing-alarm actions, config.toml and the
         // console. A library, so tests drive it in-process; the executable only parses arguments
         // and calls in. It depends on the engine, never the reverse.
-        .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "CLinux", "CWakeSound"]),
+        .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "CWakeSound"]),
 
         .executableTarget(
             name: "wake",

@@ -1,5 +1,5 @@
-import CLinux
 import Glibc
+import WakeSystem
 
 /// The put-back of a dead wake's mixer levels that this process's start gave up waiting for
 /// (`MixerCheck.restoreLeftovers`: its sound server did not answer within the stall limit), and
@@ -17,9 +17,9 @@ package final class AbandonedRestore: @unchecked Sendable {
     package static let shared = AbandonedRestore()
 
     private var mutex = pthread_mutex_t()
-    /// Made when the restore is given up (or ends, whichever comes first); -1 before, or when no
+    /// Made when the restore is given up (or ends, whichever comes first); nil before, or when no
     /// descriptor could be had (then the loop is not told, and the line is lost: nothing else is).
-    private var fd: Int32 = -1
+    private var signal: EventSignal?
     private var abandoned = false
     /// What the restore said when it ended, until the loop takes it.
     private var lines: [String]?
@@ -32,23 +32,19 @@ package final class AbandonedRestore: @unchecked Sendable {
         return body()
     }
 
-    /// Under the mutex: the descriptor, made on first need.
-    private func descriptorLocked() -> Int32 {
-        if fd < 0 { fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
-        return fd
+    /// Under the mutex: the signal, made on first need.
+    private func signalLocked() -> EventSignal? {
+        if signal == nil { signal = try? EventSignal() }
+        return signal
     }
 
-    private func wakeLocked() {
-        var one: UInt64 = 1
-        let d = descriptorLocked()
-        if d >= 0 { _ = write(d, &one, 8) }
-    }
+    private func wakeLocked() { signalLocked()?.signal() }
 
     /// On the main thread, when the start gives the restore up.
     package func giveUp() {
         locked {
             abandoned = true
-            _ = descriptorLocked()
+            _ = signalLocked()
             if lines != nil { wakeLocked() }  // it ended while being given up
         }
     }
@@ -64,15 +60,14 @@ package final class AbandonedRestore: @unchecked Sendable {
 
     /// The descriptor a loop watches while a given-up restore may still end; nil when none was given up.
     var descriptor: Int32? {
-        locked { abandoned && fd >= 0 ? fd : nil }
+        locked { abandoned ? signal?.fd : nil }
     }
 
     /// Once the given-up restore has ended: what it said, once (later calls, and calls before
     /// it ended, give nil). Empties the descriptor.
     func take() -> [String]? {
         locked {
-            var count: UInt64 = 0
-            if fd >= 0 { _ = read(fd, &count, 8) }
+            signal?.drain()
             defer { lines = nil }
             return lines
         }
