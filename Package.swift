@@ -42,11 +42,16 @@ let package = Package(
             ]
         ),
 
-        // The runtime: the reactor, supervised output workers, the runner of armed alarms, the
-        // one-off session, the daemon, the control endpoint, the notifier and the standing-alarm
-        // actions. A library, so tests drive all of it in-process with a fake clock; the
-        // executable only parses arguments and calls in.
-        .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "CLinux", "CWakeSound"]),
+        // The engine: the reactor, the runner of armed alarms, the supervised output workers and
+        // the JSON event log. It stands alone (tests drive it with a fake clock and output) and
+        // knows nothing of sessions, the daemon or the command line.
+        .target(name: "WakeEngine", dependencies: ["WakeCore", "WakeSystem"]),
+
+        // The application on the engine: the one-off session and its arm-time checks, the daemon,
+        // the control endpoint, the notifier, the standing-alarm actions, config.toml and the
+        // console. A library, so tests drive it in-process; the executable only parses arguments
+        // and calls in. It depends on the engine, never the reverse.
+        .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "CWakeSound"]),
 
         .executableTarget(
             name: "wake",
@@ -73,13 +78,13 @@ let package = Package(
             ],
             exclude: ["alarm_timer_client.py"]
         ),
-        .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime"]),
+        .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "WakeRuntime"]),
         .testTarget(name: "WakeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]),
         // The hostile and long runs: bad input, injected faults, signal storms, clock steps, and
         // the long runs `make stress` enables (WAKE_STRESS=1; without it they are skipped).
         .testTarget(
             name: "WakeReliabilityTests",
-            dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]
+            dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "WakeTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

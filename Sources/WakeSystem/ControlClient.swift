@@ -60,11 +60,10 @@ public enum ControlClient {
             let left = deadline - SystemClock.monotonic
             guard left > .zero else { break }
             let open = exchanges.filter { !$0.done }
-            var fds = open.map { pollfd(fd: $0.socket.fd, events: Int16($0.output.isEmpty ? POLLIN : POLLOUT), revents: 0) }
-            let ms = Int32(clamping: max(1, (left.nanoseconds + 999_999) / 1_000_000))
-            let n = poll(&fds, nfds_t(fds.count), ms)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { if n < 0 { break } else { continue } }
+            var fds = open.map { Poll.Descriptor(fd: $0.socket.fd, events: $0.output.isEmpty ? Poll.readable : Poll.writable, revents: 0) }
+            let n: Int
+            do { n = try Poll.wait(&fds, timeout: left) } catch { break }
+            guard n > 0 else { continue }
             for (i, x) in open.enumerated() where fds[i].revents != 0 { step(x) }
         }
         for x in exchanges {
@@ -83,8 +82,7 @@ public enum ControlClient {
         while true {
             do { return try UnixSocket.connect(to: path) } catch {
                 guard error.errno == .resourceTemporarilyUnavailable, SystemClock.monotonic < deadline else { throw error }
-                var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-                nanosleep(&pause, nil)
+                SystemClock.sleep(for: .milliseconds(20))
             }
         }
     }

@@ -139,8 +139,7 @@ public final class DaemonLock {
                 return
             } catch {
                 guard error.errno == .wouldBlock, ContinuousClock.now < deadline else { throw error }
-                var ts = timespec(tv_sec: 0, tv_nsec: 20_000_000)
-                _ = nanosleep(&ts, nil)
+                SystemClock.sleep(for: .milliseconds(20))
             }
         }
     }

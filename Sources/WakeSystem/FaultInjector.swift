@@ -39,7 +39,9 @@ public enum FaultInjector {
     public static let hang: Int32 = -1
 
     #if DEBUG
-    nonisolated(unsafe) private static var rules: [Rule] = parse(getenv("WAKE_TEST_FAULTS").map { String(cString: $0) } ?? "")
+    /// `WAKE_TEST_FAULTS`'s rules, counted under a lock: output workers and bounded calls make
+    /// their calls through the funnel on threads of their own, beside the loop's.
+    private static let rules = Mutex<[Rule]>(parse(getenv("WAKE_TEST_FAULTS").map { String(cString: $0) } ?? ""))
 
     static let errnoNames: [String: Int32] = [
         "EIO": EIO, "ENODEV": ENODEV, "EPIPE": EPIPE, "ESTRPIPE": ESTRPIPE, "EAGAIN": EAGAIN, "EWOULDBLOCK": EWOULDBLOCK,
@@ -102,10 +104,21 @@ public enum FaultInjector {
     public static func fault(_ site: String, target: String? = nil) -> Int32? {
         #if DEBUG
         if let scope, let e = scope.rules.withLock({ match(&$0, site, target) }) { return e }
-        if rules.isEmpty { return nil }
-        return match(&rules, site, target)
+        return rules.withLock { $0.isEmpty ? nil : match(&$0, site, target) }
         #else
         return nil
+        #endif
+    }
+
+    /// `body` as a thread started now runs it: under the starting task's rules (debug builds).
+    /// A thread inherits no task-local value, and a worker's calls are part of what a test of
+    /// the thing that started it means to fail.
+    static func carried(_ body: @escaping () -> Void) -> () -> Void {
+        #if DEBUG
+        guard let scope else { return body }
+        return { $scope.withValue(scope) { body() } }
+        #else
+        return body
         #endif
     }
 

@@ -49,11 +49,7 @@ public final class FileLock {
                     }
                     throw StoreError(path: path, reason: error.description)
                 }
-                let wait = min(pause, deadline - now)
-                let ns = wait.nanoseconds
-                var ts = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
-                var rest = timespec()
-                while nanosleep(&ts, &rest) == -1, Glibc.errno == EINTR { ts = rest }
+                SystemClock.sleep(for: min(pause, deadline - now))
                 pause = min(pause * 2, .milliseconds(50))
             }
         }

@@ -203,8 +203,9 @@ public final class NotificationBus {
     /// Waits at most `limit` for the bus to have something to do, then does it: for the end of
     /// a process, when the event loop no longer turns.
     public func turn(within limit: Duration) {
-        guard limit > .zero, var p = pollDescriptor else { return process() }
-        _ = poll(&p, 1, Int32(clamping: (limit.nanoseconds + 999_999) / 1_000_000))
+        guard limit > .zero, let p = pollDescriptor else { return process() }
+        var fds = [p]
+        _ = try? Poll.wait(&fds, timeout: limit)  // a failed wait only means processing now
         process()
     }
 

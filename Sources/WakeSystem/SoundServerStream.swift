@@ -131,8 +131,7 @@ public enum SoundServerStream {
             for _ in 0..<10 {
                 guard wake_pa_find_stream(&c, pid, &stream) == 0 else { throw Failure(description: String(cString: wake_pa_error(&c))) }
                 if stream.found != 0 { break }
-                var ts = timespec(tv_sec: 0, tv_nsec: 50_000_000)
-                nanosleep(&ts, nil)
+                SystemClock.sleep(for: .milliseconds(50))
             }
             guard stream.found != 0 else { throw Failure(description: "wake's stream is not on the sound server") }
             var sink = wake_pa_object()

@@ -15,6 +15,16 @@ public enum SystemClock {
 
     public static func now() -> ClockReading { ClockReading(realtime: realtime, boottime: boottime) }
 
+    /// Sleeps the calling thread for `span`, all of it: an interrupted sleep sleeps what is left
+    /// (nanosleep through the funnel, which retries EINTR with the rest written back). A span of
+    /// zero or less, or a sleep that fails, returns at once.
+    public static func sleep(for span: Duration) {
+        let ns = span.nanoseconds
+        guard ns > 0 else { return }
+        var ts = Glibc.timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        withUnsafeMutablePointer(to: &ts) { left in _ = try? syscall("nanosleep") { nanosleep(left, left) } }
+    }
+
     static func timespec(_ i: Instant) -> Glibc.timespec {
         Glibc.timespec(tv_sec: Int(i.seconds), tv_nsec: Int(i.nanosecondOfSecond))
     }

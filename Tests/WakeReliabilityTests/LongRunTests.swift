@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 import WakeCore
+import WakeEngine
 import WakeSystem
-import WakeRuntime
 @testable import WakeTestSupport
 
 /// R4. Long runs: a tiny sound looped a million times unpaced (hidden `--unpaced`) into ALSA's

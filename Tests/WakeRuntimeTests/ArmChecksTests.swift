@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import WakeCore
+@testable import WakeEngine
 @testable import WakeRuntime
 @testable import WakeSystem
 @testable import WakeTestSupport

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
-import WakeRuntime
+import WakeEngine
 
 /// A bounded call given up must not act later (issue 37, 7): the work is told it was abandoned
 /// before it makes its change, and its late end is handed over instead of being lost.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WakeCore
+import WakeEngine
 import WakeRuntime
 import WakeSystem
 

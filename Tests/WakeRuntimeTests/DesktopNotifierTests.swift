@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WakeCore
+@testable import WakeEngine
 @testable import WakeRuntime
 @testable import WakeSystem
 @testable import WakeTestSupport

@@ -1,5 +1,5 @@
 import WakeCore
-import WakeRuntime
+import WakeEngine
 import WakeSystem
 
 /// A clock, timers and a sound output under the test's control: time moves only when the test

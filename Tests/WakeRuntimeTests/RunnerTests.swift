@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WakeCore
-import WakeRuntime
+import WakeEngine
 import WakeSystem
 
 /// The runner in-process: a fake clock, fake timers and a fake output, so a whole night runs in

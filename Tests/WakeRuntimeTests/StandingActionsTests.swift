@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WakeCore
+@testable import WakeEngine
 @testable import WakeRuntime
 @testable import WakeSystem
 @testable import WakeTestSupport

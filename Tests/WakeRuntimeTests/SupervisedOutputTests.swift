@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WakeCore
-import WakeRuntime
+import WakeEngine
 import WakeSystem
 
 /// The real output workers on ALSA's null and file PCMs, supervised from a real reactor.

@@ -1,4 +1,5 @@
 import WakeCore
+@testable import WakeEngine
 @testable import WakeRuntime
 import WakeSystem
 

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WakeRuntime
+@testable import WakeEngine
 
 @Suite("WakeFailure: meanings, not exit codes")
 struct WakeFailureTests {

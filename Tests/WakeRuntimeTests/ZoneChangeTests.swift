@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WakeCore
+import WakeEngine
 @testable import WakeRuntime
 import WakeSystem
 

@@ -1,4 +1,5 @@
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// The human side of the event stream: one line per thing a sleeper needs to know. Information

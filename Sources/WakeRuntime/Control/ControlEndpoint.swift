@@ -1,5 +1,6 @@
 import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// A session's answer to `wake list`, `stop`, `snooze` and `cancel` from another shell: the

@@ -1,5 +1,6 @@
 import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// The control endpoint of one wake process: a Unix socket in the user's control directory,

@@ -1,5 +1,5 @@
-import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// `wake daemon`: keeps every standing alarm armed at its next occurrence in one runner. It

@@ -1,5 +1,6 @@
 import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// What `wake daemon` was given, as the command line or the config file said it.

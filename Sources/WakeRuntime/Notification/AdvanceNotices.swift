@@ -1,4 +1,5 @@
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// The daemon's notices around its standing alarms (`--notice-before`): "Alarm at 06:30

@@ -1,5 +1,6 @@
 import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// The desktop notification (`--notify`): while an alarm rings or is snoozed, a notification

@@ -1,5 +1,6 @@
 import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// One wake process from arming to exit: the reactor with its sources (signals, keys, the bus,

@@ -1,4 +1,5 @@
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// The checks an alarm gets before it is trusted with a morning, written once for the three

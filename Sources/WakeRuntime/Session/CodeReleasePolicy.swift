@@ -1,4 +1,5 @@
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// When the session gives the code a finished phase ran back to the page cache (`ResidentCode`

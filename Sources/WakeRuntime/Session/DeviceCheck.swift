@@ -1,5 +1,5 @@
-import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// The arm-time check of the device: opened with the sound's format and closed again (never held

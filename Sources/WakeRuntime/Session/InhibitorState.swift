@@ -1,4 +1,3 @@
-import Glibc
 import WakeSystem
 
 /// Whether the "never sleep" lock is held for this alarm.

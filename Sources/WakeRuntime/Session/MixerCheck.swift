@@ -1,5 +1,5 @@
-import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// The mixer guard's work outside the ring, each piece bounded (a mixer behind a hung sound

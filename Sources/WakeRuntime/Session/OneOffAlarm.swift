@@ -1,5 +1,6 @@
 import Glibc
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// From checked options to an armed alarm: every check that can fail happens here, before the

@@ -1,4 +1,5 @@
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// What an attachment sees of the session it runs in: the loop, the alarms, and how the session

@@ -1,4 +1,5 @@
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// Why wake could not do what it was asked, by meaning, with the one line to say: the library

@@ -1,4 +1,3 @@
-import Glibc
 import WakeCore
 import WakeSystem
 

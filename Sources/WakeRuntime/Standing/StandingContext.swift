@@ -1,4 +1,5 @@
 import WakeCore
+import WakeEngine
 import WakeSystem
 
 /// What the standing-alarm commands reach outside themselves: the two files, the config file,

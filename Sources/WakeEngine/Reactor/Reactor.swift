@@ -1,4 +1,3 @@
-import Glibc
 import WakeSystem
 
 /// One `poll()` loop. Each source registers its descriptor, the events it wants and a handler;
@@ -24,7 +23,7 @@ public final class Reactor {
 
     /// Watches `fd` for `events`; `handler` gets the returned events (POLLHUP and POLLERR included).
     @discardableResult
-    public func register(fd: Int32, events: Int16 = Int16(POLLIN), _ handler: @escaping (Int16) -> Void) -> Registration {
+    public func register(fd: Int32, events: Int16 = Poll.readable, _ handler: @escaping (Int16) -> Void) -> Registration {
         nextID += 1
         sources[nextID] = Source(fd: fd, events: events, handler: handler)
         order.append(nextID)
@@ -48,7 +47,7 @@ public final class Reactor {
         return Registration(id: nextID)
     }
 
-    public var registeredCount: Int { sources.count }
+    var registeredCount: Int { sources.count }
 
     /// One turn: the hooks, one poll (at most `timeout`; nil waits for a source), the handlers of
     /// every ready source in registration order. A source unregistered by an earlier handler of
@@ -57,10 +56,8 @@ public final class Reactor {
         for id in hooks.keys.sorted() { hooks[id]?() }
         let watched = order.compactMap { id in sources[id].map { (id, $0) } }.filter { $0.1.events != 0 }
         let ids = watched.map(\.0)
-        var fds = watched.map { pollfd(fd: $0.1.fd, events: $0.1.events, revents: 0) }
-        let ms: Int32 = timeout.map { Int32(clamping: max(0, ($0.nanoseconds + 999_999) / 1_000_000)) } ?? -1
-        let n = fds.count
-        let ready = try SystemCall.retrying("poll") { poll(&fds, nfds_t(n), ms) }
+        var fds = watched.map { Poll.Descriptor(fd: $0.1.fd, events: $0.1.events, revents: 0) }
+        let ready = try Poll.wait(&fds, timeout: timeout)
         guard ready > 0 else { return }
         for (i, id) in ids.enumerated() where fds[i].revents != 0 {
             guard let source = sources[id], source.fd == fds[i].fd else { continue }

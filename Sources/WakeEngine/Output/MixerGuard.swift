@@ -75,8 +75,7 @@ final class MixerLedger: @unchecked Sendable {
                 return false
             }
             if !busy { break }
-            var ts = timespec(tv_sec: 0, tv_nsec: 10_000_000)
-            nanosleep(&ts, nil)
+            SystemClock.sleep(for: .milliseconds(10))
         }
         let mixer: Mixer
         let before: MixerReading

@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 import WakeCore
 import WakeSystem
@@ -22,11 +21,12 @@ enum WorkerReport: Sendable {
 final class WorkerMailbox: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
-    private let wakeFD: Int32
-    /// Written with every request, so a worker waiting in poll() for room on its device wakes
-    /// for a stop at once instead of polling the mailbox on a timer. -1 when no eventfd could be
-    /// made: the worker then looks at the mailbox every few milliseconds.
-    let requestFD: Int32
+    /// The loop's signal, rung with every report.
+    private let wake: EventSignal
+    /// Rung with every request, so a worker waiting in poll() for room on its device wakes for a
+    /// stop at once instead of polling the mailbox on a timer. nil when no eventfd could be made:
+    /// the worker then looks at the mailbox every few milliseconds.
+    let requests: EventSignal?
     let id: Int
     /// The sound file the worker reads (the loop's bookkeeping; the worker never looks).
     var sound: ObjectIdentifier?
@@ -56,11 +56,11 @@ final class WorkerMailbox: @unchecked Sendable {
     private var framesInFlight: Int64 = 0
     private var seamsPassed: Int64 = 0
 
-    init(id: Int, wakeFD: Int32, start: Instant, held: Bool = false) {
+    init(id: Int, wake: EventSignal, start: Instant, held: Bool = false) {
         self.id = id
-        self.wakeFD = wakeFD
+        self.wake = wake
         self.held = held
-        requestFD = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        requests = try? EventSignal()
         progress = start
         pthread_mutex_init(&mutex, nil)
         var attributes = pthread_condattr_t()
@@ -71,7 +71,7 @@ final class WorkerMailbox: @unchecked Sendable {
     }
 
     deinit {
-        if requestFD >= 0 { Glibc.close(requestFD) }
+        requests?.close()
         pthread_cond_destroy(&condition)
         pthread_mutex_destroy(&mutex)
     }
@@ -84,14 +84,13 @@ final class WorkerMailbox: @unchecked Sendable {
 
     // MARK: the worker's side
 
-    /// The eventfd is written under the lock, so once `abandon()` returns no write can reach a
+    /// The loop's signal is rung under the lock, so once `abandon()` returns no ring can reach a
     /// descriptor number the loop may have closed and reused.
     func post(_ report: WorkerReport) {
         locked {
             guard !abandoned else { return }
             reports.append(report)
-            var one: UInt64 = 1
-            _ = write(wakeFD, &one, 8)
+            wake.signal()
         }
     }
 
@@ -143,15 +142,11 @@ final class WorkerMailbox: @unchecked Sendable {
 
     /// Empties the request descriptor once poll() said it was readable (the requests themselves
     /// stay in the mailbox until `pending()` takes them).
-    func drainRequests() {
-        var count: UInt64 = 0
-        if requestFD >= 0 { _ = read(requestFD, &count, 8) }
-    }
+    func drainRequests() { requests?.drain() }
 
     private func signalWorker() {
         pthread_cond_signal(&condition)
-        var one: UInt64 = 1
-        if requestFD >= 0 { _ = write(requestFD, &one, 8) }
+        requests?.signal()
     }
 
     /// A held worker's wait for the deadline: true at the go; false after a stop, an abandonment,

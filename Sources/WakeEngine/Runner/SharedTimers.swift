@@ -59,7 +59,7 @@ public final class SharedTimers: TimerFactory {
     }
 
     /// How many real timers are held: one per clock in use, whatever the number of alarms.
-    public var realTimerCount: Int { real.count }
+    var realTimerCount: Int { real.count }
 
     private func live(_ clock: DeadlineClock) -> [Shared] {
         entries[clock, default: []].removeAll { $0.timer == nil }

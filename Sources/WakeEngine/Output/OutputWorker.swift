@@ -40,7 +40,7 @@ final class OutputWorker: @unchecked Sendable {
     private var written: Int64 = 0
     /// What `waitForRoom` polls, kept from one wait to the next: the PCM's descriptors, then the
     /// mailbox's request eventfd.
-    private var pollSet: [pollfd] = []
+    private var pollSet: [Poll.Descriptor] = []
     private var sawFirstFrame = false
     private var recoveredCount = 0
     private var recoveredKind = ""
@@ -178,14 +178,13 @@ final class OutputWorker: @unchecked Sendable {
     private func waitForRoom(_ pcm: PCM) {
         let n = pcm.fillPollDescriptors(&pollSet)
         if n == 0 || pcm.isClockless {  // a clockless PCM's descriptors are always ready
-            var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-            nanosleep(&ts, nil)
+            SystemClock.sleep(for: .milliseconds(5))
             return
         }
-        let requests = mailbox.requestFD
+        let requests = mailbox.requests
         var count = n
-        if requests >= 0 {
-            let request = pollfd(fd: requests, events: Int16(POLLIN), revents: 0)
+        if let requests {
+            let request = Poll.Descriptor(fd: requests.fd, events: Poll.readable, revents: 0)
             if pollSet.count > n { pollSet[n] = request } else { pollSet.append(request) }
             count += 1
         }
@@ -193,16 +192,23 @@ final class OutputWorker: @unchecked Sendable {
         // a resync or an abandonment at once, so the timeout is only a net, as aplay's blocking
         // write has none: at a period (125 ms on a server's plugin) it fired between the plugin's
         // signals, half again as many wake-ups as aplay's and a third of the worker's CPU (issue 28).
-        let timeout: Int32 = requests >= 0 ? 1000 : 25
-        guard poll(&pollSet, nfds_t(count), timeout) > 0 else { return }
-        if requests >= 0, pollSet[n].revents != 0 {
+        let ready: Int
+        do {
+            ready = try Poll.wait(&pollSet, count: count, timeout: requests != nil ? .seconds(1) : .milliseconds(25))
+        } catch {
+            // A poll that fails on the device's and the mailbox's own descriptors would fail
+            // again at once: a pause as for a device without descriptors, not a spin.
+            SystemClock.sleep(for: .milliseconds(5))
+            return
+        }
+        guard ready > 0 else { return }
+        if requests != nil, pollSet[n].revents != 0 {
             mailbox.drainRequests()
             return
         }
-        if (Int32(pcm.revents(&pollSet, count: n)) & Int32(POLLOUT | POLLERR)) == 0 {
+        if (Int16(bitPattern: pcm.revents(&pollSet, count: n)) & (Poll.writable | Poll.error)) == 0 {
             // Ready descriptors without room (some plugins): do not spin.
-            var ts = timespec(tv_sec: 0, tv_nsec: 5_000_000)
-            nanosleep(&ts, nil)
+            SystemClock.sleep(for: .milliseconds(5))
         }
     }
 
@@ -276,8 +282,7 @@ final class OutputWorker: @unchecked Sendable {
             if fade.frames > 0 { _ = pcm.write(fade.pointer, frames: fade.frames) }
             if !pcm.isClockless {
                 let queued = Int64(max(0, pcm.delayFrames)) * 1_000_000_000 / Int64(max(1, pcm.rate))
-                var ts = timespec(tv_sec: 0, tv_nsec: Int(min(queued, 20_000_000)))
-                nanosleep(&ts, nil)
+                SystemClock.sleep(for: .nanoseconds(min(queued, 20_000_000)))
             }
         }
         pcm.drop()

@@ -1,5 +1,5 @@
-import CLinux
 import Glibc
+import WakeSystem
 
 /// The put-back of a dead wake's mixer levels that this process's start gave up waiting for
 /// (`MixerCheck.restoreLeftovers`: its sound server did not answer within the stall limit), and
@@ -13,13 +13,13 @@ import Glibc
 /// mixer and stream again.
 ///
 /// One per process: the restore runs once, at the start, before any session or loop exists.
-public final class AbandonedRestore: @unchecked Sendable {
-    public static let shared = AbandonedRestore()
+package final class AbandonedRestore: @unchecked Sendable {
+    package static let shared = AbandonedRestore()
 
     private var mutex = pthread_mutex_t()
-    /// Made when the restore is given up (or ends, whichever comes first); -1 before, or when no
+    /// Made when the restore is given up (or ends, whichever comes first); nil before, or when no
     /// descriptor could be had (then the loop is not told, and the line is lost: nothing else is).
-    private var fd: Int32 = -1
+    private var signal: EventSignal?
     private var abandoned = false
     /// What the restore said when it ended, until the loop takes it.
     private var lines: [String]?
@@ -32,30 +32,26 @@ public final class AbandonedRestore: @unchecked Sendable {
         return body()
     }
 
-    /// Under the mutex: the descriptor, made on first need.
-    private func descriptorLocked() -> Int32 {
-        if fd < 0 { fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
-        return fd
+    /// Under the mutex: the signal, made on first need.
+    private func signalLocked() -> EventSignal? {
+        if signal == nil { signal = try? EventSignal() }
+        return signal
     }
 
-    private func wakeLocked() {
-        var one: UInt64 = 1
-        let d = descriptorLocked()
-        if d >= 0 { _ = write(d, &one, 8) }
-    }
+    private func wakeLocked() { signalLocked()?.signal() }
 
     /// On the main thread, when the start gives the restore up.
-    func giveUp() {
+    package func giveUp() {
         locked {
             abandoned = true
-            _ = descriptorLocked()
+            _ = signalLocked()
             if lines != nil { wakeLocked() }  // it ended while being given up
         }
     }
 
     /// On the restore's thread, when it ends after it was given up: what it said (empty when it
     /// changed nothing).
-    func ended(_ said: [String]) {
+    package func ended(_ said: [String]) {
         locked {
             lines = said
             wakeLocked()
@@ -63,23 +59,22 @@ public final class AbandonedRestore: @unchecked Sendable {
     }
 
     /// The descriptor a loop watches while a given-up restore may still end; nil when none was given up.
-    public var descriptor: Int32? {
-        locked { abandoned && fd >= 0 ? fd : nil }
+    var descriptor: Int32? {
+        locked { abandoned ? signal?.fd : nil }
     }
 
     /// Once the given-up restore has ended: what it said, once (later calls, and calls before
     /// it ended, give nil). Empties the descriptor.
-    public func take() -> [String]? {
+    func take() -> [String]? {
         locked {
-            var count: UInt64 = 0
-            if fd >= 0 { _ = read(fd, &count, 8) }
+            signal?.drain()
             defer { lines = nil }
             return lines
         }
     }
 
     /// The one line that says it, `ringing`: whether a ring's guard looks again because of it.
-    public static func report(_ said: [String], ringing: Bool) -> String {
+    static func report(_ said: [String], ringing: Bool) -> String {
         let what = said.isEmpty ? "it changed nothing, and the saved levels wait for the next start of wake" : said.joined(separator: "; ")
         return "the put-back of mixer levels an earlier wake left raised, given up at start when the sound server did not answer, "
             + "has ended: \(what)" + (ringing ? "; the ring's mixer guard looks at the output again" : "")

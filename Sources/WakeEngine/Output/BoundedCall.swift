@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 import WakeCore
 import WakeSystem
@@ -22,9 +21,9 @@ public enum BoundedCall {
         var mutex = pthread_mutex_t()
         var finished = false
         var abandoned = false
-        let wakeFD: Int32
-        init(wakeFD: Int32) {
-            self.wakeFD = wakeFD
+        let wake: EventSignal
+        init(wake: EventSignal) {
+            self.wake = wake
             pthread_mutex_init(&mutex, nil)
         }
     }
@@ -44,9 +43,9 @@ public enum BoundedCall {
     public static func run<T>(limit: Duration, signals: SignalChannel?, ignoring: Set<Int32> = SignalChannel.nonInterrupting,
                               lateFinish: @escaping (T) -> Void,
                               _ work: @escaping (_ isAbandoned: @escaping () -> Bool) -> T) throws(SystemCallError) -> Outcome<T> {
-        let wakeFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        let wake = try EventSignal()
         let result = Result<T>()
-        let box = Job(wakeFD: wakeFD)
+        let box = Job(wake: wake)
         let isAbandoned = { () -> Bool in
             pthread_mutex_lock(&box.mutex)
             defer { pthread_mutex_unlock(&box.mutex) }
@@ -59,15 +58,12 @@ public enum BoundedCall {
                 result.value = value
                 box.finished = true
                 let late = box.abandoned
-                if !late {
-                    var one: UInt64 = 1
-                    _ = write(box.wakeFD, &one, 8)
-                }
+                if !late { box.wake.signal() }
                 pthread_mutex_unlock(&box.mutex)
                 if late { lateFinish(value) }
             }
         } catch {
-            close(wakeFD)
+            wake.close()
             throw error
         }
         /// Gives the call up unless it has just finished: then its value, which nobody else will take.
@@ -78,7 +74,7 @@ public enum BoundedCall {
             box.abandoned = true
             return nil
         }
-        defer { close(wakeFD) }  // the thread writes it only under the lock, and never once abandoned
+        defer { wake.close() }  // the thread rings it only under the lock, and never once abandoned
         let deadline = SystemClock.monotonic + limit
         while true {
             pthread_mutex_lock(&box.mutex)
@@ -87,10 +83,10 @@ public enum BoundedCall {
             if let finished { return .done(finished) }
             let left = deadline - SystemClock.monotonic
             if left <= .zero { return abandon().map { .done($0) } ?? .timedOut }
-            var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
-            if let signals { fds.append(pollfd(fd: signals.fd, events: Int16(POLLIN), revents: 0)) }
-            let n = fds.count
-            _ = poll(&fds, nfds_t(n), Int32(clamping: (left.nanoseconds + 999_999) / 1_000_000))
+            var fds = [Poll.Descriptor(fd: wake.fd, events: Poll.readable, revents: 0)]
+            if let signals { fds.append(Poll.Descriptor(fd: signals.fd, events: Poll.readable, revents: 0)) }
+            // A poll that fails leaves every revents 0: the loop looks again, and the deadline still ends it.
+            _ = try? Poll.wait(&fds, timeout: left)
             if let signals, fds[1].revents != 0 {
                 for s in signals.drain() where !ignoring.contains(s) {
                     if s == SIGTSTP { SignalChannel.stopSelf(); continue }

@@ -1,5 +1,3 @@
-import CLinux
-import Glibc
 import WakeCore
 import WakeSystem
 
@@ -27,15 +25,16 @@ public final class SupervisedOutput: SoundOutput {
     public var latency: Duration = Defaults.latency
     public var serverLatency: Duration = Defaults.serverLatency
     /// How long a stop waits for the worker's own report before going on without it.
-    public var stopWait: Duration = .milliseconds(100)
+    var stopWait: Duration = .milliseconds(100)
     /// While on the bell, how often the devices are tried again.
-    public var bellRetry: Duration = Defaults.bellRetry
+    var bellRetry: Duration = Defaults.bellRetry
     /// While silent (no bell), how often the devices are tried again.
-    public var silentRetry: Duration = Defaults.silentRetry
+    var silentRetry: Duration = Defaults.silentRetry
 
     private let reactor: Reactor
     private let clock: RuntimeClock
-    private let reportFD: Int32
+    /// Rung by the workers when they post a report.
+    private let reports: EventSignal
     private var reportRegistration: Reactor.Registration?
     /// Watches for the end of a put-back of a dead wake's levels that the start gave up on.
     private var lateRestoreRegistration: Reactor.Registration?
@@ -119,16 +118,16 @@ public final class SupervisedOutput: SoundOutput {
         self.clock = clock
         self.bell = bell
         self.builtInSound = builtInSound
-        reportFD = try SystemCall.retrying("eventfd") { eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC)) }
+        reports = try EventSignal()
         do {
             watchdog = try PeriodicTimer(reactor: reactor, interval: .seconds(1)) { [unowned self] in checkStall() }
             bellTimer = try PeriodicTimer(reactor: reactor, interval: .seconds(1)) { [unowned self] in self.bell?.ring() }
         } catch {
-            // Every stored property is set by now, so deinit runs and closes reportFD: closing
+            // Every stored property is set by now, so deinit runs and closes `reports`: closing
             // it here too would close whatever another thread opened under that number.
             throw error
         }
-        reportRegistration = reactor.register(fd: reportFD) { [unowned self] _ in drainReports() }
+        reportRegistration = reactor.register(fd: reports.fd) { [unowned self] _ in drainReports() }
         if let late = AbandonedRestore.shared.descriptor {
             lateRestoreRegistration = reactor.register(fd: late) { [unowned self] _ in lateRestoreEnded() }
         }
@@ -138,7 +137,7 @@ public final class SupervisedOutput: SoundOutput {
         abandonAll()
         if let reportRegistration { reactor.unregister(reportRegistration) }
         if let lateRestoreRegistration { reactor.unregister(lateRestoreRegistration) }
-        close(reportFD)
+        reports.close()
     }
 
     /// The put-back the start gave up on has ended (AbandonedRestore): said in one line, and the
@@ -258,8 +257,7 @@ public final class SupervisedOutput: SoundOutput {
             let deadline = start + (holding ? max(limit, stallLimit) : limit)
             let left = deadline - clock.monotonic()
             guard left > .zero else { break }
-            var pfd = pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&pfd, 1, Int32(clamping: (left.nanoseconds + 999_999) / 1_000_000))
+            _ = try? Poll.waitReadable(reports.fd, within: left)  // a failed poll only makes this loop look again sooner
             drainReports()
         }
         abandonAll()
@@ -293,7 +291,7 @@ public final class SupervisedOutput: SoundOutput {
         guard case .device(let device, let kind) = output, let request = ring ?? request else { return failed(.device, "no device") }
         guard let sound = sound(kind, request) else { return failed(.device, "wake's built-in sound could not be opened") }
         nextWorkerID += 1
-        let mailbox = WorkerMailbox(id: nextWorkerID, wakeFD: reportFD, start: clock.monotonic(), held: held)
+        let mailbox = WorkerMailbox(id: nextWorkerID, wake: reports, start: clock.monotonic(), held: held)
         mailbox.sound = ObjectIdentifier(sound)
         mailbox.rate = sound.sampleRate
         // A pre-roll belongs to the coming ring, whose crescendo has not begun.
@@ -461,16 +459,13 @@ public final class SupervisedOutput: SoundOutput {
             }
             let left = deadline - clock.monotonic()
             guard left > .zero else { return nil }
-            var pfd = pollfd(fd: reportFD, events: Int16(POLLIN), revents: 0)
-            _ = poll(&pfd, 1, Int32(clamping: (left.nanoseconds + 999_999) / 1_000_000))
-            var count: UInt64 = 0
-            _ = read(reportFD, &count, 8)
+            _ = try? Poll.waitReadable(reports.fd, within: left)  // a failed poll only makes this loop look again sooner
+            reports.drain()
         }
     }
 
     private func drainReports() {
-        var count: UInt64 = 0
-        _ = read(reportFD, &count, 8)
+        reports.drain()
         for mailbox in stopping {
             for report in mailbox.takeReports() {
                 switch report {

@@ -1,5 +1,3 @@
-import CLinux
-import Glibc
 import WakeCore
 import WakeSystem
 
@@ -83,7 +81,7 @@ public final class PeriodicTimer {
     public func start(firstTickIn first: Duration? = nil) {
         // Only EINVAL can fail here, and the interval is ours: a timer that cannot start stays quiet.
         isRunning = (try? timer.startPeriodic(firstIn: first)) != nil
-        if isRunning, let registration { reactor.update(registration, events: Int16(POLLIN)) }
+        if isRunning, let registration { reactor.update(registration, events: Poll.readable) }
     }
 
     public func stop() {
