@@ -12,7 +12,8 @@ struct SnoozeLimitEndToEndTests {
     func secondSignalRefused() async throws {
         let dir = try TestDirectory("wake-snooze-limit")
         let capture = dir.file("capture.raw")
-        let wake = try WakeProcess(["now", "-D", "file:'\(capture)',raw", "--snooze", "1s", "--snooze-limit", "1", "--ring-for", "6s"])
+        // --ring-for long enough for a test starved on a loaded machine to send its signals first.
+        let wake = try WakeProcess(["now", "-D", "file:'\(capture)',raw", "--snooze", "1s", "--snooze-limit", "1", "--ring-for", "20s"])
         try await wake.waitForEvent("ringing")
         wake.send(SIGUSR1)
         try await wake.waitForEvent("snoozed")
@@ -27,7 +28,7 @@ struct SnoozeLimitEndToEndTests {
         let after = (try? FileManager.default.attributesOfItem(atPath: capture)[.size] as? Int) ?? 0
         #expect(after > before + 44_100, "still sounding after the refused snooze: \(before) -> \(after) bytes")
 
-        let r = await wake.wait(timeout: .seconds(30))
+        let r = await wake.wait(timeout: .seconds(60))
         #expect(r.exitCode == 4, "--ring-for still ends it, exit 4: \(wake.report(r))")
         let names = wake.events.map(\.name)
         #expect(names.filter { $0 == "snoozed" }.count == 1 && names.last == "timed_out", "\(wake.eventLogText)")
