@@ -49,19 +49,6 @@ struct StreamGuardTests {
         }
     }
 
-    /// Issue 37 (9): with `--mixer off` a stream the server remembered as muted rang silently
-    /// (exit 4, "rang"). The stream is wake's own, so its guard stays on: the stream is unmuted
-    /// and raised, the sink (everyone's) is left as it is, and both go back as they were.
-    @Test("--mixer off: a stream the server remembers as muted at 5 % is still heard; the sink is left alone", arguments: ["PulseAudio", "PipeWire"])
-    func mixerOffRememberedMute(server: String) async throws {
-        if server == "PipeWire" {
-            guard PipeWireServer.isAvailable else { return }
-            try await PipeWireServer.with { try await rememberedMuteWithMixerOff(on: $0) }
-        } else {
-            try await PulseAudioServer.with(desktop: true) { try await rememberedMuteWithMixerOff(on: $0) }
-        }
-    }
-
     @Test("SIGKILL while the stream's own sink (not the default) is raised: the next start puts that sink back")
     func killedWhileSinkRaised() async throws {
         try await PulseAudioServer.with(desktop: true) { pa in
