@@ -30,9 +30,7 @@ struct ArmChecksEndToEndTests {
     func daemonRingsTheBuiltIn() async throws {
         let home = try AlarmHome()
         let quiet = try await Self.quietSound(in: home.dir)
-        try FileManager.default.createDirectory(atPath: home.dir.file("config") + "/wake", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        try """
+        try home.writeConfigFile("""
             [alarms.quiet]
             time = "\(AlarmHome.soon(4))"
             days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -42,7 +40,7 @@ struct ArmChecksEndToEndTests {
             ring-for = "2s"
             created = "2026-01-01T00:00:00Z"
 
-            """.write(toFile: home.alarmsFile, atomically: true, encoding: .utf8)
+            """)
         let daemon = try home.daemon(["--notify", "off"])
         let device = try await daemon.waitForEvent("device", timeout: .seconds(30))
         #expect(device["format"]?.contains("44100 Hz") == true, "rang the quiet file: \(device)")

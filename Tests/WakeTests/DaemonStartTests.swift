@@ -21,13 +21,6 @@ struct DaemonStartTests {
         """
     }
 
-    static func write(_ text: String, to path: String) throws {
-        let dir = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o600)
-    }
-
     /// Starts the daemon and waits for `alarm` to ring; returns the daemon, still running.
     static func ringsAtStart(_ home: AlarmHome, alarm: String = "soon", environment extra: [String: String] = [:],
                              arguments: [String] = ["--notify", "off"]) async throws -> DetachedWake {
@@ -58,7 +51,7 @@ struct DaemonStartTests {
         message = "caf
         """.utf8)
         bytes += [0xE9] + Array("\"\ncreated = \"2026-01-01T00:00:00Z\"\n\n".utf8) + Array(Self.dueAlarm(in: 4).utf8)
-        try Self.write("", to: home.alarmsFile)
+        try home.writeConfigFile("")
         try Data(bytes).write(to: URL(fileURLWithPath: home.alarmsFile))
         let daemon = try await Self.ringsAtStart(home)
         let end = await Self.end(daemon)
@@ -72,7 +65,7 @@ struct DaemonStartTests {
     /// the file with `breakFile`, and checks a second daemon rings from the copy.
     static func ringsFromLastGood(_ breakFile: (AlarmHome) throws -> Void) async throws -> ProcessResult {
         let home = try AlarmHome()
-        try Self.write(Self.dueAlarm(in: 9), to: home.alarmsFile)
+        try home.writeConfigFile(Self.dueAlarm(in: 9))
         let first = try home.daemon(["--notify", "off"])
         try await first.waitForOutput(containing: "alarm 'soon' set for")
         let lastGood = home.dir.file("state") + "/wake/alarms.last-good.toml"
@@ -108,8 +101,8 @@ struct DaemonStartTests {
     @Test("a bad line in history.toml (fired = \"not a date\"): said once as history_failed, and the alarm rings")
     func brokenHistoryAtStart() async throws {
         let home = try AlarmHome()
-        try Self.write(Self.dueAlarm(in: 4), to: home.alarmsFile)
-        try Self.write("[soon]\nfired = \"not a date\"\n", to: home.dir.file("config") + "/wake/history.toml")
+        try home.writeConfigFile(Self.dueAlarm(in: 4))
+        try home.writeConfigFile("[soon]\nfired = \"not a date\"\n", name: "history.toml")
         let daemon = try await Self.ringsAtStart(home)
         #expect(daemon.count("history_failed") == 1, "\(daemon.events)")
         let end = await Self.end(daemon)
@@ -125,7 +118,7 @@ struct DaemonStartTests {
         let mounted = try await ChildProcess("/bin/mount", ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", config]).wait()
         try #require(mounted.exitCode == 0, "mount: \(mounted)")
         defer { _ = umount2(config, Int32(MNT_DETACH)) }
-        try Self.write(Self.dueAlarm(in: 5), to: home.alarmsFile)
+        try home.writeConfigFile(Self.dueAlarm(in: 5))
         let remount = try await ChildProcess("/bin/mount", ["-o", "remount,ro", config]).wait()
         try #require(remount.exitCode == 0, "remount: \(remount)")
         let daemon = try await Self.ringsAtStart(home)
@@ -142,7 +135,7 @@ struct DaemonStartTests {
     func brokenLockFile() async throws {
         for breakLock in ["directory", "link"] {
             let home = try AlarmHome()
-            try Self.write(Self.dueAlarm(in: 4), to: home.alarmsFile)
+            try home.writeConfigFile(Self.dueAlarm(in: 4))
             let lockPath = home.dir.file("config") + "/wake/daemon.lock"
             if breakLock == "directory" {
                 mkdir(lockPath, 0o700)
@@ -160,8 +153,8 @@ struct DaemonStartTests {
     @Test("notify = \"require\" in config.toml with no notification server: the daemon says it acts as auto, and rings")
     func notifyRequireInConfig() async throws {
         let home = try AlarmHome()
-        try Self.write(Self.dueAlarm(in: 5), to: home.alarmsFile)
-        try Self.write("notify = \"require\"\n", to: home.dir.file("config") + "/wake/config.toml")
+        try home.writeConfigFile(Self.dueAlarm(in: 5))
+        try home.writeConfigFile("notify = \"require\"\n", name: "config.toml")
         let noBus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + home.dir.file("no-bus")]
         let daemon = try await Self.ringsAtStart(home, environment: noBus, arguments: [])
         let end = await Self.end(daemon)

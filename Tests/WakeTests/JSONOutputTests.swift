@@ -26,10 +26,8 @@ struct JSONOutputTests {
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
     func listAndNext() async throws {
         let home = try AlarmHome()
-        try FileManager.default.createDirectory(atPath: home.dir.file("config") + "/wake", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
         // Written by hand, as an editor would: TOML's escapes for the characters.
-        try """
+        try home.writeConfigFile("""
             [alarms.hebrew]
             time = "\(AlarmHome.soon(3 * 3600))"
             days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -38,7 +36,7 @@ struct JSONOutputTests {
             message = "שלום\\u200F עולם \\u009B31m\\u007F\\u202E"
             created = "2026-01-01T00:00:00Z"
 
-            """.write(toFile: home.alarmsFile, atomically: false, encoding: .utf8)
+            """)
         // A running one-off, whose message comes over the control socket.
         let oneOff = try DetachedWake(["+2h", "-D", "null", "--inhibit", "off", "--notify", "off", "--message", "tea\u{200F}\u{85}"],
                                       environment: home.environment, directory: home.dir)

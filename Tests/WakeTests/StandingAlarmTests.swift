@@ -33,6 +33,14 @@ struct AlarmHome {
         try DetachedWake(["daemon", "--inhibit", "off"] + extra, environment: environment, directory: dir)
     }
 
+    /// Writes `name` into the config directory (made 0700 first), as a hand edit or a sync would.
+    func writeConfigFile(_ text: String, name: String = "alarms.toml") throws {
+        let dir = self.dir.file("config") + "/wake"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8)
+        chmod(dir + "/" + name, 0o600)
+    }
+
     func listJSON() async throws -> [[String: Any]] {
         let r = try await run(["list", "--json"])
         guard r.exitCode == 0, let data = r.stdout.data(using: .utf8),

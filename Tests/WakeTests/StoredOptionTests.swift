@@ -13,12 +13,10 @@ struct StoredOptionTests {
         let home = try AlarmHome()
         let capture = home.dir.file("capture.raw")
         let events = home.dir.file("events.jsonl")
-        let dir = home.dir.file("config") + "/wake"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try "ring-for = \"3s\"\n".write(toFile: dir + "/config.toml", atomically: false, encoding: .utf8)
+        try home.writeConfigFile("ring-for = \"3s\"\n", name: "config.toml")
         let message = String(repeating: "Take the keys. ", count: 10)  // 150 characters
         // Written by hand (an editor, or an older wake), as `wake add` would refuse it now.
-        try """
+        try home.writeConfigFile("""
             [alarms.work]
             time = "\(AlarmHome.soon(8))"
             days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -28,7 +26,7 @@ struct StoredOptionTests {
             message = "\(message)"
             created = "2026-01-01T00:00:00Z"
 
-            """.write(toFile: home.alarmsFile, atomically: false, encoding: .utf8)
+            """)
 
         // wake list shows what the daemon will do, and warns of each option it sets aside (exit 78).
         let list = try await home.run(["list", "--json"])
