@@ -67,3 +67,16 @@ static inline long wake_receive_descriptor(int socket, unsigned char *bytes, uns
 }
 
 #include "descriptor_passing.h"
+
+// glibc declares pipe2 only under _GNU_SOURCE.
+int pipe2(int fds[2], int flags);
+
+#include <sys/timex.h>
+// Whether a synchronisation daemon keeps the kernel's clock (adjtimex read-only, modes 0): 1
+// synchronised, 0 not (TIME_ERROR, or STA_UNSYNC set), -1 with errno when it cannot be asked.
+static inline int wake_clock_synchronised(void) {
+    struct timex tx = { 0 };
+    int state = adjtimex(&tx);
+    if (state < 0) return -1;
+    return state != TIME_ERROR && !(tx.status & STA_UNSYNC);
+}

@@ -165,7 +165,7 @@ public enum AtomicFile {
     }
 
     /// The directory part and the last component of `path` ("." for a bare name).
-    static func split(_ path: String) -> (directory: String, base: String) {
+    public static func split(_ path: String) -> (directory: String, base: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }
         let directory = String(path[..<slash])
         return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))

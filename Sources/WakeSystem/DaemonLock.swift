@@ -169,6 +169,13 @@ public final class DaemonLock {
         }
     }
 
+    /// The running daemon's PID, when one holds the lock and `/proc/locks` names it.
+    public static func runningPID(directory: String? = directoryPath, runtimeDirectory: String? = ControlDirectory.path()) -> Int32? {
+        let paths = [directory, directory.map { $0 + "/daemon.lock" }, runtimeDirectory].compactMap { $0 }
+        for path in paths { if let pid = lockHolder(of: path) { return pid } }
+        return nil
+    }
+
     /// The PID holding an exclusive `flock` on `path`, from `/proc/locks` (`1: FLOCK ADVISORY
     /// WRITE 4242 08:01:1234 0 EOF`): by device and inode, else by inode alone (a btrfs
     /// subvolume or an overlay reports another device there than `stat` does).

@@ -83,7 +83,7 @@ public enum SoundServerStream {
     }
 
     /// A connection for one short exchange; closed by `body`'s end.
-    private static func connected<T>(_ body: (inout wake_pa_connection) throws(Failure) -> T) throws(Failure) -> T {
+    static func connected<T>(_ body: (inout wake_pa_connection) throws(Failure) -> T) throws(Failure) -> T {
         guard library.loaded else { throw Failure(description: "libpulse (libpulse0) cannot be loaded") }
         var c = wake_pa_connection()
         defer { wake_pa_disconnect(&c) }

@@ -53,6 +53,7 @@ enum ExitCode {
         case .endedBySignal(let signal): return 128 + signal
         case .doneWithProblems: return config
         case .failed(let kind): return of(kind)
+        case .diagnosed(let worst): return Int32(worst.rawValue)  // 0 all passed, 1 a warning, 2 a failure
         }
     }
 }

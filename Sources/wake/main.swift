@@ -164,6 +164,14 @@ case "daemon":
                                     notifyGiven: c.given.contains("--notify"))
         return try StandingAlarmDaemon.run(options, config: c.config, console: console, signals: signals)
     }
+case "doctor":
+    // The daemon's environment first, before any thread (setenv), so the checks reach its sound
+    // server and session bus.
+    let source = Doctor.adoptDaemonEnvironment()
+    run(DoctorCommand.self) { c, console, signals throws(WakeFailure) in
+        try Doctor.run(names: c.command.names, json: c.command.json, console: console,
+                       context: Doctor.Context(standing: try StandingContext.standard(), environment: source, signals: signals))
+    }
 case "help":
     // `wake help [SUBCOMMAND]`, which the completion scripts offer: that subcommand's --help.
     guard let name = rest.first else { _ = parse(WakeCommand.self, ["--help"]); exit(ExitCode.usage) }

@@ -12,6 +12,9 @@ public enum DeviceCheck {
         /// What will keep the device from being heard though it opens (a sound server whose only
         /// sink is its dummy output): a warning now, a fallback at ring time.
         var problem: String?
+        /// The device is a sound server's client (pulse, pipewire): the server's sink and stream
+        /// restore decide what is heard.
+        var serverBacked = false
 
         /// The warning line for `problem`.
         var warning: String? {
@@ -31,7 +34,8 @@ public enum DeviceCheck {
                     let r = try DeviceProbe.probe(device: device, format: format, channels: channels, rate: rate,
                                                   latency: Defaults.latency, serverLatency: Defaults.serverLatency,
                                                   sideEffectFree: dryRun)
-                    return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""), problem: serverProblem(device, serverBacked: r.isServerBacked))
+                    return Report(summary: r.format + (r.isClockless ? ", no clock: paced by wake" : ""), problem: serverProblem(device, serverBacked: r.isServerBacked),
+                                  serverBacked: r.isServerBacked)
                 }
             }
         } catch {

@@ -71,4 +71,6 @@ public enum CommandResult: Equatable, Sendable {
     case doneWithProblems
     /// Ended by a failure it has already said (the event loop failed, an alarm could not be armed).
     case failed(WakeFailure.Kind)
+    /// `wake doctor`: the worst of what its checks found.
+    case diagnosed(DoctorFinding.Status)
 }

@@ -1,0 +1,86 @@
+import WakeCore
+import WakeSystem
+
+extension Doctor {
+    static let unit = "wake.service"
+
+    /// The daemon that rings the standing alarms: running, installed as the user unit (enabled,
+    /// so it starts again at the next login or boot), and whether it outlives the last login.
+    static func daemonFindings(alarmCount: Int, running: Bool, environment: DaemonEnvironment.Source) -> [DoctorFinding] {
+        var out: [DoctorFinding] = []
+        let pid = running ? DaemonLock.runningPID() : nil
+        let whose: String
+        switch environment {
+        case .daemon(let pid): whose = "the running daemon's environment (PID \(pid))"
+        case .userManager: whose = "the systemd user manager's environment (the unit's)"
+        case .shell: whose = "this shell's environment (no daemon or user manager to take it from)"
+        }
+        if running {
+            out.append(DoctorFinding(.daemon, "daemon.running", .pass, "a wake daemon is running\(pid.map { " (PID \($0))" } ?? ""); checked from \(whose)"))
+        } else if alarmCount == 0 {
+            out.append(DoctorFinding(.daemon, "daemon.running", .pass, "no daemon is running, and no standing alarm needs one; checked from \(whose)"))
+        } else {
+            out.append(DoctorFinding(.daemon, "daemon.running", .fail, "no wake daemon is running: the \(alarmCount) standing alarm\(alarmCount == 1 ? "" : "s") will not ring",
+                                     fix: "systemctl --user enable --now wake (or run 'wake daemon')"))
+        }
+        out.append(unitFinding(running: running, needed: alarmCount > 0))
+        if let linger = lingerFinding(needed: alarmCount > 0) { out.append(linger) }
+        return out
+    }
+
+    /// `systemctl --user show wake.service`: installed, enabled, active.
+    static func unitFinding(running: Bool, needed: Bool) -> DoctorFinding {
+        let asked = ChildProcess.run(["systemctl", "--user", "show", unit, "--property=LoadState,UnitFileState,ActiveState,SubState,FragmentPath"])
+        guard case .success(let out) = asked, out.status == 0 else {
+            let why: String
+            switch asked {
+            case .failure(let e): why = "systemctl cannot be run (\(e))"
+            case .success: why = "systemd's user manager does not answer (no 'systemd --user' for this login)"
+            }
+            return DoctorFinding(.daemon, "daemon.unit", running || !needed ? .warn : .fail,
+                                 "\(why): the daemon is not kept running by the user unit" + (running ? "; the one running now stops at logout and is not restarted after a crash" : ""),
+                                 fix: "log in with a systemd user session, then 'systemctl --user enable --now wake'; elsewhere start 'wake daemon' from your session's autostart")
+        }
+        let p = DaemonEnvironment.parse(out.stdout.split(separator: "\n").map(String.init))
+        let load = p["LoadState"] ?? "", file = p["UnitFileState"] ?? "", active = p["ActiveState"] ?? "", sub = p["SubState"] ?? ""
+        let path = p["FragmentPath"].flatMap { $0.isEmpty ? nil : $0 }
+        guard load == "loaded" else {
+            return DoctorFinding(.daemon, "daemon.unit", running || !needed ? .warn : .fail,
+                                 "the user unit \(unit) is not installed (LoadState=\(load.printable))" + (running ? ": the daemon running now is not restarted after a crash, nor at the next login" : ""),
+                                 fix: "install wake's package (it ships the unit), or copy Resources/wake.service to ~/.config/systemd/user/; then 'systemctl --user enable --now wake'")
+        }
+        let at = path.map { " (\($0.printable))" } ?? ""
+        let enabled = file == "enabled" || file == "enabled-runtime" || file == "static" || file == "linked"
+        switch (enabled, active) {
+        case (true, "active"):
+            return DoctorFinding(.daemon, "daemon.unit", .pass, "\(unit)\(at) is enabled and active (\(sub.printable))")
+        case (false, "active"):
+            return DoctorFinding(.daemon, "daemon.unit", .warn, "\(unit)\(at) is active but not enabled (\(file.printable)): it will not start at the next login or boot",
+                                 fix: "systemctl --user enable wake")
+        case (_, "activating"), (_, "reloading"):
+            return DoctorFinding(.daemon, "daemon.unit", .pass, "\(unit)\(at) is starting (\(active.printable))")
+        default:
+            let status: DoctorFinding.Status = running ? .warn : (needed ? .fail : .warn)
+            let found = "\(unit)\(at) is \(enabled ? "enabled" : "not enabled") but \(active.printable) (\(sub.printable))"
+                + (running ? "; a daemon started otherwise rings meanwhile" : "")
+            return DoctorFinding(.daemon, "daemon.unit", status, found,
+                                 fix: "systemctl --user \(enabled ? "restart" : "enable --now") wake; 'journalctl --user -u wake' says why it stopped")
+        }
+    }
+
+    /// Linger: without it the user manager, and the daemon with it, ends at the last logout.
+    /// A user at a seat now is logged in at night too (a locked screen is a session); one
+    /// reached only over ssh is not.
+    static func lingerFinding(needed: Bool) -> DoctorFinding? {
+        guard let lingers = LoginState.lingers() else { return nil }
+        if lingers { return DoctorFinding(.daemon, "daemon.linger", .pass, "linger is on: the daemon runs whether or not you are logged in") }
+        let seat = LoginState.hasSeatSession()
+        if seat == true || !needed {
+            return DoctorFinding(.daemon, "daemon.linger", .pass,
+                                 "linger is off: the daemon runs while you are logged in" + (seat == true ? " (you have a session at this machine's seat now; logging out stops the alarms)" : ""))
+        }
+        return DoctorFinding(.daemon, "daemon.linger", .warn,
+                             "linger is off and you have no session at this machine's seat: the daemon, and the alarms, stop when your last login ends",
+                             fix: "loginctl enable-linger \(LoginState.userName()?.printable ?? "$USER")")
+    }
+}

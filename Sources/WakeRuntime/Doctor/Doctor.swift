@@ -1,0 +1,71 @@
+import WakeCore
+import WakeEngine
+import WakeSystem
+
+/// `wake doctor [NAME...]`: every check that decides whether the next alarms will be heard, from
+/// the daemon's point of view, each found as PASS, WARN or FAIL with what to do. The sound checks
+/// are the arm-time checks every alarm gets (`ArmChecks`, `DeviceCheck`, `MixerCheck`), in the
+/// daemon's mode; the rest look at what lies between a set alarm and a heard one (the daemon,
+/// the clock, the sound server, waking, notifications, the files). Nothing is changed.
+public enum Doctor {
+    /// What the checks read, the user's by default (the in-process tests give their own).
+    public struct Context {
+        public var standing: StandingContext
+        public var environment: DaemonEnvironment.Source
+        public var signals: SignalChannel
+
+        public init(standing: StandingContext, environment: DaemonEnvironment.Source, signals: SignalChannel) {
+            self.standing = standing
+            self.environment = environment
+            self.signals = signals
+        }
+    }
+
+    /// Takes on the daemon's environment (the running daemon's, else the user manager's, which
+    /// the unit inherits), so that the sound server, the session bus and the zone are the ones
+    /// the daemon reaches. Before any thread starts.
+    public static func adoptDaemonEnvironment() -> DaemonEnvironment.Source {
+        if let pid = DaemonLock.runningPID(), let environment = DaemonEnvironment.environment(ofProcess: pid) {
+            DaemonEnvironment.adopt(environment)
+            return .daemon(pid: pid)
+        }
+        if case .success(let out) = ChildProcess.run(["systemctl", "--user", "show-environment"], timeout: .seconds(1)), out.status == 0 {
+            DaemonEnvironment.adopt(DaemonEnvironment.parse(out.stdout.split(separator: "\n").map(String.init)))
+            return .userManager
+        }
+        return .shell
+    }
+
+    /// The command: the checks, printed; the worst status is the result (0, 1, 2).
+    public static func run(names: [String], json: Bool, console: Console, context: Context) throws(WakeFailure) -> CommandResult {
+        let report = DoctorReport(try findings(names: names, context: context))
+        console.results(json ? report.json() : report.lines())
+        return .diagnosed(report.worst)
+    }
+
+    /// Every check, in the areas' order. Throws for an unknown NAME (a usage error) and when a
+    /// signal ends a check.
+    public static func findings(names: [String], context: Context) throws(WakeFailure) -> [DoctorFinding] {
+        let standing = context.standing
+        let store = standing.store
+        var out = fileFindings(store: store, configPath: standing.config().path)
+        // The alarms as the daemon reads them: a broken one set aside (said above), the rest checked.
+        let alarms = store.loadTolerant().alarms ?? []
+        for name in names where !alarms.contains(where: { $0.name == name }) { throw StandingAlarmActions.unknown(name) }
+        let chosen = names.isEmpty ? alarms : alarms.filter { names.contains($0.name) }
+        let history = (try? store.loadHistory()) ?? [:]
+        let config = standing.config()
+        let console = Console(quiet: true)
+        let zone = standing.zone(console)
+        let now = standing.now()
+        let rows = StandingAlarmActions.rows(chosen, history: history, zone: zone, now: now, daemon: standing.daemonRunning(), config: config)
+        // Only what will ring is worth the sound checks; a finished one-off or a paused alarm is said under time.
+        let ringing = rows.filter { $0.next != nil }
+        out += daemonFindings(alarmCount: alarms.count, running: standing.daemonRunning(), environment: context.environment)
+        out += timeFindings(rows: rows, zone: zone, now: now)
+        out += try soundFindings(rows: ringing, config: config, signals: context.signals)
+        out += wakingFindings(rows: ringing, config: config, zone: zone, now: now)
+        out += notificationFindings(config: config)
+        return out
+    }
+}

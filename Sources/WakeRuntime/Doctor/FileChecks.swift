@@ -1,0 +1,51 @@
+import WakeCore
+import WakeSystem
+
+extension Doctor {
+    /// config.toml, alarms.toml and history.toml read strictly, as a one-off alarm and `wake add`
+    /// read them (the daemon sets a broken part aside and rings the rest, so a problem here is
+    /// one it is living with); the directories the daemon writes, writable.
+    static func fileFindings(store: AlarmStore, configPath: String? = ConfigDefaults.standardPath) -> [DoctorFinding] {
+        var out: [DoctorFinding] = []
+        do {
+            let config = try ConfigDefaults.load(path: configPath)
+            let found = config.entries.isEmpty ? "no settings in config.toml: wake's defaults" : "config.toml is well formed (\(config.entries.count) setting\(config.entries.count == 1 ? "" : "s"))"
+            out.append(DoctorFinding(.files, "files.config", .pass, found))
+        } catch {
+            out.append(DoctorFinding(.files, "files.config", .fail, error.message,
+                                     fix: "correct that line; until then the daemon sets it aside and uses wake's value, and one-off alarms refuse to start"))
+        }
+        do {
+            let alarms = try store.load()
+            out.append(DoctorFinding(.files, "files.alarms", .pass,
+                                     alarms.isEmpty ? "no standing alarms (add one with 'wake add')" : "alarms.toml is well formed (\(alarms.count) alarm\(alarms.count == 1 ? "" : "s"))"))
+        } catch {
+            out.append(DoctorFinding(.files, "files.alarms", .fail, "alarms file " + error.description,
+                                     fix: "correct or remove that alarm (the daemon rings the others, or the last good copy, meanwhile); 'wake list' shows what it rings"))
+        }
+        do {
+            _ = try store.loadHistory()
+            out.append(DoctorFinding(.files, "files.history", .pass, "history.toml is readable and well formed"))
+        } catch {
+            out.append(DoctorFinding(.files, "files.history", .fail, "history file " + error.description,
+                                     fix: "correct that line or move the file away (it is made again): until then the daemon cannot record what rang, so after a restart an alarm may ring twice or a missed one go unsaid"))
+        }
+        // alarms.toml and history.toml live together; the last good copy of the alarms in the state directory.
+        var directories = [("alarms", store.alarmsDirectory, "'wake add', 'skip' and 'pause' cannot save, and the daemon cannot record what rang")]
+        if let lastGood = store.lastGoodFile {
+            directories.append(("state", AtomicFile.split(lastGood).directory, "the daemon keeps no last good copy of the alarms to ring from"))
+        }
+        for (what, directory, consequence) in directories {
+            let existing = PathAccess.nearestExisting(directory)
+            if PathAccess.isWritable(existing) {
+                let found = existing == directory ? "the \(what) directory '\(directory.printable)' is writable"
+                    : "the \(what) directory '\(directory.printable)' does not exist yet and can be made"
+                out.append(DoctorFinding(.files, "files.\(what)-directory", .pass, found))
+            } else {
+                out.append(DoctorFinding(.files, "files.\(what)-directory", .fail, "the \(what) directory '\(existing.printable)' is not writable",
+                                         fix: "make it writable by you (is the disk read-only or full? 'mount' and 'df' tell); until then \(consequence)"))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,26 @@
+import WakeCore
+import WakeSystem
+
+extension Doctor {
+    /// A notification server on the session bus, and whether it shows buttons (Stop, Snooze).
+    static func notificationFindings(config: ConfigDefaults) -> [DoctorFinding] {
+        let mode = config.layered(.notify, over: AlarmOption.notify.defaultText ?? "auto", given: [])
+        if mode == "off" {
+            return [DoctorFinding(.notifications, "notifications.server", .pass, "notify = \"off\": the alarms show no notification")]
+        }
+        do {
+            let info = try NotificationBus.probe(timeout: .seconds(1))
+            let server = "'\(info.name.printable)' \(info.version.printable)"
+            if info.hasActions {
+                return [DoctorFinding(.notifications, "notifications.server", .pass, "the notification server \(server) shows the alarms with Stop and Snooze buttons")]
+            }
+            return [DoctorFinding(.notifications, "notifications.server", .warn,
+                                  "the notification server \(server) shows no buttons (no 'actions' capability): a ringing alarm cannot be stopped from its notification",
+                                  fix: "stop and snooze with a key, 'wake stop' or 'wake snooze'; a desktop's own notification server (GNOME, KDE, dunst, mako) has buttons")]
+        } catch {
+            return [DoctorFinding(.notifications, "notifications.server", .warn,
+                                  "no notification server answers on the daemon's session bus (\(error.description.printable)): the alarms ring without a notification",
+                                  fix: "start the desktop's notification server, or set notify = \"off\" in config.toml to say you do not want one")]
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import WakeCore
+import WakeEngine
+import WakeSystem
+
+extension Doctor {
+    /// For each alarm that will ring: its options as the daemon reads them, its sound (decoded
+    /// and audible at its volume), its device (opens, and is not a server's dummy output), and
+    /// the output behind it (a sound server's default sink and what it remembers of wake's
+    /// stream, else the card's mixer) with what the mixer guard will do. The very checks `wake
+    /// add` runs, in the daemon's mode; each file decoded and each device opened once.
+    static func soundFindings(rows: [StandingAlarmActions.Row], config: ConfigDefaults, signals: SignalChannel) throws(WakeFailure) -> [DoctorFinding] {
+        var out: [DoctorFinding] = []
+        var decoded: [String: SoundFile] = [:]
+        var builtIn: SoundFile?
+        struct Output { var device: String; var format: String; var report: Result<DeviceCheck.Report, WakeFailure> }
+        var devices: [String: Output] = [:]
+        var server: Result<SoundServerStream.Inspection, SoundServerStream.Failure>?
+        for row in rows {
+            let name = row.alarm.name
+            let settings: RingSettings
+            do {
+                let read = try RingSettings.tolerating(stored: row.alarm.options, defaults: config)
+                settings = read.settings
+                for a in read.adjustments {
+                    out.append(DoctorFinding(.sound, "sound.options", alarms: [name], .warn, a.line(alarm: name),
+                                             fix: "remove the alarm and add it again with a value 'wake add' takes"))
+                }
+            } catch {
+                out.append(DoctorFinding(.sound, "sound.options", alarms: [name], .fail, error.message, fix: "correct config.toml"))
+                continue
+            }
+
+            // The sound, by the arm-time check in the daemon's mode: a file that does not decode, or
+            // is silent at this volume, rings wake's built-in sound instead.
+            let sound = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .daemon(alarm: name),
+                                            opened: settings.soundPath.flatMap { decoded[$0] }, interrupt: { SignalChannel.pending() },
+                                            builtIn: { () throws(SoundFile.OpenError) -> SoundFile in
+                                                if let builtIn { return builtIn }
+                                                let file = try DefaultSound.open()
+                                                builtIn = file
+                                                return file
+                                            })
+            if let path = settings.soundPath, let file = sound.decoded { decoded[path] = file }
+            if let warning = sound.warning {
+                // It still rings, and is heard: with wake's sound, not the one chosen.
+                out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
+                                         fix: "put the file back or choose another ('wake remove \(name.printable)', then 'wake add ... -s FILE'), "
+                                            + "or raise its volume; 'wake test \(name.printable)' plays it"))
+            } else {
+                let what = sound.kind == .builtIn ? "wake's built-in sound" : "'\(sound.file.path.printable)'"
+                out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .pass,
+                                         "\(what) decodes (\(Formatting.span(sound.file.duration)), \(sound.file.sampleRate) Hz) and is audible at volume \(settings.volume) %"))
+            }
+
+            // The device, opened with this sound's format and closed again, bounded.
+            let format = "\(sound.file.sampleRate)/\(sound.file.channels)/\(sound.file.width)"
+            let key = settings.device + "|" + format
+            if devices[key] == nil {
+                let report: Result<DeviceCheck.Report, WakeFailure>
+                do {
+                    try ALSAEnvironment.check()
+                    report = .success(try DeviceCheck.run(settings.device, sound: sound.file, dryRun: true, signals: signals))
+                } catch let failure as WakeFailure {
+                    if case .interrupted = failure.kind { throw failure }
+                    report = .failure(failure)
+                } catch {
+                    report = .failure(WakeFailure(.unavailable, "\(error)"))
+                }
+                devices[key] = Output(device: settings.device, format: format, report: report)
+            }
+            guard let output = devices[key] else { continue }
+            switch output.report {
+            case .failure(let failure):
+                out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .fail, failure.message + "; at ring time wake falls back to other devices, then the terminal bell",
+                                         fix: "connect the device, or give the alarm another with -D (see 'wake --list-devices')"))
+                continue
+            case .success(let report):
+                if let problem = report.problem {
+                    out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .fail, problem,
+                                             fix: "connect or enable an output ('pactl list sinks' shows what the server has)"))
+                    continue
+                }
+                out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .pass, "device '\(settings.device.printable)' opens (\(report.summary))"))
+                if report.serverBacked {
+                    if server == nil { server = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.inspect() } }
+                    if let server { out += serverFindings(server, alarm: name, policy: settings.mixer) }
+                } else {
+                    out.append(mixerFinding(device: settings.device, policy: settings.mixer, alarm: name, signals: signals))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The server's default sink and what it remembers of wake's stream, and what the guard does
+    /// about each: the stream guard unmutes and raises wake's own stream always (`--mixer off`
+    /// too); the mixer guard the sink only with `--mixer auto`.
+    static func serverFindings(_ inspected: Result<SoundServerStream.Inspection, SoundServerStream.Failure>, alarm: String,
+                               policy: MixerPolicy) -> [DoctorFinding] {
+        let i: SoundServerStream.Inspection
+        switch inspected {
+        case .success(let found): i = found
+        case .failure(let failure):
+            return [DoctorFinding(.sound, "sound.server", alarms: [alarm], .warn,
+                                  "the device opened, but the sound server cannot be asked about its sink: \(failure.description)",
+                                  fix: "check 'pactl info' from the daemon's environment")]
+        }
+        var out: [DoctorFinding] = []
+        let sink = "the default sink '\(i.defaultSink.description.printable)' (\(i.defaultSink.name.printable))"
+        let level = i.sinkReading.percent.map { "\($0) %" } ?? "no volume"
+        let muted = i.sinkReading.levels.isMuted
+        switch policy {
+        case .guardFloor(let floor):
+            let low = (i.sinkReading.percent ?? 100) < floor
+            if muted {
+                out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .warn,
+                                         "\(sink) is muted (\(level)): the mixer guard unmutes it\(low ? " and raises it to \(floor) %" : "") while ringing, and puts it back",
+                                         fix: "nothing is needed for the alarm; unmute it ('pactl set-sink-mute @DEFAULT_SINK@ 0') if the mute is not meant"))
+            } else {
+                out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .pass,
+                                         "\(sink) is unmuted at \(level)" + (low ? ": the mixer guard raises it to \(floor) % while ringing" : ", at or above --min-volume \(floor) %")))
+            }
+        case .off:
+            if muted {
+                out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .fail,
+                                         "\(sink) is muted (\(level)), and --mixer off leaves it so: the alarm will not be heard",
+                                         fix: "unmute it ('pactl set-sink-mute @DEFAULT_SINK@ 0'), or let wake guard it (--mixer auto)"))
+            } else {
+                let low = (i.sinkReading.percent ?? 100) < Defaults.minVolume
+                out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], low ? .warn : .pass,
+                                         "\(sink) is unmuted at \(level); --mixer off leaves it as it is" + (low ? ": the alarm may be too quiet to wake you" : ""),
+                                         fix: low ? "raise it ('pactl set-sink-volume @DEFAULT_SINK@ 60%'), or let wake guard it (--mixer auto)" : nil))
+            }
+        }
+        if let remembered = i.remembered {
+            let at = remembered.percent.map { "\($0) %" } ?? "its level"
+            if remembered.levels.isMuted {
+                out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .warn,
+                                         "the server remembers wake's stream muted (stream restore, at \(at)): the stream guard unmutes it while ringing",
+                                         fix: "nothing is needed for the alarm; unmute 'wake' in the volume control while it rings (or 'wake test') so the server forgets the mute"))
+            } else {
+                let low = (remembered.percent ?? 100) < Defaults.minVolume
+                out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .pass,
+                                         "the server remembers wake's stream unmuted at \(at)" + (low ? ": the stream guard raises it to \(Defaults.minVolume) % while ringing" : "")))
+            }
+        } else {
+            out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .pass,
+                                     "the server lists nothing remembered for wake's stream (it has not rung here yet, or PipeWire's wireplumber keeps it): "
+                                        + "the stream guard unmutes it and raises it to \(Defaults.minVolume) % while ringing"))
+        }
+        return out
+    }
+
+    /// A card's mixer (`hw:`, `plughw:`), as the dry run reads it.
+    static func mixerFinding(device: String, policy: MixerPolicy, alarm: String, signals: SignalChannel) -> DoctorFinding {
+        guard let report = try? MixerCheck.run(device: device, policy: policy, signals: signals) else {
+            return DoctorFinding(.sound, "sound.mixer", alarms: [alarm], .warn, "the mixer could not be read", fix: "check 'amixer'")
+        }
+        let off = policy == .off
+        let status: DoctorFinding.Status = report.notable ? (off ? .fail : .warn) : .pass
+        return DoctorFinding(.sound, "sound.mixer", alarms: [alarm], status, "mixer: " + report.text,
+                             fix: status == .pass ? nil : (off ? "unmute and raise it ('alsamixer'), or let wake guard it (--mixer auto)" : "nothing is needed for the alarm; 'alsamixer' sets it"))
+    }
+}

@@ -1,0 +1,60 @@
+import WakeCore
+import WakeSystem
+
+extension Doctor {
+    /// The zone the daemon rings by, beside the machine's; the clock's synchronisation; and the
+    /// next three ring times of each alarm, in local time and UTC.
+    static func timeFindings(rows: [StandingAlarmActions.Row], zone: TimeZoneRules, now: Instant) -> [DoctorFinding] {
+        var out = [zoneFinding(zone, now: now), syncFinding()]
+        for row in rows {
+            let times = RingTimes.upcoming(row.alarm, first: row.next?.instant, count: 3, zone: zone)
+            if times.isEmpty {
+                out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, "rings no more (\(row.state.printable))"))
+                continue
+            }
+            let list = times.map { RingTimes.phrase($0, now: now, zone: zone) }.joined(separator: "; ")
+            let state = row.state == "waiting" ? "" : " (\(row.state.printable))"
+            out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, "next \(list)\(state)"))
+        }
+        return out
+    }
+
+    /// The zone wake rings by (TZ, else /etc/localtime, read as the daemon reads them) against
+    /// the machine's: a TZ left in the unit's environment moves every alarm.
+    static func zoneFinding(_ zone: TimeZoneRules, now: Instant) -> DoctorFinding {
+        let (machine, warning) = ZoneLoader.local(tz: nil, localtime: ZoneLoader.localtimePath, zoneDirectory: ZoneLoader.zoneDirectory)
+        let abbreviation = zone.localType(atUTC: now.seconds).abbreviation
+        let offset = Formatting.offset(zone.offset(atUTC: now.seconds))
+        if let warning {
+            return DoctorFinding(.time, "time.zone", .fail, warning, fix: "until then every alarm rings by UTC's clock")
+        }
+        if ZoneLoader.zonePinned, zone.name != machine.name || zone.offset(atUTC: now.seconds) != machine.offset(atUTC: now.seconds) {
+            return DoctorFinding(.time, "time.zone", .warn,
+                                 "the daemon rings by TZ='\(zone.name.printable)' (\(abbreviation), UTC\(offset)), not the machine's zone \(machine.name.printable) (\(ZoneLoader.localtimePath.printable))",
+                                 fix: "if that is not meant, remove TZ from the unit's environment ('systemctl --user unset-environment TZ', then restart wake)")
+        }
+        return DoctorFinding(.time, "time.zone", .pass, "\(zone.name.printable) (\(abbreviation), UTC\(offset) now), the machine's zone")
+    }
+
+    /// timedated's NTPSynchronized where it answers, else the kernel's own flag (which is what
+    /// timedated reads).
+    static func syncFinding() -> DoctorFinding {
+        let synced: Bool?
+        let source: String
+        switch BusProperty.read(.system, service: "org.freedesktop.timedate1", path: "/org/freedesktop/timedate1",
+                                interface: "org.freedesktop.timedate1", property: "NTPSynchronized", type: "b", timeout: .milliseconds(800)) {
+        case .success(.bool(let b)): synced = b; source = "timedated"
+        default: synced = ClockSync.kernelSynchronised(); source = "the kernel"
+        }
+        switch synced {
+        case true?:
+            return DoctorFinding(.time, "time.sync", .pass, "the clock is synchronised (\(source) says so)")
+        case false?:
+            return DoctorFinding(.time, "time.sync", .warn, "the clock is not synchronised (\(source) says so): alarms ring by a clock that may be off",
+                                 fix: "turn on time synchronisation ('timedatectl set-ntp true', or start chrony or systemd-timesyncd)")
+        case nil:
+            return DoctorFinding(.time, "time.sync", .warn, "cannot tell whether the clock is synchronised",
+                                 fix: "check with 'timedatectl'")
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import WakeCore
+import WakeSystem
+
+extension Doctor {
+    /// Whether a sleeping machine wakes for the alarms: the RTC with the helper's capability (as
+    /// the daemon would arm them), else a logind inhibitor that keeps it from sleeping; and what
+    /// a closed lid does to each alarm.
+    static func wakingFindings(rows: [StandingAlarmActions.Row], config: ConfigDefaults, zone: TimeZoneRules, now: Instant) -> [DoctorFinding] {
+        var out: [DoctorFinding] = []
+        // As the daemon decides it with no flag: the RTC wherever it works (a helper that looks
+        // right is asked for a timer, as at arm time).
+        let found = WakeSystemSupport.probe(verify: true)
+        let plan = try? WakeSystemPlan.plan(.auto, WakeSystemSupport.decide(.auto, found))
+        let wakes = plan?.wakesSystem ?? false
+        if let plan, wakes {
+            out.append(DoctorFinding(.waking, "waking.rtc", .pass, "a suspended machine wakes for each alarm: " + plan.dryRunText))
+        } else {
+            // The obstacle's own words carry its remedy after the first "; ".
+            let said = (found.obstacle ?? .noHelper(searched: [])).description
+            let parts = said.split(separator: ";", maxSplits: 1).map { $0.trimmingPrefix(" ") }
+            let remedy = parts.count > 1 ? String(parts[1]) + " (meanwhile the daemon's inhibitor keeps the machine from sleeping before each alarm)"
+                : "the daemon's inhibitor keeps the machine from sleeping before each alarm; do not suspend it by hand"
+            out.append(DoctorFinding(.waking, "waking.rtc", .warn, "a suspended machine does not wake for the alarms: \(parts.first.map(String.init) ?? said)",
+                                     fix: remedy))
+        }
+        out.append(inhibitorFinding(needed: !wakes, mode: config.layered(.inhibit, over: AlarmOption.inhibit.defaultText ?? "auto", given: [])))
+        if !rows.isEmpty { out.append(lidFinding(rows: rows, wakes: wakes, zone: zone, now: now)) }
+        return out
+    }
+
+    /// A sleep inhibitor taken and given back at once ("delay": it holds nothing up).
+    static func inhibitorFinding(needed: Bool, mode: String) -> DoctorFinding {
+        if mode == "off" {
+            return DoctorFinding(.waking, "waking.inhibitor", needed ? .warn : .pass,
+                                 "inhibit = \"off\": the daemon never keeps the machine awake" + (needed ? ", and the RTC cannot wake it: a suspend delays the alarms" : ""),
+                                 fix: needed ? "set inhibit = \"auto\" in config.toml, or give the helper its capability" : nil)
+        }
+        do {
+            let inhibitor = try SleepInhibitor()
+            try inhibitor.inhibit(what: "sleep", who: "wake doctor", why: "checking that the alarms can keep the machine awake", mode: "delay")
+            inhibitor.release()
+            return DoctorFinding(.waking, "waking.inhibitor", .pass,
+                                 needed ? "logind grants a sleep inhibitor: the daemon keeps the machine awake in the hours before each alarm"
+                                        : "logind grants a sleep inhibitor (not needed while the RTC wakes the machine)")
+        } catch {
+            return DoctorFinding(.waking, "waking.inhibitor", needed ? .warn : .pass,
+                                 "no sleep inhibitor can be had (\(error.description.printable))" + (needed ? ": nothing keeps the machine from sleeping through an alarm" : "; not needed while the RTC wakes the machine"),
+                                 fix: needed ? "run systemd-logind (or elogind), or keep the machine from suspending" : nil)
+        }
+    }
+
+    /// logind's HandleLidSwitch, and what it means for the alarms: with the RTC they ring on time
+    /// (the machine wakes for them); without it a closed lid suspends the machine whatever wake
+    /// holds (logind's LidSwitchIgnoreInhibited= is on by default) and they wait until it wakes.
+    static func lidFinding(rows: [StandingAlarmActions.Row], wakes: Bool, zone: TimeZoneRules, now: Instant) -> DoctorFinding {
+        let names = rows.map(\.alarm.name)
+        let action: String?
+        if case .success(.string(let a)) = BusProperty.read(.system, service: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                                                             interface: "org.freedesktop.login1.Manager", property: "HandleLidSwitch", type: "s",
+                                                             timeout: .milliseconds(800)) {
+            action = a
+        } else {
+            action = nil
+        }
+        let said = action.map { "HandleLidSwitch=\($0.printable)" } ?? "logind does not say"
+        switch action {
+        case "ignore"?, "lock"?:
+            return DoctorFinding(.waking, "waking.lid", alarms: names, .pass, "a closed lid does not suspend the machine (\(said)): each alarm rings on time")
+        case _ where wakes:
+            return DoctorFinding(.waking, "waking.lid", alarms: names, .pass,
+                                 "a closed lid \(action == nil ? "may suspend" : "suspends") the machine (\(said)); the RTC wakes it for each alarm")
+        default:
+            let first = rows.compactMap(\.next).map(\.instant).min()
+            let when = first.map { " (the next at \(Formatting.clockTime($0, zone: zone)) \(Formatting.dayPhrase($0, now: now, zone: zone)))" } ?? ""
+            return DoctorFinding(.waking, "waking.lid", alarms: names, .warn,
+                                 "a closed lid \(action == nil ? "may suspend" : "suspends") the machine (\(said)), and nothing wakes it: each alarm\(when) rings only once it is woken",
+                                 fix: "leave the lid open, set HandleLidSwitch=ignore in /etc/systemd/logind.conf, or give the helper its capability so the RTC wakes it")
+        }
+    }
+}
