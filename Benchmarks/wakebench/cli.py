@@ -22,7 +22,7 @@ from .processes import cleanup, reap, sample, spawn
 from .report import write_report
 from .ringpath import fig_throughput, syscalls_per_audio_second
 from .servers import MonitorRecorder, PipeWireServer, PulseServer
-from .startup import fig_startup
+from .startup import fig_doctor, fig_startup
 from .stop import fig_stop
 from .window import fig_quiet_window
 
@@ -31,7 +31,7 @@ def main():
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
-    ap.add_argument("--figure", choices=["descriptors", "desktop", "firing"],
+    ap.add_argument("--figure", choices=["descriptors", "desktop", "doctor", "firing"],
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
                          "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
@@ -114,6 +114,13 @@ def one_figure(figure, wake):
                 print("failure:", f)
         elif figure == "desktop":
             desktop_in_short(ctx)
+        elif figure == "doctor":
+            times = fig_doctor(ctx, 20)
+            m = machine(wake)
+            print(f"wake doctor ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}), "
+                  "hyperfine, ms:")
+            for name, t in times.items():
+                print(f"  {name}: median {sorted(t)[len(t) // 2]:.1f}, worst {max(t):.1f}, {len(t)} runs")
         elif figure == "firing":
             ctx["probe"] = build_probe(work)
             warm, cold = fig_firing(ctx, 8), fig_firing_cold(ctx, 8)

@@ -280,6 +280,7 @@ def report_startup(R, startup, static):
              ("wake list, 20 standing alarms", "aplay --version"),
              ("wake next, 20 standing alarms", "aplay --version"),
              ("wake next, 20 standing alarms", "wake list, 20 standing alarms"),
+             ("wake doctor, 20 standing alarms", "wake list, 20 standing alarms"),
              ("wake stop, nothing running", "aplay --version"),
              ("wake --version, all symbols bound at start (LD_BIND_NOW=1, as `-z now`)", "wake --version"),
              ("wake list, all symbols bound at start (LD_BIND_NOW=1)", "wake list"),
@@ -301,6 +302,9 @@ def report_startup(R, startup, static):
     t5l = R.target("5", "`wake list` within 3× of `aplay --version`", f"{lst:.1f}×", lst <= 3)
     t5d = R.target("5", "a dry run within 3× of `aplay --version`", f"{dry / apl:.1f}×", dry / apl <= 3)
     t5b = R.target("5", "dry run of the default sound within 50 ms", f"{fmt(dry, 1)} ms", dry <= 50)
+    if "wake doctor, 20 standing alarms" in startup:
+        doc = median(startup["wake doctor, 20 standing alarms"])
+        R.target("5", "`wake doctor` with 20 alarms under 1 s (issue 39)", f"{fmt(doc, 1)} ms", doc < 1000)
     for name in ["wake --version", "wake list", "wake list, 20 standing alarms", "wake stop, nothing running"]:
         if name in startup:
             x = median(startup[name]) / apl

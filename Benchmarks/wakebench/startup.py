@@ -15,20 +15,41 @@ from .probe import read_probe
 from .processes import reap, spawn
 
 
+def private_home(ctx, name, alarms=0):
+    """A private XDG home for the benchmark's commands, with `alarms` standing alarms in it."""
+    root = ctx["work"] / name
+    env = {"XDG_CONFIG_HOME": root / "config", "XDG_STATE_HOME": root / "state", "XDG_RUNTIME_DIR": root / "run"}
+    for d in env.values():
+        d.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if alarms:
+        write_alarms(root / "config" / "wake" / "alarms.toml", alarms, ctx["sounds"]["wav5"])
+    return env
+
+
+def hyperfine(ctx, command, runs, env=None):
+    """Wall times in ms of `command` (no shell, warm caches; -i: a non-zero exit is by design)."""
+    js = ctx["work"] / f"hyperfine-{abs(hash(command))}.json"
+    run(["hyperfine", "-N", "-i", "--warmup", "3", "--runs", str(runs), "--export-json", str(js), command], env=env_with(**(env or {})))
+    result = json.loads(js.read_text())["results"][0]
+    return [t * 1000 for t in result["times"]], (result["user"] * 1000, result["system"] * 1000)
+
+
+def fig_doctor(ctx, runs):
+    """`--figure doctor`: `wake doctor` with 20 standing alarms (issue 39: under a second), beside
+    `wake list` with the same alarms."""
+    q = lambda *a: shlex.join(str(x) for x in a)
+    home = private_home(ctx, "doctor-xdg-20", alarms=20)
+    return {name: hyperfine(ctx, q(ctx["wake"], *args), runs, home)[0]
+            for name, args in [("wake doctor, 20 standing alarms", ["doctor"]), ("wake list, 20 standing alarms", ["list"])]}
+
+
 def fig_startup(ctx, runs):
     """Whole-process wall time with hyperfine (no shell, warm caches)."""
     wake, s = ctx["wake"], ctx["sounds"]
     q = lambda *a: shlex.join(str(x) for x in a)
-    xdg = ctx["work"] / "startup-xdg"
-    private = {"XDG_CONFIG_HOME": xdg / "config", "XDG_STATE_HOME": xdg / "state", "XDG_RUNTIME_DIR": xdg / "run"}
-    for d in private.values():
-        d.mkdir(mode=0o700, parents=True)
+    private = private_home(ctx, "startup-xdg")
     # 20 standing alarms, as `wake add` writes them (what a status bar's `wake list` reads).
-    xdg20 = ctx["work"] / "startup-xdg-20"
-    private20 = {"XDG_CONFIG_HOME": xdg20 / "config", "XDG_STATE_HOME": xdg20 / "state", "XDG_RUNTIME_DIR": xdg20 / "run"}
-    for d in private20.values():
-        d.mkdir(mode=0o700, parents=True)
-    write_alarms(xdg20 / "config" / "wake" / "alarms.toml", 20, s["wav5"])
+    private20 = private_home(ctx, "startup-xdg-20", alarms=20)
     cases = [
         ("wake --version", q(wake, "--version"), runs * 2),
         ("aplay --version", q("aplay", "--version"), runs * 2),
@@ -37,6 +58,9 @@ def fig_startup(ctx, runs):
         ("wake list, 20 standing alarms", q(wake, "list"), runs * 2, private20),
         # What a status bar runs every few seconds (issue 26): as quick as `wake list`, past the parser.
         ("wake next, 20 standing alarms", q(wake, "next"), runs * 2, private20),
+        # Every check before a night (issue 39: under a second with 20 alarms): each file decoded and
+        # each device opened once; no daemon, bus or server here, so those checks answer at once.
+        ("wake doctor, 20 standing alarms", q(wake, "doctor"), runs, private20),
         # Nothing ringing: it looks for a ringing wake and says there is none.
         ("wake stop, nothing running", q(wake, "stop"), runs * 2, private),
         # What linking with `-z now` (the Debian package's hardening) costs: every symbol bound before
@@ -52,13 +76,8 @@ def fig_startup(ctx, runs):
     log(f"figure 5: start-up, hyperfine, {len(cases)} commands")
     out = {}
     for name, command, n, *extra in cases:
-        js = ctx["work"] / f"hyperfine-{len(out)}.json"
-        # -i: `wake stop` with nothing to stop exits non-zero, by design
-        run(["hyperfine", "-N", "-i", "--warmup", "3", "--runs", str(n), "--export-json", str(js), command],
-            env=env_with(**(extra[0] if extra else {})))
-        result = json.loads(js.read_text())["results"][0]
-        out[name] = [t * 1000 for t in result["times"]]
-        out.setdefault("cpu", {})[name] = (result["user"] * 1000, result["system"] * 1000)
+        out[name], cpu = hyperfine(ctx, command, n, extra[0] if extra else None)
+        out.setdefault("cpu", {})[name] = cpu
     # The findings: what a start costs wake and aplay (shared objects, page faults), and how much of a
     # dry run is libsndfile's SFC_SET_SCALE_FLOAT_INT_READ, timed by the probe.
     out["loading"] = {}
