@@ -73,6 +73,20 @@ struct DoctorTests {
                 "\(Self.said(f))")
     }
 
+    @Test("the doctor changes nothing: no directory made, no file written (not even the daemon's last good copy of the alarms)")
+    func changesNothing() throws {
+        let w = try World()
+        try w.add("work")
+        func files() -> [String] {
+            (FileManager.default.enumerator(atPath: w.dir.path)?.allObjects as? [String] ?? []).sorted()
+        }
+        let before = files()
+        let f = try w.findings()
+        #expect(files() == before, "\(Self.said(f))")
+        let again = try w.findings()
+        #expect(Self.one(again, "files.state-directory")?.found.contains("does not exist yet") == true, "\(Self.said(again))")
+    }
+
     @Test("a config.toml typo: files.config FAIL naming the file, the line and the key, with its fix; the rest is still checked")
     func configTypo() throws {
         let w = try World()
