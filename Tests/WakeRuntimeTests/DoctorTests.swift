@@ -134,6 +134,22 @@ struct DoctorTests {
         #expect(alarms.status == .fail && alarms.found.contains("alarms.toml") && alarms.found.contains("line"), "\(alarms)")
     }
 
+    @Test("time.zone: TZ naming the machine's zone by another name agrees; another zone in TZ is a WARN naming both, with the fix")
+    func zoneAgreement() throws {
+        let now = StandingActionsTests.now
+        let utcByName = try #require(ZoneLoader.zone(named: "UTC"))
+        let etcUTC = try #require(ZoneLoader.zone(named: "Etc/UTC"))
+        let berlin = try #require(ZoneLoader.zone(named: "Europe/Berlin"))
+        let same = Doctor.zoneFinding(utcByName, now: now, pinned: true, machine: (etcUTC, nil))
+        #expect(same.status == .pass, "TZ=UTC on a machine at Etc/UTC: \(same)")
+        let other = Doctor.zoneFinding(berlin, now: now, pinned: true, machine: (etcUTC, nil))
+        #expect(other.status == .warn && other.found.contains("TZ='Europe/Berlin' (CET, UTC+01:00)") && other.found.contains("Etc/UTC"), "\(other)")
+        #expect(other.fix?.contains("systemctl --user unset-environment TZ") == true, "\(other)")
+        #expect(Doctor.zoneFinding(berlin, now: now, pinned: false, machine: (berlin, nil)).status == .pass)
+        let broken = Doctor.zoneFinding(.utc, now: now, pinned: false, machine: (.utc, "cannot read the local time zone from /etc/localtime: ..."))
+        #expect(broken.status == .fail && broken.found.hasPrefix("cannot read the local time zone"), "\(broken)")
+    }
+
     @Test("device null: sound.file and sound.device PASS, with what was decoded and opened")
     func nullDevice() throws {
         let w = try World()
