@@ -101,6 +101,9 @@ final class DoctorBed {
     /// The debug seams standing in for an RTC and a linger flag.
     let seams: TestDirectory
     private(set) var daemon: DetachedWake?
+    /// When set, the daemon runs as this user manager's unit and the doctor inside its
+    /// namespaces, where `systemctl --user` reaches it.
+    var manager: SystemdUserManager?
     /// Every fix line the doctor printed in this bed (checked at the end: each names commands wake has).
     private(set) var fixes: [String] = []
 
@@ -196,8 +199,19 @@ final class DoctorBed {
         env["WAKE_TEST_RTC_DIR"] = seams.file("rtc")
         env["WAKE_TEST_LINGER_DIR"] = seams.file("linger")
         let unset = Self.unset + without
-        let text = try await WakeProcess.run(["doctor"] + args, environment: env, unset: unset, timeout: .seconds(60))
-        let json = try await WakeProcess.run(["doctor", "--json"] + args, environment: env, unset: unset, timeout: .seconds(60))
+        func run(_ args: [String]) async throws -> ProcessResult {
+            guard let m = manager else { return try await WakeProcess.run(args, environment: env, unset: unset, timeout: .seconds(60)) }
+            // As the unit's user would: in the manager's namespaces, with its runtime directory and PATH.
+            var inside = env
+            for (k, v) in m.environment { inside[k] = v }
+            inside["XDG_CONFIG_HOME"] = env["XDG_CONFIG_HOME"]
+            let p = try ChildProcess(SystemdUserManager.envPath, ["-i"] + inside.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                                     + [SystemdUserManager.nsenterPath, "--target", "\(m.namespaceInit)", "--mount", "--pid", "--", WakeBinary.path] + args,
+                                     directory: home.dir)
+            return await p.wait(timeout: .seconds(60))
+        }
+        let text = try await run(["doctor"] + args)
+        let json = try await run(["doctor", "--json"] + args)
         guard let objects = try? JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]] else {
             throw WakeTestError("wake doctor --json did not print a JSON array: \(json)")
         }
@@ -431,6 +445,54 @@ struct DoctorPipeWireEndToEndTests {
                 let healthy = try await bed.doctor()
                 expectHealthy(healthy, alarms: ["work", "quiet"])
                 try await expectMutedSink(bed)
+            }
+        }
+    }
+}
+
+/// The daemon as the user unit, `Resources/wake.service` as shipped with a drop-in pointing
+/// ExecStart at the binary under test, under a real systemd user manager
+/// (`SystemdUserManager`), and the doctor run inside the manager's namespaces, where `systemctl
+/// --user` answers: the one place here where daemon.unit can pass, and so where a healthy setup
+/// exits 0 (the RTC and linger are the debug seams, as above).
+@Suite("wake doctor with the user unit", .serialized,
+       .enabled(if: DoctorBench.enabled && SystemdUserManager.isAvailable, "needs root, systemd, unshare, nsenter, pulseaudio and python3-dbusmock"))
+struct DoctorUnitEndToEndTests {
+    @Test("wake.service enabled and active on a private PulseAudio: healthy exits 0; a muted default sink exits 1 for the guarded alarm, 2 with --mixer off",
+          .timeLimit(.minutes(4)))
+    func healthyUnderTheUserManager() async throws {
+        try await PulseAudioServer.with(desktop: true) { pa in
+            try await DoctorBed.with(pa) { bed in
+                try await SystemdUserManager.with { m in
+                    try await bed.add("work")
+                    try await bed.add("quiet", at: "07:00", ["--mixer", "off"])
+                    try await m.installUnit("wake.service", text: try WakeUnitFile.text())
+                    let events = bed.home.dir.file("unit-events.jsonl")
+                    let command = [WakeBinary.path, "daemon", "--events", events].map(DaemonUnitTests.unitQuoted).joined(separator: " ")
+                    try await m.installDropIn(for: "wake.service", text: "[Service]\nExecStart=\nExecStart=\(command)\n")
+                    // The session's sound server and buses; the runtime directory stays the manager's own.
+                    var unitEnvironment = bed.environment
+                    unitEnvironment.removeValue(forKey: "XDG_RUNTIME_DIR")
+                    try await m.setEnvironment(unitEnvironment)
+                    try await m.systemctlChecked(["enable", "--now", "wake"])
+                    bed.manager = m
+                    let deadline = ContinuousClock.now + .seconds(60)
+                    while WakeEvent.read(events).filter({ $0.name == "armed" }).count < 2 {
+                        if ContinuousClock.now >= deadline {
+                            throw WakeTestError("the unit's daemon did not arm the alarms: \(ChildProcess.read(events))\n\(m.log)")
+                        }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+
+                    let healthy = try await bed.doctor()
+                    expectHealthy(healthy, alarms: ["work", "quiet"], environment: [])
+                    let unit = healthy.shown("PASS", "daemon", ["wake.service (", "/home/.config/systemd/user/wake.service) is enabled and active (running)"])
+                    #expect(unit != nil && unit?.fix == nil, "\(healthy)\nmanager log:\n\(m.log)")
+                    #expect(healthy.shown("PASS", "daemon", ["a wake daemon is running", "checked from the running daemon's environment"]) != nil, "\(healthy)")
+
+                    try await expectMutedSink(bed)
+                    bed.manager = nil
+                }
             }
         }
     }
