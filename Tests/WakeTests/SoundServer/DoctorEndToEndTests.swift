@@ -404,6 +404,9 @@ struct DoctorEndToEndTests {
                 try await bed.add("quiet", at: "07:00", ["--mixer", "off"])
                 try await bed.startDaemon()
                 let pid = try #require(bed.daemon?.pid)
+                let unknown = try await bed.wake(["doctor", "work", "gym"])
+                #expect(unknown.exitCode == 64 && unknown.stdout.isEmpty && unknown.stderrIsOneLine
+                        && unknown.stderr.contains("no standing alarm named 'gym'"), "an unknown NAME is a usage error: \(unknown)")
                 let session = try await bed.doctor()
                 // ssh, cron or `sudo -u`: the config home, but none of the desktop session's variables.
                 let bare = ["XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER", "XDG_STATE_HOME"]
