@@ -142,7 +142,9 @@ public struct AlarmStore: Sendable {
         public var problems: [String]
     }
 
-    public func loadTolerant() -> TolerantRead {
+    /// `keepLastGood`: a file read whole is kept as the last good copy (the daemon's read); `wake
+    /// doctor`, which changes nothing, reads without it.
+    public func loadTolerant(keepLastGood: Bool = true) -> TolerantRead {
         let bytes: [UInt8]?
         do {
             if RegularFile.kind(of: alarmsDirectory) == nil { return TolerantRead(alarms: [], problems: []) }
@@ -159,7 +161,7 @@ public struct AlarmStore: Sendable {
             try AlarmBook.parse(t)
         }
         guard let alarms else { return fromLastGood(because: problems.first.map { "'\(TerminalText.escape(alarmsFile))': \($0)" } ?? "") }
-        if problems.isEmpty { keepAsLastGood(text) }
+        if problems.isEmpty && keepLastGood { keepAsLastGood(text) }
         let said = problems.map { "'\(TerminalText.escape(alarmsFile))' \($0.description): that alarm is set aside until the file is fixed; the others ring" }
         return TolerantRead(alarms: alarms, problems: said)
     }

@@ -29,7 +29,7 @@ struct ArmChecksTests {
             #expect(sound.warning?.hasSuffix("it will ring wake's built-in sound") == true)
         } catch {
             #expect(mode != .daemon(alarm: "work"), "the daemon refused: \(error.message)")
-            #expect(error.kind == .soundUnusable && error.message.contains("at --volume 5; raise the volume"), "\(error.message)")
+            #expect(error.kind == .soundUnusable && error.message.contains("dBFS at --volume 5; an alarm needs more than -60.0 dBFS; raise the volume"), "\(error.message)")
         }
     }
 

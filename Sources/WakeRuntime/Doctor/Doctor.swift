@@ -49,11 +49,14 @@ public enum Doctor {
         let standing = context.standing
         let store = standing.store
         var out = fileFindings(store: store, configPath: standing.config().path)
-        // The alarms as the daemon reads them: a broken one set aside (said above), the rest checked.
-        let alarms = store.loadTolerant().alarms ?? []
+        // The alarms as the daemon reads them: a broken one set aside (said above), the rest checked;
+        // read without keeping a last good copy, as the doctor changes nothing.
+        let alarms = store.loadTolerant(keepLastGood: false).alarms ?? []
         for name in names where !alarms.contains(where: { $0.name == name }) { throw StandingAlarmActions.unknown(name) }
         let chosen = names.isEmpty ? alarms : alarms.filter { names.contains($0.name) }
-        let history = (try? store.loadHistory()) ?? [:]
+        // The history as the daemon reads it too: a bad line set aside (said above), the rest kept,
+        // so a skip or a pause it holds still shows in the ring times.
+        let history = store.loadHistoryTolerant().records
         let config = standing.config()
         let console = Console(quiet: true)
         let zone = standing.zone(console)

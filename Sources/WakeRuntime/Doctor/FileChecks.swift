@@ -20,15 +20,18 @@ extension Doctor {
             out.append(DoctorFinding(.files, "files.alarms", .pass,
                                      alarms.isEmpty ? "no standing alarms (add one with 'wake add')" : "alarms.toml is well formed (\(alarms.count) alarm\(alarms.count == 1 ? "" : "s"))"))
         } catch {
+            let what = error.isCorrupt ? "correct or remove that alarm" : unreadableFix(store.alarmsFile)
             out.append(DoctorFinding(.files, "files.alarms", .fail, "alarms file " + error.description,
-                                     fix: "correct or remove that alarm (the daemon rings the others, or the last good copy, meanwhile); 'wake list' shows what it rings"))
+                                     fix: what + " (the daemon rings the others, or the last good copy, meanwhile); 'wake list' shows what it rings"))
         }
         do {
             _ = try store.loadHistory()
             out.append(DoctorFinding(.files, "files.history", .pass, "history.toml is readable and well formed"))
         } catch {
+            let what = error.isCorrupt ? "correct that line or move the file away (it is made again)"
+                : unreadableFix(store.historyFile) + ", or move it away (it is made again)"
             out.append(DoctorFinding(.files, "files.history", .fail, "history file " + error.description,
-                                     fix: "correct that line or move the file away (it is made again): until then the daemon cannot record what rang, so after a restart an alarm may ring twice or a missed one go unsaid"))
+                                     fix: what + ": until then the daemon cannot record what rang, so after a restart an alarm may ring twice or a missed one go unsaid"))
         }
         // alarms.toml and history.toml live together; the last good copy of the alarms in the state directory.
         var directories = [("alarms", store.alarmsDirectory, "'wake add', 'skip' and 'pause' cannot save, and the daemon cannot record what rang")]
@@ -47,5 +50,11 @@ extension Doctor {
             }
         }
         return out
+    }
+
+    /// A file that is there but cannot be read (permissions, another user's, a directory in its
+    /// place): there is no line to correct.
+    static func unreadableFix(_ path: String) -> String {
+        "make it a file only you can read and write ('chmod 600 \(path.printable)'; 'ls -l' shows its owner)"
     }
 }

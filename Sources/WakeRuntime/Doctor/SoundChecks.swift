@@ -43,9 +43,18 @@ extension Doctor {
             if let path = settings.soundPath, let file = sound.decoded { decoded[path] = file }
             if let warning = sound.warning {
                 // It still rings, and is heard: with wake's sound, not the one chosen.
-                out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
-                                         fix: "put the file back or choose another ('wake remove \(name.printable)', then 'wake add ... -s FILE'), "
-                                            + "or raise its volume; 'wake test \(name.printable)' plays it"))
+                // The fix for what is wrong: a file gone or unreadable, or one too quiet at the
+                // volume, which the alarm's own --volume or config.toml's sets.
+                let again = "'wake remove \(name.printable)', then 'wake add ... -s FILE'"
+                let fix: String
+                if sound.decoded == nil {
+                    fix = "put the file back, or choose another (\(again))"
+                } else if row.alarm.options["volume"] == nil, config.entry("volume") != nil {
+                    fix = "raise volume in config.toml (\(settings.volume) now), or choose a louder file (\(again))"
+                } else {
+                    fix = "choose a louder file or raise its volume (\(again) --volume N)"
+                }
+                out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)), fix: fix))
             } else {
                 let what = sound.kind == .builtIn ? "wake's built-in sound" : "'\(sound.file.path.printable)'"
                 out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .pass,
@@ -137,7 +146,7 @@ extension Doctor {
             if remembered.levels.isMuted {
                 out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .warn,
                                          "the server remembers wake's stream muted (stream restore, at \(at)): the stream guard unmutes it while ringing",
-                                         fix: "nothing is needed for the alarm; unmute 'wake' in the volume control while it rings (or 'wake test') so the server forgets the mute"))
+                                         fix: "nothing is needed for the alarm; unmute 'wake' in the volume control while it rings ('wake now --ring-for 30s' rings one) so the server forgets the mute"))
             } else {
                 let low = (remembered.percent ?? 100) < Defaults.minVolume
                 out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .pass,

@@ -20,15 +20,22 @@ extension Doctor {
     }
 
     /// The zone wake rings by (TZ, else /etc/localtime, read as the daemon reads them) against
-    /// the machine's: a TZ left in the unit's environment moves every alarm.
-    static func zoneFinding(_ zone: TimeZoneRules, now: Instant) -> DoctorFinding {
-        let (machine, warning) = ZoneLoader.local(tz: nil, localtime: ZoneLoader.localtimePath, zoneDirectory: ZoneLoader.zoneDirectory)
+    /// the machine's: a TZ left in the unit's environment moves every alarm. `pinned` and
+    /// `machine` are TZ's presence and /etc/localtime's zone (a test gives its own).
+    static func zoneFinding(_ zone: TimeZoneRules, now: Instant, pinned: Bool = ZoneLoader.zonePinned,
+                            machine local: (zone: TimeZoneRules, warning: String?) = ZoneLoader.local(tz: nil, localtime: ZoneLoader.localtimePath,
+                                                                                                        zoneDirectory: ZoneLoader.zoneDirectory)) -> DoctorFinding {
+        let (machine, warning) = local
         let abbreviation = zone.localType(atUTC: now.seconds).abbreviation
         let offset = Formatting.offset(zone.offset(atUTC: now.seconds))
         if let warning {
             return DoctorFinding(.time, "time.zone", .fail, warning, fix: "until then every alarm rings by UTC's clock")
         }
-        if ZoneLoader.zonePinned, zone.name != machine.name || zone.offset(atUTC: now.seconds) != machine.offset(atUTC: now.seconds) {
+        // The same rules under another name (TZ=UTC on a machine at Etc/UTC, one file by two names)
+        // ring every alarm at the same instants: they agree.
+        var renamed = zone
+        renamed.name = machine.name
+        if pinned, renamed != machine {
             return DoctorFinding(.time, "time.zone", .warn,
                                  "the daemon rings by TZ='\(zone.name.printable)' (\(abbreviation), UTC\(offset)), not the machine's zone \(machine.name.printable) (\(ZoneLoader.localtimePath.printable))",
                                  fix: "if that is not meant, remove TZ from the unit's environment ('systemctl --user unset-environment TZ', then restart wake)")

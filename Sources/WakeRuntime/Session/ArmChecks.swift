@@ -46,7 +46,8 @@ public enum ArmChecks {
                 decoded = file
                 // Silent at the volume asked for (a quiet file at a low volume) is refused too.
                 guard let why = file.silenceReason(volume: volume) else { return Sound(file: file, kind: .user, decoded: file) }
-                let problem = "cannot use sound file '\(file.path.printable)': \(why) at --volume \(volume)"
+                // The volume is said once: Audibility's reason names it already where it is to blame.
+                let problem = "cannot use sound file '\(file.path.printable)': \(why)" + (why.contains("--volume") ? "" : " at --volume \(volume)")
                 guard case .daemon(let alarm) = mode else {
                     throw WakeFailure(.soundUnusable, problem + "; raise the volume or choose another file with --sound")
                 }
