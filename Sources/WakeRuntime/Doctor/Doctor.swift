@@ -81,7 +81,11 @@ extension Doctor {
     /// Runs off the daemon's loop, on a thread of its own: no signal channel is read (that would
     /// take the loop's signals), each device or mixer check is bounded by the stall limit, and a
     /// decoding ends when a signal that ends the daemon is pending. Nil then: the daemon is ending.
-    static func bedtimeFindings(for alarm: StandingAlarm, config: ConfigDefaults, notifications: Bool) -> [DoctorFinding]? {
+    ///
+    /// `notify`: the daemon's `--notify`. Off, the server is not looked at; `auto` says nothing of
+    /// a server that is not there (a session without one is no news to it), only of one without
+    /// buttons.
+    static func bedtimeFindings(for alarm: StandingAlarm, config: ConfigDefaults, notify: AlarmOptions.NotifyMode) -> [DoctorFinding]? {
         let row = StandingAlarmActions.Row(alarm: alarm, next: nil, state: "waiting", skipNext: false, missed: nil, pausedUntil: nil, settings: nil)
         var out: [DoctorFinding]
         do {
@@ -93,7 +97,7 @@ extension Doctor {
             out = [DoctorFinding(.sound, "sound.file", alarms: [alarm.name], .fail, error.message, fix: "reinstall wake")]
         }
         out.removeAll { $0.check == "sound.options" }
-        if notifications { out += notificationFindings(config: config) }
+        if notify != .off { out += notificationFindings(config: config, absentIsNews: notify == .require) }
         return out
     }
 }
