@@ -9,8 +9,11 @@ import WakeSystem
 /// morning.
 ///
 /// When: at each alarm's advance-notice moment (`--notice-before`, the moment `AdvanceNotices`
-/// shows its notice; 2 h when the notices are off), or at once when the alarm is nearer; and for
-/// the next alarm to ring after a change of alarms.toml or config.toml, SIGHUP and the start.
+/// shows its notice; 2 h when the notices are off), or at once when the alarm is nearer (it was
+/// added, or the daemon started, within the lead); and for the next alarm to ring after a change
+/// of alarms.toml or config.toml, and on SIGHUP. Not at the start for an alarm further away: the
+/// start is no change, and a check opens the device, which loads ALSA's configuration (and the
+/// sound server's client library) into a daemon that would otherwise load it at the first ring.
 /// Never less than half a minute (or half the lead) before a ring, and never while an alarm rings
 /// or is snoozed (its device is in use): a check that comes then waits until the ring ends.
 ///
@@ -89,8 +92,8 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     private var dueAsked: [String: Instant] = [:]
     /// Alarms waiting for a check.
     private var waiting: Set<String> = []
-    /// The files changed: the next alarm to ring is checked (the start reads them).
-    private var nextWanted = true
+    /// The files changed: the next alarm to ring is checked.
+    private var nextWanted = false
     private var running: (job: Int, subject: Subject, since: Instant)?
     private var jobs = 0
     /// Something that decides what to check changed since the last look (an alarm armed, a ring

@@ -115,9 +115,10 @@ public final class DaemonController: RuntimeObserver {
     /// Told of an occurrence found missed on a (re)load: the notices after (`--notice-before`).
     public var onMissed: ((String, Instant) -> Void)?
 
-    /// Told after a reload that read other alarms or another config file than the one before
-    /// (the first read included), not after one only the history's changes caused: the bedtime
-    /// check looks at the next alarm again.
+    /// Told after a reload that read other alarms or another config file than the one before,
+    /// not after the first read (the start is no change) nor after one only the history's
+    /// changes caused (the daemon's own writes among them): the bedtime check looks at the next
+    /// alarm again.
     public var onFilesChanged: (() -> Void)?
 
     /// The alarm as it is armed, for the bedtime check.
@@ -238,8 +239,9 @@ public final class DaemonController: RuntimeObserver {
         forgetUnusedSounds(alarms)
         updateInhibitor()
         if names == nil, lastRead.map({ $0.alarms != alarms || $0.config != config.entries }) ?? true {
+            let first = lastRead == nil
             lastRead = (alarms, config.entries)
-            onFilesChanged?()
+            if !first { onFilesChanged?() }
         }
     }
 
