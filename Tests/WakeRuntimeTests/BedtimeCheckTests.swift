@@ -233,19 +233,24 @@ struct BedtimeCheckTests {
         #expect(night.events.first?["notified"] == "false")
     }
 
-    @Test("no check while an alarm rings: one asked for then runs when the ring ends, for the next occurrence")
+    @Test("no check while an alarm rings, of any alarm: one asked for then runs when the ring ends; a check of the ringing one is for its next occurrence")
     func waitsForTheRing() throws {
-        let night = try Night(alarms: [Self.daily("work", 7)])
-        try night.advance(by: .seconds(6 * 3600))
+        let night = try Night(alarms: [Self.daily("work", 7), Self.daily("gym", 9, 30)])
+        try night.advance(by: .seconds(6 * 3600))  // 05:00
         try night.waitForChecks(1)
         try night.advance(by: .seconds(2 * 3600))  // 07:00
         #expect(night.session.runner.isRinging)
-        night.check.filesChanged()
+        night.check.filesChanged()  // the next alarm to ring, gym at 09:30, is armed, but work rings
         try night.settle()
-        #expect(night.fake.asked.count == 1, "not while it rings")
+        #expect(night.fake.asked.count == 1, "not while it rings: \(night.fake.asked)")
         night.session.runner.command(.stop, by: .control("test"), alarm: "work")
         try night.waitForChecks(2)
-        #expect(night.fake.asked.last?.occurrence == Self.morning + .seconds(86_400), "tomorrow's")
+        #expect(night.fake.asked.last?.alarm == "gym" && night.fake.asked.last?.occurrence == Self.morning + .seconds(9000),
+                "\(night.fake.asked)")
+        // The ringing one's next check: its moment tomorrow, for tomorrow's occurrence.
+        try night.advance(by: .seconds(22 * 3600))  // 05:00 tomorrow
+        try night.waitForChecks(4)
+        #expect(night.fake.asked.contains { $0.alarm == "work" && $0.occurrence == Self.morning + .seconds(86_400) }, "\(night.fake.asked)")
     }
 
     @Test("one check at a time: asked for again while one runs, it runs once more; the end does not wait for a check")
