@@ -81,6 +81,9 @@ public final class DaemonController: RuntimeObserver {
     private var queued: [(name: String, change: (inout AlarmRecord) -> Void)]?
     /// Until the first successful read: rings a crash ended and snoozes are taken up again.
     private var recovering = true
+    /// What the last reload read of alarms.toml and config.toml, to tell a change of them from a
+    /// reload the history's changes caused (the daemon's own writes among them).
+    private var lastRead: (alarms: [StandingAlarm], config: [ConfigFile.Entry])?
 
     public init(runner: Runner, store: AlarmStore, zone: TimeZoneRules, console: Console, log: EventLog?,
                 unpaced: Bool, config: ConfigDefaults, services: Services) {
@@ -111,6 +114,18 @@ public final class DaemonController: RuntimeObserver {
 
     /// Told of an occurrence found missed on a (re)load: the notices after (`--notice-before`).
     public var onMissed: ((String, Instant) -> Void)?
+
+    /// Told after a reload that read other alarms or another config file than the one before,
+    /// not after the first read (the start is no change) nor after one only the history's
+    /// changes caused (the daemon's own writes among them): the bedtime check looks at the next
+    /// alarm again.
+    public var onFilesChanged: (() -> Void)?
+
+    /// The alarm as it is armed, for the bedtime check.
+    public func armedAlarm(_ name: String) -> StandingAlarm? { armed[name]?.alarm }
+
+    /// The config file's defaults the alarms are armed under, as last read.
+    public var configDefaults: ConfigDefaults { config }
 
     /// The settings an armed alarm rings with.
     public func settings(of name: String) -> AlarmEngine.Settings { runner.setup(of: name)?.settings ?? AlarmEngine.Settings() }
@@ -223,6 +238,11 @@ public final class DaemonController: RuntimeObserver {
         if !done.isEmpty { removeDone(done) }
         forgetUnusedSounds(alarms)
         updateInhibitor()
+        if names == nil, lastRead.map({ $0.alarms != alarms || $0.config != config.entries }) ?? true {
+            let first = lastRead == nil
+            lastRead = (alarms, config.entries)
+            if !first { onFilesChanged?() }
+        }
     }
 
     /// Closes the sound files no alarm uses any more (a sound changed or an alarm removed): the

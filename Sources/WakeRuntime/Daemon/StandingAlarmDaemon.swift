@@ -106,8 +106,15 @@ public enum StandingAlarmDaemon {
         console.info("wake daemon running (pid \(getpid())); alarms in \(store.alarmsDirectory)"
             + (wake.wakesSystem ? "; the RTC (\(wake.clocks.joined(separator: ", "))) wakes a suspended machine for them" : ""))
         if let warning = wake.warning { console.error("warning: " + warning) }
+        // Before an alarm, and after a change of the files, `wake doctor`'s checks for the next
+        // alarm; on timers of the ordinary clocks (a check wakes no suspended machine).
+        let bedtime = BedtimeCheck(lead: BedtimeLedger.lead(noticeBefore: noticeLead), controller: controller,
+                                   clock: SystemRuntimeClock(), timers: ReactorTimers(reactor: session.reactor),
+                                   notifyMode: notifyMode, notify: notifier.map { notifier in { [weak notifier] in notifier?.show($0) } })
+        controller.onFilesChanged = { [unowned bedtime] in bedtime.filesChanged() }
+        session.attach(bedtime)
         do {
-            try attach(controller, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)
+            try attach(controller, bedtime: bedtime, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)
             if notifyMode != .off, noticeLead > .zero {
                 // Without its timer the alarms still ring: only the notices are lost.
                 if let notices = try? AdvanceNotices(lead: noticeLead, console: console,
@@ -125,11 +132,14 @@ public enum StandingAlarmDaemon {
         return status
     }
 
-    /// The session's hooks: reloads on SIGHUP and on a change in the watched directories,
+    /// The session's hooks: reloads (and a bedtime check) on SIGHUP, reloads on a change in the watched directories,
     /// pending work before every wait, and the alarm's name and time in the console's lines.
-    private static func attach(_ controller: DaemonController, to session: AlarmSession, watching directories: [String],
+    private static func attach(_ controller: DaemonController, bedtime: BedtimeCheck, to session: AlarmSession, watching directories: [String],
                                lock: DaemonLock, alarmsDirectory: String) throws(SystemCallError) {
-        session.onReload = { [unowned controller] in controller.requestReload() }
+        session.onReload = { [unowned controller, unowned bedtime] in
+            controller.requestReload()
+            bedtime.filesChanged()  // SIGHUP reads the files again, changed or not: the next alarm is checked again
+        }
         session.beforeEachPoll = { [unowned controller] in controller.applyPending() }
         session.consoleObserver.alarmName = { "'\($0)' " }
         session.consoleObserver.deadlineText = { [unowned controller, unowned session] id in

@@ -72,3 +72,35 @@ public enum Doctor {
         return out
     }
 }
+
+extension Doctor {
+    /// The daemon's bedtime check (issue 39, `BedtimeCheck`): for one alarm, the sound checks
+    /// `wake doctor` runs (its file, its device, the output behind it and what the guards will do),
+    /// and, when the daemon shows notifications, the notification server. Not the files, the
+    /// daemon, the time or waking: the daemon says its files' problems itself, and is the daemon.
+    /// The options' adjustments (`sound.options`) are left out too: the daemon says them when it
+    /// reads the alarm.
+    ///
+    /// Runs off the daemon's loop, on a thread of its own: no signal channel is read (that would
+    /// take the loop's signals), each device or mixer check is bounded by the stall limit, and a
+    /// decoding ends when a signal that ends the daemon is pending. Nil then: the daemon is ending.
+    ///
+    /// `notify`: the daemon's `--notify`. Off, the server is not looked at; `auto` says nothing of
+    /// a server that is not there (a session without one is no news to it), only of one without
+    /// buttons.
+    static func bedtimeFindings(for alarm: StandingAlarm, config: ConfigDefaults, notify: AlarmOptions.NotifyMode) -> [DoctorFinding]? {
+        let row = StandingAlarmActions.Row(alarm: alarm, next: nil, state: "waiting", skipNext: false, missed: nil, pausedUntil: nil, settings: nil)
+        var out: [DoctorFinding]
+        do {
+            out = try soundFindings(rows: [row], config: config, signals: nil,
+                                    interrupt: { SignalChannel.pending(ignoring: AlarmSession.keptRunningBy) })
+        } catch {
+            if case .interrupted = error.kind { return nil }
+            // Not even wake's built-in sound opens: what the daemon says when it arms the alarm.
+            out = [DoctorFinding(.sound, "sound.file", alarms: [alarm.name], .fail, error.message, fix: "reinstall wake")]
+        }
+        out.removeAll { $0.check == "sound.options" }
+        if notify != .off { out += notificationFindings(config: config, absentIsNews: notify == .require) }
+        return out
+    }
+}

@@ -3,7 +3,9 @@ import WakeSystem
 
 extension Doctor {
     /// A notification server on the session bus, and whether it shows buttons (Stop, Snooze).
-    static func notificationFindings(config: ConfigDefaults) -> [DoctorFinding] {
+    /// `absentIsNews` false: no server answering is no finding (the daemon's `--notify auto`, for
+    /// which a session without one is no news).
+    static func notificationFindings(config: ConfigDefaults, absentIsNews: Bool = true) -> [DoctorFinding] {
         let mode = config.layered(.notify, over: AlarmOption.notify.defaultText ?? "auto", given: [])
         if mode == "off" {
             return [DoctorFinding(.notifications, "notifications.server", .pass, "notify = \"off\": the alarms show no notification")]
@@ -18,6 +20,7 @@ extension Doctor {
                                   "the notification server \(server) shows no buttons (no 'actions' capability): a ringing alarm cannot be stopped from its notification",
                                   fix: "stop and snooze with a key, 'wake stop' or 'wake snooze'; a desktop's own notification server (GNOME, KDE, dunst, mako) has buttons")]
         } catch {
+            guard absentIsNews else { return [] }
             return [DoctorFinding(.notifications, "notifications.server", .warn,
                                   "no notification server answers on the daemon's session bus (\(error.description.printable)): the alarms ring without a notification",
                                   fix: "start the desktop's notification server, or set notify = \"off\" in config.toml to say you do not want one")]

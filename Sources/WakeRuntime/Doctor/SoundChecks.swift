@@ -8,7 +8,11 @@ extension Doctor {
     /// the output behind it (a sound server's default sink and what it remembers of wake's
     /// stream, else the card's mixer) with what the mixer guard will do. The very checks `wake
     /// add` runs, in the daemon's mode; each file decoded and each device opened once.
-    static func soundFindings(rows: [StandingAlarmActions.Row], config: ConfigDefaults, signals: SignalChannel) throws(WakeFailure) -> [DoctorFinding] {
+    ///
+    /// `signals` ends a device or mixer check's wait; nil off the loop's thread (the daemon's
+    /// bedtime check), where each is bounded by the stall limit alone. `interrupt` ends a decoding.
+    static func soundFindings(rows: [StandingAlarmActions.Row], config: ConfigDefaults, signals: SignalChannel?,
+                              interrupt: @escaping () -> Int32? = { SignalChannel.pending() }) throws(WakeFailure) -> [DoctorFinding] {
         var out: [DoctorFinding] = []
         var decoded: [String: SoundFile] = [:]
         var builtIn: SoundFile?
@@ -33,7 +37,7 @@ extension Doctor {
             // The sound, by the arm-time check in the daemon's mode: a file that does not decode, or
             // is silent at this volume, rings wake's built-in sound instead.
             let sound = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .daemon(alarm: name),
-                                            opened: settings.soundPath.flatMap { decoded[$0] }, interrupt: { SignalChannel.pending() },
+                                            opened: settings.soundPath.flatMap { decoded[$0] }, interrupt: interrupt,
                                             builtIn: { () throws(SoundFile.OpenError) -> SoundFile in
                                                 if let builtIn { return builtIn }
                                                 let file = try DefaultSound.open()
@@ -161,7 +165,7 @@ extension Doctor {
     }
 
     /// A card's mixer (`hw:`, `plughw:`), as the dry run reads it.
-    static func mixerFinding(device: String, policy: MixerPolicy, alarm: String, signals: SignalChannel) -> DoctorFinding {
+    static func mixerFinding(device: String, policy: MixerPolicy, alarm: String, signals: SignalChannel?) -> DoctorFinding {
         guard let report = try? MixerCheck.run(device: device, policy: policy, signals: signals) else {
             return DoctorFinding(.sound, "sound.mixer", alarms: [alarm], .warn, "the mixer could not be read", fix: "check 'amixer'")
         }

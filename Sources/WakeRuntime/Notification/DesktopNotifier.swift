@@ -52,6 +52,14 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         try? bus.notify(notice, replacing: 0) { _ in }
     }
 
+    /// A notice of the daemon's own, tied to no ringing alarm (the bedtime check's "may be
+    /// silent"): shown as it is, never replaced or taken down by wake; a connection is made if
+    /// there is none (the server may have come since the start), and nothing is shown without one.
+    public func show(_ notice: DesktopNotice) {
+        guard let bus = connection() else { return }
+        try? bus.notify(notice, replacing: 0) { _ in }
+    }
+
     // MARK: events in
 
     public func observe(_ event: RuntimeEvent) {

@@ -24,7 +24,10 @@ public enum DeviceCheck {
         }
     }
 
-    static func run(_ device: String, sound: SoundFile, dryRun: Bool, signals: SignalChannel) throws(WakeFailure) -> Report {
+    /// `signals`: the channel whose signals end the wait; nil off the loop's thread (the daemon's
+    /// bedtime check), where the open is bounded by the stall limit alone: a thread that drained
+    /// the loop's channel would take its signals from it.
+    static func run(_ device: String, sound: SoundFile, dryRun: Bool, signals: SignalChannel?) throws(WakeFailure) -> Report {
         let format: PCM.SampleFormat = sound.width == .int16 ? .s16 : .s32
         let channels = sound.channels, rate = sound.sampleRate
         let outcome: BoundedCall.Outcome<Result<Report, ALSAError>>

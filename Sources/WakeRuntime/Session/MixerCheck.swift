@@ -15,7 +15,9 @@ public enum MixerCheck {
         var notable: Bool
     }
 
-    static func run(device: String, policy: MixerPolicy, signals: SignalChannel) throws(WakeFailure) -> Report {
+    /// `signals`: the channel whose signals end the wait; nil off the loop's thread (the daemon's
+    /// bedtime check), where the read is bounded by the stall limit alone.
+    static func run(device: String, policy: MixerPolicy, signals: SignalChannel?) throws(WakeFailure) -> Report {
         guard let control = MixerPlan.control(forDevice: device) else {
             return Report(text: policy == .off ? "left alone: --mixer off" : "none known for '\(device.printable)': left alone", notable: false)
         }
