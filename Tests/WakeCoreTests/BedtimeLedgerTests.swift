@@ -50,6 +50,17 @@ struct BedtimeLedgerTests {
         }
     }
 
+    @Test("the same problem found in other words (the sink's level moved) is not notified again")
+    func otherWordsSameProblem() {
+        var ledger = BedtimeLedger()
+        _ = ledger.record(alarm: "work", occurrence: monday, findings: [Self.mutedOff])
+        var lower = Self.mutedOff
+        lower.found = "the default sink 'Speakers' (speaker) is muted (40 %), and --mixer off leaves it so: the alarm will not be heard"
+        let again = ledger.record(alarm: "work", occurrence: monday, findings: [lower])
+        #expect(again.said == [lower], "said again, in its new words")
+        #expect(again.notify.isEmpty)
+    }
+
     @Test("a WARN is said, never notified")
     func warnNotNotified() {
         var ledger = BedtimeLedger()

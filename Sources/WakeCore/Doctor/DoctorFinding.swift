@@ -45,9 +45,10 @@ public struct DoctorFinding: Equatable, Sendable {
         self.fix = fix
     }
 
-    /// What identifies one problem for the bedtime check's "never twice": the check, the alarm,
-    /// and what was found (a sink muted, unmuted and muted again is the same problem).
-    public var problemKey: String { "\(check)|\(alarms.joined(separator: ","))|\(found)" }
+    /// What identifies one problem for the bedtime check's "never twice": the check, the alarms
+    /// and the status, not the words found (a muted sink whose level moved, or a device that fails
+    /// another way, is the same problem tonight).
+    public var problemKey: String { "\(check)|\(alarms.joined(separator: ","))|\(status.word)" }
 }
 
 /// A whole run's findings: the exit status, the text and the JSON.
