@@ -42,6 +42,15 @@ extension RingOptionGroup {
     }
 }
 
+extension TestCommand {
+    /// What the runtime's test takes: the ring options the command line gave (the rest come from
+    /// the alarm, config.toml or the defaults there), `--for` when given.
+    func request(config: ConfigDefaults, given: Set<String>) -> AlarmTest.Request {
+        AlarmTest.Request(name: name, commandLine: ring.values.filter { given.contains("--" + $0.key) },
+                          length: given.contains("--for") ? length : nil, full: full, json: json, config: config)
+    }
+}
+
 extension AlarmOptions {
     init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(WakeFailure) {
         let o = c.options
@@ -57,7 +66,7 @@ enum ArgumentChecks {
     /// Options that take a value: every spelling maps to its long name.
     static let valueOptions: [String: String] = {
         // Every option of an alarm, and the commands' own that take a value.
-        var spellings = ["--events": "--events", "--until": "--until"]
+        var spellings = ["--events": "--events", "--until": "--until", "--for": "--for"]
         for option in AlarmOption.all {
             spellings[option.flag] = option.flag
             if let short = option.short { spellings["-\(short)"] = option.flag }
