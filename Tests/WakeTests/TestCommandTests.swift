@@ -171,6 +171,7 @@ struct TestCommandSoundServerTests {
 
             try await pa.run(["set-sink-mute", "speaker", "1"])
             let wake = try DetachedWake(["test", "-D", "default", "--for", "4s"], environment: env, events: false)
+            try await wake.waitForOutput(containing: "TESTING:", timeout: .seconds(30))
             _ = try await pa.stream(of: wake.pid, timeout: .seconds(30))
             try await Task.sleep(for: .milliseconds(500))
             #expect(try await pa.sinkLevels("speaker").muted, "a quiet test leaves the sink muted while it plays")
@@ -185,7 +186,6 @@ struct TestCommandSoundServerTests {
                                       + "and --mixer off leaves it so"), "\(r)")
 
             let full = try DetachedWake(["test", "-D", "default", "--for", "4s", "--full"], environment: env, events: false)
-            _ = try await pa.stream(of: full.pid, timeout: .seconds(30))
             try await full.waitForOutput(containing: "while ringing", timeout: .seconds(30))
             #expect(try await pa.sinkLevels("speaker").muted == false, "--full: the guard unmutes the sink while it rings")
             r = await full.wait(timeout: .seconds(60))
@@ -200,6 +200,8 @@ struct TestCommandSoundServerTests {
         try await PulseAudioServer.with { pa in
             let home = try TestDirectory("wake-test-home")
             let wake = try DetachedWake(["test", "-D", "default", "--for", "6s"], environment: Self.environment(pa, home), events: false)
+            // After the checks (the device probe's own short-lived stream is gone by then), the ring's stream.
+            try await wake.waitForOutput(containing: "TESTING:", timeout: .seconds(30))
             let stream = try await pa.stream(of: wake.pid, timeout: .seconds(30))
             try await Task.sleep(for: .milliseconds(700))
             try await pa.run(["set-sink-input-mute", stream.index, "1"])
