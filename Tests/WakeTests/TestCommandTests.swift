@@ -197,19 +197,26 @@ struct TestCommandSoundServerTests {
 
     @Test("a stream the server mutes while the test plays is reported, with how long")
     func streamMutedWhilePlaying() async throws {
-        try await PulseAudioServer.with { pa in
-            let home = try TestDirectory("wake-test-home")
-            let wake = try DetachedWake(["test", "-D", "default", "--for", "6s"], environment: Self.environment(pa, home), events: false)
-            // After the checks (the device probe's own short-lived stream is gone by then), the ring's stream.
-            try await wake.waitForOutput(containing: "TESTING:", timeout: .seconds(30))
-            let stream = try await pa.stream(of: wake.pid, timeout: .seconds(30))
-            try await Task.sleep(for: .milliseconds(700))
-            try await pa.run(["set-sink-input-mute", stream.index, "1"])
-            let r = await wake.wait(timeout: .seconds(60))
-            #expect(r.exitCode == 0, "heard before the mute: \(wake.report(r))")
-            #expect(r.stdout.contains("stream: wake's own on sink 'speaker' (") && r.stdout.contains("MUTED by the server in "), "\(wake.report(r))")
-            withExtendedLifetime(home) {}
-        }
+        try await PulseAudioServer.with { try await Self.mutedWhilePlaying(on: $0) }
+    }
+
+    @Test("the same on PipeWire (pipewire-pulse)", .enabled(if: PipeWireServer.isAvailable, "needs pipewire, wireplumber, pipewire-pulse"))
+    func streamMutedWhilePlayingOnPipeWire() async throws {
+        try await PipeWireServer.with { try await Self.mutedWhilePlaying(on: $0) }
+    }
+
+    static func mutedWhilePlaying(on server: some SoundServerFixture) async throws {
+        let home = try TestDirectory("wake-test-home")
+        let env = server.environment.merging(TestCommandTests.noBus) { $1 }.merging(["XDG_CONFIG_HOME": home.file("config"), "TZ": "UTC"]) { $1 }
+        let wake = try DetachedWake(["test", "-D", "default", "--for", "6s"], environment: env, events: false)
+        // After the checks (the device probe's own short-lived stream is gone by then), the ring's stream.
+        try await wake.waitForOutput(containing: "TESTING:", timeout: .seconds(30))
+        let stream = try await server.stream(of: wake.pid, timeout: .seconds(30))
+        try await Task.sleep(for: .milliseconds(700))
+        try await server.run(["set-sink-input-mute", stream.index, "1"])
+        let r = await wake.wait(timeout: .seconds(60))
+        #expect(r.exitCode == 0, "heard before the mute: \(wake.report(r))")
+        #expect(r.stdout.contains("stream: wake's own on sink '") && r.stdout.contains("MUTED by the server in "), "\(wake.report(r))")
     }
 }
 
