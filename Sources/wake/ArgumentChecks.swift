@@ -42,15 +42,6 @@ extension RingOptionGroup {
     }
 }
 
-extension TestCommand {
-    /// What the runtime's test takes: the ring options the command line gave (the rest come from
-    /// the alarm, config.toml or the defaults there), `--for` when given.
-    func request(config: ConfigDefaults, given: Set<String>) -> AlarmTest.Request {
-        AlarmTest.Request(name: name, commandLine: ring.values.filter { given.contains("--" + $0.key) },
-                          length: given.contains("--for") ? length : nil, full: full, json: json, config: config)
-    }
-}
-
 extension AlarmOptions {
     init(_ c: WakeCommand, config: ConfigDefaults, given: Set<String>) throws(WakeFailure) {
         let o = c.options
