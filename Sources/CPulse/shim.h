@@ -90,6 +90,18 @@ static inline int wake_pa_connect(const wake_pa_functions *f, wake_pa_connection
     }
 }
 
+/// A connection kept for several calls (a watch): the next call gets `timeout_ms` of its own.
+static inline void wake_pa_renew(wake_pa_connection *c, int timeout_ms) {
+    c->deadline_ns = wake_pa_now_ns() + (long long)timeout_ms * 1000000LL;
+    c->timed_out = 0;
+    c->error = 0;
+}
+
+/// Whether the connection is still up (a server that went away ends it).
+static inline int wake_pa_is_ready(const wake_pa_connection *c) {
+    return c->context && c->f->pa_context_get_state(c->context) == PA_CONTEXT_READY;
+}
+
 static inline void wake_pa_disconnect(wake_pa_connection *c) {
     if (c->context) { c->f->pa_context_disconnect(c->context); c->f->pa_context_unref(c->context); }
     if (c->loop) c->f->pa_mainloop_free(c->loop);
@@ -119,6 +131,8 @@ typedef struct {
     int mute;
     pa_cvolume volume;
     int has_volume;
+    // streams: paused by the server (or its client) rather than playing
+    int corked;
     // while searching streams: the process whose newest stream is wanted
     const wake_pa_functions *f;
     char pid[24];
@@ -140,6 +154,7 @@ static inline void wake_pa_stream_cb(pa_context *ctx, const pa_sink_input_info *
     o->mute = i->mute;
     o->volume = i->volume;
     o->has_volume = i->has_volume;
+    o->corked = i->corked;
 }
 
 static inline void wake_pa_sink_cb(pa_context *ctx, const pa_sink_info *i, int eol, void *userdata) {

@@ -62,12 +62,12 @@ public enum SoundServerStream {
         }
     }
 
-    private final class Library: @unchecked Sendable {
+    final class Library: @unchecked Sendable {
         var functions = wake_pa_functions()
         let loaded: Bool
         init() { loaded = wake_pa_load(&functions) == 0 }
     }
-    private static let library = Library()
+    static let library = Library()
 
     /// Whether to ask the sound server about an opened device (its sinks, wake's stream): the
     /// PCM is a server's client (`PCM.isServerBacked`: pulse, pipewire, or a PCM of one's own

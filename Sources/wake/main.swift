@@ -172,6 +172,10 @@ case "doctor":
         try Doctor.run(names: c.command.names, json: c.command.json, console: console,
                        context: Doctor.Context(standing: try StandingContext.standard(), environment: source, signals: signals))
     }
+case "test":
+    run(TestCommand.self, readsConfig: true, eventStream: \.json) { c, console, signals throws(WakeFailure) in
+        try AlarmTest.run(c.command.request(config: c.config, given: c.given), console: console, signals: signals)
+    }
 case "help":
     // `wake help [SUBCOMMAND]`, which the completion scripts offer: that subcommand's --help.
     guard let name = rest.first else { _ = parse(WakeCommand.self, ["--help"]); exit(ExitCode.usage) }

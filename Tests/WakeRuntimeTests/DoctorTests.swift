@@ -174,7 +174,7 @@ struct DoctorTests {
         #expect(file.status == .warn, "\(file)")
         #expect(file.found.contains("'\(sound)'") && file.found.hasSuffix("it will ring wake's built-in sound"), "\(file.found)")
         #expect(!file.found.hasPrefix("alarm 'work'"), "the alarm is named once, by the line's subject: \(file.found)")
-        #expect(file.fix == "put the file back, or choose another ('wake remove work', then 'wake add ... -s FILE')", "\(file)")
+        #expect(file.fix == "put the file back, or choose another ('wake remove work', then 'wake add ... -s FILE'); then 'wake test work' plays what it will ring", "\(file)")
         #expect(Self.one(f, "sound.device", alarm: "work")?.status == .pass, "the built-in sound still opens the device:\n\(Self.said(f))")
         #expect(DoctorReport(f.filter { $0.area == .sound || $0.area == .files }).worst == .warn)
     }

@@ -51,6 +51,27 @@ final class LoopingSource {
         if sound.frames > 0 { nextWritePosition = (nextWritePosition + Int64(frames)) % sound.frames }
     }
 
+    /// The loudest sample of the next `frames` pending frames (those a write just took), as a
+    /// fraction of full scale: the output's peak meter, after the gain. One pass over what was
+    /// written, on the worker, as the gain's own pass is.
+    func peak(ofPending frames: Int) -> Double {
+        let count = max(0, min(frames, stagedFrames - stagedOffset)) * sound.channels
+        guard count > 0 else { return 0 }
+        let start = staging + stagedOffset * frameBytes
+        switch sound.width {
+        case .int16:
+            let samples = UnsafeBufferPointer(start: start.assumingMemoryBound(to: Int16.self), count: count)
+            var loudest: UInt16 = 0
+            for s in samples where s.magnitude > loudest { loudest = s.magnitude }
+            return Double(loudest) / 32768
+        case .int32:
+            let samples = UnsafeBufferPointer(start: start.assumingMemoryBound(to: Int32.self), count: count)
+            var loudest: UInt32 = 0
+            for s in samples where s.magnitude > loudest { loudest = s.magnitude }
+            return Double(loudest) / 2_147_483_648
+        }
+    }
+
     /// Drops what is staged: after a device is lost, the next starts where the file is.
     func discardPending() { stagedOffset = stagedFrames }
 

@@ -221,7 +221,7 @@ final class MixerLedger: @unchecked Sendable {
     /// stream's part in what the server remembers for the next one. An entry this process
     /// already holds keeps the levels it first saved: they are what goes back.
     /// Throws only when the stream plays into the server's dummy output (no device at all).
-    func raiseStream(streamFloor: Int, sinkFloor: Int?, worker: Int, report: (WorkerReport) -> Void)
+    func raiseStream(streamFloor: Int, sinkFloor: Int?, sinkLeft: SinkLeft = .mixerOff, worker: Int, report: (WorkerReport) -> Void)
         throws(SoundServerStream.Failure) -> SoundServerStream.Change? {
         do {
             let change = try SoundServerStream.raise(streamFloor: streamFloor, sinkFloor: sinkFloor) { change in
@@ -253,11 +253,7 @@ final class MixerLedger: @unchecked Sendable {
                     report(.mixerProblem("cannot save the sink's levels before raising them (\(saveError)); if wake dies while ringing they stay raised"))
                 }
             }
-            if sinkFloor == nil, change.sinkBefore.isQuiet(floor: Defaults.minVolume) {
-                report(.mixerProblem("the sink '\(change.sink.printable)' wake plays on is \(change.sinkBefore.levels.isMuted ? "muted" : "turned down") "
-                    + "(\(change.sinkBefore.volumeSummary)) and --mixer off leaves it so: the alarm may not be heard; unmute or raise it, "
-                    + "or let wake do it at ring time (--mixer auto)"))
-            }
+            if sinkFloor == nil, let note = sinkLeft.note(change) { report(.mixerProblem(note)) }
             guard change.streamApplied != nil || change.sinkApplied != nil else { return nil }
             if let applied = change.streamApplied {
                 var after = change.streamBefore
@@ -274,6 +270,35 @@ final class MixerLedger: @unchecked Sendable {
             if error.isDummyOutput { throw error }
             report(.mixerProblem("cannot check wake's stream on the sound server (\(error)); ringing at the level it is at"))
             return nil
+        }
+    }
+
+    /// Why `raiseStream` only looks at the sink: `--mixer off`, or a quiet `wake test`, which
+    /// leaves the user's levels as they are and says what the alarm's guard (`alarmFloor`, nil
+    /// with `--mixer off`) will do about them.
+    enum SinkLeft: Sendable {
+        case mixerOff
+        case quietTest(alarmFloor: Int?)
+
+        /// The warning for a sink found muted or below the floor it is judged by; nil when it is not.
+        func note(_ change: SoundServerStream.Change) -> String? {
+            let sink = change.sinkBefore
+            let floor: Int
+            if case .quietTest(let f?) = self { floor = f } else { floor = Defaults.minVolume }
+            guard sink.isQuiet(floor: floor) else { return nil }
+            let found = "the sink '\(change.sink.printable)' wake plays on is \(sink.levels.isMuted ? "muted" : "turned down") (\(sink.volumeSummary))"
+            switch self {
+            case .mixerOff:
+                return found + " and --mixer off leaves it so: the alarm may not be heard; unmute or raise it, "
+                    + "or let wake do it at ring time (--mixer auto)"
+            case .quietTest(let floor?):
+                return found + " and this quiet test leaves it so, so it may not be heard now; at the alarm the mixer guard "
+                    + (sink.levels.isMuted ? "unmutes it and raises it to at least \(floor) %" : "raises it to \(floor) %")
+                    + " ('wake test --full' does that now)"
+            case .quietTest(nil):
+                return found + " and --mixer off leaves it so at the alarm too: the alarm may not be heard; unmute or raise it, "
+                    + "or let wake do it at ring time (--mixer auto)"
+            }
         }
     }
 

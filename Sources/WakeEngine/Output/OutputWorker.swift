@@ -17,6 +17,9 @@ final class OutputWorker: @unchecked Sendable {
         /// and the sink are left alone, but wake's own stream on a sound server is still raised.
         var ledger: MixerLedger
         var mixer: MixerPolicy
+        /// A quiet `wake test` (`RingRequest.leavesUserLevels`): the ALSA mixer and the sink are
+        /// left as they are, as with `--mixer off`; the stream is still raised.
+        var leavesUserLevels = false
         /// Pre-roll: open the device and decode the first audio, then wait for the mailbox's go.
         var held = false
     }
@@ -38,6 +41,8 @@ final class OutputWorker: @unchecked Sendable {
     private var raisedMixer: MixerLedger.Token?
     private var raisedStream: SoundServerStream.Change?
     private var written: Int64 = 0
+    /// The loudest sample written so far (a fraction of full scale), for the meter.
+    private var peak: Double = 0
     /// What `waitForRoom` polls, kept from one wait to the next: the PCM's descriptors, then the
     /// mailbox's request eventfd.
     private var pollSet: [Poll.Descriptor] = []
@@ -57,9 +62,10 @@ final class OutputWorker: @unchecked Sendable {
             return mailbox.post(.failed(.device, error.description))
         }
         if mailbox.isAbandoned { return }  // gave up on us while the open hung: never touch it again
+        mailbox.noteOpened(serverBacked: pcm.isServerBacked)
         if job.held, !holdForTheDeadline(pcm) { return }
         // The mixer behind the device, now that the device is known to open (see MixerGuard.swift).
-        if let floor = job.mixer.floor {
+        if let floor = job.mixer.floor, !job.leavesUserLevels {
             raisedMixer = job.ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
             if mailbox.isAbandoned { return releaseMixer() }
         }
@@ -69,8 +75,8 @@ final class OutputWorker: @unchecked Sendable {
         // ring would otherwise silence every later one (issue 37).
         if SoundServerStream.isAskable(serverBacked: pcm.isServerBacked, device: job.device) {
             do {
-                raisedStream = try job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: job.mixer.floor,
-                                                          worker: mailbox.id) { mailbox.post($0) }
+                raisedStream = try job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: sinkFloor,
+                                                          sinkLeft: sinkLeft, worker: mailbox.id) { mailbox.post($0) }
             } catch {
                 if error.isDummyOutput {
                     pcm.drop()
@@ -123,9 +129,10 @@ final class OutputWorker: @unchecked Sendable {
             let r = pcm.write(source.pending.pointer, frames: want)
             if r != want { mailbox.endWrite() }
             if r > 0 {
+                peak = max(peak, source.peak(ofPending: r))
                 source.consumed(r)
                 written += Int64(r)
-                mailbox.madeProgress(at: SystemClock.monotonic, frames: written, seams: source.seams)
+                mailbox.madeProgress(at: SystemClock.monotonic, frames: written, seams: source.seams, peak: peak)
                 if !sawFirstFrame {
                     sawFirstFrame = true
                     mailbox.post(.firstFrame)
@@ -217,15 +224,20 @@ final class OutputWorker: @unchecked Sendable {
     /// the guard raised the output, so the guard looks again, as at the start of the ring, and
     /// raises what was brought down; what goes back at the end is still what was first saved.
     private func recheckGuard(_ pcm: PCM) {
-        if let floor = job.mixer.floor {
+        if let floor = job.mixer.floor, !job.leavesUserLevels {
             raisedMixer = job.ledger.recheck(raisedMixer, device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
         }
         guard SoundServerStream.isAskable(serverBacked: pcm.isServerBacked, device: job.device) else { return }
         // A sink that became the dummy output since is for the next ring's check: this one rings on.
-        let again = try? job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: job.mixer.floor,
-                                                worker: mailbox.id) { mailbox.post($0) }
+        let again = try? job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: sinkFloor,
+                                                sinkLeft: sinkLeft, worker: mailbox.id) { mailbox.post($0) }
         raisedStream = MixerLedger.merged(raisedStream, again)
     }
+
+    /// The floor the sink wake's stream plays on is raised to: the guard's, unless the sink is
+    /// only looked at (`--mixer off`, a quiet test), and why it is then.
+    private var sinkFloor: Int? { job.leavesUserLevels ? nil : job.mixer.floor }
+    private var sinkLeft: MixerLedger.SinkLeft { job.leavesUserLevels ? .quietTest(alarmFloor: job.mixer.floor) : .mixerOff }
 
     /// A device that keeps underrunning must not flood the log: at most one report a second,
     /// with the count since the last.

@@ -14,17 +14,23 @@ public struct RingRequest {
     public var unpaced: Bool
     /// The mixer guard (`--mixer`, `--min-volume`): off unless asked for.
     public var mixer: MixerPolicy
+    /// A quiet `wake test`: the user's levels (the ALSA mixer, the sink wake's stream plays on)
+    /// are only read, never raised, whatever `mixer` says; wake's own stream on a sound server
+    /// is still unmuted and raised, as at every ring. A sink left muted or quiet is said, with
+    /// what the guard does about it at the alarm.
+    public var leavesUserLevels: Bool
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
-                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off) {
+                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false) {
         self.sound = sound; self.soundKind = soundKind; self.device = device
         self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced; self.mixer = mixer
+        self.leavesUserLevels = leavesUserLevels
     }
 
     /// Whether a device pre-rolled for `self` can play `other`: the same file, device and settings.
     func isSameRing(as other: RingRequest) -> Bool {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
-            && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer
+            && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer && leavesUserLevels == other.leavesUserLevels
     }
 }
 

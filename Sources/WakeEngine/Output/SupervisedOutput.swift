@@ -112,6 +112,19 @@ public final class SupervisedOutput: SoundOutput {
     /// The pre-roll: a worker that opened the first device of the coming ring ahead of its
     /// deadline and waits there; `start` adopts it when the ring is the one it was made for.
     private var prepared: (mailbox: WorkerMailbox, request: RingRequest)?
+    /// Every worker that became this ring's output, in order, with its device: the meter.
+    private var ringWorkers: [(mailbox: WorkerMailbox, output: FallbackChain.Output)] = []
+
+    /// What this ring's outputs took so far (the last ring's, once it has ended), read from the
+    /// workers' counters.
+    public var meter: OutputMeter {
+        OutputMeter(attempts: ringWorkers.compactMap { worker in
+            guard case .device(let device, let sound) = worker.output else { return nil }
+            let r = worker.mailbox.reading
+            return OutputMeter.Attempt(device: device, sound: sound, frames: r.frames, rate: worker.mailbox.rate, peak: r.peak,
+                                       serverBacked: r.serverBacked, firstFrame: r.firstWrite, stopRequested: r.stopAsked)
+        })
+    }
 
     public init(reactor: Reactor, clock: RuntimeClock, bell: TerminalBell?, builtInSound: @escaping () -> SoundFile?) throws(SystemCallError) {
         self.reactor = reactor
@@ -170,12 +183,14 @@ public final class SupervisedOutput: SoundOutput {
         crescendo = CrescendoPosition()
         lastFailure = ""
         failures = []
+        ringWorkers = []
         let now = clock.monotonic()
         startWatchdog()
         if let ready {
             // The same request: the chain's first step is the device it opened.
             if ready.request.isSameRing(as: request), ready.mailbox.requestGo(at: now) {
                 state = .device(ready.mailbox, chain.current)
+                ringWorkers.append((ready.mailbox, chain.current))
                 stall = StallWatch(limit: stallLimit, start: now)
                 return
             }
@@ -270,6 +285,7 @@ public final class SupervisedOutput: SoundOutput {
         switch spawn(output) {
         case .success(let mailbox):
             state = .device(mailbox, output)
+            ringWorkers.append((mailbox, output))
             stall = StallWatch(limit: stallLimit, start: clock.monotonic())
         case .failure(let failure):
             state = .idle
@@ -304,7 +320,8 @@ public final class SupervisedOutput: SoundOutput {
         }
         do {
             try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
-                                         unpaced: request.unpaced, ledger: mixers, mixer: request.mixer, held: held),
+                                         unpaced: request.unpaced, ledger: mixers, mixer: request.mixer,
+                                         leavesUserLevels: request.leavesUserLevels, held: held),
                                    mailbox: mailbox)
         } catch {
             return failed(.device, "cannot start the sound thread (\(error))")
@@ -437,6 +454,7 @@ public final class SupervisedOutput: SoundOutput {
             }
         }
         state = .device(mailbox, output)
+        ringWorkers.append((mailbox, output))
         stall = StallWatch(limit: stallLimit, start: clock.monotonic())
         stall.progressed(at: mailbox.lastProgress)
     }

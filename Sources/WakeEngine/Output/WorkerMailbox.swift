@@ -55,6 +55,13 @@ final class WorkerMailbox: @unchecked Sendable {
     /// the device gets them whether or not the worker notices the stop before the next write.
     private var framesInFlight: Int64 = 0
     private var seamsPassed: Int64 = 0
+    /// The meter (`OutputMeter`): the loudest sample written so far (a fraction of full scale),
+    /// whether the opened PCM is a sound server's client, when the first frame was accepted,
+    /// and when the loop asked the worker to stop (or gave up on it).
+    private var peakWritten: Double = 0
+    private var serverBacked = false
+    private var firstWrite: Instant?
+    private var stopAsked: Instant?
 
     init(id: Int, wake: EventSignal, start: Instant, held: Bool = false) {
         self.id = id
@@ -94,9 +101,17 @@ final class WorkerMailbox: @unchecked Sendable {
         }
     }
 
-    func madeProgress(at now: Instant, frames: Int64, seams: Int64) {
-        locked { (progress, framesWritten, seamsPassed, framesInFlight) = (now, frames, seams, 0) }
+    /// `peak`: the loudest sample of what was just written (the mailbox keeps the largest).
+    func madeProgress(at now: Instant, frames: Int64, seams: Int64, peak: Double = 0) {
+        locked {
+            (progress, framesWritten, seamsPassed, framesInFlight) = (now, frames, seams, 0)
+            if peak > peakWritten { peakWritten = peak }
+            if frames > 0 && firstWrite == nil { firstWrite = now }
+        }
     }
+
+    /// The PCM opened; `serverBacked`: it is a sound server's client (`PCM.isServerBacked`).
+    func noteOpened(serverBacked: Bool) { locked { self.serverBacked = serverBacked } }
 
     /// Before a write of `frames`: false when a stop or abandonment came first (then no write).
     func beginWrite(_ frames: Int) -> Bool {
@@ -186,7 +201,14 @@ final class WorkerMailbox: @unchecked Sendable {
     /// Frames written and loop seams passed so far.
     var counts: (frames: Int64, seams: Int64) { locked { (framesWritten + framesInFlight, seamsPassed) } }
 
-    func requestStop() { locked { stopRequested = true; signalWorker() } }
+    /// What the worker's device has accepted so far: frames (not those in a write still under
+    /// way), the peak written, whether it is a server's client, and when it started and was
+    /// asked to stop.
+    var reading: (frames: Int64, peak: Double, serverBacked: Bool, firstWrite: Instant?, stopAsked: Instant?) {
+        locked { (framesWritten, peakWritten, serverBacked, firstWrite, stopAsked) }
+    }
+
+    func requestStop() { locked { stopRequested = true; stopAsked = stopAsked ?? SystemClock.monotonic; signalWorker() } }
 
     /// The deadline of a pre-rolled worker: true when it goes on to play, false when it already
     /// gave up or ended (the loop starts a fresh worker instead).
@@ -208,6 +230,7 @@ final class WorkerMailbox: @unchecked Sendable {
     func abandon() -> Bool {
         locked {
             abandoned = true
+            stopAsked = stopAsked ?? SystemClock.monotonic
             signalWorker()
             return !readingSound
         }

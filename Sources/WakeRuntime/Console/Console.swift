@@ -75,6 +75,14 @@ public final class Console {
         Self.write(infoFD, document + "\n")
     }
 
+    /// A JSON document that is the command's answer (`wake test --json`): on stdout even when the
+    /// human lines go to stderr, as `JSONText` wrote it.
+    public func answer(_ document: String) {
+        if let capture { return capture.append(document) }
+        clearStatus()
+        Self.write(STDOUT_FILENO, document + "\n")
+    }
+
     public func error(_ line: String) {
         if let capture { return capture.append("wake: " + TerminalText.sanitizeLine(line)) }
         clearStatus()

@@ -26,6 +26,9 @@ public final class ConsoleObserver: RuntimeObserver {
     var gapNote: String?
     /// Said once when the alarm is set, if the output is muted or quiet (what the guard will do).
     var mixerNote: String?
+    /// A `wake test` ring: its own words for what a test is (`alarm 'work', quiet`), no armed
+    /// line, and a snooze and the end of `--for` said as the end of the test.
+    var testing: String?
     private(set) var lastRingingLine: String?
     private var lastRinging = ""
 
@@ -39,6 +42,8 @@ public final class ConsoleObserver: RuntimeObserver {
 
     public func observe(_ event: RuntimeEvent) {
         switch event.kind {
+        case .armed where testing != nil:
+            break
         case .armed(_, let wall):
             // "alarm set for 07:00:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and
             // the wait a sleeper checks, then the exact instant.
@@ -47,6 +52,11 @@ public final class ConsoleObserver: RuntimeObserver {
                          + AlarmMessage.suffix(message(event.alarm)) + (keysReadable() ? "; q cancels" : ""))
             if let gapNote { console.info(gapNote) }
             if let mixerNote { console.info(mixerNote) }
+        case .ringStarted where testing != nil:
+            let line = "TESTING: \(testing ?? "")" + AlarmMessage.suffix(message(event.alarm)) + "."
+            lastRingingLine = line
+            lastRinging = event.alarm
+            console.info(line + keysHint(event.alarm))
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
             let count = snoozes(event.alarm).ofLimit.map { ", snoozed " + $0 } ?? ""
@@ -57,6 +67,9 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info(line + keysHint(event.alarm))
         case .ringing:
             break
+        case .snoozed where testing != nil:
+            lastRingingLine = nil
+            console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
         case .snoozed(let until):
             lastRingingLine = nil
             console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(clock(until))")
@@ -141,6 +154,8 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info("\(name)stopped by \(who.description)")
         case .missed(let late):
             console.error("missed alarm \(name)for \(deadlineText(alarm))\(AlarmMessage.suffix(message(alarm))) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(settings(alarm).lateLimit))")
+        case .timedOut where testing != nil:
+            console.info("the test ended after \(DurationText.format(settings(alarm).ringFor))")
         case .timedOut:
             console.info("\(name)rang for \(DurationText.format(settings(alarm).ringFor)) without being stopped")
         case .cancelled(let who):

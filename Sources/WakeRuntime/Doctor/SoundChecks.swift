@@ -58,7 +58,8 @@ extension Doctor {
                 } else {
                     fix = "choose a louder file or raise its volume (\(again) --volume N)"
                 }
-                out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)), fix: fix))
+                out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
+                                         fix: fix + "; then 'wake test \(name.printable)' plays what it will ring"))
             } else {
                 let what = sound.kind == .builtIn ? "wake's built-in sound" : "'\(sound.file.path.printable)'"
                 out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .pass,
@@ -150,7 +151,7 @@ extension Doctor {
             if remembered.levels.isMuted {
                 out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .warn,
                                          "the server remembers wake's stream muted (stream restore, at \(at)): the stream guard unmutes it while ringing",
-                                         fix: "nothing is needed for the alarm; unmute 'wake' in the volume control while it rings ('wake now --ring-for 30s' rings one) so the server forgets the mute"))
+                                         fix: "nothing is needed for the alarm; unmute 'wake' in the volume control while 'wake test --full' rings, so the server forgets the mute"))
             } else {
                 let low = (remembered.percent ?? 100) < Defaults.minVolume
                 out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .pass,

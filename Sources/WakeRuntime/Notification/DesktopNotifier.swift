@@ -26,6 +26,10 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
     private var alarms: [String: Tracked] = [:]
     private var changed: Set<String> = []
     private var warned = false
+    /// Whether the server took a notification of this session's (`wake test` reports it).
+    private(set) var shown = false
+    /// Why the last notification could not be shown, when one could not.
+    private(set) var notShown: String?
 
     /// `bus`: the connection made at arm time, if one could be; another is tried when an alarm
     /// starts ringing and there is none (the session bus may have come since).
@@ -187,6 +191,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
                     switch result {
                     case .success(let id):
                         warned = false  // working again: the next failure is news
+                        shown = true
                         update(name) { $0.notified(id: id) }
                     case .failure(let error): failed(name, error)
                     }
@@ -201,6 +206,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
 
     /// A Notify that failed (`error` nil: there is no session bus).
     private func failed(_ name: String, _ error: BusError?) {
+        notShown = error.map { $0.description.printable } ?? "no session bus"
         // With auto, a session without a bus or a notification server is no news; anything else is.
         let absent = ["org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner"]
         if mode == .require || !(error == nil || absent.contains(error?.name ?? "")) {
@@ -262,10 +268,12 @@ public enum NotifySetup {
         var unavailable: String?
     }
 
-    static func prepare(_ mode: AlarmOptions.NotifyMode, dryRun: Bool, signals: SignalChannel) throws(WakeFailure) -> Prepared {
+    /// `asksServer`: ask who answers even with `auto` (the dry run does; `wake test` reports it).
+    static func prepare(_ mode: AlarmOptions.NotifyMode, dryRun: Bool, asksServer: Bool = false,
+                        signals: SignalChannel) throws(WakeFailure) -> Prepared {
         if mode == .off { return Prepared() }
         var prepared = Prepared()
-        if mode == .require || dryRun {
+        if mode == .require || dryRun || asksServer {
             switch try ask(signals: signals) {
             case .success(let info):
                 prepared.server = info

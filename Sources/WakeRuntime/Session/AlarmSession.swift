@@ -106,11 +106,12 @@ public final class AlarmSession: SessionContext {
     }
 
     /// A one-off alarm: armed, run to its end; the result says how it ended. `spec` is what
-    /// was typed: a local reading follows the machine's zone (see `ZoneChange`).
-    func run(_ setup: AlarmSetup, spec: WakeSpec, wake: WakeSystemPlan) -> CommandResult {
+    /// was typed: a local reading follows the machine's zone (see `ZoneChange`). `label` names
+    /// the alarm instead of its time (`wake test`'s ring, due now).
+    func run(_ setup: AlarmSetup, spec: WakeSpec, wake: WakeSystemPlan, label: String? = nil) -> CommandResult {
         oneOff = (spec, setup)
         consoleObserver.deadlineText = { [unowned self] _ in
-            Formatting.clockTime(oneOff?.setup.deadline.instant ?? setup.deadline.instant, zone: zone)
+            label ?? Formatting.clockTime(oneOff?.setup.deadline.instant ?? setup.deadline.instant, zone: zone)
         }
         consoleObserver.gapNote = Formatting.gapNote(setup.deadline, zone: zone)
         start()
@@ -174,6 +175,9 @@ public final class AlarmSession: SessionContext {
         attachments.append(attachment)
         if started { attachment.start(in: self) }
     }
+
+    /// What the ring's outputs took (`wake test`): nothing on a test's fake world.
+    var meter: OutputMeter { (output as? SupervisedOutput)?.meter ?? OutputMeter() }
 
     public var standing: Bool { mode == .daemon }
     public var isSilent: Bool { (output as? SupervisedOutput)?.isSilent ?? false }

@@ -13,6 +13,8 @@ public enum MixerCheck {
         /// Worth saying under the armed line too: the output is muted or below the floor, or
         /// the mixer cannot be read.
         var notable: Bool
+        /// The levels read, when there is a mixer and it answered.
+        var reading: MixerReading?
     }
 
     /// `signals`: the channel whose signals end the wait; nil off the loop's thread (the daemon's
@@ -41,7 +43,8 @@ public enum MixerCheck {
             // only the output itself can keep the alarm from being heard.
             let stream = policy == .off && (control == "default" || control == "pulse")
                 ? " (on a sound server, wake's own stream is still unmuted and raised to \(Defaults.minVolume) % while ringing)" : ""
-            return Report(text: text + stream + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet)
+            return Report(text: text + stream + (policy == .off && quiet ? "; the alarm may not be heard" : ""), notable: quiet,
+                          reading: reading)
         case .done(.failure(let error)):
             return Report(text: "cannot read the mixer '\(control.printable)' (\(error.message)); the alarm rings at whatever level it has",
                           notable: true)

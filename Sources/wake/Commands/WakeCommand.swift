@@ -24,7 +24,7 @@ struct WakeCommand: ParsableCommand {
 
             Standing alarms: wake add WHEN [--days DAYS] [--name NAME] [ring options]; wake list [--json]; wake next [--json]; \
             wake skip NAME [--undo]; wake pause --until DATE [NAME...]; wake resume [NAME...]; wake remove NAME; wake daemon (rings them; run it from the systemd \
-            user unit). See 'wake add --help'.
+            user unit); wake test [NAME] (rings one now, quietly, and says what reached the output). See 'wake add --help'.
 
             From any shell of yours: wake stop [ID] (what rings or is snoozed), wake snooze [ID], \
             wake cancel ID (a waiting one-off, by PID); wake list shows them all.

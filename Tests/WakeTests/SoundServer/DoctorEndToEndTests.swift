@@ -35,7 +35,7 @@ enum DoctorBench {
     /// The words after `wake` that `Sources/wake/main.swift` dispatches (and `now`, a one-off's WHEN):
     /// a fix line may tell a user to run only these.
     static let commands: Set<String> = ["add", "list", "next", "skip", "pause", "resume", "remove", "stop", "snooze", "cancel",
-                                        "daemon", "doctor", "help", "now"]
+                                        "daemon", "doctor", "test", "help", "now"]
 
     /// A weekday three days from now (in UTC): whatever the machine's zone, the alarms are two to
     /// four days away, so none rings (and moves a mixer) while a test runs.
@@ -354,7 +354,7 @@ struct DoctorEndToEndTests {
                 var run = try await bed.doctor(["birds"])
                 var line = run.shown("WARN", "sound", alarm: "birds", ["cannot use sound file '\(birds)'", "No such file or directory",
                                                                        "it will ring wake's built-in sound"])
-                #expect(line?.fix == "put the file back, or choose another ('wake remove birds', then 'wake add ... -s FILE')", "\(run)")
+                #expect(line?.fix == "put the file back, or choose another ('wake remove birds', then 'wake add ... -s FILE'); then 'wake test birds' plays what it will ring", "\(run)")
                 #expect(run.status("sound.file", alarm: "birds") == "WARN" && run.status("sound.device", alarm: "birds") == "PASS", "\(run)")
                 #expect(run.exitCode == 1, "\(run)")
 
