@@ -221,22 +221,11 @@ public struct AlarmTimerHelper: Equatable, Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { free(argv[0]) }
         let envp: [UnsafeMutablePointer<CChar>?] = [nil]
-        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        let rc = SpawnAttributes.withDefaultSignals { attributes in posix_spawn(&pid, path, &actions, &attributes, argv, envp) }
         guard rc == 0 else { throw .call(helper: path, SystemCallError("posix_spawn", Errno(rawValue: rc))) }
         return pid
     }
