@@ -232,6 +232,10 @@ struct TestCommandNotificationTests {
             let n = try await mock.waitForNotify()
             #expect(n.summary.hasPrefix("Alarm test") && n.body.hasPrefix("Tea"), "\(n)")
             #expect(n.actions == ["snooze", "Snooze 9 min", "stop", "Stop"], "\(n)")
+            // The notification can come before the first frame (under ASan it did): let sound reach
+            // the output first, or the test rightly says nothing audible did.
+            try await wake.waitForOutput(containing: "ringing on", timeout: .seconds(30))
+            try await Task.sleep(for: .seconds(2))
             try await mock.press("stop", on: 1)
             let r = await wake.wait(timeout: .seconds(30))
             #expect(r.exitCode == 0, "\(wake.report(r))")
