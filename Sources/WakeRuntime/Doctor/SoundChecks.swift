@@ -53,7 +53,7 @@ extension Doctor {
                 let fix: String
                 if sound.decoded == nil {
                     fix = "put the file back, or choose another (\(again))"
-                } else if row.alarm.options["volume"] == nil, config.entry("volume") != nil {
+                } else if row.alarm.options[AlarmOption.volume.name] == nil, config.entry(AlarmOption.volume.name) != nil {
                     fix = "raise volume in config.toml (\(settings.volume) now), or choose a louder file (\(again))"
                 } else {
                     fix = "choose a louder file or raise its volume (\(again) --volume N)"

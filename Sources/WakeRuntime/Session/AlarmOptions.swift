@@ -39,7 +39,7 @@ public struct RingSettings {
         fadeIn = duration(.fadeIn)
         let ringFor = duration(.ringFor)
         if ringFor > .zero && fadeIn > ringFor {
-            throw WakeFailure(.usage, "--fade-in \((texts["fade-in"] ?? "").printable) is longer than --ring-for \((texts["ring-for"] ?? "").printable); "
+            throw WakeFailure(.usage, "--\(AlarmOption.fadeIn.name) \((texts[AlarmOption.fadeIn.name] ?? "").printable) is longer than --\(AlarmOption.ringFor.name) \((texts[AlarmOption.ringFor.name] ?? "").printable); "
                            + "shorten the fade or ring longer")
         }
         let snoozeLimit = number(.snoozeLimit)

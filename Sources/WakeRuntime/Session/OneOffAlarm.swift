@@ -159,26 +159,26 @@ public enum OneOffAlarm {
                             device: DeviceCheck.Report, inhibitor: InhibitorState, wake: WakeSystemPlan, mixer: String, console: Console) {
         let wait = deadline.instant - now.realtime
         let settings = options.ring.engine
-        func from(_ keys: String...) -> String { options.source(keys) }
+        func from(_ keys: AlarmOption...) -> String { options.source(keys.map(\.name)) }
         console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
         if let m = options.ring.message { console.result("message: " + TerminalText.escape(m)) }
         if let note = Formatting.gapNote(deadline, zone: zone) { console.result("note: \(note)") }
         console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
         console.result("clock: \(deadline.clock.rawValue)")
         console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
-        console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))" + from("sound"))
-        console.result("device: \(options.ring.device.printable) (\(device.summary)): " + (device.problem.map { "opens, but " + $0 } ?? "ok") + from("device"))
+        console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))" + from(.sound))
+        console.result("device: \(options.ring.device.printable) (\(device.summary)): " + (device.problem.map { "opens, but " + $0 } ?? "ok") + from(.device))
         console.result("volume: \(options.ring.volume) %" + (options.ring.fadeIn > .zero ? ", fading in over \(DurationText.format(options.ring.fadeIn))" : "")
-            + from("volume", "fade-in"))
+            + from(.volume, .fadeIn))
         console.result("snooze: \(DurationText.format(settings.snooze))" + (settings.snoozeLimit.map { ", at most \($0) times a ring" } ?? "")
-                       + from("snooze", "snooze-limit"))
-        console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from("ring-for"))
-        console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from("late-limit"))
-        console.result("mixer: \(mixer)" + from("mixer", "min-volume"))
+                       + from(.snooze, .snoozeLimit))
+        console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from(.ringFor))
+        console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from(.lateLimit))
+        console.result("mixer: \(mixer)" + from(.mixer, .minVolume))
         switch inhibitor {
-        case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from("inhibit"))
-        case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from("inhibit"))
-        case .off: console.result("inhibit: off" + from("inhibit"))
+        case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))
+        case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from(.inhibit))
+        case .off: console.result("inhibit: off" + from(.inhibit))
         }
         console.result("wake system: " + wake.dryRunText)
         if let events = options.eventsPath { console.result("events: \(events == "-" ? "stdout" : events.printable)") }

@@ -70,14 +70,15 @@ extension RingSettings {
         } catch {
             // Each value checks alone, so the fade is longer than the ring: the fade gives way, cut
             // to the ring's length, so the alarm still rises gently and still stops when it should.
-            let fade = values["fade-in"] ?? ""
-            values["fade-in"] = values["ring-for"]
+            let (fadeKey, ringKey) = (AlarmOption.fadeIn.name, AlarmOption.ringFor.name)
+            let fade = values[fadeKey] ?? ""
+            values[fadeKey] = values[ringKey]
             settings = try RingSettings(values: values)
             let ring = DurationText.format(settings.engine.ringFor)
-            let from = ["fade-in", "ring-for"].map { key in
+            let from = [fadeKey, ringKey].map { key in
                 "\(key) " + (stored[key] != nil ? "stored with the alarm" : defaults.entry(key) != nil ? "from config.toml" : "wake's default")
             }.joined(separator: ", ")
-            adjustments.append(Adjustment(option: "fade-in", value: fade, reason: "\(error.message) (\(from))",
+            adjustments.append(Adjustment(option: fadeKey, value: fade, reason: "\(error.message) (\(from))",
                                           instead: "fades in over \(ring) (the whole ring)", mark: "fade-in cut to \(ring)"))
         }
         for d in dropped {
