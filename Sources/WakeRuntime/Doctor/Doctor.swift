@@ -48,7 +48,10 @@ public enum Doctor {
     public static func findings(names: [String], context: Context) throws(WakeFailure) -> [DoctorFinding] {
         let standing = context.standing
         let store = standing.store
-        var out = fileFindings(store: store, configPath: standing.config().path)
+        // Read once: the config file (as the daemon reads it) and whether a daemon holds the lock.
+        let config = standing.config()
+        let running = standing.daemonRunning()
+        var out = fileFindings(store: store, configPath: config.path)
         // The alarms as the daemon reads them: a broken one set aside (said above), the rest checked;
         // read without keeping a last good copy, as the doctor changes nothing.
         let alarms = store.loadTolerant(keepLastGood: false).alarms ?? []
@@ -57,14 +60,13 @@ public enum Doctor {
         // The history as the daemon reads it too: a bad line set aside (said above), the rest kept,
         // so a skip or a pause it holds still shows in the ring times.
         let history = store.loadHistoryTolerant().records
-        let config = standing.config()
         let console = Console(quiet: true)
         let zone = standing.zone(console)
         let now = standing.now()
-        let rows = StandingAlarmActions.rows(chosen, history: history, zone: zone, now: now, daemon: standing.daemonRunning(), config: config)
+        let rows = StandingAlarmActions.rows(chosen, history: history, zone: zone, now: now, daemon: running, config: config)
         // Only what will ring is worth the sound checks; a finished one-off or a paused alarm is said under time.
         let ringing = rows.filter { $0.next != nil }
-        out += daemonFindings(alarmCount: alarms.count, running: standing.daemonRunning(), environment: context.environment)
+        out += daemonFindings(alarmCount: alarms.count, running: running, environment: context.environment)
         out += timeFindings(rows: rows, zone: zone, now: now)
         out += try soundFindings(rows: ringing, config: config, signals: context.signals)
         out += wakingFindings(rows: ringing, config: config, zone: zone, now: now)
