@@ -1,5 +1,6 @@
 import CPulse
 import Glibc
+import Synchronization
 import WakeCore
 
 /// Watches wake's own stream on a sound server while it plays, for `wake test`'s report: every
@@ -13,7 +14,7 @@ import WakeCore
 /// The asking runs on a thread of its own, never on the event loop nor the output worker, so a
 /// slow or hung server delays only the watch. `stop()` does not wait for the thread: a call
 /// under way ends within its bound, and the thread with it.
-public final class SoundServerWatch: @unchecked Sendable {
+public final class SoundServerWatch: Sendable {
     /// What the server said of wake's stream and its sink.
     public struct StreamState: Sendable, Equatable {
         public var muted: Bool
@@ -50,23 +51,17 @@ public final class SoundServerWatch: @unchecked Sendable {
 
     public let interval: Duration
     private let pid: Int32
-    private var mutex = pthread_mutex_t()
-    private var taken: [Sample] = []
-    private var problem: String?
-    private var stopped = false
+    /// What the watch's thread found, read by the loop.
+    private struct Found {
+        var taken: [Sample] = []
+        var problem: String?
+        var stopped = false
+    }
+    private let found = Mutex(Found())
 
     private init(interval: Duration, pid: Int32) {
         self.interval = interval
         self.pid = pid
-        pthread_mutex_init(&mutex, nil)
-    }
-
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
     }
 
     /// Starts watching this process's stream (`pid`: another's, for the tests); throws when no
@@ -78,18 +73,18 @@ public final class SoundServerWatch: @unchecked Sendable {
     }
 
     /// Ends the watch; the samples taken so far stay readable.
-    public func stop() { locked { stopped = true } }
+    public func stop() { found.withLock { $0.stopped = true } }
 
-    public var samples: [Sample] { locked { taken } }
+    public var samples: [Sample] { found.withLock { $0.taken } }
 
     /// Why the server could not be asked, the last time it could not (nil while it answers).
-    public var failure: String? { locked { problem } }
+    public var failure: String? { found.withLock { $0.problem } }
 
-    private var isStopped: Bool { locked { stopped } }
+    private var isStopped: Bool { found.withLock { $0.stopped } }
 
     private func run() {
         let library = SoundServerStream.library
-        guard library.loaded else { return locked { problem = "libpulse (libpulse0) cannot be loaded" } }
+        guard library.loaded else { return found.withLock { $0.problem = "libpulse (libpulse0) cannot be loaded" } }
         var c = wake_pa_connection()
         var connected = false
         defer { if connected { wake_pa_disconnect(&c) } }
@@ -99,7 +94,7 @@ public final class SoundServerWatch: @unchecked Sendable {
                 if !connected {
                     let why = String(cString: wake_pa_error(&c))
                     wake_pa_disconnect(&c)
-                    locked { problem = "cannot reach the sound server: \(why)" }
+                    found.withLock { $0.problem = "cannot reach the sound server: \(why)" }
                     SystemClock.sleep(for: interval)
                     continue
                 }
@@ -110,7 +105,7 @@ public final class SoundServerWatch: @unchecked Sendable {
                 let why = String(cString: wake_pa_error(&c))
                 wake_pa_disconnect(&c)
                 connected = false
-                locked { problem = "the sound server stopped answering: \(why)" }
+                found.withLock { $0.problem = "the sound server stopped answering: \(why)" }
                 SystemClock.sleep(for: interval)
                 continue
             }
@@ -125,9 +120,9 @@ public final class SoundServerWatch: @unchecked Sendable {
                                     sinkMuted: sinkRead && sink.mute != 0, sinkPercent: sinkRead ? sinkLevel.percent : nil)
             }
             let sample = Sample(at: SystemClock.monotonic, stream: state)
-            locked {
-                taken.append(sample)
-                problem = nil
+            found.withLock {
+                $0.taken.append(sample)
+                $0.problem = nil
             }
             SystemClock.sleep(for: interval)
         }
