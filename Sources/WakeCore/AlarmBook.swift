@@ -50,8 +50,8 @@ public enum AlarmBook {
         #   message = "Dentist"      a note shown with the alarm (--message), at most 120 characters
         #   created = "2026-11-23T03:00:00Z"   when the alarm was added, UTC (required)
         #
-        # Every value is a string in double quotes, with TOML's escapes (\\" \\\\ \\n \\t \\uXXXX); days is an
-        # array of them on one line. Keys are bare (no quotes, no dots). # starts a comment; blank
+        # Every value is a string in double quotes, with TOML's escapes (\\" \\\\ \\n \\t \\uXXXX); days and
+        # skip-days are arrays of them on one line. Keys are bare (no quotes, no dots). # starts a comment; blank
         # lines are ignored. Anything else is an error that names its line, and wake then leaves
         # the file as it is.
 
@@ -163,6 +163,20 @@ public enum AlarmBook {
                 if date != nil { throw fail("alarm '\(name)' has both days and a date: keep one") }
                 return
             }
+            if AlarmOption.named(key)?.kind == .files {
+                // One name or an array of them; held as one text, names on lines of their own.
+                switch value {
+                case .string(let s): options[key] = s
+                case .array(let items):
+                    guard !items.isEmpty else { throw fail("\(key) is empty: leave it out, or name at least one file") }
+                    if let bad = items.first(where: { $0.contains(AlarmOption.listSeparator) }) {
+                        throw fail("\(key): a file name holds a line break: \"\(bad.printable)\"")
+                    }
+                    options[key] = items.joined(separator: String(AlarmOption.listSeparator))
+                default: throw fail("\(key) takes a file name in double quotes, or an array of them")
+                }
+                return
+            }
             guard case .string(let s) = value else {
                 throw fail("\(key) takes a string in double quotes, not an array")
             }
@@ -219,7 +233,14 @@ public enum AlarmBook {
             if let d = a.date { out += "date = \"\(TOMLSubset.dateText(d))\"\n" }
             let extra = a.options.keys.filter { !optionKeys.contains($0) }.sorted()
             for key in optionOrder + extra {
-                if let v = a.options[key] { out += "\(key) = \(TOMLSubset.quoted(v))\n" }
+                guard let v = a.options[key] else { continue }
+                // Several files as an array; one (or a text the parser would refuse) as it is.
+                let names = v.split(separator: AlarmOption.listSeparator, omittingEmptySubsequences: false)
+                if AlarmOption.named(key)?.kind == .files, names.count > 1, !names.contains(where: \.isEmpty) {
+                    out += "\(key) = [\(names.map { TOMLSubset.quoted(String($0)) }.joined(separator: ", "))]\n"
+                } else {
+                    out += "\(key) = \(TOMLSubset.quoted(v))\n"
+                }
             }
             out += "created = \"\(TOMLSubset.instantText(a.created))\"\n"
         }

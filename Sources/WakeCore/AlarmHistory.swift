@@ -4,8 +4,9 @@ public struct AlarmRecord: Hashable, Sendable {
     /// The occurrence (its deadline instant) recorded as fired, BEFORE it rings: a crash while
     /// ringing never rings it twice.
     public var lastFired: Instant?
-    /// The occurrence to skip (set by `wake skip`), consumed once it has passed.
-    public var skip: Instant?
+    /// The occurrences to pass over (`wake skip`, `--count`, `--on`), in order, each kept until
+    /// it has passed, so `wake list` can say how many more are skipped.
+    public var skips: [Instant] = []
     /// The last occurrence recorded as missed.
     public var missed: Instant?
     /// Until when it was snoozed: a daemon restarted meanwhile rings it then (or at once, if that
@@ -20,6 +21,14 @@ public struct AlarmRecord: Hashable, Sendable {
     /// to the moment of the resume, so what passed during the pause stays quiet; a pause in the
     /// past changes nothing ahead.
     public var pausedUntil: Instant?
+    /// `wake pause --from`: the pause starts here (a holiday planned ahead); nil: it is already on.
+    public var pausedFrom: Instant?
+
+    /// Whether the pause keeps the occurrence at `t` quiet.
+    public func isPaused(_ t: Instant) -> Bool {
+        guard let until = pausedUntil, t < until else { return false }
+        return pausedFrom.map { t >= $0 } ?? true
+    }
 
     /// How many rings of the last fired occurrence a crash of the daemon ended: it is rung again
     /// after a restart, with wake's built-in sound from the second crash on, and no more after
@@ -46,8 +55,8 @@ public struct AlarmRecord: Hashable, Sendable {
 
     /// Nothing recorded.
     public var isEmpty: Bool {
-        lastFired == nil && skip == nil && missed == nil && snoozedUntil == nil && lastSkipped == nil && ringingSince == nil
-            && crashedRings == 0 && pausedUntil == nil
+        lastFired == nil && skips.isEmpty && missed == nil && snoozedUntil == nil && lastSkipped == nil && ringingSince == nil
+            && crashedRings == 0 && pausedUntil == nil && pausedFrom == nil
     }
 }
 
@@ -65,18 +74,23 @@ public enum AlarmHistory {
         #
         # The same strict TOML subset as alarms.toml: one [NAME] table per alarm, with any of
         #   fired = "2026-11-24T05:30:00Z"          the occurrence last recorded as fired (before it rang)
-        #   skip = "2026-11-25T05:30:00Z"           the occurrence `wake skip` asked to skip
+        #   skips = ["2026-11-25T05:30:00Z"]        the occurrences `wake skip` asked to skip, kept until they pass
         #   missed = "2026-11-23T05:30:00Z"         the occurrence last recorded as missed
         #   snoozed_until = "2026-11-24T05:39:00Z"  until when it was snoozed (not kept over a restart)
         #   skipped = "2026-11-25T05:30:00Z"        the occurrence last passed over because it was skipped
         #   ringing_since = "2026-11-24T05:30:01Z"  when the daemon started ringing it, while it rings
         #   crashed_rings = 1                       rings of that occurrence a crash of the daemon ended
         #   paused_until = "2026-12-07T00:00:00Z"   `wake pause`: occurrences before it pass quietly
+        #   paused_from = "2026-12-21T00:00:00Z"    `wake pause --from`: and from this one on (not before)
         # Each is an occurrence's instant in UTC, with up to 9 fraction digits (".123456789") when needed.
 
         """
 
-    static let keys = ["fired", "skip", "missed", "snoozed_until", "skipped", "ringing_since", "crashed_rings", "paused_until"]
+    // `skip` (one instant) is what wake wrote before `skips`, and is still read.
+    static let keys = ["fired", "skip", "skips", "missed", "snoozed_until", "skipped", "ringing_since", "crashed_rings", "paused_until",
+                       "paused_from"]
+    /// The most skips one record holds: `wake skip --count` takes at most this many.
+    public static let skipsKept = 400
 
     public static func parse(_ text: String) throws(AlarmBook.ParseError) -> [String: AlarmRecord] {
         typealias ParseError = AlarmBook.ParseError
@@ -109,6 +123,20 @@ public enum AlarmHistory {
                     current!.crashedRings = n
                     continue
                 }
+                if case .array(let items) = value {
+                    guard key == "skips" else { throw fail("\(key) takes a string in double quotes, not an array") }
+                    guard items.count <= skipsKept else { throw fail("skips holds more than \(skipsKept) times; remove some") }
+                    var skips: [Instant] = []
+                    for item in items {
+                        guard let t = TOMLSubset.instant(item) else {
+                            throw fail("skips must hold UTC times such as \"2026-11-23T03:00:00Z\", not \"\(item.printable)\"")
+                        }
+                        skips.append(t)
+                    }
+                    current!.skips = Array(Set(current!.skips + skips)).sorted()
+                    continue
+                }
+                if key == "skips" { throw fail("skips takes an array of UTC times, as [\"2026-11-23T03:00:00Z\"]") }
                 guard case .string(let s) = value else {
                     if case .array = value { throw fail("\(key) takes a string in double quotes, not an array") }
                     throw fail("\(key) takes a UTC time in double quotes, as \"2026-11-23T03:00:00Z\"")
@@ -118,11 +146,12 @@ public enum AlarmHistory {
                 }
                 switch key {
                 case "fired": current!.lastFired = t
-                case "skip": current!.skip = t
+                case "skip": current!.skips = Array(Set(current!.skips + [t])).sorted()
                 case "missed": current!.missed = t
                 case "skipped": current!.lastSkipped = t
                 case "ringing_since": current!.ringingSince = t
                 case "paused_until": current!.pausedUntil = t
+                case "paused_from": current!.pausedFrom = t
                 default: current!.snoozedUntil = t
                 }
             }
@@ -136,10 +165,14 @@ public enum AlarmHistory {
         var out = header
         for (name, r) in records.sorted(by: { $0.key < $1.key }) {
             out += "\n[\(name)]\n"
-            let values: [(String, Instant?)] = [("fired", r.lastFired), ("skip", r.skip), ("missed", r.missed),
+            let values: [(String, Instant?)] = [("fired", r.lastFired), ("missed", r.missed),
                                                  ("snoozed_until", r.snoozedUntil), ("skipped", r.lastSkipped),
-                                                 ("ringing_since", r.ringingSince), ("paused_until", r.pausedUntil)]
+                                                 ("ringing_since", r.ringingSince), ("paused_until", r.pausedUntil),
+                                                 ("paused_from", r.pausedFrom)]
             for case let (key, t?) in values { out += "\(key) = \"\(TOMLSubset.instantText(t))\"\n" }
+            if !r.skips.isEmpty {
+                out += "skips = [" + r.skips.map { "\"\(TOMLSubset.instantText($0))\"" }.joined(separator: ", ") + "]\n"
+            }
             if r.crashedRings > 0 { out += "crashed_rings = \(r.crashedRings)\n" }
         }
         return out

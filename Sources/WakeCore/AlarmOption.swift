@@ -17,6 +17,9 @@ public struct AlarmOption: Sendable, Hashable {
         public static let oneOff = Scope(rawValue: 8)
         /// `wake daemon`'s.
         public static let daemon = Scope(rawValue: 16)
+        /// `wake add`'s, for which days a standing alarm rings (`--skip-days`): a one-off names
+        /// its own moment and has no days to pass over.
+        public static let schedule = Scope(rawValue: 32)
     }
 
     /// What a value is, and so how it is checked.
@@ -36,6 +39,18 @@ public struct AlarmOption: Sendable, Hashable {
         case message
         /// A whole number in a range.
         case count(ClosedRange<Int>)
+        /// One or more file names: repeatable on the command line, an array in either file, and
+        /// one text with the names on lines of their own (`listSeparator`) in between.
+        case files
+    }
+
+    /// What joins the names of a `files` option in its one text: a newline, which no name given
+    /// to it may hold.
+    public static let listSeparator: Character = "\n"
+
+    /// The names in a `files` option's text.
+    public static func list(_ text: String) -> [String] {
+        text.split(separator: listSeparator, omittingEmptySubsequences: true).map(String.init)
     }
 
     /// A value, checked.
@@ -91,6 +106,7 @@ public struct AlarmOption: Sendable, Hashable {
     public var expects: String {
         switch kind {
         case .file: return "a file name"
+        case .files: return "one or more file names"
         case .device: return "a device name, as 'default'"
         case .percent: return "a whole number from 1 to 100"
         case .count(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
@@ -107,6 +123,10 @@ public struct AlarmOption: Sendable, Hashable {
         switch kind {
         case .file:
             return text.isEmpty ? fail(": empty file name; give a sound file or leave the option out") : .success(.text(text))
+        case .files:
+            let names = text.split(separator: Self.listSeparator, omittingEmptySubsequences: false)
+            if names.contains(where: \.isEmpty) { return fail(": empty file name; give a file or leave the option out") }
+            return .success(.text(text))
         case .device:
             return text.isEmpty ? fail(": empty device name; try 'default', or see 'wake --list-devices'") : .success(.text(text))
         case .percent:
@@ -194,6 +214,10 @@ extension AlarmOption {
     /// A note belongs to one alarm: never a config default for all of them.
     public static let message = AlarmOption("message", .message, default: nil, scope: [.ring, .stored],
                                             help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
+    /// Days off for a standing alarm: the days of iCalendar files (holidays), read by the
+    /// daemon at each reload; config.toml's apply to every recurring alarm that gives none.
+    public static let skipDays = AlarmOption("skip-days", .files, default: nil, scope: [.schedule, .stored, .config],
+                                             help: "Do not ring on the days of this iCalendar file (holidays; repeatable): all-day events, yearly rules and exceptions, as any calendar program exports them.")
     public static let inhibit = AlarmOption("inhibit", .choice(["auto", "require", "off"]), default: "auto", scope: [.oneOff, .daemon, .config],
                                             help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.",
                                             daemonHelp: "Keep the machine from sleeping in a window before each alarm: auto, require or off.")
@@ -206,7 +230,7 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
-                                            message, inhibit, notify, noticeBefore]
+                                            skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

@@ -66,6 +66,9 @@ public struct CivilDate: Hashable, Sendable, Comparable {
     /// The next calendar day: calendar arithmetic, never "+86400 seconds".
     public var nextDay: CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + 1) }
 
+    /// `n` calendar days later (earlier when negative), held to the dates wake represents.
+    public func adding(days n: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch.plus(Int64(n))) }
+
     public static func < (a: CivilDate, b: CivilDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }

@@ -39,7 +39,15 @@ public enum ConfigFile {
                 case .string(let s): text = s
                 case .integer(let n): text = String(n)
                 case .boolean(let b): text = b ? "true" : "false"
-                case .array: throw ParseError(line: number, message: "'\(written)' takes one value, not an array")
+                case .array(let items):
+                    // Only a list of files (`skip-days`) takes several values.
+                    guard AlarmOption.named(key)?.kind == .files else {
+                        throw ParseError(line: number, message: "'\(written)' takes one value, not an array")
+                    }
+                    guard !items.isEmpty, !items.contains(where: { $0.isEmpty || $0.contains(AlarmOption.listSeparator) }) else {
+                        throw ParseError(line: number, message: "'\(written)' takes one or more file names, each not empty")
+                    }
+                    text = items.joined(separator: String(AlarmOption.listSeparator))
                 }
                 entries.append(Entry(key: key, value: text, line: number))
             }

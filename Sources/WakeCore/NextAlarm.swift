@@ -16,9 +16,11 @@ public struct NextAlarm: Hashable, Sendable {
     public var at: Instant
     public var message: String?
     public var state: State
+    /// Why the days before `at` do not ring (`StandingSchedule.reasons`): a skip, a pause, a holiday.
+    public var skipped: [String]
 
-    public init(id: String, standing: Bool, at: Instant, message: String? = nil, state: State = .waiting) {
-        self.id = id; self.standing = standing; self.at = at; self.message = message; self.state = state
+    public init(id: String, standing: Bool, at: Instant, message: String? = nil, state: State = .waiting, skipped: [String] = []) {
+        self.id = id; self.standing = standing; self.at = at; self.message = message; self.state = state; self.skipped = skipped
     }
 
     /// The first of `candidates`: one that rings now, else the soonest; a tie goes to the
@@ -33,8 +35,9 @@ public struct NextAlarm: Hashable, Sendable {
     }
 
     /// `06:30 tomorrow (work), in 7h 12m`, `06:39 today (work), snoozed, in 8m 12s` or
-    /// `ringing since 06:30 (work)`, then `: MESSAGE` when there is one; a one-off has no name in
-    /// brackets. Escaped: it goes to a terminal or a status bar as it is.
+    /// `ringing since 06:30 (work)`, then `: MESSAGE` when there is one, then each reason a day
+    /// before it does not ring (`; Mon 6 Apr skipped: Easter Monday (holidays.ics)`); a one-off
+    /// has no name in brackets. Escaped: it goes to a terminal or a status bar as it is.
     public func line(now: Instant, zone: TimeZoneRules) -> String {
         let name = standing ? " (\(TerminalText.escape(id)))" : ""
         let time = Formatting.clockTime(at, zone: zone)
@@ -44,13 +47,15 @@ public struct NextAlarm: Hashable, Sendable {
         case .waiting, .snoozed:
             return "\(time) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name), " + (state == .snoozed ? "snoozed, " : "")
                 + Formatting.waitPhrase(at - now) + AlarmMessage.suffix(message)
+                + skipped.map { "; " + TerminalText.escape($0) }.joined()
         }
     }
 
     /// One JSON object: `id`, `kind` (`standing` or `one-off`), `state` (`waiting`, `ringing` or
     /// `snoozed`), `time` (`06:30`), `day` (`tomorrow`), `next` (ISO-8601 with offset; while
     /// ringing, when it started), `in_s` (whole seconds, rounded up; 0 while ringing), `message`
-    /// (null without one) and `text` (the line).
+    /// (null without one), `skipped` (why the days before it do not ring, one phrase each) and
+    /// `text` (the line).
     public func json(now: Instant, zone: TimeZoneRules) -> String {
         JSONText.object([
             ("id", JSONText.quote(id)),
@@ -61,6 +66,7 @@ public struct NextAlarm: Hashable, Sendable {
             ("next", JSONText.quote(Formatting.iso8601(at, zone: zone))),
             ("in_s", String(max(0, (at - now).secondsRoundedUp))),
             ("message", message.map(JSONText.quote) ?? "null"),
+            ("skipped", JSONText.array(skipped.map(JSONText.quote))),
             ("text", JSONText.quote(line(now: now, zone: zone))),
         ])
     }

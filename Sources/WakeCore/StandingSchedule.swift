@@ -4,15 +4,37 @@
 ///   looked at again, so a restart after a crash rings nothing twice;
 /// - an occurrence that passed while no daemon ran rings at once if it is within the alarm's
 ///   late limit (0: no limit), else it is missed, and the next one is planned;
-/// - a skipped occurrence is passed over once; a one-off is done once it has rung or been missed;
-/// - an occurrence before the record's `pausedUntil` passes quietly, neither rung nor missed,
-///   as a skipped one does (`wake pause`);
+/// - a skipped occurrence (`record.skips`) is passed over; a one-off is done once it has rung or
+///   been missed;
+/// - an occurrence inside the record's pause (`pausedFrom` to `pausedUntil`) passes quietly,
+///   neither rung nor missed, as a skipped one does (`wake pause`);
+/// - a recurring alarm's occurrence on a day off (`dayOff`: its holiday calendars) passes over
+///   too; a one-off names its own moment and rings whatever the calendar says;
+/// - every occurrence passed over on the way to the next says why (`Plan.passedOver`), so
+///   `wake list` and `wake next` can;
 /// - skip and pause never delete: a one-off whose occurrence is skipped, or inside a pause, is
 ///   kept (`keptUntil`) until that occurrence (skip) or the pause's end passes, so `wake skip
 ///   --undo` and `wake resume` before its time bring it back, and `wake list` shows it meanwhile.
 ///   One whose time passed inside a pause is passed over as a skipped one once the pause ends
 ///   (recorded as skipped, so a restored alarms.toml does not bring it back), and then done.
 public enum StandingSchedule {
+    /// Why an occurrence does not ring.
+    public enum SkipReason: Hashable, Sendable {
+        /// `wake skip` (`--count`, `--on`).
+        case requested
+        /// `wake pause`, until then.
+        case paused(until: Instant)
+        /// A day of a holiday calendar: the holiday and the calendar, as `Easter Monday (holidays-de-by.ics)`.
+        case dayOff(String)
+    }
+
+    /// An occurrence passed over, and why.
+    public struct PassedOver: Hashable, Sendable {
+        public var instant: Instant
+        public var reason: SkipReason
+        public init(instant: Instant, reason: SkipReason) { self.instant = instant; self.reason = reason }
+    }
+
     public struct Plan: Equatable, Sendable {
         /// The occurrence to arm: in the future, or passed but within the late limit (the engine
         /// then rings at once). Nil: nothing more to ring (a one-off that is done).
@@ -20,21 +42,31 @@ public enum StandingSchedule {
         /// Occurrences that passed beyond the late limit while nothing rang them, the latest last
         /// (at most `missedKept` of them).
         public var missed: [Instant]
-        /// The occurrence passed over because it was skipped (it may still lie ahead).
+        /// The latest occurrence passed over by a skip or a day off, or a one-off's whose time
+        /// passed inside a pause that has ended: what the history records as skipped once it
+        /// has passed (it may still lie ahead).
         public var skipped: Instant?
         /// A one-off with nothing to arm that stays in the alarms file until this instant: its
         /// skipped occurrence, or the end of the pause its occurrence falls in.
         public var keptUntil: Instant?
+        /// The occurrences passed over since the last one dealt with, in order, with their
+        /// reasons (a pause's run of them as its first; at most `passedOverKept`).
+        public var passedOver: [PassedOver]
         /// True when the alarm is a one-off that has nothing left: it can be removed.
         public var isDone: Bool { next == nil && keptUntil == nil }
 
-        public init(next: Deadline?, missed: [Instant], skipped: Instant?, keptUntil: Instant? = nil) {
-            self.next = next; self.missed = missed; self.skipped = skipped; self.keptUntil = keptUntil
+        public init(next: Deadline?, missed: [Instant], skipped: Instant?, keptUntil: Instant? = nil, passedOver: [PassedOver] = []) {
+            self.next = next; self.missed = missed; self.skipped = skipped; self.keptUntil = keptUntil; self.passedOver = passedOver
         }
+
+        /// Those passed over after `now`: what `wake list` and `wake next` explain.
+        public func ahead(of now: Instant) -> [PassedOver] { passedOver.filter { $0.instant > now } }
     }
 
     /// How many missed occurrences a plan lists (a week away from a daily alarm lists the last few).
     public static let missedKept = 8
+    /// How many passed-over occurrences a plan lists: a few weeks of holidays and skips.
+    public static let passedOverKept = 64
 
     /// The first occurrence strictly after `after`, with the one-off rules.
     public static func occurrence(of alarm: StandingAlarm, after: Instant, zone: TimeZoneRules) -> Deadline? {
@@ -49,69 +81,83 @@ public enum StandingSchedule {
                                days: DaySet(bits: alarm.days), zone: zone)
     }
 
-    /// The plan for `alarm` at `now`. `lateLimit` is the alarm's own (`--late-limit`).
+    /// The plan for `alarm` at `now`. `lateLimit` is the alarm's own (`--late-limit`); `dayOff`
+    /// names the holiday a local date is, if it is one (the alarm's calendars).
     public static func plan(_ alarm: StandingAlarm, record: AlarmRecord, lateLimit: Duration, now: Instant,
-                            zone: TimeZoneRules) -> Plan {
+                            zone: TimeZoneRules, dayOff: (CivilDate) -> String? = { _ in nil }) -> Plan {
         // Everything up to the latest occurrence already dealt with is history.
         var handled = alarm.created
         for t in [record.lastFired, record.missed, record.lastSkipped].compactMap({ $0 }) where t > handled { handled = t }
         let isOneOff = alarm.days == 0
         if isOneOff && handled > alarm.created {
-            // Its skip, recorded by the daemon, still ahead: kept for `wake skip --undo`.
+            // Its skip, recorded ahead by a wake before `skips`, still ahead: kept for `wake skip --undo`.
             if let s = record.lastSkipped, s == handled, s > now { return Plan(next: nil, missed: [], skipped: nil, keptUntil: s) }
             return Plan(next: nil, missed: [], skipped: nil)
         }
 
         var missed: [Instant] = []
         var skipped: Instant?
+        var passedOver: [PassedOver] = []
+        func plan(_ next: Deadline?, keptUntil: Instant? = nil) -> Plan {
+            Plan(next: next, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: keptUntil, passedOver: passedOver)
+        }
+        func pass(_ t: Instant, _ reason: SkipReason) {
+            if passedOver.count < passedOverKept { passedOver.append(PassedOver(instant: t, reason: reason)) }
+        }
         var after = handled
         // A daemon away for years would walk every day since: start a little before the late
         // limit's reach instead, and count what lies before as missed.
         let reach = lateLimit > .zero ? lateLimit : .seconds(366 * 86_400)
         let horizon = now - reach - .seconds(8 * 86_400)
-        func paused(_ t: Instant) -> Bool { record.pausedUntil.map { t < $0 } ?? false }
         if after < horizon, !isOneOff {
-            if let first = occurrence(of: alarm, after: after, zone: zone), first.instant < horizon, !paused(first.instant) {
+            if let first = occurrence(of: alarm, after: after, zone: zone), first.instant < horizon, !record.isPaused(first.instant) {
                 missed.append(first.instant)
             }
             after = horizon
         }
         for _ in 0..<4096 {
-            guard let o = occurrence(of: alarm, after: after, zone: zone) else { return Plan(next: nil, missed: missed, skipped: skipped) }
-            if let until = record.pausedUntil, o.instant < until {
+            guard let o = occurrence(of: alarm, after: after, zone: zone) else { return plan(nil) }
+            if record.isPaused(o.instant), let until = record.pausedUntil {
+                pass(o.instant, .paused(until: until))
                 if isOneOff {
                     // Kept while the pause lasts, then passed over as a skip once it has ended.
-                    if until > now { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: until) }
-                    return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: o.instant)
+                    if until > now { return plan(nil, keptUntil: until) }
+                    skipped = o.instant
+                    return plan(nil)
                 }
                 // Quiet: every occurrence up to the pause's end at once (a pause may be long).
                 after = until - .nanoseconds(1)
                 continue
             }
-            if record.skip == o.instant {
+            if record.skips.contains(o.instant) {
                 // Passed over, in the past or ahead: the next plan starts after it.
+                pass(o.instant, .requested)
                 skipped = o.instant
-                if isOneOff {
-                    return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: o.instant > now ? o.instant : nil)
-                }
+                if isOneOff { return plan(nil, keptUntil: o.instant > now ? o.instant : nil) }
                 after = o.instant
                 continue
             }
-            if o.instant > now { return Plan(next: o, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+            if !isOneOff, let holiday = dayOff(zone.localTime(at: o.instant).date) {
+                pass(o.instant, .dayOff(holiday))
+                skipped = o.instant
+                after = o.instant
+                continue
+            }
+            if o.instant > now { return plan(o) }
             if lateLimit == .zero || now - o.instant <= lateLimit {
                 // The latest passed occurrence within the limit rings now, unless a later one
                 // also passed (then this one is missed and the later one is considered).
                 if let later = isOneOff ? nil : occurrence(of: alarm, after: o.instant, zone: zone), later.instant <= now {
                     missed.append(o.instant)
                 } else {
-                    return Plan(next: o, missed: Array(missed.suffix(missedKept)), skipped: skipped)
+                    return plan(o)
                 }
             } else {
                 missed.append(o.instant)
             }
-            if isOneOff { return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped) }
+            if isOneOff { return plan(nil) }
             after = o.instant
         }
-        return Plan(next: nil, missed: Array(missed.suffix(missedKept)), skipped: skipped)
+        return plan(nil)
     }
 }

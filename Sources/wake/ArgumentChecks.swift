@@ -76,6 +76,8 @@ enum ArgumentChecks {
     static func checkRawArguments(_ args: [String]) throws(WakeFailure) -> Set<String> {
         var seen = Set<String>()
         func count(_ canonical: String) throws(WakeFailure) {
+            // A list of files (`--skip-days`) is given once per file.
+            if AlarmOption.named(String(canonical.dropFirst(2)))?.kind == .files { seen.insert(canonical); return }
             if !seen.insert(canonical).inserted {
                 throw WakeFailure(.usage, "option \(canonical) given more than once; give it once")
             }

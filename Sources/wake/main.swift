@@ -130,7 +130,8 @@ case "cancel" where plainWords && rest.count == 1:
 case "add":
     run(AddCommand.self, readsConfig: true, quiet: \.quiet) { c, console, signals throws(WakeFailure) in
         let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
-                                                      ring: try c.command.ring.settings(under: c.config, given: c.given), given: c.given)
+                                                      ring: try c.command.ring.settings(under: c.config, given: c.given), given: c.given,
+                                                      skipDays: c.command.skipDays)
         return try StandingAlarmActions.add(request, console: console, signals: signals)
     }
 case "list":
@@ -138,10 +139,13 @@ case "list":
 case "next":
     run(NextCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.next(json: c.command.json, console: console) }
 case "skip":
-    run(SkipCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.skip(name: c.command.name, undo: c.command.undo, console: console) }
+    run(SkipCommand.self) { c, console, _ throws(WakeFailure) in
+        let s = c.command
+        return try StandingAlarmActions.skip(.init(name: s.name, undo: s.undo, count: s.count, dates: s.on), console: console)
+    }
 case "pause":
     run(PauseCommand.self) { c, console, _ throws(WakeFailure) in
-        try StandingAlarmActions.pause(until: c.command.until, long: c.command.long, names: c.command.names, console: console)
+        try StandingAlarmActions.pause(until: c.command.until, from: c.command.from, long: c.command.long, names: c.command.names, console: console)
     }
 case "resume":
     run(ResumeCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.resume(names: c.command.names, console: console) }

@@ -17,7 +17,7 @@ struct AlarmHistoryTests {
     @Test func writesTheDocumentedShape() throws {
         var work = AlarmRecord(name: "work")
         work.lastFired = utc(2026, 11, 24, 5, 30)
-        work.skip = utc(2026, 11, 25, 5, 30)
+        work.skips = [utc(2026, 11, 25, 5, 30)]
         work.snoozedUntil = utc(2026, 11, 24, 5, 39, ns: 123_456_789)
         var gym = AlarmRecord(name: "gym")
         gym.missed = utc(2026, 11, 23, 5, 30, ns: 1)
@@ -32,8 +32,8 @@ struct AlarmHistoryTests {
 
             [work]
             fired = "2026-11-24T05:30:00Z"
-            skip = "2026-11-25T05:30:00Z"
             snoozed_until = "2026-11-24T05:39:00.123456789Z"
+            skips = ["2026-11-25T05:30:00Z"]
 
             """)
         #expect(try AlarmHistory.parse(text) == records)
@@ -49,7 +49,7 @@ struct AlarmHistoryTests {
                 func t(_ rng: inout PropertyRNG) -> Instant? {
                     rng.chance(50) ? Instant(nanoseconds: Int64(bitPattern: rng.next())) : nil
                 }
-                r.lastFired = t(&rng); r.skip = t(&rng); r.missed = t(&rng); r.snoozedUntil = t(&rng); r.lastSkipped = t(&rng); r.ringingSince = t(&rng)
+                r.lastFired = t(&rng); r.skips = t(&rng).map { [$0] } ?? []; r.missed = t(&rng); r.snoozedUntil = t(&rng); r.lastSkipped = t(&rng); r.ringingSince = t(&rng)
                 records[r.name] = r
             }
             #expect(try AlarmHistory.parse(AlarmHistory.serialize(records)) == records)

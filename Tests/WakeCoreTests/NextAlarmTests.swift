@@ -34,7 +34,7 @@ struct NextAlarmTests {
         let work = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 25, 6, 30), message: "Stand-up \"now\"")
         #expect(work.json(now: now, zone: .utc) == """
             {"id":"work","kind":"standing","state":"waiting","time":"06:30","day":"tomorrow","next":"2026-11-25T06:30:00+00:00",\
-            "in_s":25920,"message":"Stand-up \\"now\\"","text":"06:30 tomorrow (work), in 7h 12m: Stand-up \\"now\\""}
+            "in_s":25920,"message":"Stand-up \\"now\\"","skipped":[],"text":"06:30 tomorrow (work), in 7h 12m: Stand-up \\"now\\""}
             """)
     }
 
@@ -56,7 +56,7 @@ struct NextAlarmTests {
         #expect(ringing.line(now: now, zone: z) == "ringing since 23:00 (work): Stand-up")
         #expect(ringing.json(now: now, zone: z) == """
             {"id":"work","kind":"standing","state":"ringing","time":"23:00","day":"today","next":"2026-11-24T23:00:00+00:00",\
-            "in_s":0,"message":"Stand-up","text":"ringing since 23:00 (work): Stand-up"}
+            "in_s":0,"message":"Stand-up","skipped":[],"text":"ringing since 23:00 (work): Stand-up"}
             """)
         let oneOff = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 24, 23, 17, 30), state: .ringing)
         #expect(oneOff.line(now: now, zone: z) == "ringing since 23:17:30")

@@ -159,16 +159,19 @@ struct DaemonControllerTests {
         #expect(try d.record("work")?.lastFired == RunnerTests.morning)
     }
 
-    @Test("a skipped occurrence is passed over and recorded; the one after rings")
+    @Test("a skipped occurrence is passed over, kept until it passes, then recorded; the one after rings")
     func skip() throws {
         var record = AlarmRecord(name: "work")
-        record.skip = RunnerTests.morning
+        record.skips = [RunnerTests.morning]
         let d = try Daemon(alarms: [Self.daily("work", 7)], history: [record])
         try d.start()
         #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
-        let after = try d.record("work")
-        #expect(after?.lastSkipped == RunnerTests.morning)
-        #expect(after?.skip == nil)
+        #expect(try d.record("work")?.skips == [RunnerTests.morning], "ahead: still in skips, for --undo and wake list")
+        let late = try Daemon(at: RunnerTests.morning + .seconds(60), alarms: [Self.daily("work", 7)], history: [record])
+        try late.start()
+        #expect(late.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
+        let after = try late.record("work")
+        #expect(after?.lastSkipped == RunnerTests.morning && after?.skips.isEmpty == true, "passed: recorded and pruned")
     }
 
     @Test("a broken config file on reload keeps the defaults read before, with one line that says so")

@@ -62,13 +62,13 @@ struct DaemonKeptOneOffTests {
     func skipUndone() throws {
         let d = try D(alarms: [Self.once])
         try d.start()
-        try Self.history(d) { $0.skip = RunnerTests.morning }
+        try Self.history(d) { $0.skips = [RunnerTests.morning] }
         #expect(d.controller?.occurrence(of: "dentist") == nil)
-        #expect(try d.record("dentist")?.lastSkipped == RunnerTests.morning, "the daemon recorded the skip")
+        #expect(try d.record("dentist")?.skips == [RunnerTests.morning], "the skip stays in the history until its time")
         #expect(try d.store.load().map(\.name) == ["dentist"], "kept, not deleted")
         // `wake skip --undo` clears both forms; the daemon's memory of the skip must not win.
         try Self.history(d) { r in
-            r.skip = nil
+            r.skips = []
             r.lastSkipped = nil
         }
         #expect(d.controller?.occurrence(of: "dentist") == RunnerTests.morning, "\(d.lines.lines)")
@@ -77,7 +77,7 @@ struct DaemonKeptOneOffTests {
 
         let other = try D(alarms: [Self.once])
         try other.start()
-        try Self.history(other) { $0.skip = RunnerTests.morning }
+        try Self.history(other) { $0.skips = [RunnerTests.morning] }
         other.advance(by: .seconds(8 * 3600))
         #expect(!other.runner.isRinging)
         #expect(try other.store.load().isEmpty, "removed at its skipped time")

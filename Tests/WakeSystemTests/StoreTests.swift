@@ -391,7 +391,7 @@ extension StoreTests {
             }
         }
         #expect(e?.reason == "no alarm named 'z'")
-        try s.updateHistory { $0["x", default: AlarmRecord(name: "x")].skip = Instant(nanoseconds: 5) }
-        #expect(try s.loadHistory()["x"]?.skip == Instant(nanoseconds: 5))
+        try s.updateHistory { $0["x", default: AlarmRecord(name: "x")].skips = [Instant(nanoseconds: 5)] }
+        #expect(try s.loadHistory()["x"]?.skips == [Instant(nanoseconds: 5)])
     }
 }

@@ -27,6 +27,11 @@ struct OptionTableTests {
             let value = try #require(values[option.name], "give \(option.name) a test value here")
             args += [option.flag, value]
         }
+        // And the schedule's (wake add's alone), a holiday calendar.
+        let calendar = home.dir.file("holidays.ics")
+        try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261225\r\nSUMMARY:Christmas Day\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(toFile: calendar, atomically: true, encoding: .utf8)
+        for option in AlarmOption.all(.schedule) { args += [option.flag, calendar] }
         let add = try await home.run(args)
         #expect(add.exitCode == 0, "\(add)")
         let stored = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
@@ -53,7 +58,7 @@ struct OptionTableTests {
         for option in AlarmOption.all(.ring) {
             switch option.kind {
             case .percent, .count, .duration, .choice: break
-            case .file, .device, .message: continue  // a name or a note: said as "looks like an option"
+            case .file, .files, .device, .message: continue  // a name or a note: said as "looks like an option"
             }
             let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
             #expect(r.exitCode == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"), "\(option.flag): \(r)")

@@ -58,6 +58,8 @@ public final class DaemonController: RuntimeObserver {
     private let log: EventLog?
     private let unpaced: Bool
     private var armed: [String: Armed] = [:]
+    /// The skips and holidays passed over that the event log has been told of (name and occurrence).
+    private var passedOverSaid: Set<String> = []
     private var sounds: [String: SoundFile] = [:]
     private var pending: Set<String> = []
     private var reloadRequested = false
@@ -188,6 +190,19 @@ public final class DaemonController: RuntimeObserver {
         } catch {
             problems.append("\(error.message); the alarms keep the defaults read before")
         }
+        // Each recurring alarm's holiday calendars, each file read once a reload; one that cannot
+        // be read is said, and the alarm rings on the days it would have skipped.
+        let calendarCache = DayOffCalendars.Cache()
+        var daysOff: [String: DayOffCalendars] = [:]
+        let today = zone.localTime(at: realtime).date
+        for alarm in alarms where names?.contains(alarm.name) ?? true {
+            guard let paths = DayOffCalendars.paths(for: alarm, config: config) else { continue }
+            let calendars = DayOffCalendars.read(paths, zone: zone, cache: calendarCache)
+            daysOff[alarm.name] = calendars
+            problems += (calendars.problems + calendars.runningOut(today: today)).map {
+                "alarm '\(alarm.name)' \($0); meanwhile it rings on that calendar's days"
+            }
+        }
         sayProblems(problems)
         let now = realtime
         let present = Set(alarms.map(\.name))
@@ -216,8 +231,11 @@ public final class DaemonController: RuntimeObserver {
                     recovered: true)
                 continue
             }
-            let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone)
+            let calendars = daysOff[alarm.name] ?? DayOffCalendars()
+            let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone,
+                                             dayOff: calendars.dayOff)
             recordPlan(alarm.name, plan, record: record)
+            sayPassedOver(alarm.name, plan)
             kept[alarm.name] = plan.keptUntil
             guard let next = plan.next else {
                 // A one-off skipped or paused is kept, not armed: `--undo` or `resume` may bring it back.
@@ -281,7 +299,7 @@ public final class DaemonController: RuntimeObserver {
         // A skip still ahead that the file no longer holds in either form was taken back
         // (`wake skip --undo`), not lost: had this daemon's write failed, the file would still
         // say `skip` for it.
-        if fileRead, let s = skipped, s > realtime, record.skip != s, record.lastSkipped != s { skipped = nil }
+        if fileRead, let s = skipped, s > realtime, !record.skips.contains(s), record.lastSkipped != s { skipped = nil }
         record.lastSkipped = later(record.lastSkipped, skipped)
         return record
     }
@@ -427,12 +445,32 @@ public final class DaemonController: RuntimeObserver {
             log?.emit("missed", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(last, zone: zone)))])
             onMissed?(name, last)
         }
-        if let skipped = plan.skipped {
+        // Recorded once it has passed (a skip ahead stays in `skips`, where `wake skip --undo`
+        // takes it back); skips that have passed are history.
+        if let skipped = plan.skipped, skipped <= realtime, skipped > (record.lastSkipped ?? Instant(nanoseconds: Int64.min)) {
             changed.lastSkipped = skipped
-            changed.skip = nil
-            log?.emit("skipped", at: realtime, [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(skipped, zone: zone)))])
         }
+        changed.skips.removeAll { $0 <= realtime }
         if changed != record { save(name) { $0 = changed } }
+    }
+
+    /// Says once, when the daemon first plans past it, each occurrence a skip or a holiday passes
+    /// over: a `skipped` event (with its reason), and for a holiday a journal line.
+    private func sayPassedOver(_ name: String, _ plan: StandingSchedule.Plan) {
+        for p in plan.passedOver {
+            var fields: [(String, EventLog.Value)] = [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(p.instant, zone: zone))),
+                                                      ("reason", .string(StandingSchedule.kind(p.reason)))]
+            switch p.reason {
+            case .paused: continue
+            case .requested: break
+            case .dayOff(let holiday): fields.append(("holiday", .string(holiday)))
+            }
+            guard passedOverSaid.insert("\(name) \(p.instant.nanoseconds)").inserted else { continue }
+            log?.emit("skipped", at: realtime, fields)
+            if case .dayOff(let holiday) = p.reason, p.instant > realtime {
+                console.info("'\(name)' does not ring on \(Formatting.datePhrase(p.instant, now: realtime, zone: zone)): \(holiday.printable)")
+            }
+        }
     }
 
     private func save(_ name: String, _ change: @escaping (inout AlarmRecord) -> Void) {

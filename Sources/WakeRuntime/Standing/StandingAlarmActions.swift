@@ -26,13 +26,16 @@ public enum StandingAlarmActions {
         public var name: String?
         public var ring: RingSettings
         public var given: Set<String>
+        /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
+        public var skipDays: [String]
 
-        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>) {
+        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = []) {
             self.when = when
             self.days = days
             self.name = name
             self.ring = ring
             self.given = given
+            self.skipDays = skipDays
         }
     }
 
@@ -67,7 +70,10 @@ public enum StandingAlarmActions {
         // Stored: what the command line gave. The config file's defaults stay in the config file,
         // so changing it later changes the alarms that did not say otherwise.
         // (A value equal to the built-in default is stored too: it may differ from the file's.)
-        let stored = settings.values.filter { c.given.contains("--" + $0.key) }
+        var stored = settings.values.filter { c.given.contains("--" + $0.key) }
+        let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: context.config(), zone: zone, now: now,
+                                           console: console)
+        if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
         guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {
@@ -107,7 +113,12 @@ public enum StandingAlarmActions {
         guard let name = added else {
             throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
         }
-        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))")
+        // Its first ring as the daemon will plan it: the calendar's days passed over, and said.
+        let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: name), lateLimit: .zero, now: now, zone: zone,
+                                          dayOff: calendars.calendars.dayOff)
+        let reasons = StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone)
+        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(first.next?.instant ?? next.instant, now: now, zone: zone))"
+                     + reasons.map { "; " + $0.printable }.joined())
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
         // Whether the daemon can arm it on the RTC, as far as can be told from here.
         let look = WakeSystemPlan.lookNow()
@@ -116,6 +127,31 @@ public enum StandingAlarmActions {
             console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
         }
         return .done
+    }
+
+    /// The holiday calendars `wake add` was given (or config.toml gives): each must read, now
+    /// rather than at 06:30 on a holiday (exit 78 naming the file and line); one that runs out
+    /// within 60 days is said. `stored`: the option's text with absolute names, for alarms.toml.
+    static func checkCalendars(_ given: [String], recurring: Bool, config: ConfigDefaults, zone: TimeZoneRules, now: Instant,
+                               console: Console) throws(WakeFailure) -> (stored: String?, calendars: DayOffCalendars) {
+        let flag = AlarmOption.skipDays.flag
+        if !given.isEmpty && !recurring {
+            throw usage("\(flag) is for an alarm that repeats: a one-off rings on the day it names; add --days, or leave out \(flag)")
+        }
+        var paths: [String] = []
+        for name in given {
+            if case .failure(let problem) = AlarmOption.skipDays.parse(name) { throw usage(problem.message) }
+            if name.contains(AlarmOption.listSeparator) { throw usage("\(flag): the file name '\(name.printable)' holds a line break; rename the file") }
+            do { paths.append(try WorkingDirectory.absolute(name)) } catch {
+                throw WakeFailure(.config, "\(flag): cannot make '\(name.printable)' an absolute name: \(error); give the calendar's full path")
+            }
+        }
+        let text = paths.isEmpty ? (recurring ? config.entry(AlarmOption.skipDays.name)?.value : nil)
+                                 : paths.joined(separator: String(AlarmOption.listSeparator))
+        let calendars = DayOffCalendars.read(text, zone: zone)
+        if let problem = calendars.problems.first { throw WakeFailure(.config, problem) }
+        for warning in calendars.runningOut(today: zone.localTime(at: now).date) { console.error("warning: " + warning) }
+        return (paths.isEmpty ? nil : text, calendars)
     }
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
@@ -151,6 +187,12 @@ public enum StandingAlarmActions {
         /// reads them, and each option it sets aside or changes.
         var settings: RingSettings?
         var adjustments: [RingSettings.Adjustment] = []
+        /// The occurrences passed over before `next`, and why, said as phrases (`reasons`).
+        var passedOver: [StandingSchedule.PassedOver] = []
+        var reasons: [String] = []
+        /// The skips asked for that lie ahead; the pause's start when it lies ahead.
+        var skips: [Instant] = []
+        var pausedFrom: Instant?
     }
 
     /// `Mon 7 Dec 00:00`, `tomorrow 12:00`: when a pause ends.
@@ -159,32 +201,42 @@ public enum StandingAlarmActions {
     }
 
     static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
-                     config: ConfigDefaults = ConfigDefaults()) -> [Row] {
+                     config: ConfigDefaults = ConfigDefaults(), calendars: [String: DayOffCalendars] = [:]) -> [Row] {
         alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
             let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
             let lateLimit = read?.settings.engine.lateLimit ?? Defaults.lateLimit
-            // The next occurrence as the daemon will see it, a skip passed over.
-            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone)
+            // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone,
+                                             dayOff: (calendars[a.name] ?? DayOffCalendars()).dayOff)
             let upcoming = plan.next
-            let skipNext = [plan.skipped, record.lastSkipped].contains { $0.map { $0 > now } ?? false }
+            let ahead = plan.ahead(of: now)
+            let skips = record.skips.filter { $0 > now }
+            let skipNext = ahead.contains { $0.reason == .requested } || (record.lastSkipped.map { $0 > now } ?? false)
+            let reasons = StandingSchedule.reasons(ahead, skipsAhead: skips.count, now: now, zone: zone)
             var state = "waiting"
-            let paused = record.pausedUntil.flatMap { $0 > now ? $0 : nil }
+            let pausedFrom = record.pausedFrom.flatMap { $0 > now ? $0 : nil }
+            let paused = pausedFrom != nil ? nil : record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
             else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
                 // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
                 state = "skipped by the pause until \(pauseText(p, now: now, zone: zone))"
             } else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
+            else if !reasons.isEmpty { state = reasons.joined(separator: "; ") }
             else if skipNext { state = "skipped-next" }
+            else if let f = pausedFrom, let u = record.pausedUntil {
+                state = "waiting; paused from \(pauseText(f, now: now, zone: zone)) until \(pauseText(u, now: now, zone: zone))"
+            }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).
                 state = "missed at \(Formatting.dayPhrase(m, now: now, zone: zone)) \(Formatting.clockTime(m, zone: zone, alwaysSeconds: true))"
             } else if upcoming == nil {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last, pausedUntil: paused,
-                       settings: read?.settings, adjustments: read?.adjustments ?? [])
+            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
+                       pausedUntil: pausedFrom != nil ? record.pausedUntil : paused, settings: read?.settings, adjustments: read?.adjustments ?? [],
+                       passedOver: ahead, reasons: reasons, skips: skips, pausedFrom: pausedFrom)
         }
     }
 
@@ -307,10 +359,21 @@ public enum StandingAlarmActions {
         let zone = context.zone(console)
         let now = context.now()
         let daemon = context.daemonRunning()
-        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config)
+        // Each alarm's holiday calendars, each file read once; one the daemon cannot read is a problem too.
+        let cache = DayOffCalendars.Cache()
+        var calendars: [String: DayOffCalendars] = [:]
+        var calendarProblems: [String] = [], runningOut: [String] = []
+        for a in alarms {
+            guard let paths = DayOffCalendars.paths(for: a, config: config) else { continue }
+            let c = DayOffCalendars.read(paths, zone: zone, cache: cache)
+            calendars[a.name] = c
+            calendarProblems += c.problems.map { "alarm '\(a.name)' \($0); meanwhile it rings on that calendar's days" }
+            runningOut += c.runningOut(today: zone.localTime(at: now).date).map { "alarm '\(a.name)' \($0)" }
+        }
+        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config, calendars: calendars)
         // An option the daemon sets aside is a problem in the file, as a broken alarm is.
-        let problems = read.problems + config.problems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
-        defer { for p in problems { console.error("warning: " + p) } }
+        let problems = read.problems + config.problems + calendarProblems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
+        defer { for p in problems + runningOut { console.error("warning: " + p) } }
         var running: [ControlRecord] = []
         do { running = try ControlActions.ask(.list, in: try context.controlDirectory(), console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
@@ -334,7 +397,9 @@ public enum StandingAlarmActions {
                 return NextAlarm(id: e.id, standing: e.standing != nil, at: e.ringingSince ?? o.now, message: e.message, state: .ringing)
             }
             guard let at = e.next else { return nil }
-            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message, state: e.phase)
+            // Why the days before it do not ring (a snoozed alarm rings on the day it rang).
+            let skipped = e.phase == .waiting ? e.standing?.reasons ?? [] : []
+            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message, state: e.phase, skipped: skipped)
         }
         guard let next = NextAlarm.soonest(candidates) else { return .failed(.nothingMatched) }
         if asJSON { console.json(next.json(now: o.now, zone: o.zone)) } else { console.result(next.line(now: o.now, zone: o.zone)) }
@@ -398,6 +463,14 @@ public enum StandingAlarmActions {
                 ("state", JSONText.quote(e.state)),
                 ("missed", iso(r.missed)),
                 ("paused_until", iso(r.pausedUntil)),
+                ("paused_from", iso(r.pausedFrom)),
+                ("skips", JSONText.array(r.skips.map { JSONText.quote(Formatting.iso8601($0, zone: zone)) })),
+                ("skipped", JSONText.array(r.passedOver.map { p in
+                    var holiday = "null"
+                    if case .dayOff(let h) = p.reason { holiday = JSONText.quote(h) }
+                    return JSONText.object([("occurrence", JSONText.quote(Formatting.iso8601(p.instant, zone: zone))),
+                                            ("reason", JSONText.quote(StandingSchedule.kind(p.reason))), ("holiday", holiday)])
+                })),
                 ("options", JSONText.object(options)),
                 ("set_aside", JSONText.array(r.adjustments.map { a in
                     JSONText.object([("option", JSONText.quote(a.option)), ("value", JSONText.quote(a.value)),
@@ -415,6 +488,9 @@ public enum StandingAlarmActions {
                 ("state", JSONText.quote(e.state)),
                 ("missed", "null"),
                 ("paused_until", "null"),
+                ("paused_from", "null"),
+                ("skips", "[]"),
+                ("skipped", "[]"),
                 ("options", "{}"),
                 ("set_aside", "[]"),
             ]
@@ -427,79 +503,168 @@ public enum StandingAlarmActions {
 
     // MARK: skip and remove
 
+    /// What `wake skip` was asked: the next occurrence (`count` 1), the next `count`, or the
+    /// occurrences on `dates` (local dates, as `2026-12-24`); `undo` takes skips back (those on
+    /// `dates`, or every one ahead).
+    public struct SkipRequest {
+        public var name: String
+        public var undo: Bool
+        public var count: Int?
+        public var dates: [String]
+        public init(name: String, undo: Bool = false, count: Int? = nil, dates: [String] = []) {
+            self.name = name; self.undo = undo; self.count = count; self.dates = dates
+        }
+    }
+
+    /// The most occurrences one `wake skip --count` passes over: a year of a daily alarm.
+    public static let skipCountLimit = 366
+
     public static func skip(name: String, undo: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        try skip(SkipRequest(name: name, undo: undo), console: console, in: context)
+    }
+
+    public static func skip(_ request: SkipRequest, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let context = try StandingContext.given(context)
         let store = context.store
         let zone = context.zone(console)
         let now = context.now()
+        if let n = request.count, !(1...skipCountLimit).contains(n) {
+            throw usage("--count \(n): give a number of occurrences from 1 to \(skipCountLimit)")
+        }
+        if request.count != nil && !request.dates.isEmpty { throw usage("--count and --on do not go together; give one") }
+        if request.undo && request.count != nil { throw usage("--undo takes back every skip ahead, or those --on dates; leave out --count") }
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
-        guard let alarm = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
-        let lateLimit = (try? RingSettings.tolerating(stored: alarm.options, defaults: ConfigDefaults.loadTolerant()))?.settings.engine.lateLimit
-            ?? Defaults.lateLimit
-        do {
-            let skipped = try store.updateHistory { history -> Instant? in
-                var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
-                if undo {
-                    // Taken back, whether or not the daemon has already passed over it.
-                    let skipped = [record.skip, record.lastSkipped].compactMap { $0 }.filter { $0 > now }.min()
-                    record.skip = nil
-                    if let l = record.lastSkipped, l > now { record.lastSkipped = nil }
-                    history[alarm.name] = record
-                    return skipped
-                }
-                let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone).next?.instant
-                record.skip = next
-                history[alarm.name] = record
-                return next
+        guard let alarm = alarms.first(where: { $0.name == request.name }) else { throw unknown(request.name) }
+        let config = context.config()
+        let lateLimit = (try? RingSettings.tolerating(stored: alarm.options, defaults: config))?.settings.engine.lateLimit ?? Defaults.lateLimit
+        let calendars = DayOffCalendars.read(DayOffCalendars.paths(for: alarm, config: config), zone: zone)
+        var onDates: [Instant] = []
+        for text in request.dates {
+            for day in text.split(separator: ",", omittingEmptySubsequences: false) {
+                onDates.append(try occurrence(of: alarm, onDate: String(day), now: now, zone: zone))
             }
-            guard let skipped else {
-                console.info(undo ? "'\(alarm.name)' has no skipped occurrence ahead" : "'\(alarm.name)' has no occurrence left to skip")
+        }
+        func when(_ t: Instant) -> String { "\(Formatting.datePhrase(t, now: now, zone: zone)) \(Formatting.clockTime(t, zone: zone))" }
+        do {
+            let (changed, record) = try store.updateHistory { history -> ([Instant], AlarmRecord) in
+                var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
+                var changed: [Instant] = []
+                if request.undo {
+                    // Taken back, whether or not a daemon has already passed over it.
+                    let ahead = record.skips.filter { $0 > now } + [record.lastSkipped].compactMap { $0 }.filter { $0 > now }
+                    changed = onDates.isEmpty ? ahead : ahead.filter(onDates.contains)
+                    record.skips.removeAll(where: changed.contains)
+                    if let l = record.lastSkipped, changed.contains(l) { record.lastSkipped = nil }
+                } else if !onDates.isEmpty {
+                    changed = onDates.filter { !record.skips.contains($0) }
+                    record.skips = Array(Set(record.skips + onDates)).sorted()
+                } else {
+                    // The next occurrences that would ring, one by one: what is already skipped,
+                    // paused or a holiday is passed over, not counted.
+                    var trial = record
+                    for _ in 0..<(request.count ?? 1) {
+                        guard let next = StandingSchedule.plan(alarm, record: trial, lateLimit: lateLimit, now: now, zone: zone,
+                                                               dayOff: calendars.dayOff).next?.instant else { break }
+                        trial.skips.append(next)
+                        changed.append(next)
+                    }
+                    record.skips = Array(Set(record.skips + changed)).sorted()
+                }
+                if record.skips.count > AlarmHistory.skipsKept { return ([], history[alarm.name] ?? AlarmRecord(name: alarm.name)) }
+                history[alarm.name] = record
+                return (changed.sorted(), record)
+            }
+            if !request.undo && record.skips.count > AlarmHistory.skipsKept {
+                throw usage("'\(alarm.name)' would have more than \(AlarmHistory.skipsKept) skips; take some back with 'wake skip \(alarm.name) --undo'")
+            }
+            let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone, dayOff: calendars.dayOff).next
+            let rings = next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""
+            guard !changed.isEmpty else {
+                if request.undo { console.info("'\(alarm.name)' has no skipped occurrence ahead" + (onDates.isEmpty ? "" : " on those dates") + rings) }
+                else if onDates.isEmpty { console.info("'\(alarm.name)' has no occurrence left to skip") }
+                else { console.info("'\(alarm.name)' already skips " + onDates.map(when).joined(separator: ", ") + rings) }
                 return .done
             }
-            let when = Formatting.ringsAt(skipped, now: now, zone: zone)
-            if undo {
-                console.info("'\(alarm.name)' rings again at its next occurrence: \(when)")
+            let list = changed.map(when).joined(separator: ", ")
+            if request.undo {
+                console.info("'\(alarm.name)' rings again at \(list)" + rings)
             } else {
-                let after = StandingSchedule.occurrence(of: alarm, after: skipped, zone: zone)
-                console.info("skipping '\(alarm.name)' at \(when)" + (after.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""))
+                console.info("skipping '\(alarm.name)' at \(list)" + rings)
             }
-        } catch {
+        } catch let error as WakeFailure {
+            throw error
+        } catch let error as StoreError {
             throw storeError(error)
+        } catch {
+            throw WakeFailure(.cantCreate, "\(error)")
         }
         return .done
     }
 
+    /// The alarm's occurrence on the local date `text` (`2026-12-24`), which must lie ahead and
+    /// be one of its days: a skip on a day it does not ring would change nothing, and is more
+    /// likely a wrong date than an intent.
+    static func occurrence(of alarm: StandingAlarm, onDate text: String, now: Instant, zone: TimeZoneRules) throws(WakeFailure) -> Instant {
+        let shown = TerminalText.printable(text, limit: 40)
+        guard let local = PauseEnd.parse(text), local.hour == 0, local.minute == 0, local.second == 0, !text.contains("T") else {
+            throw usage("--on: invalid date '\(shown)'; give a local date, as 2026-12-24 (several: --on 2026-12-24,2026-12-31)")
+        }
+        let dayStart = zone.instant(for: local)
+        guard let o = StandingSchedule.occurrence(of: alarm, after: dayStart - .nanoseconds(1), zone: zone),
+              zone.localTime(at: o.instant).date == local.date else {
+            let days = alarm.dateText.map { "it rings once, on \($0)" }
+                ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)" : "it rings on \(alarm.daySet.canonical)")
+            throw usage("--on \(shown): '\(alarm.name)' does not ring that day (\(days)); give a day it rings on")
+        }
+        guard o.instant > now else { throw usage("--on \(shown): '\(alarm.name)' has already rung or passed that day; give a later date") }
+        return o.instant
+    }
+
     // MARK: pause and resume
 
-    /// `wake pause --until DATE [NAME...]`: every standing alarm, or the named ones, quiet until
-    /// DATE (recorded in the history, as skips are, so the daemon honours it across restarts).
-    /// `long`: `--long`, for a pause of more than a year.
-    public static func pause(until text: String, long: Bool = false, names: [String], console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    /// `wake pause [--from DATE] --until DATE [NAME...]`: every standing alarm, or the named
+    /// ones, quiet from DATE (default: now) until DATE (recorded in the history, as skips are, so
+    /// the daemon honours it across restarts). `long`: `--long`, for a pause of more than a year.
+    public static func pause(until text: String, from fromText: String? = nil, long: Bool = false, names: [String], console: Console,
+                             in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let context = try StandingContext.given(context)
         let store = context.store
         let zone = context.zone(console)
         let now = context.now()
         let until: Instant
         do { until = try PauseEnd.resolve(text, now: now, zone: zone, long: long) } catch { throw usage(error.description) }
+        var from: Instant?
+        if let fromText {
+            let shown = TerminalText.printable(fromText, limit: 40)
+            guard let local = PauseEnd.parse(fromText) else { throw usage("--from: invalid date '\(shown)'; \(PauseEnd.forms)") }
+            let start = zone.instant(for: local)
+            guard start < until else {
+                throw usage("--from \(shown) is not before --until \(TerminalText.printable(text, limit: 40)); give a start before the end")
+            }
+            // A start already passed is a pause that is on now, as without --from.
+            from = start > now ? start : nil
+        }
         let chosen = try chosenAlarms(names, store: store, verb: "pause")
         do {
             try store.updateHistory { history in
                 for a in chosen {
                     var record = history[a.name] ?? AlarmRecord(name: a.name)
                     record.pausedUntil = until
+                    record.pausedFrom = from
                     history[a.name] = record
                 }
             }
         } catch {
             throw storeError(error)
         }
-        let end = pauseText(until, now: now, zone: zone)
+        let end = (from.map { "from \(pauseText($0, now: now, zone: zone)) " } ?? "") + "until \(pauseText(until, now: now, zone: zone))"
         for a in chosen {
             var record = AlarmRecord(name: a.name)
             record.pausedUntil = until
+            record.pausedFrom = from
             let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone).next
-            var line = "'\(a.name)' paused until \(end)"
+            var line = "'\(a.name)' paused \(end)"
             if let next {
                 line += "; it rings next at \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
             } else if let due = oneOffTime(a, zone: zone), due > now {
@@ -526,7 +691,13 @@ public enum StandingAlarmActions {
                 var resumed: [String] = []
                 for a in chosen {
                     guard var record = history[a.name], let p = record.pausedUntil, p > now else { continue }
-                    record.pausedUntil = now
+                    if let f = record.pausedFrom, f > now {
+                        // Not begun: nothing passed during it, so nothing is left of it.
+                        record.pausedUntil = nil
+                        record.pausedFrom = nil
+                    } else {
+                        record.pausedUntil = now
+                    }
                     history[a.name] = record
                     resumed.append(a.name)
                 }

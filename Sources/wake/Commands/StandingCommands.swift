@@ -26,6 +26,9 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var ring: RingOptionGroup
 
+    @Option(help: ArgumentHelp(AlarmOption.skipDays.help, valueName: "file"), completion: .file(extensions: ["ics"]))
+    var skipDays: [String] = []
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }
@@ -51,12 +54,21 @@ struct NextCommand: ParsableCommand {
 
 /// `wake skip NAME`: pass over the next occurrence only (a holiday).
 struct SkipCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "skip", abstract: "Skip the next occurrence of a standing alarm.")
+    static let configuration = CommandConfiguration(
+        commandName: "skip",
+        abstract: "Skip the next occurrence of a standing alarm (or the next N, or those on dates).",
+        discussion: "Occurrences already skipped, paused or on a holiday of its calendars are not counted by --count. 'wake list' and 'wake next' say which days are skipped and why. --undo takes back every skip ahead, or those --on the dates given.")
 
     @Argument(help: "The alarm's name (see 'wake list').")
     var name: String
 
-    @Flag(help: "Ring the next occurrence after all.")
+    @Option(help: ArgumentHelp("Skip the next N occurrences (1 to 366).", valueName: "n"))
+    var count: Int?
+
+    @Option(help: ArgumentHelp("Skip the occurrence on this local date, as 2026-12-24 (repeatable, or comma-separated).", valueName: "date"))
+    var on: [String] = []
+
+    @Flag(help: "Take the skips back: every one ahead, or those --on the dates given.")
     var undo = false
 }
 
@@ -65,10 +77,13 @@ struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Keep every standing alarm (or the named ones) quiet until a date.",
-        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. Occurrences inside the pause pass quietly, neither rung nor missed; a one-off inside it is kept until the pause ends. The daemon honours it across restarts. 'wake resume' ends it early.")
+        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. --from DATE starts the pause later (a local date: from 00:00 that day), so a holiday can be planned ahead; only occurrences from it up to --until are quiet. Occurrences inside the pause pass quietly, neither rung nor missed; a one-off inside it is kept until the pause ends. The daemon honours it across restarts. 'wake resume' ends it early.")
 
     @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
     var until: String
+
+    @Option(help: ArgumentHelp("The date (or date and time) the pause starts (default: now): a holiday planned ahead.", valueName: "date"))
+    var from: String?
 
     @Flag(help: "Allow a pause of more than a year (without it, a later DATE is refused as a likely typo).")
     var long = false

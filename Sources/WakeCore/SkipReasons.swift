@@ -1,0 +1,45 @@
+/// Why a standing alarm will not ring on the days before its next ring, in the words `wake
+/// list` and `wake next` say it: `Mon 6 Apr skipped: Easter Monday (holidays-de-by.ics)`,
+/// `paused until Mon 7 Dec 00:00`, `Mon 30 Nov skipped (2 more)`. Pure; not escaped (a holiday
+/// is named by its calendar): each caller escapes for where it writes.
+extension StandingSchedule {
+    /// One phrase per reason ahead of `now`, in order: each day off, the first skip asked for
+    /// (with how many more of them lie ahead, `skipsAhead` counting it), and the pause.
+    public static func reasons(_ passed: [PassedOver], skipsAhead: Int, now: Instant, zone: TimeZoneRules) -> [String] {
+        var phrases: [String] = []
+        var saidSkip = false
+        for p in passed where p.instant > now {
+            switch p.reason {
+            case .requested:
+                guard !saidSkip else { continue }
+                saidSkip = true
+                let more = skipsAhead - 1
+                phrases.append("\(Formatting.datePhrase(p.instant, now: now, zone: zone)) skipped" + (more > 0 ? " (\(more) more)" : ""))
+            case .paused(let until):
+                phrases.append("paused until \(Formatting.dayPhrase(until, now: now, zone: zone)) \(Formatting.clockTime(until, zone: zone))")
+            case .dayOff(let holiday):
+                phrases.append("\(Formatting.datePhrase(p.instant, now: now, zone: zone)) skipped: \(holiday)")
+            }
+        }
+        return phrases
+    }
+
+    /// The word a JSON reader matches on: `skip`, `pause` or `holiday`.
+    public static func kind(_ reason: SkipReason) -> String {
+        switch reason {
+        case .requested: return "skip"
+        case .paused: return "pause"
+        case .dayOff: return "holiday"
+        }
+    }
+}
+
+extension Formatting {
+    /// The weekday and date, always (`Mon 6 Apr`, with the year when it is not now's): a
+    /// skipped day is named by its date, which the calendar it comes from also shows.
+    public static func datePhrase(_ target: Instant, now: Instant, zone: TimeZoneRules) -> String {
+        let day = zone.localTime(at: target).date, today = zone.localTime(at: now).date
+        let base = "\(weekdayNames[day.weekday]) \(day.day) \(monthName(day.month, short: true))"
+        return day.year == today.year ? base : "\(base) \(day.year)"
+    }
+}
