@@ -33,6 +33,7 @@ extension Doctor {
             out.append(DoctorFinding(.files, "files.history", .fail, "history file " + error.description,
                                      fix: what + ": until then the daemon cannot record what rang, so after a restart an alarm may ring twice or a missed one go unsaid"))
         }
+        out += calendarFindings(store: store, configPath: configPath)
         // alarms.toml and history.toml live together; the last good copy of the alarms in the state directory.
         var directories = [("alarms", store.alarmsDirectory, "'wake add', 'skip' and 'pause' cannot save, and the daemon cannot record what rang")]
         if let lastGood = store.lastGoodFile {
@@ -50,6 +51,31 @@ extension Doctor {
             }
         }
         return out
+    }
+
+    /// The holiday calendars of the alarms (`--skip-days`), read as the daemon reads them: one it
+    /// cannot read, or one that runs out within 60 days, is WARN (the alarm rings on those days,
+    /// which is heard, but not what was asked). No finding when no alarm has a calendar.
+    static func calendarFindings(store: AlarmStore, configPath: String?, now: Instant = SystemClock.now().realtime,
+                                 zone: TimeZoneRules = ZoneLoader.local().zone) -> [DoctorFinding] {
+        let config = ConfigDefaults.loadTolerant(path: configPath)
+        let cache = DayOffCalendars.Cache()
+        var problems: [String] = [], names: [String] = [], files: Set<String> = []
+        for a in store.loadTolerant().alarms ?? [] {
+            guard let paths = DayOffCalendars.paths(for: a, config: config) else { continue }
+            let c = DayOffCalendars.read(paths, zone: zone, cache: cache)
+            names.append(a.name)
+            files.formUnion(c.calendars.map(\.path))
+            problems += (c.problems + c.runningOut(today: zone.localTime(at: now).date)).map { "alarm '\(a.name)' \($0)" }
+        }
+        guard !names.isEmpty else { return [] }
+        if let first = problems.first {
+            return [DoctorFinding(.files, "files.calendars", alarms: names, .warn, first + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""),
+                                  fix: "correct the calendar, or make a new one with 'wake holidays import' or your calendar program; "
+                                      + "until then the alarm rings on the days it should skip")]
+        }
+        return [DoctorFinding(.files, "files.calendars", alarms: names, .pass,
+                              "\(files.count) holiday calendar\(files.count == 1 ? "" : "s") read, each with days beyond the next \(DayOffCalendars.reachDays)")]
     }
 
     /// A file that is there but cannot be read (permissions, another user's, a directory in its

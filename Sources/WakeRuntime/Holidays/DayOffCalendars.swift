@@ -43,7 +43,8 @@ public struct DayOffCalendars {
     /// The calendars named by an option's text (`AlarmOption.list`), each read or refused.
     public static func read(_ text: String?, zone: TimeZoneRules, cache: Cache = Cache()) -> DayOffCalendars {
         var result = DayOffCalendars()
-        for path in text.map(AlarmOption.list) ?? [] {
+        var seen: Set<String> = []
+        for path in text.map(AlarmOption.list) ?? [] where seen.insert(path).inserted {
             switch cache.read[path] ?? load(path, zone: zone) {
             case .success(let c):
                 cache.read[path] = .success(c)

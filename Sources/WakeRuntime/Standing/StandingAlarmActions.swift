@@ -142,7 +142,10 @@ public enum StandingAlarmActions {
         for name in given {
             if case .failure(let problem) = AlarmOption.skipDays.parse(name) { throw usage(problem.message) }
             if name.contains(AlarmOption.listSeparator) { throw usage("\(flag): the file name '\(name.printable)' holds a line break; rename the file") }
-            do { paths.append(try WorkingDirectory.absolute(name)) } catch {
+            do {
+                let path = try WorkingDirectory.absolute(name)
+                if !paths.contains(path) { paths.append(path) }
+            } catch {
                 throw WakeFailure(.config, "\(flag): cannot make '\(name.printable)' an absolute name: \(error); give the calendar's full path")
             }
         }
@@ -646,24 +649,27 @@ public enum StandingAlarmActions {
             from = start > now ? start : nil
         }
         let chosen = try chosenAlarms(names, store: store, verb: "pause")
+        let records: [String: AlarmRecord]
         do {
-            try store.updateHistory { history in
+            records = try store.updateHistory { history in
                 for a in chosen {
                     var record = history[a.name] ?? AlarmRecord(name: a.name)
                     record.pausedUntil = until
                     record.pausedFrom = from
                     history[a.name] = record
                 }
+                return history
             }
         } catch {
             throw storeError(error)
         }
+        let config = context.config()
         let end = (from.map { "from \(pauseText($0, now: now, zone: zone)) " } ?? "") + "until \(pauseText(until, now: now, zone: zone))"
         for a in chosen {
-            var record = AlarmRecord(name: a.name)
-            record.pausedUntil = until
-            record.pausedFrom = from
-            let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone).next
+            // Its next ring with everything else it passes over: skips and holidays too.
+            let record = records[a.name] ?? AlarmRecord(name: a.name)
+            let calendars = DayOffCalendars.read(DayOffCalendars.paths(for: a, config: config), zone: zone)
+            let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone, dayOff: calendars.dayOff).next
             var line = "'\(a.name)' paused \(end)"
             if let next {
                 line += "; it rings next at \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
