@@ -37,7 +37,17 @@ public struct DayOffCalendars {
     /// a calendar says.
     public static func paths(for alarm: StandingAlarm, config: ConfigDefaults) -> String? {
         guard alarm.days != 0 else { return nil }
-        return alarm.options[AlarmOption.skipDays.name] ?? config.entry(AlarmOption.skipDays.name)?.value
+        return alarm.options[AlarmOption.skipDays.name] ?? configured(config)
+    }
+
+    /// config.toml's calendars, a relative name read from the config file's directory (where
+    /// `wake holidays import` writes), not from whichever directory a command runs in.
+    public static func configured(_ config: ConfigDefaults) -> String? {
+        guard let text = config.entry(AlarmOption.skipDays.name)?.value else { return nil }
+        guard let file = config.path, let slash = file.lastIndex(of: "/") else { return text }
+        let directory = String(file[..<slash])
+        return AlarmOption.list(text).map { $0.hasPrefix("/") ? $0 : directory + "/" + $0 }
+            .joined(separator: String(AlarmOption.listSeparator))
     }
 
     /// The calendars named by an option's text (`AlarmOption.list`), each read or refused.

@@ -149,7 +149,7 @@ public enum StandingAlarmActions {
                 throw WakeFailure(.config, "\(flag): cannot make '\(name.printable)' an absolute name: \(error); give the calendar's full path")
             }
         }
-        let text = paths.isEmpty ? (recurring ? config.entry(AlarmOption.skipDays.name)?.value : nil)
+        let text = paths.isEmpty ? (recurring ? DayOffCalendars.configured(config) : nil)
                                  : paths.joined(separator: String(AlarmOption.listSeparator))
         let calendars = DayOffCalendars.read(text, zone: zone)
         if let problem = calendars.problems.first { throw WakeFailure(.config, problem) }
