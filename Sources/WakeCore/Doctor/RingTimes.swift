@@ -2,13 +2,17 @@
 /// zone's abbreviation and in UTC, so a zone that is not the one the user thinks shows at once.
 public enum RingTimes {
     /// Up to `count` occurrences: `first` (the daemon's next, a skip or pause passed over), then
-    /// the alarm's own occurrences after it.
-    public static func upcoming(_ alarm: StandingAlarm, first: Instant?, count: Int, zone: TimeZoneRules) -> [Instant] {
+    /// the alarm's own occurrences after it that `rings` (skips, the pause and holidays passed
+    /// over too; a year's look at most).
+    public static func upcoming(_ alarm: StandingAlarm, first: Instant?, count: Int, zone: TimeZoneRules,
+                                rings: (Instant) -> Bool = { _ in true }) -> [Instant] {
         guard let first, count > 0 else { return [] }
         var times = [first]
-        while times.count < count, let last = times.last,
-              let next = StandingSchedule.occurrence(of: alarm, after: last, zone: zone)?.instant {
-            times.append(next)
+        var last = first
+        for _ in 0..<400 where times.count < count {
+            guard let next = StandingSchedule.occurrence(of: alarm, after: last, zone: zone)?.instant else { break }
+            if rings(next) { times.append(next) }
+            last = next
         }
         return times
     }

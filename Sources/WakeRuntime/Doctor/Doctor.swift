@@ -63,7 +63,11 @@ public enum Doctor {
         let console = Console(quiet: true)
         let zone = standing.zone(console)
         let now = standing.now()
-        let rows = StandingAlarmActions.rows(chosen, history: history, zone: zone, now: now, daemon: running, config: config)
+        let cache = DayOffCalendars.Cache()
+        var calendars: [String: DayOffCalendars] = [:]
+        for a in chosen { calendars[a.name] = DayOffCalendars.read(DayOffCalendars.paths(for: a, config: config), zone: zone, cache: cache) }
+        let rows = StandingAlarmActions.rows(chosen, history: history, zone: zone, now: now, daemon: running, config: config,
+                                             calendars: calendars)
         // Only what will ring is worth the sound checks; a finished one-off or a paused alarm is said under time.
         let ringing = rows.filter { $0.next != nil }
         out += daemonFindings(alarmCount: alarms.count, running: running, environment: context.environment)

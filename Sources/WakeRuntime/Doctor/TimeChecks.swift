@@ -7,7 +7,7 @@ extension Doctor {
     static func timeFindings(rows: [StandingAlarmActions.Row], zone: TimeZoneRules, now: Instant) -> [DoctorFinding] {
         var out = [zoneFinding(zone, now: now), syncFinding()]
         for row in rows {
-            let times = RingTimes.upcoming(row.alarm, first: row.next?.instant, count: 3, zone: zone)
+            let times = RingTimes.upcoming(row.alarm, first: row.next?.instant, count: 3, zone: zone, rings: row.rings)
             if times.isEmpty {
                 out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, "rings no more (\(row.state.printable))"))
                 continue

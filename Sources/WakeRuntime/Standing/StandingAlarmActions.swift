@@ -196,6 +196,8 @@ public enum StandingAlarmActions {
         /// The skips asked for that lie ahead; the pause's start when it lies ahead.
         var skips: [Instant] = []
         var pausedFrom: Instant?
+        /// Whether an occurrence after `next` rings: the record's skips and pause, the calendars' days off.
+        var rings: (Instant) -> Bool = { _ in true }
     }
 
     /// `Mon 7 Dec 00:00`, `tomorrow 12:00`: when a pause ends.
@@ -239,7 +241,11 @@ public enum StandingAlarmActions {
             }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
                        pausedUntil: pausedFrom != nil ? record.pausedUntil : paused, settings: read?.settings, adjustments: read?.adjustments ?? [],
-                       passedOver: ahead, reasons: reasons, skips: skips, pausedFrom: pausedFrom)
+                       passedOver: ahead, reasons: reasons, skips: skips, pausedFrom: pausedFrom,
+                       rings: { t in
+                           !record.skips.contains(t) && !record.isPaused(t)
+                               && (a.days == 0 || calendars[a.name]?.dayOff(zone.localTime(at: t).date) == nil)
+                       })
         }
     }
 
