@@ -16,12 +16,13 @@
 # has setcap and getcap, which make install, the package's postinst and the tests run. libpulse's
 # headers (libpulse-dev) are read at build time only: wake opens libpulse with dlopen when it rings
 # through a sound server. pipewire, wireplumber and pipewire-pulse are the desktop the tests ring on.
+# python3-holidays is what `wake holidays import` runs (the package only suggests it); the tests run the real one.
 # libstdc++-12-dev has the static libstdc++ the release binary links (packaging/link).
 BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev gcc libc6-dev libstdc++-12-dev
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
-                    pipewire wireplumber pipewire-pulse
+                    pipewire wireplumber pipewire-pulse python3-holidays
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib
 

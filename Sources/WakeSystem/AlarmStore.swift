@@ -313,8 +313,9 @@ public struct AlarmStore: Sendable {
         try checkOwnership(st, path: directory, what: "the directory", fix: "700")
     }
 
-    /// Creates `directory` and any missing parents 0700 (as the XDG spec asks), then checks it.
-    static func ensureDirectory(_ directory: String) throws(StoreError) {
+    /// Creates `directory` and any missing parents 0700 (as the XDG spec asks), then checks it:
+    /// also for the other files wake keeps beside the alarms (`wake holidays import`'s calendars).
+    public static func ensureDirectory(_ directory: String) throws(StoreError) {
         if RegularFile.kind(of: directory) == nil {
             var prefix = directory.hasPrefix("/") ? "" : "."
             for component in directory.split(separator: "/") {

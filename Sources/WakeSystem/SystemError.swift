@@ -7,6 +7,8 @@ public struct SystemCallError: Error, CustomStringConvertible, Equatable {
     public var errno: Errno
     public init(_ call: String, _ errno: Errno) { self.call = call; self.errno = errno }
     public var description: String { "\(call): \(errno.description)" }
+    /// The errno's text alone ("No such file or directory"), for a message that names the call's object itself.
+    public var reason: String { errno.description }
 }
 
 /// Runs a call that returns -1 and sets errno on failure, retrying when a signal interrupted it.

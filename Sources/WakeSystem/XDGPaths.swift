@@ -14,6 +14,15 @@ public enum XDGPaths {
         base("XDG_STATE_HOME", orHome: ".local/state", environment)
     }
 
+    /// `<configHome>/wake`: the alarms, and the calendars `wake holidays import` writes beside them.
+    public static var wakeConfigDirectory: String? { configHome().map { $0 + "/wake" } }
+
+    /// `$HOME` when absolute, without trailing slashes: what a path under it is shown with `~` for.
+    public static var home: String? {
+        guard let p = getenv("HOME"), case let h = String(cString: p), h.hasPrefix("/") else { return nil }
+        return trimmed(h)
+    }
+
     /// `<configHome>/wake/alarms.toml`: the standing alarms.
     public static var alarmsFile: String? { configHome().map { $0 + "/wake/alarms.toml" } }
 

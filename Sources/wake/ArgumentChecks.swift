@@ -57,7 +57,8 @@ enum ArgumentChecks {
     /// Options that take a value: every spelling maps to its long name.
     static let valueOptions: [String: String] = {
         // Every option of an alarm, and the commands' own that take a value.
-        var spellings = ["--events": "--events", "--until": "--until", "--for": "--for"]
+        var spellings = ["--events": "--events", "--until": "--until", "--for": "--for",
+                         "--years": "--years", "--output": "--output", "-o": "--output"]
         for option in AlarmOption.all {
             spellings[option.flag] = option.flag
             if let short = option.short { spellings["-\(short)"] = option.flag }

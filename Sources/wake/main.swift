@@ -47,7 +47,9 @@ struct Invocation<T> {
 /// with wake's own one-line error (64 for usage, 78 for the config file).
 /// `tolerant`: the daemon's read of the config file, which sets aside what it cannot use (and
 /// says so) instead of refusing to start.
-func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], readsConfig: Bool = false, tolerant: Bool = false) -> Invocation<T> {
+/// `parent`: the word before a nested subcommand's name (`holidays` of `wake holidays import`).
+func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], readsConfig: Bool = false, tolerant: Bool = false,
+                               parent: String? = nil) -> Invocation<T> {
     do {
         let given = try ArgumentChecks.checkRawArguments(args)
         // --help and --version answer whatever the config file says.
@@ -62,7 +64,8 @@ func parse<T: ParsableCommand>(_ type: T.Type, _ args: [String], readsConfig: Bo
         if T.exitCode(for: error) == .success { T.exit(withError: error) }  // --help, --version
         var message = T.message(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
         while message.hasSuffix(".") { message.removeLast() }
-        let help = T.self == WakeCommand.self ? "wake --help" : "wake \(T.configuration.commandName ?? "") --help"
+        let name = [parent, T.configuration.commandName].compactMap { $0 }.joined(separator: " ")
+        let help = T.self == WakeCommand.self ? "wake --help" : "wake \(name) --help"
         Console(quiet: false).error("\(message); see '\(help)'")
         exit(ExitCode.usage)
     }
@@ -98,11 +101,11 @@ func execute(quiet: Bool = false, eventStream: Bool = false,
     }
 }
 
-/// Parses a subcommand, then `execute`s its body.
-func run<T: ParsableCommand>(_ type: T.Type, readsConfig: Bool = false, tolerant: Bool = false, quiet: (T) -> Bool = { _ in false },
-                             eventStream: (T) -> Bool = { _ in false },
+/// Parses a subcommand (`args`: the words after its name), then `execute`s its body.
+func run<T: ParsableCommand>(_ type: T.Type, _ args: [String] = rest, parent: String? = nil, readsConfig: Bool = false, tolerant: Bool = false,
+                             quiet: (T) -> Bool = { _ in false }, eventStream: (T) -> Bool = { _ in false },
                              _ body: (Invocation<T>, Console, SignalChannel) throws(WakeFailure) -> CommandResult) -> Never {
-    let c = parse(T.self, rest, readsConfig: readsConfig, tolerant: tolerant)
+    let c = parse(T.self, args, readsConfig: readsConfig, tolerant: tolerant, parent: parent)
     execute(quiet: quiet(c.command), eventStream: eventStream(c.command)) { console, signals throws(WakeFailure) in
         try body(c, console, signals)
     }
@@ -180,6 +183,24 @@ case "test":
     run(TestCommand.self, readsConfig: true, eventStream: \.json) { c, console, signals throws(WakeFailure) in
         try AlarmTest.run(c.command.request(config: c.config, given: c.given), console: console, signals: signals)
     }
+case "holidays":
+    // The second word picks the subcommand, as the first word does here; --help or anything else
+    // gets the group's help or wake's one-line error.
+    let words = Array(rest.dropFirst())
+    switch rest.first {
+    case "import":
+        // With -o -, the file is stdout and the lines about it go to stderr.
+        run(HolidaysImportCommand.self, words, parent: "holidays", eventStream: { $0.output == "-" }) { c, console, _ throws(WakeFailure) in
+            try HolidayImport.run(HolidayImport.Request(place: c.command.place, years: c.command.years, output: c.command.output), console: console)
+        }
+    case "list":
+        run(HolidaysListCommand.self, words, parent: "holidays") { _, console, _ throws(WakeFailure) in try HolidayImport.list(console: console) }
+    default:
+        if rest.first?.hasPrefix("-") == true { _ = parse(HolidaysCommand.self, rest) }  // --help answers and exits
+        Console(quiet: false).error(rest.first.map { "no subcommand '\($0.printable)' of holidays; give import or list (see 'wake holidays --help')" }
+                                    ?? "holidays needs a subcommand: import COUNTRY[-REGION] or list (see 'wake holidays --help')")
+        exit(ExitCode.usage)
+    }
 case "help":
     // `wake help [SUBCOMMAND]`, which the completion scripts offer: that subcommand's --help.
     guard let name = rest.first else { _ = parse(WakeCommand.self, ["--help"]); exit(ExitCode.usage) }
@@ -187,13 +208,16 @@ case "help":
         Console(quiet: false).error("no subcommand '\(name.printable)'; see 'wake --help'")
         exit(ExitCode.usage)
     }
-    guard rest.count == 1 else {
+    // `wake help holidays import`: a group's subcommand.
+    let nested = rest.count == 2 ? sub.configuration.subcommands.first { $0.configuration.commandName == rest[1] } : nil
+    guard rest.count == 1 || nested != nil else {
         Console(quiet: false).error("help takes one subcommand, not '\(rest[1].printable)'; see 'wake --help'")
         exit(ExitCode.usage)
     }
     /// Prints a subcommand's help (parse exits for --help); opened from the existential here.
     func help<T: ParsableCommand>(_ type: T.Type) { _ = parse(type, ["--help"]) }
-    help(sub)
+    let target: any ParsableCommand.Type = nested ?? sub
+    help(target)
     exit(ExitCode.usage)
 case let first where WakeCommandTree.handles(first):
     // The completion scripts and the help dump, generated from the whole tree (they print and exit).

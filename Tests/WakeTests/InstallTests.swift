@@ -294,9 +294,10 @@ extension InstallTests {
 extension InstallTests {
     @Suite("The man page")
     struct ManPage {
-        /// Each command's options as its --help lists them: long (`--days`) and short (`-s`).
+        /// Each command's options as its --help lists them: long (`--days`) and short (`-s`);
+        /// `subcommand` may be a group's with its own (`holidays import`).
         static func helpOptions(_ subcommand: String?) async throws -> Set<String> {
-            let r = try await WakeProcess.run((subcommand.map { [$0] } ?? []) + ["--help"])
+            let r = try await WakeProcess.run((subcommand.map { $0.split(separator: " ").map(String.init) } ?? []) + ["--help"])
             guard r.exitCode == 0 else { throw WakeTestError("wake \(subcommand ?? "") --help: \(r)") }
             var options = Set<String>()
             var inOptions = false
@@ -316,6 +317,22 @@ extension InstallTests {
         /// The subcommands main.swift dispatches by their first word.
         static func dispatchedSubcommands() throws -> [String] {
             try InstallTools.read(InstallTools.mainSwift).matches(of: /\ncase "([a-z]+)":/).map { String($0.1) }
+        }
+
+        /// A group's subcommands, as its --help lists them (`import` and `list` of `holidays`);
+        /// their options belong in the group's part of the page.
+        static func nestedSubcommands(of subcommand: String) async throws -> [String] {
+            let r = try await WakeProcess.run([subcommand, "--help"])
+            guard let start = r.stdoutLines.firstIndex(of: "SUBCOMMANDS:") else { return [] }
+            return r.stdoutLines[(start + 1)...].prefix { $0.hasPrefix("  ") }
+                .compactMap { $0.hasPrefix("   ") ? nil : $0.split(separator: " ").first.map { "\(subcommand) \($0)" } }
+        }
+
+        /// A subcommand's options with those of its own subcommands.
+        static func allHelpOptions(_ subcommand: String) async throws -> Set<String> {
+            var options = try await helpOptions(subcommand)
+            for nested in try await nestedSubcommands(of: subcommand) { options.formUnion(try await helpOptions(nested)) }
+            return options
         }
 
         /// The page's lines from a `.Sh`/`.Ss` heading to the next heading of the same or a higher level.
@@ -359,14 +376,14 @@ extension InstallTests {
                 let block = Self.block(page, heading: ".Ss wake \(sub)")
                 #expect(!block.isEmpty, "wake.1 has no '.Ss wake \(sub)' under COMMANDS")
                 guard sub != "help" else { continue }
-                let missing = try await Self.helpOptions(sub).subtracting(["-h", "--help"]).subtracting(Self.flags(in: block))
+                let missing = try await Self.allHelpOptions(sub).subtracting(["-h", "--help"]).subtracting(Self.flags(in: block))
                 #expect(missing.isEmpty, "wake.1 does not document \(missing.sorted()) of 'wake \(sub)': name them under '.Ss wake \(sub)'")
             }
         }
 
         @Test func everyOptionThePageNamesExists() async throws {
             var all = try await Self.helpOptions(nil)
-            for sub in try Self.dispatchedSubcommands() where sub != "help" { all.formUnion(try await Self.helpOptions(sub)) }
+            for sub in try Self.dispatchedSubcommands() where sub != "help" { all.formUnion(try await Self.allHelpOptions(sub)) }
             let named = Self.flags(in: try Self.page())
             let unknown = named.subtracting(all)
             #expect(unknown.isEmpty, "wake.1 names options no command has: \(unknown.sorted())")
@@ -457,6 +474,8 @@ extension InstallTests {
             #expect(try await Self.bashOffers(script, ["wake", "daemon", "--inhibit", "r"]) == ["require"])
             #expect(try await Self.bashOffers(script, ["wake", "07:00", "--inhibit", ""]) == ["auto", "off", "require"])
             #expect(try await Self.bashOffers(script, ["wake", "--so"]) == ["--sound"])
+            #expect(try await Self.bashOffers(script, ["wake", "holidays", ""]).filter { !$0.hasPrefix("-") } == ["import", "list"])
+            #expect(try await Self.bashOffers(script, ["wake", "holidays", "import", "DE", "--y"]) == ["--years"])
         }
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make) && InstallTools.has(InstallTools.bash), "needs make and bash"))

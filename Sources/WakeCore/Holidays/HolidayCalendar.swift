@@ -99,8 +99,10 @@ public struct HolidayCalendar: Equatable, Sendable {
             number += 1
             var line = Substring(raw)
             if line.hasSuffix("\r") { line = line.dropLast() }
-            if let first = line.first, first == " " || first == "\t", !out.isEmpty {
-                out[out.count - 1].1 += line.dropFirst()
+            // By scalar, not by character: a continuation may start with a space and a combining
+            // mark (a character longer than a line, broken between its scalars), one character.
+            if let first = line.unicodeScalars.first, first == " " || first == "\t", !out.isEmpty {
+                out[out.count - 1].1 += String(line.unicodeScalars.dropFirst())
             } else {
                 out.append((number, String(line)))
             }

@@ -83,6 +83,18 @@ public final class Console {
         Self.write(STDOUT_FILENO, document + "\n")
     }
 
+    /// A file's text that is the command's answer (`wake holidays import -o -`), on stdout byte
+    /// for byte into a pipe or a file; on a terminal each line is escaped as any other (the text
+    /// holds what another program said).
+    public func file(_ text: String) {
+        if let capture { return capture.append(text) }
+        clearStatus()
+        guard isatty(STDOUT_FILENO) == 1 else { return Self.write(STDOUT_FILENO, text) }
+        Self.write(STDOUT_FILENO, text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            TerminalText.sanitizeLine(String($0.hasSuffix("\r") ? $0.dropLast() : $0))
+        }.joined(separator: "\n"))
+    }
+
     public func error(_ line: String) {
         if let capture { return capture.append("wake: " + TerminalText.sanitizeLine(line)) }
         clearStatus()
