@@ -595,7 +595,9 @@ public enum StandingAlarmActions {
                 else { console.info("'\(alarm.name)' already skips " + onDates.map(when).joined(separator: ", ") + rings) }
                 return .done
             }
-            let list = changed.map(when).joined(separator: ", ")
+            // A long run is said by its ends; `wake list --json` lists every one.
+            let list = changed.count > 3 ? "\(changed.count) occurrences, \(when(changed[0])) to \(when(changed[changed.count - 1]))"
+                : changed.map(when).joined(separator: ", ")
             if request.undo {
                 console.info("'\(alarm.name)' rings again at \(list)" + rings)
             } else {
