@@ -112,6 +112,27 @@ struct SkipScheduleTests {
         #expect(both.passedOver.map(\.reason) == [.requested, .dayOff("Holiday (h.ics)"), .requested])
     }
 
+    @Test("what the history records as skipped is the latest passed over by now, while a later skip or holiday lies ahead")
+    func skippedPassedWithMoreAhead() throws {
+        let c = try Self.calendar("BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261126\r\nSUMMARY:Holiday\r\nEND:VEVENT\r\n")
+        var record = AlarmRecord(name: "work")
+        record.lastFired = Self.at(0)
+        record.skips = [Self.at(1), Self.at(2)]  // Tue 24 (passed at Tue 08:00) and Wed 25; Thu 26 a holiday
+        let plan = StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .seconds(3 * 3600), now: Self.at(1, 8), zone: Self.zone,
+                                         dayOff: Self.dayOff(c))
+        #expect(plan.next?.instant == Self.at(4))
+        #expect(plan.skipped == Self.at(3) && plan.skippedPassed == Self.at(1))
+        // Recorded so, and the passed skip pruned, the next plan never looks at Tuesday again.
+        record.lastSkipped = plan.skippedPassed
+        record.skips = [Self.at(2)]
+        let again = StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .seconds(3 * 3600), now: Self.at(1, 8), zone: Self.zone,
+                                          dayOff: Self.dayOff(c))
+        #expect(again.next?.instant == Self.at(4) && again.missed.isEmpty)
+        // Nothing passed yet: nothing to record.
+        #expect(StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .zero, now: Self.at(0, 8), zone: Self.zone,
+                                      dayOff: Self.dayOff(c)).skippedPassed == nil)
+    }
+
     @Test("a pause from one date until another is quiet only inside it: before --from rings, from --until on rings")
     func pauseFromUntil() {
         var record = AlarmRecord(name: "work")
