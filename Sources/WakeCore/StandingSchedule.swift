@@ -46,6 +46,11 @@ public enum StandingSchedule {
         /// passed inside a pause that has ended: what the history records as skipped once it
         /// has passed (it may still lie ahead).
         public var skipped: Instant?
+        /// The latest occurrence passed over (a skip, a day off, a one-off's inside an ended
+        /// pause) at or before now: what the history records as skipped now. `skipped` may lie
+        /// ahead while an earlier one has passed; a passed skip the daemon prunes from `skips`
+        /// without recording it would be planned again, and rung late or missed.
+        public var skippedPassed: Instant?
         /// A one-off with nothing to arm that stays in the alarms file until this instant: its
         /// skipped occurrence, or the end of the pause its occurrence falls in.
         public var keptUntil: Instant?
@@ -97,9 +102,16 @@ public enum StandingSchedule {
 
         var missed: [Instant] = []
         var skipped: Instant?
+        var skippedPassed: Instant?
         var passedOver: [PassedOver] = []
         func plan(_ next: Deadline?, keptUntil: Instant? = nil) -> Plan {
-            Plan(next: next, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: keptUntil, passedOver: passedOver)
+            var p = Plan(next: next, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: keptUntil, passedOver: passedOver)
+            p.skippedPassed = skippedPassed
+            return p
+        }
+        func skip(_ t: Instant) {
+            skipped = t
+            if t <= now { skippedPassed = t }
         }
         func pass(_ t: Instant, _ reason: SkipReason) {
             if passedOver.count < passedOverKept { passedOver.append(PassedOver(instant: t, reason: reason)) }
@@ -122,7 +134,7 @@ public enum StandingSchedule {
                 if isOneOff {
                     // Kept while the pause lasts, then passed over as a skip once it has ended.
                     if until > now { return plan(nil, keptUntil: until) }
-                    skipped = o.instant
+                    skip(o.instant)
                     return plan(nil)
                 }
                 // Quiet: every occurrence up to the pause's end at once (a pause may be long).
@@ -132,14 +144,14 @@ public enum StandingSchedule {
             if record.skips.contains(o.instant) {
                 // Passed over, in the past or ahead: the next plan starts after it.
                 pass(o.instant, .requested)
-                skipped = o.instant
+                skip(o.instant)
                 if isOneOff { return plan(nil, keptUntil: o.instant > now ? o.instant : nil) }
                 after = o.instant
                 continue
             }
             if !isOneOff, let holiday = dayOff(zone.localTime(at: o.instant).date) {
                 pass(o.instant, .dayOff(holiday))
-                skipped = o.instant
+                skip(o.instant)
                 after = o.instant
                 continue
             }

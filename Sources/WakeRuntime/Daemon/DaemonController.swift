@@ -446,8 +446,10 @@ public final class DaemonController: RuntimeObserver {
             onMissed?(name, last)
         }
         // Recorded once it has passed (a skip ahead stays in `skips`, where `wake skip --undo`
-        // takes it back); skips that have passed are history.
-        if let skipped = plan.skipped, skipped <= realtime, skipped > (record.lastSkipped ?? Instant(nanoseconds: Int64.min)) {
+        // takes it back); skips that have passed are history. The latest passed, not the
+        // latest: with a later skip or holiday still ahead, a passed skip pruned below and not
+        // recorded would be planned again at the next reload, and rung late or missed.
+        if let skipped = plan.skippedPassed, skipped > (record.lastSkipped ?? Instant(nanoseconds: Int64.min)) {
             changed.lastSkipped = skipped
         }
         changed.skips.removeAll { $0 <= realtime }

@@ -556,7 +556,7 @@ public enum StandingAlarmActions {
         }
         func when(_ t: Instant) -> String { "\(Formatting.datePhrase(t, now: now, zone: zone)) \(Formatting.clockTime(t, zone: zone))" }
         do {
-            let (changed, record) = try store.updateHistory { history -> ([Instant], AlarmRecord) in
+            let (changed, record, tooMany) = try store.updateHistory { history -> ([Instant], AlarmRecord, Bool) in
                 var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
                 var changed: [Instant] = []
                 if request.undo {
@@ -580,11 +580,12 @@ public enum StandingAlarmActions {
                     }
                     record.skips = Array(Set(record.skips + changed)).sorted()
                 }
-                if record.skips.count > AlarmHistory.skipsKept { return ([], history[alarm.name] ?? AlarmRecord(name: alarm.name)) }
+                // Left as it was: the history could not be read back with more.
+                if record.skips.count > AlarmHistory.skipsKept { return ([], record, true) }
                 history[alarm.name] = record
-                return (changed.sorted(), record)
+                return (changed.sorted(), record, false)
             }
-            if !request.undo && record.skips.count > AlarmHistory.skipsKept {
+            if tooMany {
                 throw usage("'\(alarm.name)' would have more than \(AlarmHistory.skipsKept) skips; take some back with 'wake skip \(alarm.name) --undo'")
             }
             let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone, dayOff: calendars.dayOff).next
