@@ -675,10 +675,7 @@ public enum StandingAlarmActions {
         let config = context.config()
         let end = (from.map { "from \(pauseText($0, now: now, zone: zone)) " } ?? "") + "until \(pauseText(until, now: now, zone: zone))"
         for a in chosen {
-            // Its next ring with everything else it passes over: skips and holidays too.
-            let record = records[a.name] ?? AlarmRecord(name: a.name)
-            let calendars = DayOffCalendars.read(DayOffCalendars.paths(for: a, config: config), zone: zone)
-            let next = StandingSchedule.plan(a, record: record, lateLimit: .zero, now: now, zone: zone, dayOff: calendars.dayOff).next
+            let next = nextRing(a, record: records[a.name], config: config, zone: zone, now: now)
             var line = "'\(a.name)' paused \(end)"
             if let next {
                 line += "; it rings next at \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
@@ -701,8 +698,9 @@ public enum StandingAlarmActions {
         let now = context.now()
         let chosen = try chosenAlarms(names, store: store, verb: "resume")
         let resumed: [String]
+        let records: [String: AlarmRecord]
         do {
-            resumed = try store.updateHistory { history -> [String] in
+            (resumed, records) = try store.updateHistory { history -> ([String], [String: AlarmRecord]) in
                 var resumed: [String] = []
                 for a in chosen {
                     guard var record = history[a.name], let p = record.pausedUntil, p > now else { continue }
@@ -716,7 +714,7 @@ public enum StandingAlarmActions {
                     history[a.name] = record
                     resumed.append(a.name)
                 }
-                return resumed
+                return (resumed, history)
             }
         } catch {
             throw storeError(error)
@@ -725,15 +723,25 @@ public enum StandingAlarmActions {
             console.info(names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
             return .done
         }
+        let config = context.config()
         for a in chosen where resumed.contains(a.name) {
             if let due = oneOffTime(a, zone: zone), due <= now {
                 console.info("'\(a.name)' resumed; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; the daemon removes it")
                 continue
             }
-            let next = oneOffTime(a, zone: zone) ?? StandingSchedule.occurrence(of: a, after: now, zone: zone)?.instant
+            let next = nextRing(a, record: records[a.name], config: config, zone: zone, now: now)?.instant
             console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0, now: now, zone: zone))" } ?? ""))
         }
         return .done
+    }
+
+    /// The next ring as the daemon will plan it and `wake list` shows it: the alarm's own late
+    /// limit, its skips and pause, and its calendars' days off passed over.
+    static func nextRing(_ a: StandingAlarm, record: AlarmRecord?, config: ConfigDefaults, zone: TimeZoneRules, now: Instant) -> Deadline? {
+        let lateLimit = (try? RingSettings.tolerating(stored: a.options, defaults: config))?.settings.engine.lateLimit ?? Defaults.lateLimit
+        let calendars = DayOffCalendars.read(DayOffCalendars.paths(for: a, config: config), zone: zone)
+        return StandingSchedule.plan(a, record: record ?? AlarmRecord(name: a.name), lateLimit: lateLimit, now: now, zone: zone,
+                                     dayOff: calendars.dayOff).next
     }
 
     /// The named alarms (each must exist), or every one when no name is given.

@@ -1,0 +1,67 @@
+import Testing
+import WakeCore
+@testable import WakeRuntime
+import WakeSystem
+@testable import WakeTestSupport
+
+/// An alarm's holiday calendars as files (issue 40): config.toml's relative names, the warning
+/// for a calendar that runs out, and `wake doctor`'s files.calendars.
+@Suite("Holiday calendars: the files")
+struct DayOffCalendarsTests {
+    static func calendar(_ dates: [String]) -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+            + dates.map { "BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:\($0)\r\nSUMMARY:Day \($0)\r\nEND:VEVENT\r\n" }.joined()
+            + "END:VCALENDAR\r\n"
+    }
+
+    static let weekday = StandingAlarm(name: "work", hour: 6, minute: 30, second: 0, days: StandingAlarm.weekdays, date: nil,
+                                       options: [:], created: Instant(nanoseconds: 0))
+
+    @Test("config.toml's skip-days: a relative name is read from the config file's directory; a one-off has none")
+    func configRelative() {
+        let config = ConfigDefaults(path: "/home/ann/.config/wake/config.toml",
+                                    entries: [ConfigFile.Entry(key: "skip-days", value: "holidays-de-by.ics\n/abs/school.ics", line: 1)])
+        #expect(DayOffCalendars.paths(for: Self.weekday, config: config)
+                == "/home/ann/.config/wake/holidays-de-by.ics\n/abs/school.ics")
+        var own = Self.weekday
+        own.options["skip-days"] = "/mine.ics"
+        #expect(DayOffCalendars.paths(for: own, config: config) == "/mine.ics", "the alarm's own wins")
+        var once = Self.weekday
+        once.days = 0
+        #expect(DayOffCalendars.paths(for: once, config: config) == nil)
+    }
+
+    @Test("a calendar with no day beyond the next 60 is said to run out; one that reaches further is not")
+    func runningOut() throws {
+        let dir = try TestDirectory()
+        let short = try dir.write("short.ics", Array(Self.calendar(["20261225"]).utf8))
+        let long = try dir.write("long.ics", Array(Self.calendar(["20261225", "20270401"]).utf8))
+        let today = CivilDate(year: 2026, month: 11, day: 28)
+        let read = DayOffCalendars.read(short + "\n" + long, zone: .utc)
+        #expect(read.problems.isEmpty && read.calendars.count == 2)
+        let lines = read.runningOut(today: today)
+        #expect(lines.count == 1 && lines[0].contains("short.ics") && lines[0].contains("no days after the next 60"), "\(lines)")
+        #expect(read.dayOff(CivilDate(year: 2026, month: 12, day: 25)) == "Day 20261225 (short.ics)", "the first calendar names the day")
+        // Four months on, the long one has run out too.
+        #expect(read.runningOut(today: CivilDate(year: 2027, month: 3, day: 1)).count == 2)
+    }
+
+    @Test("wake doctor: files.calendars PASS when each calendar reads and reaches on, WARN naming the alarm and the line otherwise")
+    func doctorFinding() throws {
+        let dir = try TestDirectory()
+        let good = try dir.write("good.ics", Array(Self.calendar(["20261225", "20270401", "20271225"]).utf8))
+        let store = AlarmStore(alarmsFile: dir.path + "/wake/alarms.toml", historyFile: dir.path + "/wake/history.toml")
+        var alarm = Self.weekday
+        alarm.options["skip-days"] = good
+        try store.update { $0 = [alarm] }
+        let now = Instant(nanoseconds: 1_795_824_000 * 1_000_000_000)  // 2026-11-28 00:00 UTC
+        let pass = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
+        #expect(pass.count == 1 && pass[0].status == .pass && pass[0].alarms == ["work"], "\(pass)")
+        _ = try dir.write("good.ics", Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:2026122\r\nEND:VEVENT\r\n".utf8))
+        let warn = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
+        #expect(warn.count == 1 && warn[0].status == .warn && warn[0].found.contains("alarm 'work'") && warn[0].found.contains("line 3"),
+                "\(warn)")
+        try store.update { $0 = [Self.weekday] }
+        #expect(Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc).isEmpty, "no calendar, no finding")
+    }
+}
