@@ -61,7 +61,7 @@ extension Doctor {
         let config = ConfigDefaults.loadTolerant(path: configPath)
         let cache = DayOffCalendars.Cache()
         var problems: [String] = [], names: [String] = [], files: Set<String> = []
-        for a in store.loadTolerant().alarms ?? [] {
+        for a in store.loadTolerant(keepLastGood: false).alarms ?? [] {  // the doctor changes nothing
             guard let paths = DayOffCalendars.paths(for: a, config: config) else { continue }
             let c = DayOffCalendars.read(paths, zone: zone, cache: cache)
             names.append(a.name)
