@@ -32,11 +32,25 @@ public enum ControlActions {
     }
 
     public static func run(_ command: AlarmCommand, id: String?, console: Console) throws(WakeFailure) -> CommandResult {
+        try run(command, id: id, console: console, directory: nil, asksUser: true)
+    }
+
+    /// `run`, for a snooze of `length`, of the wakes registered in `directory`, its times said in `zone`.
+    static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength, console: Console,
+                    directory: String?, zone: TimeZoneRules?) throws(WakeFailure) -> CommandResult {
+        try run(command, id: id, length: length, console: console, directory: directory, asksUser: false, zone: zone)
+    }
+
+    /// `asksUser`: the user's control directory, found after the ID is checked; else `directory`.
+    /// `zone`: the machine's when nil.
+    private static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
+                            directory dir: String?, asksUser: Bool, zone: TimeZoneRules? = nil) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
-        let records = try ask(.command(command, id: id), console: console)
-        let zone = StandingAlarmActions.zone(console)
+        let request = ControlRequest.command(command, id: id, length: length)
+        let records = asksUser ? try ask(request, console: console) : try ask(request, in: dir, console: console)
+        let zone = zone ?? StandingAlarmActions.zone(console)
         var acted = false
         var refusals: [String] = []
         for r in records {
@@ -91,7 +105,7 @@ public enum ControlActions {
         case .standing?: return "\(label(r)) is a standing alarm; skip its next occurrence with 'wake skip \(id)' or remove it with 'wake remove \(id)'"
         case .finished?: return "\(label(r)) has just ended"
         case .snoozeLimit?:
-            let count = SnoozeCount(used: Int(r["snoozes"] ?? "") ?? 0, limit: Int(r["snooze_limit"] ?? ""))
+            let count = r.snoozes ?? SnoozeCount()
             return "\(label(r)): \(count.refusal); it rings until stopped: 'wake stop \(id)'"
         case nil: return "\(label(r)) did not take the command"
         }

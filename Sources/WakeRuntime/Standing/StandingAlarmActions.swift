@@ -212,6 +212,11 @@ public enum StandingAlarmActions {
         /// Ringing or snoozed, as the process that runs it said; and since when it rings.
         var phase: NextAlarm.State = .waiting
         var ringingSince: Instant?
+        /// The snoozes its ringing or snoozed occurrence has used, as the process that runs it
+        /// said; nil while it waits, or when no process says.
+        var snoozesUsed: Int?
+        /// `--snooze-limit`: as the running process said, or as the daemon would ring it; nil for none.
+        var snoozeLimit: Int?
     }
 
     /// Where a running wake said one of its alarms is (`silent` is ringing with no device and no bell).
@@ -223,12 +228,16 @@ public enum StandingAlarmActions {
         }
     }
 
-    /// What a running wake said about one of its alarms, as `wake list` shows it.
+    /// What a running wake said about one of its alarms, as `wake list` shows it: with the
+    /// occurrence's snoozes of its limit, when it has one (`snoozed 2 of 3 until 07:18:00`,
+    /// `ringing (snoozed 1 of 3)`), so a limit is never a surprise at 07:00.
     static func liveState(_ r: ControlRecord, zone: TimeZoneRules) -> String {
+        let count = r.snoozes ?? SnoozeCount()
         switch r["state"] {
         case "snoozed":
             let until = r.instant("next").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) }
-            return "snoozed" + (until ?? "")
+            return count.snoozed + (until ?? "")
+        case let s? where s == "ringing" || s == "silent": return s + (count.ofLimit.map { " (snoozed \($0))" } ?? "")
         case let s?: return s.printable
         case nil: return "?"
         }
@@ -256,14 +265,18 @@ public enum StandingAlarmActions {
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
                          sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
-                         phase: phase(r), ringingSince: r?.instant("since"))
+                         phase: phase(r), ringingSince: r?.instant("since"),
+                         snoozesUsed: phase(r) == .waiting ? nil : r?.snoozes?.used,
+                         snoozeLimit: r?.snoozes.map(\.limit) ?? s?.engine.snoozeLimit)
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
                                  state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
                                  device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 },
-                                 phase: phase(r), ringingSince: r.instant("since")))
+                                 phase: phase(r), ringingSince: r.instant("since"),
+                                 snoozesUsed: phase(r) == .waiting ? nil : r.snoozes?.used,
+                                 snoozeLimit: r.snoozes?.limit))
         }
         return entries
     }
@@ -421,7 +434,8 @@ public enum StandingAlarmActions {
         }
         fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
                    ("wakes_system", e.wakesSystem.map { $0 ? "true" : "false" } ?? "null"),
-                   ("message", e.message.map(JSONText.quote) ?? "null")]
+                   ("message", e.message.map(JSONText.quote) ?? "null"),
+                   ("snoozes", e.snoozesUsed.map(String.init) ?? "null"), ("snooze_limit", e.snoozeLimit.map(String.init) ?? "null")]
         return JSONText.object(fields)
     }
 
