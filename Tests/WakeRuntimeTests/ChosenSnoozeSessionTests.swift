@@ -195,4 +195,21 @@ struct ChosenSnoozeSessionTests {
         #expect(listed.text.contains("\"snoozes\":null") && listed.text.contains("\"snooze_limit\":null"), "\(listed.text)")
         #expect(try w.list().text.contains(" waiting "), "no count while it waits")
     }
+
+    @Test("wake add --name refuses a name that reads as a length (exit 64, saying why); nothing is written")
+    func addRefusesLengthNames() throws {
+        let w = try StandingActionsTests.World()
+        for name in ["20m", "1h30m", "0", "500ms"] {
+            do {
+                _ = try w.add(["06:30"], name: name)
+                Issue.record("added an alarm named \(name)")
+            } catch {
+                #expect(error.kind == .usage, "\(error.kind)")
+                #expect(error.message == "--name: '\(name)' reads as a length, so 'wake snooze \(name)' would be a snooze of that length; "
+                        + "give a name that is not a length, as 'nap-\(name)'")
+            }
+        }
+        #expect(try w.context.store.load().isEmpty)
+        #expect(try w.add(["06:30"], name: "nap-20m") == .done && w.add(["06:30"], name: "m20") == .done)
+    }
 }

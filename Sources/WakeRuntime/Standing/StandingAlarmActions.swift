@@ -61,6 +61,10 @@ public enum StandingAlarmActions {
         if let name = c.name, !StandingAlarm.isValidName(name) {
             throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
         }
+        if let name = c.name, SnoozeRequest.readsAsLength(name) {
+            throw usage("--name: '\(name.printable)' reads as a length, so 'wake snooze \(name.printable)' would be a snooze of that length; "
+                        + "give a name that is not a length, as 'nap-\(name.printable)'")
+        }
         let settings = c.ring
         let zone = context.zone(console)
         let now = context.now()
