@@ -206,6 +206,8 @@ public enum StandingAlarmActions {
         var days: String
         var next: Instant?
         var state: String
+        /// The state as the table shows it, when it says more than `state` (the snooze count).
+        var shownState: String?
         var sound: String?
         var device: String
         /// Whether the RTC wakes a suspended machine for it: what the process that runs it said,
@@ -232,11 +234,12 @@ public enum StandingAlarmActions {
         }
     }
 
-    /// What a running wake said about one of its alarms, as `wake list` shows it: with the
-    /// occurrence's snoozes of its limit, when it has one (`snoozed 2 of 3 until 07:18:00`,
-    /// `ringing (snoozed 1 of 3)`), so a limit is never a surprise at 07:00.
-    static func liveState(_ r: ControlRecord, zone: TimeZoneRules) -> String {
-        let count = r.snoozes ?? SnoozeCount()
+    /// What a running wake said about one of its alarms, as `wake list` shows it. `counted`: with
+    /// the occurrence's snoozes of its limit, when it has one (`snoozed 2 of 3 until 07:18:00`,
+    /// `ringing (snoozed 1 of 3)`), as the table shows it so a limit is never a surprise at
+    /// 07:00; the JSON's `state` keeps its words and has the count in fields of its own.
+    static func liveState(_ r: ControlRecord, zone: TimeZoneRules, counted: Bool = false) -> String {
+        let count = counted ? r.snoozes ?? SnoozeCount() : SnoozeCount()
         switch r["state"] {
         case "snoozed":
             let until = r.instant("next").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) }
@@ -258,16 +261,18 @@ public enum StandingAlarmActions {
             let r = live[a.name]
             // The daemon's own word beats the history file while it runs the alarm.
             var state = row.state
+            var shown: String?
             var next = row.next?.instant
             if let r, r["state"] != "waiting" {
                 state = liveState(r, zone: zone)
+                shown = liveState(r, zone: zone, counted: true)
                 next = r.instant("next")
             }
             // What the daemon rings with, config.toml and set-aside options included.
             let s = row.settings
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
-                         sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
+                         shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
                          phase: phase(r), ringingSince: r?.instant("since"),
                          snoozesUsed: phase(r) == .waiting ? nil : r?.snoozes?.used,
@@ -276,7 +281,7 @@ public enum StandingAlarmActions {
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
-                                 state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
+                                 state: liveState(r, zone: zone), shownState: liveState(r, zone: zone, counted: true), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
                                  device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 },
                                  phase: phase(r), ringingSince: r.instant("since"),
                                  snoozesUsed: phase(r) == .waiting ? nil : r.snoozes?.used,
@@ -375,7 +380,8 @@ public enum StandingAlarmActions {
                 let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
                 // What the daemon sets aside or changes is marked where the state is read.
                 let marks = e.standing?.adjustments.map(\.mark) ?? []
-                let state = marks.isEmpty ? e.state : e.state + " (" + marks.joined(separator: ", ") + ")"
+                let shown = e.shownState ?? e.state
+                let state = marks.isEmpty ? shown : shown + " (" + marks.joined(separator: ", ") + ")"
                 table.append([e.id.printable, e.time.printable, e.days, next, e.wakesSystem.map { $0 ? "yes" : "no" } ?? "?",
                               state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
                               e.message.map { TerminalText.printable($0, limit: AlarmMessage.limit) } ?? "-"])
