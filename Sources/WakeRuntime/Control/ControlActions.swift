@@ -13,12 +13,7 @@ public enum ControlActions {
         }
     }
 
-    /// Asks every running wake; says on stderr which did not answer.
-    static func ask(_ request: ControlRequest, console: Console) throws(WakeFailure) -> [ControlRecord] {
-        try ask(request, in: try directory(), console: console)
-    }
-
-    /// `ask`, of the wakes registered in `dir` (none when nil).
+    /// Asks every wake registered in `dir` (none when nil); says on stderr which did not answer.
     static func ask(_ request: ControlRequest, in dir: String?, console: Console) throws(WakeFailure) -> [ControlRecord] {
         guard let dir else { return [] }
         var records: [ControlRecord] = []
@@ -32,24 +27,17 @@ public enum ControlActions {
     }
 
     public static func run(_ command: AlarmCommand, id: String?, console: Console) throws(WakeFailure) -> CommandResult {
-        try run(command, id: id, console: console, directory: nil, asksUser: true)
+        try run(command, id: id, console: console, directory: { () throws(WakeFailure) in try directory() }, zone: nil)
     }
 
-    /// `run`, for a snooze of `length`, of the wakes registered in `directory`, its times said in `zone`.
-    static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength, console: Console,
-                    directory: String?, zone: TimeZoneRules?) throws(WakeFailure) -> CommandResult {
-        try run(command, id: id, length: length, console: console, directory: directory, asksUser: false, zone: zone)
-    }
-
-    /// `asksUser`: the user's control directory, found after the ID is checked; else `directory`.
-    /// `zone`: the machine's when nil.
-    private static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
-                            directory dir: String?, asksUser: Bool, zone: TimeZoneRules? = nil) throws(WakeFailure) -> CommandResult {
+    /// `run`, for a snooze of `length`, of the wakes registered in `directory` (found after the
+    /// ID is checked), its times said in `zone` (the machine's when nil).
+    static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
+                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
-        let request = ControlRequest.command(command, id: id, length: length)
-        let records = asksUser ? try ask(request, console: console) : try ask(request, in: dir, console: console)
+        let records = try ask(.command(command, id: id, length: length), in: try directory(), console: console)
         let zone = zone ?? StandingAlarmActions.zone(console)
         var acted = false
         var refusals: [String] = []

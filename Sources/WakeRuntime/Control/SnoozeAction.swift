@@ -8,9 +8,10 @@ extension ControlActions {
     public static func snooze(words: [String], until: String?, console: Console,
                               in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let request = try snoozeRequest(words: words, until: until, console: console, in: context)
-        let dir: String?
-        if let context { dir = try context.controlDirectory() } else { dir = try directory() }
-        return try run(.snooze, id: request.id, length: request.length, console: console, directory: dir, zone: context?.zone)
+        return try run(.snooze, id: request.id, length: request.length, console: console, directory: { () throws(WakeFailure) in
+            if let context { return try context.controlDirectory() }
+            return try directory()
+        }, zone: context?.zone)
     }
 
     static func snoozeRequest(words: [String], until: String?, console: Console,
