@@ -212,4 +212,28 @@ struct ChosenSnoozeSessionTests {
         #expect(try w.context.store.load().isEmpty)
         #expect(try w.add(["06:30"], name: "nap-20m") == .done && w.add(["06:30"], name: "m20") == .done)
     }
+
+    @Test("the daemon: a stored --snooze-long reaches its engine; a wall-clock snooze of a standing alarm is recorded and rings at its time")
+    func daemonLongAndUntil() throws {
+        typealias D = DaemonControllerTests
+        let d = try D.Daemon(alarms: [D.daily("work", 7, options: ["snooze": "5m", "snooze-long": "25m"]), D.daily("gym", 7, 30)])
+        try d.start()
+        #expect(d.controller?.settings(of: "work").snoozeLong == .seconds(25 * 60))
+        #expect(d.controller?.settings(of: "gym").snoozeLong == Defaults.snooze * 2, "twice --snooze when not given")
+        d.advance(by: .seconds(8 * 3600))  // 07:00: work rings
+        d.runner.command(.snooze, by: .notification, alarm: "work", length: .long)
+        d.controller?.applyPending()
+        #expect(try d.record("work")?.snoozedUntil == RunnerTests.morning + .seconds(25 * 60))
+        d.advance(by: .seconds(25 * 60))
+        #expect(d.runner.isRinging)
+        // Until 07:40 on the wall clock: the history says so, and it rings then, not before.
+        let until = RunnerTests.morning + .seconds(40 * 60)
+        d.runner.command(.snooze, by: .control("wake snooze"), alarm: "work", length: .until(until))
+        d.controller?.applyPending()
+        #expect(try d.record("work")?.snoozedUntil == until)
+        d.advance(by: .seconds(15 * 60 - 1))
+        #expect(d.runner.state(of: "work").map { if case .snoozed = $0 { true } else { false } } == true)
+        d.advance(by: .seconds(1))
+        #expect(d.runner.state(of: "work").map { if case .ringing = $0 { true } else { false } } == true)
+    }
 }
