@@ -70,13 +70,16 @@ public struct AlarmEngine: Sendable {
         /// Zero means no limit.
         public var lateLimit: Duration
         public var snooze: Duration
+        /// The notification's second snooze button (`--snooze-long`); twice `snooze` unless given.
+        public var snoozeLong: Duration
         /// Zero means ring until stopped.
         public var ringFor: Duration
         /// How many snoozes one occurrence may take; nil means no limit.
         public var snoozeLimit: Int?
         public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
-                    snoozeLimit: Int? = nil) {
+                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil) {
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
+            self.snoozeLong = snoozeLong ?? snooze * 2
         }
     }
 
@@ -93,7 +96,11 @@ public struct AlarmEngine: Sendable {
         /// The wall clock was stepped or the machine resumed (`ECANCELED` on the timer).
         case clockChanged(ClockReading)
         /// Someone asked for something (see `AlarmCommand` for what each means in each state).
+        /// A `.snooze` command is a snooze of the alarm's own length.
         case command(AlarmCommand, by: Requester, ClockReading)
+        /// A snooze of a length other than the alarm's own (the long button, `wake snooze 20m`):
+        /// taken, ignored and refused exactly as a `.snooze` command is.
+        case snooze(SnoozeLength, by: Requester, ClockReading)
         /// The `--ring-for` limit passed.
         case ringLimitReached(ClockReading)
         /// Sound could not be made by any means.
@@ -142,6 +149,11 @@ public struct AlarmEngine: Sendable {
         case (.finished, _):
             return []
 
+        case (_, .command(.snooze, let who, let now)):
+            return snooze(.standard, by: who, now)
+        case (_, .snooze(let length, let who, let now)):
+            return snooze(length, by: who, now)
+
         case (_, .soundFailed(let reason)):
             return finish(.failed(reason), ringing: isRinging)
 
@@ -156,14 +168,12 @@ public struct AlarmEngine: Sendable {
 
         case (.armed, .command(let command, let who, _)):
             return command == .cancel ? finish(.cancelled(by: who), ringing: false) : [.reportIgnored(command, by: who)]
-        case (.ringing, .command(let command, let who, let now)):
-            guard command == .snooze else { return finish(.stopped(by: who), ringing: true) }
-            // Used up: said, and it rings on (its ring limit still armed); never silence.
-            return snoozes.isUsedUp ? [.reportSnoozeRefused(snoozes, by: who)] : snooze(now)
+        case (.ringing, .command(_, let who, _)):
+            return finish(.stopped(by: who), ringing: true)
         case (.ringing, .ringLimitReached):
             return finish(.timedOut, ringing: true)
-        case (.snoozed, .command(let command, let who, _)):
-            return command == .snooze ? [.reportIgnored(command, by: who)] : finish(.stopped(by: who), ringing: false)
+        case (.snoozed, .command(_, let who, _)):
+            return finish(.stopped(by: who), ringing: false)
 
         case (.armed, .ringLimitReached), (.snoozed, .ringLimitReached):
             return []
@@ -189,8 +199,13 @@ public struct AlarmEngine: Sendable {
         return actions
     }
 
-    private mutating func snooze(_ now: ClockReading) -> [Action] {
-        let until = Wait(instant: now.boottime + settings.snooze, clock: .elapsed)
+    /// A snooze of any length: only a ringing alarm takes one, and only while the occurrence
+    /// has snoozes left.
+    private mutating func snooze(_ length: SnoozeLength, by who: Requester, _ now: ClockReading) -> [Action] {
+        guard isRinging else { return [.reportIgnored(.snooze, by: who)] }
+        // Used up: said, and it rings on (its ring limit still armed); never silence.
+        guard !snoozes.isUsedUp else { return [.reportSnoozeRefused(snoozes, by: who)] }
+        let until = length.wait(from: now, settings: settings)
         state = .snoozed(until)
         snoozesUsed += 1
         return [.stopRinging, .disarmRingLimit, .reportSnoozed(until: until), .armTimer(until)]

@@ -184,6 +184,11 @@ extension AlarmOption {
                                            help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
     public static let snooze = AlarmOption("snooze", .duration(minimum: .zero, zero: nil), default: DurationText.format(Defaults.snooze),
                                            scope: [.ring, .stored, .config], help: "How long a snooze lasts.")
+    // No default text: unset, it follows --snooze (twice it), so a config.toml or a command line
+    // that lengthens the snooze lengthens the long one with it.
+    public static let snoozeLong = AlarmOption("snooze-long", .duration(minimum: .zero, zero: nil), default: nil,
+                                               scope: [.ring, .stored, .config],
+                                               help: "How long the notification's second snooze button snoozes. Default: twice --snooze.")
     // 0 for no limit, as --late-limit's and --ring-for's 0, so a command line can lift a limit
     // config.toml sets. A limit never silences: a snooze past it is refused and said, and the
     // alarm rings on (until stopped, or for --ring-for).
@@ -229,7 +234,7 @@ extension AlarmOption {
                                                  help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
 
     /// Every option, in the order alarms.toml and the help list them.
-    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
+    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
                                             skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.

@@ -12,18 +12,35 @@ public enum ControlProtocol {
     public static let maxID = 64
 }
 
-/// A request: one line, `wake/1 VERB [ID]`.
+/// A request: one line, `wake/1 VERB [ID] [LENGTH]`. LENGTH, for `snooze` only, is
+/// `for=MS` (a span in milliseconds), `until=NS` (a wall-clock instant, nanoseconds since the
+/// epoch: the client resolves `--until 07:40` in its zone, as it resolves a `wake 07:40`) or
+/// `for=long` (`--snooze-long`); without it, the alarm's own snooze.
 public enum ControlRequest: Equatable, Sendable {
     /// Every alarm this process holds.
     case list
-    /// A command for one alarm by ID, or for every alarm it applies to.
-    case command(AlarmCommand, id: String?)
+    /// A command for one alarm by ID, or for every alarm it applies to; `length` is how long a
+    /// snooze lasts (ignored by the other commands).
+    case command(AlarmCommand, id: String?, length: SnoozeLength = .standard)
 
     /// The line a client sends, newline included.
     public var line: String {
         switch self {
         case .list: return "\(ControlProtocol.version) list\n"
-        case .command(let c, let id): return "\(ControlProtocol.version) \(c.rawValue)" + (id.map { " " + $0 } ?? "") + "\n"
+        case .command(let c, let id, let length):
+            var words = [ControlProtocol.version, c.rawValue]
+            if let id { words.append(id) }
+            if c == .snooze, let field = Self.field(length) { words.append(field) }
+            return words.joined(separator: " ") + "\n"
+        }
+    }
+
+    private static func field(_ length: SnoozeLength) -> String? {
+        switch length {
+        case .standard: return nil
+        case .long: return "for=long"
+        case .span(let d): return "for=\(d.milliseconds)"
+        case .until(let t): return "until=\(t.nanoseconds)"
         }
     }
 
@@ -35,8 +52,14 @@ public enum ControlRequest: Equatable, Sendable {
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw ControlProtocolError("request is not printable ASCII") }
         let words = String(decoding: bytes, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
         guard words.first == Substring(ControlProtocol.version) else { throw ControlProtocolError("unknown protocol; expected \(ControlProtocol.version)") }
-        let rest = words.dropFirst()
+        var rest = words.dropFirst()
         guard let verb = rest.first else { throw ControlProtocolError("missing verb") }
+        // `=` is never in an ID: a last word holding one is the snooze's length.
+        var lengthField: Substring?
+        if rest.count > 1, let last = rest.last, last.contains("=") {
+            lengthField = last
+            rest = rest.dropLast()
+        }
         let id = rest.dropFirst().first.map(String.init)
         guard rest.count <= 2 else { throw ControlProtocolError("too many words") }
         if let id {
@@ -44,17 +67,43 @@ public enum ControlRequest: Equatable, Sendable {
                 throw ControlProtocolError("invalid alarm ID")
             }
         }
+        var length = SnoozeLength.standard
+        if let lengthField {
+            guard verb == "snooze" else { throw ControlProtocolError("only snooze takes a length") }
+            length = try Self.length(lengthField)
+        }
         switch verb {
         case "list":
             guard id == nil else { throw ControlProtocolError("list takes no ID") }
             self = .list
         case "stop": self = .command(.stop, id: id)
-        case "snooze": self = .command(.snooze, id: id)
+        case "snooze": self = .command(.snooze, id: id, length: length)
         case "cancel":
             guard id != nil else { throw ControlProtocolError("cancel needs an ID") }
             self = .command(.cancel, id: id)
         default:
             throw ControlProtocolError("unknown verb")
+        }
+    }
+
+    /// `for=MS`, `for=long` or `until=NS`, digits as a client writes them (no sign, no leading
+    /// zero); a span must be more than zero and at most `SnoozeLength.longest`, as the client
+    /// checked (a server believes no client).
+    static func length(_ field: Substring) throws(ControlProtocolError) -> SnoozeLength {
+        guard let eq = field.firstIndex(of: "=") else { throw ControlProtocolError("bad snooze length") }
+        let (key, value) = (field[..<eq], field[field.index(after: eq)...])
+        func number() -> Int64? { Int64(value).flatMap { String($0) == value ? $0 : nil } }
+        switch key {
+        case "for" where value == "long":
+            return .long
+        case "for":
+            guard let ms = number(), ms > 0, ms <= SnoozeLength.longest.milliseconds else { throw ControlProtocolError("bad snooze length") }
+            return .span(.milliseconds(ms))
+        case "until":
+            guard let ns = number(), ns >= 0 else { throw ControlProtocolError("bad snooze time") }
+            return .until(Instant(nanoseconds: ns))
+        default:
+            throw ControlProtocolError("bad snooze length")
         }
     }
 
@@ -91,6 +140,19 @@ public struct ControlRecord: Equatable, Sendable {
     public func instant(_ key: String) -> Instant? { fields[key].flatMap { Int64($0) }.map(Instant.init(nanoseconds:)) }
 
     public mutating func set(_ key: String, instant: Instant?) { fields[key] = instant.map { String($0.nanoseconds) } }
+
+    /// An occurrence's snoozes, as `snoozes` and `snooze_limit` carry them; nil from a record
+    /// without them (a wake too old to say).
+    public var snoozes: SnoozeCount? {
+        get {
+            guard let used = fields["snoozes"].flatMap({ Int($0) }) else { return nil }
+            return SnoozeCount(used: used, limit: fields["snooze_limit"].flatMap { Int($0) })
+        }
+        set {
+            fields["snoozes"] = newValue.map { String($0.used) }
+            fields["snooze_limit"] = newValue?.limit.map(String.init)
+        }
+    }
 
     /// The encoded line, newline included; keys sorted so equal records read the same.
     public var line: String {

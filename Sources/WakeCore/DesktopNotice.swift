@@ -27,6 +27,8 @@ public struct DesktopNotice: Hashable, Sendable {
     }
 
     public static let snoozeKey = "snooze"
+    /// The second snooze button's: a snooze of `--snooze-long`.
+    public static let snoozeLongKey = "snooze-long"
     public static let stopKey = "stop"
 
     public enum Phase: Hashable, Sendable {
@@ -44,21 +46,25 @@ public struct DesktopNotice: Hashable, Sendable {
     }
 
     /// The notice for `phase`. `alarm` names the alarm in the summary (`07:00`, or `06:30 (work)`
-    /// when a daemon rings several); `snooze` is the alarm's own snooze length, for the button;
+    /// when a daemon rings several); `snooze` is the alarm's own snooze length, for the button,
+    /// and `snoozeLong` its second one (`--snooze-long`; no second button when it is the same);
     /// `message` (`--message`) opens the body, on a line of its own; `snoozes` is the count of
     /// the occurrence's snoozes, said when it has a limit (`--snooze-limit`): once they are used
     /// up, a ringing notice has no Snooze button.
-    public static func make(_ phase: Phase, alarm: String, snooze: Duration, message: String? = nil,
+    public static func make(_ phase: Phase, alarm: String, snooze: Duration, snoozeLong: Duration? = nil, message: String? = nil,
                             snoozes: SnoozeCount = SnoozeCount()) -> DesktopNotice {
-        var notice = plain(phase, alarm: alarm, snooze: snooze, snoozes: snoozes)
+        var notice = plain(phase, alarm: alarm, snooze: snooze, snoozeLong: snoozeLong, snoozes: snoozes)
         if let message { notice.body = markup(message) + "\n" + notice.body }
         return notice
     }
 
-    static func plain(_ phase: Phase, alarm: String, snooze: Duration, snoozes: SnoozeCount) -> DesktopNotice {
+    static func plain(_ phase: Phase, alarm: String, snooze: Duration, snoozeLong: Duration?, snoozes: SnoozeCount) -> DesktopNotice {
         let name = TerminalText.printable(alarm)
         let stop = Button(key: stopKey, label: "Stop")
-        let both = snoozes.isUsedUp ? [stop] : [Button(key: snoozeKey, label: snoozeLabel(snooze)), stop]
+        var snoozeButtons = [Button(key: snoozeKey, label: snoozeLabel(snooze))]
+        if let snoozeLong, snoozeLong != snooze { snoozeButtons.append(Button(key: snoozeLongKey, label: snoozeLabel(snoozeLong))) }
+        // Used up: no snooze button at all, so none can be pressed in vain.
+        let both = snoozes.isUsedUp ? [stop] : snoozeButtons + [stop]
         let count = snoozes.ofLimit.map { " Snoozed \($0)" + (snoozes.isUsedUp ? ": no snoozes left." : ".") } ?? ""
         switch phase {
         case .ringing(let since):

@@ -166,19 +166,8 @@ public struct TimeZoneRules: Sendable, Hashable {
     /// of the time line, which callers then refuse, never a trap.
     public func instant(for local: LocalDateTime) -> Instant {
         let l = local.secondsAsIfUTC
-        // Offsets are below 26 h (RFC 8536; POSIX rules below 25 h), so any instant whose reading
-        // is `l` lies within 26 h of it: probing every 3 h over two days either side finds every
-        // offset in force there, however far a (POSIX, up to 167 h) transition time moves it.
-        var offsets = Set<Int>()
-        var probe = l.minus(2 * 86_400)
-        let last = l.plus(2 * 86_400)
-        while true {
-            offsets.insert(offset(atUTC: probe))
-            if probe >= last { break }
-            probe = min(probe.plus(3 * 3600), last)
-        }
-        let matches = offsets.map { l.minus(Int64($0)) }.filter { t in t.plus(Int64(offset(atUTC: t))) == l }
-        if let first = matches.min() { return Instant(seconds: first) }
+        let offsets = offsets(near: l)
+        if let first = instants(for: l, offsets: offsets).first { return Instant(seconds: first) }
 
         // In a gap: find the first instant whose local reading is past `l`. Within the gap's span
         // the reading jumps once, so the search is over a monotonic function.
@@ -189,5 +178,32 @@ public struct TimeZoneRules: Sendable, Hashable {
             if mid.plus(Int64(offset(atUTC: mid))) > l { hi = mid } else { lo = mid + 1 }
         }
         return Instant(seconds: lo)
+    }
+
+    /// Every instant whose wall-clock reading is `local`, in order: one, two when the clocks
+    /// fall back over it (a snooze `--until` the repeated hour means its next pass), none in a
+    /// spring-forward gap.
+    public func instants(for local: LocalDateTime) -> [Instant] {
+        let l = local.secondsAsIfUTC
+        return instants(for: l, offsets: offsets(near: l)).map { Instant(seconds: $0) }
+    }
+
+    private func instants(for l: Int64, offsets: Set<Int>) -> [Int64] {
+        Set(offsets.map { l.minus(Int64($0)) }).filter { t in t.plus(Int64(offset(atUTC: t))) == l }.sorted()
+    }
+
+    /// Offsets are below 26 h (RFC 8536; POSIX rules below 25 h), so any instant whose reading
+    /// is `l` lies within 26 h of it: probing every 3 h over two days either side finds every
+    /// offset in force there, however far a (POSIX, up to 167 h) transition time moves it.
+    private func offsets(near l: Int64) -> Set<Int> {
+        var offsets = Set<Int>()
+        var probe = l.minus(2 * 86_400)
+        let last = l.plus(2 * 86_400)
+        while true {
+            offsets.insert(offset(atUTC: probe))
+            if probe >= last { break }
+            probe = min(probe.plus(3 * 3600), last)
+        }
+        return offsets
     }
 }

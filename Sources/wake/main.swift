@@ -126,8 +126,8 @@ case "next" where rest.isEmpty || rest == ["--json"]:
     execute { console, _ throws(WakeFailure) in try StandingAlarmActions.next(json: !rest.isEmpty, console: console) }
 case "stop" where plainWords && rest.count <= 1:
     execute { console, _ throws(WakeFailure) in try ControlActions.run(.stop, id: rest.first, console: console) }
-case "snooze" where plainWords && rest.count <= 1:
-    execute { console, _ throws(WakeFailure) in try ControlActions.run(.snooze, id: rest.first, console: console) }
+case "snooze" where plainWords && rest.count <= 2:
+    execute { console, _ throws(WakeFailure) in try ControlActions.snooze(words: rest, until: nil, console: console) }
 case "cancel" where plainWords && rest.count == 1:
     execute { console, _ throws(WakeFailure) in try ControlActions.run(.cancel, id: rest[0], console: console) }
 case "add":
@@ -157,7 +157,9 @@ case "remove":
 case "stop":
     run(StopCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.stop, id: c.command.id, console: console) }
 case "snooze":
-    run(SnoozeCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.snooze, id: c.command.id, console: console) }
+    run(SnoozeCommand.self) { c, console, _ throws(WakeFailure) in
+        try ControlActions.snooze(words: c.command.words, until: c.command.until, console: console)
+    }
 case "cancel":
     run(CancelCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":

@@ -45,6 +45,8 @@ struct AlarmOptionTests {
         #expect(problem(.lateLimit, "1ms")?.hasPrefix("--late-limit 1ms is shorter than a second") == true)
         #expect(problem(.ringFor, "1s") == nil)
         #expect(problem(.snoozeLimit, "0") == nil && problem(.snoozeLimit, "99") == nil)
+        #expect(problem(.snoozeLong, "18m") == nil && problem(.snoozeLong, "0")?.hasPrefix("--snooze-long: must be longer than zero") == true)
+        #expect(AlarmOption.snoozeLong.defaultText == nil, "unset, it follows --snooze")
         #expect(problem(.snoozeLimit, "100") == "--snooze-limit: invalid value '100'; give a whole number from 0 to 99")
         #expect(problem(.snoozeLimit, "two")?.hasPrefix("--snooze-limit: invalid value 'two'") == true)
         #expect(problem(.mixer, "on") == "--mixer: invalid mode 'on'; use auto (raise a muted or quiet output while ringing) or off")

@@ -10,7 +10,11 @@ struct ControlProtocolTests {
     @Test("every request a client sends reads back as itself")
     func requestsRoundTrip() throws {
         let requests: [ControlRequest] = [.list, .command(.stop, id: nil), .command(.snooze, id: nil), .command(.stop, id: "4242"),
-                                          .command(.snooze, id: "work-days_2"), .command(.cancel, id: "77")]
+                                          .command(.snooze, id: "work-days_2"), .command(.cancel, id: "77"),
+                                          .command(.snooze, id: nil, length: .span(.seconds(20 * 60))),
+                                          .command(.snooze, id: "4242", length: .until(Instant(seconds: 1_800_000_000, nanoseconds: 5))),
+                                          .command(.snooze, id: "work", length: .long),
+                                          .command(.snooze, id: nil, length: .span(SnoozeLength.longest))]
         for r in requests {
             var line = Array(r.line.utf8)
             #expect(line.last == UInt8(ascii: "\n"))
@@ -24,6 +28,11 @@ struct ControlProtocolTests {
         "wake/1 stop ", "wake/1  stop", "wake/1 stop Work", "wake/1 stop ../x", "wake/1 stop \u{1B}[2J", "wake/1 stöp",
         "wake/1 reboot", "wake/1 stop " + String(repeating: "a", count: 65), String(repeating: "x", count: 300), "wake/1 stop\t1",
         "wake/1 stop\u{0}",
+        // A snooze's length: only for snooze, after the ID, canonical digits, more than zero, at most 12 hours.
+        "wake/1 stop for=1000", "wake/1 list for=1000", "wake/1 snooze for=0", "wake/1 snooze for=01000", "wake/1 snooze for=+1000",
+        "wake/1 snooze for=-1000", "wake/1 snooze for=43200001", "wake/1 snooze for=", "wake/1 snooze for=1e3", "wake/1 snooze until=-5",
+        "wake/1 snooze until=99999999999999999999", "wake/1 snooze by=1000", "wake/1 snooze for=1000 4242", "wake/1 snooze 4242 for=1 for=2",
+        "wake/1 snooze a b for=1000", "wake/1 snooze for=short",
     ])
     func malformed(_ text: String) {
         guard case .failure(let e) = Self.parse(text) else {

@@ -15,6 +15,22 @@ struct DesktopNoticeContentTests {
         #expect(n.resident)
     }
 
+    @Test("two snooze buttons, the alarm's own and --snooze-long, then Stop; one when they are the same; none, and said, once the snoozes are used up")
+    func twoSnoozeButtons() {
+        var n = DesktopNotice.make(.ringing(since: "07:00:02"), alarm: "07:00", snooze: .seconds(9 * 60), snoozeLong: .seconds(18 * 60))
+        #expect(n.buttons == [.init(key: "snooze", label: "Snooze 9 min"), .init(key: "snooze-long", label: "Snooze 18 min"),
+                              .init(key: "stop", label: "Stop")])
+        n = DesktopNotice.make(.bell(reason: "gone"), alarm: "07:00", snooze: .seconds(300), snoozeLong: .seconds(3600))
+        #expect(n.buttons.map(\.label) == ["Snooze 5 min", "Snooze 1 h", "Stop"])
+        n = DesktopNotice.make(.ringing(since: "07:00:02"), alarm: "07:00", snooze: .seconds(600), snoozeLong: .seconds(600))
+        #expect(n.buttons.map(\.key) == ["snooze", "stop"], "the same length twice is one button")
+        n = DesktopNotice.make(.ringing(since: "07:20:02"), alarm: "07:00", snooze: .seconds(9 * 60), snoozeLong: .seconds(18 * 60),
+                               snoozes: SnoozeCount(used: 2, limit: 2))
+        #expect(n.buttons.map(\.key) == ["stop"] && n.body == "Ringing since 07:20:02. Snoozed 2 of 2: no snoozes left.", "\(n)")
+        n = DesktopNotice.make(.snoozed(until: "07:18"), alarm: "07:00", snooze: .seconds(9 * 60), snoozeLong: .seconds(18 * 60))
+        #expect(n.buttons.map(\.key) == ["stop"])
+    }
+
     @Test("snoozed: when it rings again, only Stop, still shown")
     func snoozed() {
         let n = DesktopNotice.make(.snoozed(until: "07:09"), alarm: "07:00", snooze: .seconds(540))

@@ -44,13 +44,13 @@ struct DesktopNotifierTests {
     }
 
     /// A notifier on the mock's bus, for a session with one alarm that rings at once.
-    static func ringing(_ mock: NotificationMock) throws -> (TestSession, DesktopNotifier) {
+    static func ringing(_ mock: NotificationMock, settings: AlarmEngine.Settings = .init()) throws -> (TestSession, DesktopNotifier) {
         setenv("DBUS_SESSION_BUS_ADDRESS", mock.bus.address, 1)
         defer { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
         let session = TestSession()
         let notifier = DesktopNotifier(mode: .auto, bus: try NotificationBus())
         notifier.start(in: session)
-        try session.runner.arm(RunnerTests.setup(session.world))
+        try session.runner.arm(RunnerTests.setup(session.world, settings: settings))
         session.world.advance(by: .seconds(8 * 3600))
         #expect(session.runner.isRinging)
         return (session, notifier)
@@ -74,6 +74,37 @@ struct DesktopNotifierTests {
                 for _ in 0..<200 where !session.runner.isFinished { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(session.runner.outcome(of: "alarm") == .stopped(by: .notification), "\(String(describing: session.runner.outcome(of: "alarm")))")
+            notifier.stop()
+        }
+    }
+
+    @Test("two snooze buttons: the long one snoozes for --snooze-long; with the limit used up neither is offered and the body says so")
+    func longButton() async throws {
+        try await NotificationMock.with { mock in
+            let settings = AlarmEngine.Settings(snooze: .seconds(9 * 60), ringFor: .zero, snoozeLimit: 1, snoozeLong: .seconds(25 * 60))
+            let (session, notifier) = try Self.ringing(mock, settings: settings)
+            let shown = try await Self.spinning(session) { try await mock.waitForNotify() }
+            #expect(shown.actions == ["snooze", "Snooze 9 min", "snooze-long", "Snooze 25 min", "stop", "Stop"], "\(shown)")
+            let pressedAt = session.world.now()
+            try await Self.spinning(session) {
+                try await mock.press("snooze-long", on: 1)
+                for _ in 0..<200 where !Self.isSnoozed(session) { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(session.runner.state(of: "alarm") == .snoozed(Wait(instant: pressedAt.boottime + .seconds(25 * 60), clock: .elapsed)))
+            session.world.advance(by: .seconds(9 * 60))
+            #expect(!session.runner.isRinging, "not the short length")
+            session.world.advance(by: .seconds(16 * 60))
+            #expect(session.runner.isRinging, "rings again at the long length's end")
+            // The one snooze allowed is used: the notice offers Stop alone and says why.
+            let again = try await Self.spinning(session) { try await mock.waitForNotify(3) }
+            #expect(again.actions == ["stop", "Stop"] && again.body.contains("Snoozed 1 of 1: no snoozes left."), "\(again)")
+            // A press of a button shown before is refused, and the alarm rings on.
+            try await Self.spinning(session) {
+                try await mock.press("snooze-long", on: 1)
+                try await Task.sleep(for: .milliseconds(300))
+            }
+            #expect(session.runner.isRinging && session.runner.snoozes(of: "alarm") == SnoozeCount(used: 1, limit: 1))
+            session.runner.command(.stop, by: .key("x"))
             notifier.stop()
         }
     }

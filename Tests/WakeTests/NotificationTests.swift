@@ -20,7 +20,7 @@ struct NotificationTests {
 
     // MARK: what it shows
 
-    @Test("while ringing: summary, Snooze and Stop buttons (the alarm's own snooze), urgency critical, resident, no expiry; withdrawn at the end")
+    @Test("while ringing: summary, two Snooze buttons (the alarm's own snooze and twice it) and Stop, urgency critical, resident, no expiry; withdrawn at the end")
     func ringingNotification() async throws {
         try await NotificationMock.with { mock in
             let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--snooze", "7m", "--inhibit", "off"],
@@ -33,7 +33,7 @@ struct NotificationTests {
             let deadline = try #require(wake.events.first { $0.name == "armed" }?["deadline"])
             let hhmm = String(deadline.dropFirst(11).prefix(5))
             #expect(n.summary.hasPrefix("Alarm \(hhmm)"), "\(n); armed deadline \(deadline)")
-            #expect(n.actions == ["snooze", "Snooze 7 min", "stop", "Stop"], "\(n)")
+            #expect(n.actions == ["snooze", "Snooze 7 min", "snooze-long", "Snooze 14 min", "stop", "Stop"], "\(n)")
             #expect(n.hints["urgency"] == "2", "\(n)")
             #expect(n.hints["resident"] == "true", "\(n)")
             #expect(n.expireTimeout == 0, "\(n)")
@@ -59,6 +59,29 @@ struct NotificationTests {
             #expect(n.body.hasPrefix("Dentist &lt;at&gt; 9 &amp; \\x1b\nRinging since"), "\(n)")
             wake.send(SIGTERM)
             _ = await wake.wait()
+        }
+    }
+
+    @Test("the long snooze button snoozes for --snooze-long: the log's until and the ring again are that far on; with the limit used up only Stop is offered")
+    func longSnoozeButton() async throws {
+        try await NotificationMock.with { mock in
+            let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off", "--snooze", "1s", "--snooze-long", "3s",
+                                         "--snooze-limit", "1"], environment: environment(mock))
+            try await wake.waitForEvent("ringing")
+            let n = try await mock.waitForNotify()
+            #expect(n.actions == ["snooze", "Snooze 1 s", "snooze-long", "Snooze 3 s", "stop", "Stop"], "\(n)")
+            try await mock.press("snooze-long", on: 1)
+            let snoozed = try await wake.waitForEvent("snoozed")
+            let again = try await wake.waitForEvent("ringing", occurrence: 2)
+            let f = ISO8601DateFormatter()
+            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let gap = try #require(f.date(from: again["time"] ?? "")).timeIntervalSince(try #require(f.date(from: snoozed["time"] ?? "")))
+            #expect(gap >= 2.9 && gap < 10, "rang again \(gap) s after the long button, not 1 s: \(wake.eventLogText)")
+            let used = try await mock.waitForNotify(3)
+            #expect(used.actions == ["stop", "Stop"] && used.body.contains("Snoozed 1 of 1: no snoozes left."), "\(used)")
+            try await mock.press("stop", on: 1)
+            let r = await wake.wait()
+            #expect(r.exitCode == 0 && wake.events.filter { $0.name == "snoozed" }.count == 1, "\(wake.report(r))")
         }
     }
 
@@ -255,7 +278,7 @@ struct NotificationTests {
             let bell = try #require(notifies.first { $0.summary.contains("NO SOUND DEVICE WORKS") }, "\(calls)")
             #expect(bell.replacesID == 1, "the ringing notification replaced: \(bell)")
             #expect(bell.body.contains("terminal bell") && bell.body.contains("Input/output error"), "\(bell)")
-            #expect(bell.hints["urgency"] == "2" && bell.actions == ["snooze", "Snooze 9 min", "stop", "Stop"], "\(bell)")
+            #expect(bell.hints["urgency"] == "2" && bell.actions == ["snooze", "Snooze 9 min", "snooze-long", "Snooze 18 min", "stop", "Stop"], "\(bell)")
         }
     }
 
@@ -293,7 +316,7 @@ struct NotificationTests {
             #expect(ringing["alarm"] == "soon", "\(ringing)")
             let n = try await mock.waitForNotify()
             #expect(n.summary.hasPrefix("Alarm ") && n.summary.contains("(soon)"), "\(n)")
-            #expect(n.actions == ["snooze", "Snooze 5 min", "stop", "Stop"], "\(n)")
+            #expect(n.actions == ["snooze", "Snooze 5 min", "snooze-long", "Snooze 10 min", "stop", "Stop"], "\(n)")
             try await mock.press("stop", on: 1)
             let stopped = try await daemon.waitForEvent("stopped", timeout: .seconds(15))
             #expect(stopped["by"] == "notification" && stopped["alarm"] == "soon", "\(stopped)")

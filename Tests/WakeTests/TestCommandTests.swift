@@ -231,7 +231,7 @@ struct TestCommandNotificationTests {
                                         environment: home.environment.merging(mock.environment) { $1 }, events: false, directory: home.dir)
             let n = try await mock.waitForNotify()
             #expect(n.summary.hasPrefix("Alarm test") && n.body.hasPrefix("Tea"), "\(n)")
-            #expect(n.actions == ["snooze", "Snooze 9 min", "stop", "Stop"], "\(n)")
+            #expect(n.actions == ["snooze", "Snooze 9 min", "snooze-long", "Snooze 18 min", "stop", "Stop"], "\(n)")
             // The notification can come before the first frame (under ASan it did): let sound reach
             // the output first, or the test rightly says nothing audible did.
             try await wake.waitForOutput(containing: "ringing on", timeout: .seconds(30))

@@ -173,8 +173,10 @@ public final class Runner {
     // MARK: commands in
 
     /// Sends `command` to one alarm, or to every alarm; `activeOnly` limits it to alarms that
-    /// are ringing or snoozed (a daemon's key must not cancel tomorrow's alarm).
-    public func command(_ command: AlarmCommand, by who: Requester, alarm id: String? = nil, activeOnly: Bool = false) {
+    /// are ringing or snoozed (a daemon's key must not cancel tomorrow's alarm); `length` is
+    /// how long a snooze lasts.
+    public func command(_ command: AlarmCommand, by who: Requester, alarm id: String? = nil, activeOnly: Bool = false,
+                        length: SnoozeLength = .standard) {
         let now = clock.now()
         for a in alarms where id == nil || a.setup.id == id {
             if activeOnly {
@@ -183,7 +185,7 @@ public final class Runner {
                 default: continue
                 }
             }
-            handle(a.setup.id, .command(command, by: who, now))
+            handle(a.setup.id, command == .snooze && length != .standard ? .snooze(length, by: who, now) : .command(command, by: who, now))
         }
     }
 

@@ -13,12 +13,7 @@ public enum ControlActions {
         }
     }
 
-    /// Asks every running wake; says on stderr which did not answer.
-    static func ask(_ request: ControlRequest, console: Console) throws(WakeFailure) -> [ControlRecord] {
-        try ask(request, in: try directory(), console: console)
-    }
-
-    /// `ask`, of the wakes registered in `dir` (none when nil).
+    /// Asks every wake registered in `dir` (none when nil); says on stderr which did not answer.
     static func ask(_ request: ControlRequest, in dir: String?, console: Console) throws(WakeFailure) -> [ControlRecord] {
         guard let dir else { return [] }
         var records: [ControlRecord] = []
@@ -32,11 +27,18 @@ public enum ControlActions {
     }
 
     public static func run(_ command: AlarmCommand, id: String?, console: Console) throws(WakeFailure) -> CommandResult {
+        try run(command, id: id, console: console, directory: { () throws(WakeFailure) in try directory() }, zone: nil)
+    }
+
+    /// `run`, for a snooze of `length`, of the wakes registered in `directory` (found after the
+    /// ID is checked), its times said in `zone` (the machine's when nil).
+    static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
+                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
-        let records = try ask(.command(command, id: id), console: console)
-        let zone = StandingAlarmActions.zone(console)
+        let records = try ask(.command(command, id: id, length: length), in: try directory(), console: console)
+        let zone = zone ?? StandingAlarmActions.zone(console)
         var acted = false
         var refusals: [String] = []
         for r in records {
@@ -91,7 +93,7 @@ public enum ControlActions {
         case .standing?: return "\(label(r)) is a standing alarm; skip its next occurrence with 'wake skip \(id)' or remove it with 'wake remove \(id)'"
         case .finished?: return "\(label(r)) has just ended"
         case .snoozeLimit?:
-            let count = SnoozeCount(used: Int(r["snoozes"] ?? "") ?? 0, limit: Int(r["snooze_limit"] ?? ""))
+            let count = r.snoozes ?? SnoozeCount()
             return "\(label(r)): \(count.refusal); it rings until stopped: 'wake stop \(id)'"
         case nil: return "\(label(r)) did not take the command"
         }

@@ -66,7 +66,7 @@ public final class ControlEndpoint: SessionAttachment {
         switch request {
         case .list:
             return session.runner.alarmIDs.filter { phase($0) != .finished }.map(describe)
-        case .command(let command, let id):
+        case .command(let command, let id, let length):
             let alarms = session.runner.alarmIDs.map {
                 ControlRouting.Alarm(id: publicID($0), phase: phase($0), standing: standing, snoozes: session.runner.snoozes(of: $0) ?? SnoozeCount())
             }
@@ -77,7 +77,7 @@ public final class ControlEndpoint: SessionAttachment {
                 var record = base(local)
                 switch verdict {
                 case .apply:
-                    session.runner.command(command, by: who, alarm: local)
+                    session.runner.command(command, by: who, alarm: local, length: length)
                     record["kind"] = "done"
                     switch session.runner.state(of: local) {
                     case .snoozed?:
@@ -91,8 +91,7 @@ public final class ControlEndpoint: SessionAttachment {
                     record["kind"] = "refused"
                     record["reason"] = why.rawValue
                     if why == .snoozeLimit, let count = session.runner.snoozes(of: local) {
-                        record["snoozes"] = String(count.used)
-                        record["snooze_limit"] = count.limit.map(String.init)
+                        record.snoozes = count
                         // Refused where it rings too (the engine's own rule), so its console and
                         // event log say so as for a key.
                         session.runner.command(command, by: who, alarm: local)
@@ -123,6 +122,8 @@ public final class ControlEndpoint: SessionAttachment {
         r["wakes_system"] = session.wakesSystem ? "1" : "0"
         r.set("next", instant: session.runner.nextWall(of: id))
         r.set("since", instant: session.runner.ringingSince(of: id))
+        // The occurrence's snoozes, for `wake list` ("snoozed 2 of 3 until 07:18:00").
+        r.snoozes = session.runner.snoozes(of: id)
         if let setup = session.runner.setup(of: id) {
             r["sound"] = setup.ring.soundKind == .builtIn ? "" : setup.ring.sound.path
             r["device"] = setup.ring.device

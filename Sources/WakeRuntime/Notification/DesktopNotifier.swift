@@ -109,8 +109,9 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
     private func notice(for id: String, _ phase: DesktopNotice.Phase) -> DesktopNotice {
         var name = session.deadlineText(of: id)
         if session.standing { name += " (\(id))" }
-        let snooze = session.runner.setup(of: id)?.settings.snooze ?? Defaults.snooze
-        return DesktopNotice.make(phase, alarm: name, snooze: snooze, message: session.runner.setup(of: id)?.message,
+        let settings = session.runner.setup(of: id)?.settings ?? AlarmEngine.Settings()
+        return DesktopNotice.make(phase, alarm: name, snooze: settings.snooze, snoozeLong: settings.snoozeLong,
+                                  message: session.runner.setup(of: id)?.message,
                                   snoozes: session.runner.snoozes(of: id) ?? SnoozeCount())
     }
 
@@ -233,6 +234,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         guard let name = alarms.first(where: { $0.value.sync.id == id })?.key else { return }  // another program's
         switch key {
         case DesktopNotice.snoozeKey: session.runner.command(.snooze, by: .notification, alarm: name, activeOnly: true)
+        case DesktopNotice.snoozeLongKey: session.runner.command(.snooze, by: .notification, alarm: name, activeOnly: true, length: .long)
         case DesktopNotice.stopKey: session.runner.command(.stop, by: .notification, alarm: name, activeOnly: true)
         default: break
         }

@@ -44,7 +44,7 @@ public struct RingSettings {
         }
         let snoozeLimit = number(.snoozeLimit)
         engine = AlarmEngine.Settings(lateLimit: duration(.lateLimit), snooze: duration(.snooze), ringFor: ringFor,
-                                      snoozeLimit: snoozeLimit > 0 ? snoozeLimit : nil)
+                                      snoozeLimit: snoozeLimit > 0 ? snoozeLimit : nil, snoozeLong: parsed[AlarmOption.snoozeLong.name]?.duration)
         mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
         message = parsed[AlarmOption.message.name]?.text
         values = texts

@@ -64,6 +64,10 @@ public enum StandingAlarmActions {
         if let name = c.name, !StandingAlarm.isValidName(name) {
             throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
         }
+        if let name = c.name, SnoozeRequest.readsAsLength(name) {
+            throw usage("--name: '\(name.printable)' reads as a length, so 'wake snooze \(name.printable)' would be a snooze of that length; "
+                        + "give a name that is not a length, as 'nap-\(name.printable)'")
+        }
         let settings = c.ring
         let zone = context.zone(console)
         let now = context.now()
@@ -263,6 +267,8 @@ public enum StandingAlarmActions {
         var days: String
         var next: Instant?
         var state: String
+        /// The state as the table shows it, when it says more than `state` (the snooze count).
+        var shownState: String?
         var sound: String?
         var device: String
         /// Whether the RTC wakes a suspended machine for it: what the process that runs it said,
@@ -273,6 +279,11 @@ public enum StandingAlarmActions {
         /// Ringing or snoozed, as the process that runs it said; and since when it rings.
         var phase: NextAlarm.State = .waiting
         var ringingSince: Instant?
+        /// The snoozes its ringing or snoozed occurrence has used, as the process that runs it
+        /// said; nil while it waits, or when no process says.
+        var snoozesUsed: Int?
+        /// `--snooze-limit`: as the running process said, or as the daemon would ring it; nil for none.
+        var snoozeLimit: Int?
     }
 
     /// Where a running wake said one of its alarms is (`silent` is ringing with no device and no bell).
@@ -284,12 +295,17 @@ public enum StandingAlarmActions {
         }
     }
 
-    /// What a running wake said about one of its alarms, as `wake list` shows it.
-    static func liveState(_ r: ControlRecord, zone: TimeZoneRules) -> String {
+    /// What a running wake said about one of its alarms, as `wake list` shows it. `counted`: with
+    /// the occurrence's snoozes of its limit, when it has one (`snoozed 2 of 3 until 07:18:00`,
+    /// `ringing (snoozed 1 of 3)`), as the table shows it so a limit is never a surprise at
+    /// 07:00; the JSON's `state` keeps its words and has the count in fields of its own.
+    static func liveState(_ r: ControlRecord, zone: TimeZoneRules, counted: Bool = false) -> String {
+        let count = counted ? r.snoozes ?? SnoozeCount() : SnoozeCount()
         switch r["state"] {
         case "snoozed":
             let until = r.instant("next").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) }
-            return "snoozed" + (until ?? "")
+            return count.snoozed + (until ?? "")
+        case let s? where s == "ringing" || s == "silent": return s + (count.ofLimit.map { " (snoozed \($0))" } ?? "")
         case let s?: return s.printable
         case nil: return "?"
         }
@@ -306,25 +322,31 @@ public enum StandingAlarmActions {
             let r = live[a.name]
             // The daemon's own word beats the history file while it runs the alarm.
             var state = row.state
+            var shown: String?
             var next = row.next?.instant
             if let r, r["state"] != "waiting" {
                 state = liveState(r, zone: zone)
+                shown = liveState(r, zone: zone, counted: true)
                 next = r.instant("next")
             }
             // What the daemon rings with, config.toml and set-aside options included.
             let s = row.settings
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
-                         sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
+                         shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
-                         phase: phase(r), ringingSince: r?.instant("since"))
+                         phase: phase(r), ringingSince: r?.instant("since"),
+                         snoozesUsed: phase(r) == .waiting ? nil : r?.snoozes?.used,
+                         snoozeLimit: r?.snoozes.map(\.limit) ?? s?.engine.snoozeLimit)
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
-                                 state: liveState(r, zone: zone), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
+                                 state: liveState(r, zone: zone), shownState: liveState(r, zone: zone, counted: true), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
                                  device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 },
-                                 phase: phase(r), ringingSince: r.instant("since")))
+                                 phase: phase(r), ringingSince: r.instant("since"),
+                                 snoozesUsed: phase(r) == .waiting ? nil : r.snoozes?.used,
+                                 snoozeLimit: r.snoozes?.limit))
         }
         return entries
     }
@@ -432,7 +454,8 @@ public enum StandingAlarmActions {
                 let next = e.next.map { Formatting.ringsAt($0, now: now, zone: zone) } ?? "-"
                 // What the daemon sets aside or changes is marked where the state is read.
                 let marks = e.standing?.adjustments.map(\.mark) ?? []
-                let state = marks.isEmpty ? e.state : e.state + " (" + marks.joined(separator: ", ") + ")"
+                let shown = e.shownState ?? e.state
+                let state = marks.isEmpty ? shown : shown + " (" + marks.joined(separator: ", ") + ")"
                 table.append([e.id.printable, e.time.printable, e.days, next, e.wakesSystem.map { $0 ? "yes" : "no" } ?? "?",
                               state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
                               e.message.map { TerminalText.printable($0, limit: AlarmMessage.limit) } ?? "-"])
@@ -506,7 +529,8 @@ public enum StandingAlarmActions {
         }
         fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
                    ("wakes_system", e.wakesSystem.map { $0 ? "true" : "false" } ?? "null"),
-                   ("message", e.message.map(JSONText.quote) ?? "null")]
+                   ("message", e.message.map(JSONText.quote) ?? "null"),
+                   ("snoozes", e.snoozesUsed.map(String.init) ?? "null"), ("snooze_limit", e.snoozeLimit.map(String.init) ?? "null")]
         return JSONText.object(fields)
     }
 

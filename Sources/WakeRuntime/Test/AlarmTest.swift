@@ -75,7 +75,8 @@ public enum AlarmTest {
         var fadeIn: Duration { full ? ring.fadeIn : .zero }
         /// The alarm's engine, rung for the test's length, due now, however late.
         var engine: AlarmEngine.Settings {
-            AlarmEngine.Settings(lateLimit: .zero, snooze: ring.engine.snooze, ringFor: length, snoozeLimit: ring.engine.snoozeLimit)
+            AlarmEngine.Settings(lateLimit: .zero, snooze: ring.engine.snooze, ringFor: length, snoozeLimit: ring.engine.snoozeLimit,
+                                 snoozeLong: ring.engine.snoozeLong)
         }
         var subject: String { name.map { "alarm '\($0.printable)'" } ?? "the ring options given" }
     }

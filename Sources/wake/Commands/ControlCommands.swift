@@ -19,14 +19,27 @@ struct StopCommand: ParsableCommand {
     @Argument(help: ControlHelp.id) var id: String?
 }
 
-/// `wake snooze [ID]`.
+/// `wake snooze [ID] [LENGTH] [--until TIME]`.
 struct SnoozeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snooze",
-        abstract: "Snooze what is ringing (every ringing alarm of yours without an ID).",
-        discussion: ControlHelp.discussion(exitStatus: "0 something was snoozed, 1 nothing matched."))
+        abstract: "Snooze what is ringing (every ringing alarm of yours without an ID), for its own snooze or a length you choose.",
+        discussion: "ID is a one-off alarm's PID or a standing alarm's name, as 'wake list' shows them; a single word that reads as a "
+            + "length (20m) is a length unless an alarm has that name. A length or --until is at most 12 hours away, and a "
+            + "--snooze-limit still counts it. Exit status: 0 something was snoozed, 1 nothing matched, 64 a bad length or time.")
 
     @Argument(help: ControlHelp.id) var id: String?
+
+    @Argument(help: ArgumentHelp("How long to snooze, more than zero and at most 12h (e.g. 20m); default: the alarm's --snooze.",
+                                 valueName: "length"))
+    var length: String?
+
+    @Option(help: ArgumentHelp("Snooze until this time of day (e.g. 07:40), the next time the clock reads it, at most 12 hours away.",
+                               valueName: "time"))
+    var until: String?
+
+    /// The words, as the plain-word path hands them over.
+    var words: [String] { [id, length].compactMap { $0 } }
 }
 
 /// `wake cancel ID`: a one-off alarm ended before it rings, as `q` would end it.

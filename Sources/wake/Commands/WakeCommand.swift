@@ -98,6 +98,9 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp(AlarmOption.snooze.help))
     var snooze: String = AlarmOption.snooze.defaultText ?? ""
 
+    @Option(help: ArgumentHelp(AlarmOption.snoozeLong.help))
+    var snoozeLong: String?
+
     @Option(help: ArgumentHelp(AlarmOption.snoozeLimit.help))
     var snoozeLimit: String = AlarmOption.snoozeLimit.defaultText ?? ""
 
