@@ -68,6 +68,11 @@ public enum Schedule {
             let t = Instant(seconds: local.secondsAsIfUTC - Int64(offset))
             guard t > now else { throw .inThePast(token, local) }
             return Deadline(instant: t, clock: .wall)
+        case .dayTime(let day, let h, let m, let s):
+            let local = try reading(day, hour: h, minute: m, second: s, token: token, now: now, zone: zone)
+            let t = zone.instant(for: local)
+            guard t > now else { throw .inThePast(token, local) }
+            return Deadline(instant: t, clock: .wall, shiftedFrom: shift(local, t, zone))
         case .timeOfDay(let h, let m, let s):
             let today = zone.localTime(at: now).date
             try check(LocalDateTime(date: today, hour: h, minute: m, second: s), token: token, checkYear: false)
@@ -82,6 +87,36 @@ public enum Schedule {
             }
             throw .unresolvable(token, reason: "the time-zone rules leave no occurrence within \(searchDays) days")
         }
+    }
+
+    /// The local date and time a named day and a time of day mean at `now`: today's or
+    /// tomorrow's; the next such weekday (today, if that time is still ahead); the next such
+    /// date (this year's, else a later year's: `feb 29` waits for a leap year). A time in a gap
+    /// or a repeated hour is then resolved as for any local date and time.
+    public static func reading(_ day: NamedDay, hour h: Int, minute m: Int, second s: Int, token: String = "", now: Instant,
+                               zone: TimeZoneRules) throws(ScheduleError) -> LocalDateTime {
+        let today = zone.localTime(at: now).date
+        func at(_ date: CivilDate) -> LocalDateTime { LocalDateTime(date: date, hour: h, minute: m, second: s) }
+        try check(at(today), token: token, checkYear: false)
+        var found: LocalDateTime?
+        switch day {
+        case .today: found = at(today)
+        case .tomorrow: found = at(today.nextDay)
+        case .weekday(let w):
+            var date = today
+            for _ in 0..<searchDays {
+                if date.weekday == w, zone.instant(for: at(date)) > now { found = at(date); break }
+                date = date.nextDay
+            }
+        case .monthDay(let month, let d):
+            for year in today.year...(today.year + 8) {
+                let date = CivilDate(year: year, month: month, day: d)
+                if date.isValid, zone.instant(for: at(date)) > now { found = at(date); break }
+            }
+        }
+        guard let found else { throw .unresolvable(token, reason: "no such day ahead within eight years") }
+        try check(found, token: token)
+        return found
     }
 
     /// Refuses readings that name no moment: only hand-built specs get here with such values.

@@ -11,12 +11,14 @@ public enum WakeSpec: Hashable, Sendable {
     /// A date and time with its own UTC offset (ISO 8601 `...+01:00` or `...Z`): one absolute
     /// instant whatever the local zone, waited for on the wall clock.
     case zonedDateTime(LocalDateTime, utcOffsetSeconds: Int)
+    /// A time of day on a named day: `tomorrow 7am`, `mon 6:30`, `dec 24 8:00`.
+    case dayTime(NamedDay, hour: Int, minute: Int, second: Int)
 
     /// A span of whole seconds from now (the form before spans took milliseconds).
     public static func relative(seconds: Int64) -> WakeSpec { .relative(.seconds(seconds)) }
 
     public static let acceptedForms =
-        "accepted forms: 07:00, 07:00:30, 7am, 7:30pm, +8h, +90m, +1h30m15s, +500ms, +1d2h, now, 2026-11-22T07:00[:30], 2026-11-22T07:00+01:00, 2026-11-22T07:00Z"
+        "accepted forms: 07:00, 07:00:30, 7am, 7:30pm, noon, midnight, tomorrow 7am, mon 6:30, dec 24 8:00, +8h, +90m, +1h30m15s, in 20 minutes, now, 2026-11-22T07:00[:30], 2026-11-22T07:00+01:00, 2026-11-22T07:00Z"
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var token: String
@@ -36,27 +38,11 @@ public enum WakeSpec: Hashable, Sendable {
     /// Years a date may name: far enough for any alarm, and well inside what Instant holds.
     public static let acceptedYears = 1970...2200
 
-    /// WHEN given as several command-line words, as a shell splits `wake 7:30 pm` or
-    /// `wake 2026-11-22 07:00`: a trailing `am`/`pm` word, and a time word after a date word,
-    /// are joined with one space; any other extra word is refused, named in the message.
+    /// WHEN given as several command-line words, as a shell splits `wake 7:30 pm`, `wake
+    /// tomorrow 7am` or `wake in 20 minutes`: read as the one text they make (`TimeWords`).
     public init(parsing words: [String]) throws(ParseError) {
-        guard let first = words.first else { throw ParseError(token: "", reason: "empty") }
-        var text = first
-        var rest = words.dropFirst()
-        if let next = rest.first, WakeSpec.isDate(first), !WakeSpec.isDate(next) {
-            text += " " + next
-            rest = rest.dropFirst()
-        }
-        if let next = rest.first, ["am", "pm"].contains(next.lowercased()) {
-            text += " " + next
-            rest = rest.dropFirst()
-        }
-        if let extra = rest.first {
-            let quoted = TerminalText.printable(extra, limit: WakeSpec.tokenLimit)
-            throw ParseError(token: words.joined(separator: " "),
-                             reason: "unexpected '\(quoted)' after the time; quote the time if it has spaces, as '7:30 pm', and put options before or after it with their dashes")
-        }
-        try self.init(parsing: text)
+        guard !words.isEmpty else { throw ParseError(token: "", reason: "empty") }
+        try self.init(parsing: words.joined(separator: " "))
     }
 
     /// `YYYY-MM-DD` and nothing else: the first word of a date and time split by the shell.
@@ -66,23 +52,33 @@ public enum WakeSpec: Hashable, Sendable {
             && u.enumerated().allSatisfy { i, c in i == 4 || i == 7 || (48...57).contains(c) }
     }
 
+    /// WHEN as one text: one form (`07:00`, `+8h`, `2026-11-22T07:00`), or words (`tomorrow 7am`,
+    /// `7:30 pm`, `noon`, `in 20 minutes`).
     public init(parsing text: String) throws(ParseError) {
         func fail(_ reason: String) -> ParseError { ParseError(token: text, reason: reason) }
         guard !text.isEmpty else { throw fail("empty") }
         guard text.utf8.count <= 64 else { throw fail("too long") }
         guard text.allSatisfy({ $0.isASCII && $0 != "\0" }) else { throw fail("only ASCII letters and digits are understood") }
         guard text.first != " ", text.last != " " else { throw fail("leading or trailing space") }
+        guard !text.contains("  ") else { throw fail("two spaces in a row; separate the words with one") }
+        self = try TimeWords.parse(text.split(separator: " ").map(String.init), token: text)
+    }
+
+    /// One form, without words: what `TimeWords` reads each time word with. `token` is the whole
+    /// text, for the message.
+    init(single text: String, token: String) throws(ParseError) {
+        func fail(_ reason: String) -> ParseError { ParseError(token: token, reason: reason) }
         let lower = text.lowercased()
 
         if lower == "now" { self = .now; return }
-        if lower.hasPrefix("+") { self = try .relative(WakeSpec.relativeSpan(String(lower.dropFirst()), token: text)); return }
+        if lower.hasPrefix("+") { self = try .relative(WakeSpec.relativeSpan(String(lower.dropFirst()), token: token)); return }
         if lower.hasPrefix("-") { throw fail("a time cannot be in the past; use +SPAN for a span from now, as +8h") }
 
         if lower.hasSuffix("am") || lower.hasSuffix("pm") {
             let isPM = lower.hasSuffix("pm")
             var clock = String(lower.dropLast(2))
             if clock.last == " " { clock.removeLast() }
-            let (h, m, s) = try WakeSpec.clockFields(clock, token: text, allowHourOnly: true)
+            let (h, m, s) = try WakeSpec.clockFields(clock, token: token, allowHourOnly: true)
             guard (1...12).contains(h) else { throw fail("a 12-hour clock runs from 1 to 12") }
             let hour = (h % 12) + (isPM ? 12 : 0)
             self = .timeOfDay(hour: hour, minute: m, second: s)
@@ -90,11 +86,11 @@ public enum WakeSpec: Hashable, Sendable {
         }
 
         if lower.count >= 10, lower.prefix(4).allSatisfy(\.isWholeNumberDigit), lower.dropFirst(4).first == "-" {
-            self = try WakeSpec.dateAndTime(lower, token: text)
+            self = try WakeSpec.dateAndTime(lower, token: token)
             return
         }
 
-        let (h, m, s) = try WakeSpec.clockFields(lower, token: text, allowHourOnly: false)
+        let (h, m, s) = try WakeSpec.clockFields(lower, token: token, allowHourOnly: false)
         guard h <= 23 else { throw fail("hour must be 0-23") }
         self = .timeOfDay(hour: h, minute: m, second: s)
     }

@@ -33,7 +33,7 @@ public enum ZoneChange {
     /// Whether what was typed is a local reading that follows the zone.
     public static func follows(_ spec: WakeSpec) -> Bool {
         switch spec {
-        case .timeOfDay, .dateTime: return true
+        case .timeOfDay, .dateTime, .dayTime: return true
         case .now, .relative, .zonedDateTime: return false
         }
     }

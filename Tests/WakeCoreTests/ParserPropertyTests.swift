@@ -188,6 +188,7 @@ struct ParserPropertyTests {
             case .timeOfDay: kinds["timeOfDay", default: 0] += 1
             case .dateTime: kinds["dateTime", default: 0] += 1
             case .zonedDateTime: kinds["zonedDateTime", default: 0] += 1
+            case .dayTime: kinds["dayTime", default: 0] += 1
             }
             if !matchesDocumentedShape(text) { shapeless.append(text) }
             if case .dateTime(let l) = spec, !Self.representableYears.contains(l.date.year) { outOfRange += 1 }

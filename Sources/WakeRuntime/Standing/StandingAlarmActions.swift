@@ -53,8 +53,16 @@ public enum StandingAlarmActions {
         case .dateTime(let local):
             (hour, minute, second) = (local.hour, local.minute, local.second)
             date = local.date
+        case .dayTime(let day, let h, let m, let s):
+            // `wake add tomorrow 6:30`: a one-off on the date the day names now.
+            let local: LocalDateTime
+            do { local = try Schedule.reading(day, hour: h, minute: m, second: s, token: text, now: context.now(), zone: context.zone(console)) } catch {
+                throw usage(error.description)
+            }
+            (hour, minute, second) = (h, m, s)
+            date = local.date
         default:
-            throw usage("a standing alarm needs a time of day (06:30) or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
+            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30) or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
         }
         var days = DaySet.none
         if let d = c.days {
