@@ -140,6 +140,10 @@ struct TestCommandTests {
             let wake = try DetachedWake(["test", "-D", "null", "--for", "60s"], environment: home.environment.merging(Self.noBus) { $1 },
                                         events: false, directory: home.dir)
             try await wake.waitForOutput(containing: "TESTING:", timeout: .seconds(30))
+            // Sound must reach the output before the command, or the test rightly says nothing
+            // audible did (on a loaded machine the command came first).
+            try await wake.waitForOutput(containing: "ringing on", timeout: .seconds(30))
+            try await Task.sleep(for: .seconds(2))
             // wake stop reaches a ringing wake once its control socket is there (made before it rings).
             let c = try await Self.run(home, [command])
             #expect(c.exitCode == 0, "\(command): \(c)")

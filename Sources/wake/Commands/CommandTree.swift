@@ -49,4 +49,8 @@ enum CompletionValues {
     static let days: CompletionKind = .list(["daily", "weekdays", "weekends"] + DaySet.daily.names)
     static let inhibit: CompletionKind = .list(AlarmOption.inhibit.words)
     static let notify: CompletionKind = .list(AlarmOption.notify.words)
+    /// WHEN: the words of the time forms (a time itself is typed, not completed).
+    static let when: CompletionKind = .list(["now", "noon", "midnight", "today", "tomorrow", "in"] + DaySet.daily.names)
+    /// `wake add`'s WHEN: the same days, without `now` and `in` (a standing alarm has a time of day).
+    static let addWhen: CompletionKind = .list(["noon", "midnight", "today", "tomorrow"] + DaySet.daily.names)
 }

@@ -8,14 +8,15 @@ struct AddCommand: ParsableCommand {
         commandName: "add",
         abstract: "Add a standing alarm, rung by 'wake daemon'.",
         discussion: """
-            WHEN is a time of day (06:30, 6:30am, 7:30 pm) or a local date and time (a one-off on that date). \
+            WHEN is a time of day (06:30, 6:30am, 7:30 pm), or a day and a time (tomorrow 6:30, fri 7am, dec 24 8:00) or a local date and time (a one-off on that date). \
             Without --days it is a one-off at the next occurrence, removed once it has rung or been missed.
 
             DAYS: daily, weekdays, weekends, day names (mon...sun, full names, any case), ranges (mon-fri, \
             wrapping fri-mon) and lists (mon,wed,fri).
             """)
 
-    @Argument(help: ArgumentHelp("A time of day, or a local date and time.", valueName: "when"))
+    @Argument(help: ArgumentHelp("A time of day, a day and a time, or a local date and time.", valueName: "when"),
+              completion: CompletionValues.addWhen)
     var when: [String] = []
 
     @Option(help: "The days it rings on (default: once, at the next occurrence).", completion: CompletionValues.days)

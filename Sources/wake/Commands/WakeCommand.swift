@@ -14,7 +14,8 @@ struct WakeCommand: ParsableCommand {
               wake --list-devices
             """,
         discussion: """
-            WHEN is 07:00, 07:00:30, 7am, 7:30pm, 7:30 pm, +8h, +90m, +1h30m15s, now, \
+            WHEN is 07:00, 07:00:30, 7am, 7:30pm, 7:30 pm, noon, midnight, tomorrow 7am, mon 6:30, \
+            dec 24 8:00, +8h, +90m, +1h30m15s, in 20 minutes, now, \
             2026-11-22T07:00, or 2026-11-22T07:00+01:00.
 
             While ringing, s, z or space snoozes and any other key stops. While waiting, q cancels.
@@ -37,7 +38,8 @@ struct WakeCommand: ParsableCommand {
         version: WakeVersion.string
     )
 
-    @Argument(help: ArgumentHelp("When to ring: a time of day, +SPAN, now, or a date and time.", valueName: "when"))
+    @Argument(help: ArgumentHelp("When to ring: a time of day, a day and a time, +SPAN or in SPAN, now, or a date and time.", valueName: "when"),
+              completion: CompletionValues.when)
     var when: [String] = []
 
     @OptionGroup var options: OneOffOptions
