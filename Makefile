@@ -22,7 +22,7 @@ BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev lib
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
-                    pipewire wireplumber pipewire-pulse python3-holidays
+                    pipewire wireplumber pipewire-pulse python3-holidays playerctl
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib
 

@@ -20,6 +20,11 @@ public enum Requester: Hashable, Sendable {
     case control(String)
     /// A button on the desktop notification.
     case notification
+    /// An MPRIS client (a media key, a headset button, the desktop's media widget, playerctl),
+    /// by its unique bus name: any program on the session bus can send these, so the log keeps who.
+    case mediaControl(caller: String)
+    /// A client of wake's D-Bus API, by its unique bus name.
+    case busAPI(caller: String)
 
     /// How the log and the console name it: `key 'q'`, `SIGTERM`, `wake stop (pid 42)`.
     public var description: String {
@@ -28,6 +33,8 @@ public enum Requester: Hashable, Sendable {
         case .signal(let name, _): return name
         case .control(let who): return who
         case .notification: return "the notification"
+        case .mediaControl(let caller): return "the media controls (\(caller))"
+        case .busAPI(let caller): return "the D-Bus API (\(caller))"
         }
     }
 
@@ -38,6 +45,8 @@ public enum Requester: Hashable, Sendable {
         case .signal: return "signal"
         case .control: return "control"
         case .notification: return "notification"
+        case .mediaControl: return "mpris"
+        case .busAPI: return "dbus"
         }
     }
 }

@@ -134,6 +134,8 @@ public final class EventLogObserver: RuntimeObserver {
         case .signal(let name, _): return [("by", .string("signal")), ("signal", .string(name))]
         case .control(let client): return [("by", .string("control")), ("client", .string(client))]
         case .notification: return [("by", .string("notification"))]
+        case .mediaControl(let caller): return [("by", .string("mpris")), ("caller", .string(caller))]
+        case .busAPI(let caller): return [("by", .string("dbus")), ("caller", .string(caller))]
         }
     }
 }

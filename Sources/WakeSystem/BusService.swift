@@ -1,0 +1,243 @@
+import CSystemd
+import Glibc
+import WakeCore
+
+/// A method call to one of wake's objects: who sent it, to what, with which arguments.
+public struct BusCall: Sendable {
+    public var path: String
+    public var interface: String
+    public var member: String
+    /// The caller's unique bus name (`:1.42`): recorded with what it asked, so a snooze nobody
+    /// remembers can be traced to the program that sent it.
+    public var sender: String
+    public var arguments: [BusValue]
+}
+
+/// The answer to a `BusCall`.
+public enum BusReply: Sendable {
+    case values([BusValue])
+    case error(name: String, message: String)
+
+    public static let done = BusReply.values([])
+
+    public static func invalidArgs(_ message: String) -> BusReply { .error(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message) }
+    public static func unknownMethod(_ call: BusCall) -> BusReply {
+        .error(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method '\(call.member)' in interface '\(call.interface)' at '\(call.path)'")
+    }
+}
+
+/// wake's side of a service on the session bus: owns names, answers calls to the object paths
+/// it serves, sends signals. Like `NotificationBus`, nothing here waits for the bus daemon:
+/// the connection, the name request and every reply move when `process()` runs from the event
+/// loop, so a hung bus never holds up a ring.
+public final class BusService {
+    private var bus: OpaquePointer?
+    private var handlers: [Handler] = []
+    private var slots: [OpaquePointer] = []
+    private var nameReplies: [String: (Result<Void, BusError>) -> Void] = [:]
+
+    /// A box for the handler sd-bus calls back with; kept alive by `handlers`.
+    private final class Handler {
+        let prefix: String
+        let subtree: Bool
+        let handle: (BusCall) -> BusReply?
+        unowned let service: BusService
+        init(prefix: String, subtree: Bool, handle: @escaping (BusCall) -> BusReply?, service: BusService) {
+            self.prefix = prefix; self.subtree = subtree; self.handle = handle; self.service = service
+        }
+    }
+
+    /// Opens the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`); the
+    /// handshake goes on in `process()`.
+    /// `address`: another bus than the session's (`unix:path=...`), for tests that run several.
+    public init(description: String, address: String? = nil) throws(BusError) {
+        var b: OpaquePointer?
+        if let address {
+            var r = wake_sd_bus_new(&b)
+            guard r >= 0, let bus = b else { throw NotificationBus.error("sd_bus_new", r) }
+            r = wake_sd_bus_set_address(bus, address)
+            if r >= 0 { r = wake_sd_bus_set_bus_client(bus, 1) }
+            if r >= 0 { r = wake_sd_bus_start(bus) }
+            if r < 0 {
+                wake_sd_bus_close_unref(bus)
+                throw BusError(call: "sd_bus_start", name: nil, message: "cannot connect to '\(address)' (\(NotificationBus.text(errno: r)))")
+            }
+        } else {
+            let r = NotificationBus.sessionBusAbsent ? -ENOENT : wake_sd_bus_open_user(&b)
+            guard r >= 0, b != nil else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no session bus (\(NotificationBus.text(errno: r)))") }
+        }
+        guard let b else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no bus") }
+        bus = b
+        _ = wake_sd_bus_set_description(b, description)
+    }
+
+    deinit { close() }
+
+    /// Leaves the bus: every name it owned is released by the bus daemon with the connection.
+    /// Queued signals are written first, for at most `flushing`.
+    public func close(flushing limit: Duration = .zero) {
+        guard let bus else { return }
+        if limit > .zero { flush(within: limit) }
+        for s in slots { wake_sd_bus_slot_unref(s) }
+        slots = []
+        wake_sd_bus_close_unref(bus)
+        self.bus = nil
+        handlers = []
+    }
+
+    public var isOpen: Bool { bus.map { wake_sd_bus_is_open($0) > 0 } ?? false }
+
+    // MARK: names
+
+    /// Asks for `name` without waiting; `done` gets `.success` once it is ours, or why not
+    /// (taken by another connection: "exists"). Queued behind no owner: an alarm's media player
+    /// that is not the one media keys reach is worse than one that takes another name.
+    public func requestName(_ name: String, done: @escaping (Result<Void, BusError>) -> Void) throws(BusError) {
+        guard let bus else { throw BusError(call: "RequestName", name: nil, message: "no bus") }
+        nameReplies[name] = done
+        let box = Unmanaged.passRetained(NameBox(service: self, name: name)).toOpaque()
+        var slot: OpaquePointer?
+        let r = wake_sd_bus_request_name_async(bus, &slot, name, 0, { m, userdata, _ in
+            guard let userdata else { return 0 }
+            let box = Unmanaged<NameBox>.fromOpaque(userdata).takeRetainedValue()
+            box.service?.nameAnswered(box.name, m)
+            return 1
+        }, box)
+        if r < 0 {
+            Unmanaged<NameBox>.fromOpaque(box).release()
+            nameReplies[name] = nil
+            throw NotificationBus.error("sd_bus_request_name_async(\(name))", r)
+        }
+        if let slot { slots.append(slot) }
+    }
+
+    private final class NameBox {
+        weak var service: BusService?
+        let name: String
+        init(service: BusService, name: String) { self.service = service; self.name = name }
+    }
+
+    private func nameAnswered(_ name: String, _ m: OpaquePointer?) {
+        guard let done = nameReplies.removeValue(forKey: name) else { return }
+        guard let m else { return done(.failure(BusError(call: "RequestName", name: nil, message: "no answer"))) }
+        if wake_sd_bus_message_is_method_error(m, nil) > 0 {
+            return done(.failure(NotificationBus.error("RequestName(\(name))", wake_sd_bus_message_get_error(m), wake_sd_bus_message_get_errno(m))))
+        }
+        var code: UInt32 = 0
+        _ = wake_sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &code)
+        // 1: primary owner; 4: already ours. 2 (queued) cannot happen without the queue flag; 3: exists.
+        if code == 1 || code == 4 { return done(.success(())) }
+        done(.failure(BusError(call: "RequestName(\(name))", name: "org.freedesktop.DBus.Error.NameExists", message: "the name '\(name)' is owned by another connection")))
+    }
+
+    /// The connection's unique name (`:1.42`), once the handshake is done.
+    public var uniqueName: String? {
+        guard let bus else { return nil }
+        var p: UnsafePointer<CChar>?
+        guard wake_sd_bus_get_unique_name(bus, &p) >= 0, let p else { return nil }
+        return String(cString: p)
+    }
+
+    // MARK: objects
+
+    /// Answers calls to `path` (and, with `subtree`, every path beneath it) with `handle`; a nil
+    /// answer is UnknownMethod. sd-bus itself answers org.freedesktop.DBus.Peer.
+    public func serve(path: String, subtree: Bool = false, handle: @escaping (BusCall) -> BusReply?) throws(BusError) {
+        guard let bus else { throw BusError(call: "sd_bus_add_object", name: nil, message: "no bus") }
+        let handler = Handler(prefix: path, subtree: subtree, handle: handle, service: self)
+        let me = Unmanaged.passUnretained(handler).toOpaque()
+        var slot: OpaquePointer?
+        let callback: sd_bus_message_handler_t = { m, userdata, _ in
+            guard let m, let userdata else { return 0 }
+            let handler = Unmanaged<Handler>.fromOpaque(userdata).takeUnretainedValue()
+            return handler.service.dispatch(m, handler)
+        }
+        let r = subtree ? wake_sd_bus_add_fallback(bus, &slot, path, callback, me) : wake_sd_bus_add_object(bus, &slot, path, callback, me)
+        if r < 0 { throw NotificationBus.error(subtree ? "sd_bus_add_fallback(\(path))" : "sd_bus_add_object(\(path))", r) }
+        handlers.append(handler)
+        if let slot { slots.append(slot) }
+    }
+
+    private func dispatch(_ m: OpaquePointer, _ handler: Handler) -> Int32 {
+        guard wake_sd_bus_message_is_method_call(m, nil, nil) > 0 else { return 0 }
+        func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+        let arguments: [BusValue]
+        do { arguments = try BusMessageCoding.readAll(m) } catch {
+            return reply(to: m, .invalidArgs("cannot read the arguments: \(error.message)"))
+        }
+        let call = BusCall(path: text(wake_sd_bus_message_get_path(m)), interface: text(wake_sd_bus_message_get_interface(m)),
+                           member: text(wake_sd_bus_message_get_member(m)), sender: text(wake_sd_bus_message_get_sender(m)),
+                           arguments: arguments)
+        // Not ours: sd-bus answers it (Peer, or UnknownObject for a fallback's stranger).
+        guard let answer = handler.handle(call) else { return reply(to: m, .unknownMethod(call)) }
+        return reply(to: m, answer)
+    }
+
+    private func reply(to call: OpaquePointer, _ answer: BusReply) -> Int32 {
+        guard let bus else { return 1 }
+        var m: OpaquePointer?
+        switch answer {
+        case .values(let values):
+            guard wake_sd_bus_message_new_method_return(call, &m) >= 0, let m else { return 1 }
+            defer { wake_sd_bus_message_unref(m) }
+            do {
+                for v in values { try BusMessageCoding.append(v, to: m) }
+            } catch {
+                return reply(to: call, .error(name: "org.freedesktop.DBus.Error.Failed", message: error.description))
+            }
+            _ = wake_sd_bus_send(bus, m, nil)
+        case .error(let name, let message):
+            name.withCString { n in
+                message.withCString { text in
+                    var e = sd_bus_error(name: n, message: text, _need_free: 0)
+                    guard wake_sd_bus_message_new_method_error(call, &m, &e) >= 0, let m else { return }
+                    _ = wake_sd_bus_send(bus, m, nil)
+                    wake_sd_bus_message_unref(m)
+                }
+            }
+        }
+        return 1
+    }
+
+    // MARK: signals
+
+    /// Queues a signal from `path`; written when `process()` next runs.
+    public func emit(path: String, interface: String, member: String, _ values: [BusValue]) throws(BusError) {
+        guard let bus else { throw BusError(call: "sd_bus_message_new_signal", name: nil, message: "no bus") }
+        var m: OpaquePointer?
+        let r = wake_sd_bus_message_new_signal(bus, &m, path, interface, member)
+        guard r >= 0, let m else { throw NotificationBus.error("sd_bus_message_new_signal(\(member))", r) }
+        defer { wake_sd_bus_message_unref(m) }
+        for v in values { try BusMessageCoding.append(v, to: m) }
+        let s = wake_sd_bus_send(bus, m, nil)
+        if s < 0 { throw NotificationBus.error("sd_bus_send(\(member))", s) }
+    }
+
+    // MARK: the event loop
+
+    public var pollDescriptor: pollfd? {
+        guard let bus, wake_sd_bus_is_open(bus) > 0 else { return nil }
+        return BusLoop.pollDescriptor(bus)
+    }
+
+    public func process() {
+        guard let bus else { return }
+        BusLoop.drain(bus)
+    }
+
+    /// Writes what is queued (a last PropertiesChanged, a name's release) for at most `limit`.
+    public func flush(within limit: Duration) {
+        guard let bus else { return }
+        let deadline = SystemClock.monotonic + limit
+        process()
+        while wake_sd_bus_is_open(bus) > 0 {
+            var queued: UInt64 = 0
+            guard wake_sd_bus_get_n_queued_write(bus, &queued) >= 0, queued > 0 else { return }
+            let left = deadline - SystemClock.monotonic
+            guard left > .zero, let p = pollDescriptor else { return }
+            var fds = [p]
+            _ = try? Poll.wait(&fds, timeout: left)
+            process()
+        }
+    }
+}
