@@ -168,7 +168,7 @@ public final class BusService {
         let call = BusCall(path: text(wake_sd_bus_message_get_path(m)), interface: text(wake_sd_bus_message_get_interface(m)),
                            member: text(wake_sd_bus_message_get_member(m)), sender: text(wake_sd_bus_message_get_sender(m)),
                            arguments: arguments)
-        // Not ours: sd-bus answers it (Peer, or UnknownObject for a fallback's stranger).
+        // sd-bus has answered Peer before this; anything else the handler does not know is an error, never silence.
         guard let answer = handler.handle(call) else { return reply(to: m, .unknownMethod(call)) }
         return reply(to: m, answer)
     }
