@@ -11,6 +11,7 @@ from pathlib import Path
 from . import __doc__ as PACKAGE_DOC
 from .common import OUTPUT, STARTED, env_with, log, run
 from .control import fig_control
+from .bus import fig_bus
 from .daemon import daemon_add_to_armed, daemon_contestants, daemon_descriptors
 from .desktop import desktop_ringers, fig_desktop
 from .firing import fig_firing, fig_firing_cold
@@ -31,8 +32,9 @@ def main():
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
-    ap.add_argument("--figure", choices=["descriptors", "desktop", "doctor", "firing"],
-                    help="run one figure alone and print it, without rewriting BENCHMARKS.md (descriptors: the "
+    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing"],
+                    help="run one figure alone and print it, without rewriting BENCHMARKS.md (bus: the daemon's memory and "
+                         "wake-ups with 200 alarms and its D-Bus API, and wake next --follow idle; descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
                          "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
                          "in short, 8 alarms warm and 8 cold)")
@@ -114,6 +116,17 @@ def one_figure(figure, wake):
                 print("failure:", f)
         elif figure == "desktop":
             desktop_in_short(ctx)
+        elif figure == "bus":
+            out, failures = fig_bus(ctx)
+            m = machine(wake)
+            print(f"The D-Bus API and the status-bar feed, idle ({m['date']}; {m['cores']} cores, {m['cpu']}, "
+                  f"Linux {m['kernel']}; {m['wake']}; load {m['load']}):")
+            print("| process | peak memory, MiB | resident now, MiB | wake-ups in the window |")
+            print("|---|---|---|---|")
+            for label, v in out.items():
+                print(f"| {label} | {v['hwm_mib']:.1f} | {v['rss_mib']:.1f} | {v['wakeups']} in {v['seconds']:.0f} s |")
+            for f in failures:
+                print("failure:", f)
         elif figure == "doctor":
             times = fig_doctor(ctx, 20)
             m = machine(wake)
