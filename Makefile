@@ -11,7 +11,8 @@
 # a private PulseAudio server with pactl/parec and ALSA's pulse plugin to ring through a sound
 # server and to freeze it; and what make deb needs, since the tests build and check the package).
 # make deb: dpkg-shlibdeps (dpkg-dev; binutils' strip and readelf), lintian, and man-db and
-# groff-base for the man page checks (lintian's and the tests').
+# groff-base for the man page checks (lintian's and the tests'); desktop-file-utils validates the
+# installed desktop entry.
 # gcc and libc6-dev build wake-alarm-timer, the C helper that holds CAP_WAKE_ALARM; libcap2-bin
 # has setcap and getcap, which make install, the package's postinst and the tests run. libpulse's
 # headers (libpulse-dev) are read at build time only: wake opens libpulse with dlopen when it rings

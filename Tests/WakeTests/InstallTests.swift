@@ -490,6 +490,7 @@ extension InstallTests {
             #expect(try await Self.bashOffers(script, ["wake", "--so"]) == ["--sound"])
             #expect(try await Self.bashOffers(script, ["wake", "holidays", ""]).filter { !$0.hasPrefix("-") } == ["import", "list"])
             #expect(try await Self.bashOffers(script, ["wake", "holidays", "import", "DE", "--y"]) == ["--years"])
+            #expect(try await Self.bashOffers(script, ["wake", "next", "--follow", "--format", ""]) == ["i3blocks", "json", "plain", "waybar"])
         }
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make) && InstallTools.has(InstallTools.bash), "needs make and bash"))
