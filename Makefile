@@ -11,7 +11,8 @@
 # a private PulseAudio server with pactl/parec and ALSA's pulse plugin to ring through a sound
 # server and to freeze it; and what make deb needs, since the tests build and check the package).
 # make deb: dpkg-shlibdeps (dpkg-dev; binutils' strip and readelf), lintian, and man-db and
-# groff-base for the man page checks (lintian's and the tests').
+# groff-base for the man page checks (lintian's and the tests'); desktop-file-utils validates the
+# installed desktop entry.
 # gcc and libc6-dev build wake-alarm-timer, the C helper that holds CAP_WAKE_ALARM; libcap2-bin
 # has setcap and getcap, which make install, the package's postinst and the tests run. libpulse's
 # headers (libpulse-dev) are read at build time only: wake opens libpulse with dlopen when it rings
@@ -22,7 +23,7 @@ BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev lib
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
-                    pipewire wireplumber pipewire-pulse python3-holidays playerctl
+                    pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib
 
@@ -229,6 +230,10 @@ DOCDIR      ?= $(DATAROOTDIR)/doc/wake
 BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
 ZSHCOMPDIR  ?= $(DATAROOTDIR)/zsh/$(if $(filter /usr,$(PREFIX)),vendor-completions,site-functions)
 FISHCOMPDIR ?= $(DATAROOTDIR)/fish/vendor_completions.d
+# The desktop entry and icon: where notifications and media widgets find wake's name and icon
+# (its DesktopEntry "wake"), under $XDG_DATA_DIRS as the freedesktop specs look.
+APPLICATIONSDIR ?= $(DATAROOTDIR)/applications
+ICONDIR     ?= $(DATAROOTDIR)/icons/hicolor/scalable/apps
 USERUNITDIR ?= $(LIBDIR)/systemd/user
 
 INSTALL         ?= install
@@ -244,7 +249,8 @@ HELPER      := $(HELPERDIR)/wake-alarm-timer
 
 # Every file install puts down, as uninstall removes it (one list, so the two cannot drift).
 INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/packaging.md \
-                  $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service
+                  $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service \
+                  $(APPLICATIONSDIR)/wake.desktop $(ICONDIR)/wake.svg
 
 # The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
 # wants it; the completion scripts come from the binary's own parser (bash's without the #!
@@ -257,12 +263,14 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
 # group: its policy is inside it (a timer only for a user logged in at the machine's seat).
 install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
-	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR)
+	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(ICONDIR)
 	$(INSTALL_PROGRAM) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/wake
 	$(INSTALL_PROGRAM) $(RELEASE_HELPER) $(DESTDIR)$(HELPER)
 	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
 	$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)/README.md
 	$(INSTALL_DATA) docs/guide.md docs/packaging.md $(DESTDIR)$(DOCDIR)/docs/
+	$(INSTALL_DATA) Resources/wake.desktop $(DESTDIR)$(APPLICATIONSDIR)/wake.desktop
+	$(INSTALL_DATA) Resources/wake.svg $(DESTDIR)$(ICONDIR)/wake.svg
 	$(RELEASE_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/wake
 	$(RELEASE_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_wake
 	$(RELEASE_BIN) --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/wake.fish

@@ -38,16 +38,19 @@ public struct NextAlarm: Hashable, Sendable {
     /// `ringing since 06:30 (work)`, then `: MESSAGE` when there is one, then each reason a day
     /// before it does not ring (`; Mon 6 Apr skipped: Easter Monday (holidays.ics)`); a one-off
     /// has no name in brackets. Escaped: it goes to a terminal or a status bar as it is.
-    public func line(now: Instant, zone: TimeZoneRules) -> String {
+    /// Without `wait` (`wake next --follow`), the wait phrase is left out (`06:30 tomorrow
+    /// (work): Stand-up`, `06:39 today (work), snoozed`): a line printed once and shown for hours
+    /// must not say a wait that was true only when it was printed.
+    public func line(now: Instant, zone: TimeZoneRules, wait: Bool = true) -> String {
         let name = standing ? " (\(TerminalText.escape(id)))" : ""
         let time = Formatting.clockTime(at, zone: zone)
         switch state {
         case .ringing:
             return "ringing since \(time)\(name)" + AlarmMessage.suffix(message)
         case .waiting, .snoozed:
-            return "\(time) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name), " + (state == .snoozed ? "snoozed, " : "")
-                + Formatting.waitPhrase(at - now) + AlarmMessage.suffix(message)
-                + skipped.map { "; " + TerminalText.escape($0) }.joined()
+            let how = [state == .snoozed ? "snoozed" : nil, wait ? Formatting.waitPhrase(at - now) : nil].compactMap { $0 }
+            return "\(time) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name)" + how.map { ", " + $0 }.joined()
+                + AlarmMessage.suffix(message) + skipped.map { "; " + TerminalText.escape($0) }.joined()
         }
     }
 
@@ -56,7 +59,9 @@ public struct NextAlarm: Hashable, Sendable {
     /// ringing, when it started), `in_s` (whole seconds, rounded up; 0 while ringing), `message`
     /// (null without one), `skipped` (why the days before it do not ring, one phrase each) and
     /// `text` (the line).
-    public func json(now: Instant, zone: TimeZoneRules) -> String {
+    /// Without `wait` (`wake next --follow`), `text` has no wait phrase and `in_s` is left out
+    /// when `inSeconds` is false (what the feed compares, so a minute passing prints nothing).
+    public func json(now: Instant, zone: TimeZoneRules, wait: Bool = true, inSeconds: Bool = true) -> String {
         JSONText.object([
             ("id", JSONText.quote(id)),
             ("kind", JSONText.quote(standing ? "standing" : "one-off")),
@@ -64,10 +69,10 @@ public struct NextAlarm: Hashable, Sendable {
             ("time", JSONText.quote(Formatting.clockTime(at, zone: zone))),
             ("day", JSONText.quote(Formatting.dayPhrase(at, now: now, zone: zone))),
             ("next", JSONText.quote(Formatting.iso8601(at, zone: zone))),
-            ("in_s", String(max(0, (at - now).secondsRoundedUp))),
+            inSeconds ? ("in_s", String(max(0, (at - now).secondsRoundedUp))) : nil,
             ("message", message.map(JSONText.quote) ?? "null"),
             ("skipped", JSONText.array(skipped.map(JSONText.quote))),
-            ("text", JSONText.quote(line(now: now, zone: zone))),
-        ])
+            ("text", JSONText.quote(line(now: now, zone: zone, wait: wait))),
+        ].compactMap { $0 })
     }
 }

@@ -76,6 +76,13 @@ public enum ControlDirectory {
     /// The socket a process with `pid` listens on.
     public static func socketPath(in dir: String, pid: Int32) -> String { "\(dir)/\(pid).sock" }
 
+    /// Marks a change of the alarms a registered process runs: the socket's times set to now,
+    /// which an inotify watch on the directory sees (IN_ATTRIB) and a client need not poll for.
+    /// A failure only delays a follower until its next look; it is not said.
+    public static func announceChange(_ socketPath: String) {
+        _ = utimensat(AT_FDCWD, socketPath, nil, AT_SYMLINK_NOFOLLOW)
+    }
+
     /// The registered processes: every `<pid>.sock` that is a socket owned by this user.
     public static func entries(in dir: String) -> [(pid: Int32, path: String)] {
         var found: [(Int32, String)] = []

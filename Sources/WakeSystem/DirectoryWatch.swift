@@ -34,12 +34,16 @@ public final class DirectoryWatch {
     }
 
     // Self events as well as the files': a directory deleted or moved is followed, not lost.
-    private static let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-                                     | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    private static let filesMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+                                          | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    private let mask: UInt32
 
     /// Watches each directory for files written, moved in (an atomic rename), created or
     /// deleted; a missing one is waited for. Throws only when inotify itself cannot be had.
-    public init(directories: [String]) throws(SystemCallError) {
+    /// `attributes`: a file's times or mode changing counts too (the control directory, whose
+    /// sockets are touched when their process's alarms change: `ControlDirectory.announceChange`).
+    public init(directories: [String], attributes: Bool = false) throws(SystemCallError) {
+        let mask = Self.filesMask | (attributes ? UInt32(IN_ATTRIB) : 0)
         // Checked before `self.fd` is set: a throw after that would run deinit and close it twice.
         let fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         var unique: [String] = []
@@ -49,7 +53,7 @@ public final class DirectoryWatch {
         // is waited for.
         for path in unique {
             do {
-                try syscall("inotify_add_watch(\(path))") { inotify_add_watch(fd, path, Self.mask) }
+                try syscall("inotify_add_watch(\(path))") { inotify_add_watch(fd, path, mask) }
             } catch {
                 guard [.noSuchFileOrDirectory, .notDirectory].contains(error.errno) else {
                     close(fd)
@@ -58,6 +62,7 @@ public final class DirectoryWatch {
             }
         }
         self.fd = fd
+        self.mask = mask
         targets = unique.map { Target(path: $0) }
         _ = recheck()
     }
@@ -136,13 +141,14 @@ public final class DirectoryWatch {
         var parent = path
         while let slash = parent.lastIndex(of: "/"), parent != "/" {
             parent = slash == parent.startIndex ? "/" : String(parent[..<slash])
-            if let wd = addWatch(parent) { return wd }
+            // Only names coming and going matter there: a busy runtime directory's touched files would wake the watcher for nothing.
+            if let wd = addWatch(parent, mask: Self.filesMask) { return wd }
         }
         return nil
     }
 
-    private func addWatch(_ path: String) -> Int32? {
-        let wd = inotify_add_watch(fd, path, Self.mask)
+    private func addWatch(_ path: String, mask: UInt32? = nil) -> Int32? {
+        let wd = inotify_add_watch(fd, path, mask ?? self.mask)
         return wd >= 0 ? wd : nil
     }
 

@@ -72,6 +72,27 @@ public final class SignalChannel {
         return received.first { sigismember(&set, $0) == 1 && !ignoring.contains($0) }
     }
 
+    /// What a signal asks of a command that only waits and prints (`wake next --follow`).
+    public enum Request: Equatable, Sendable {
+        /// SIGINT, SIGTERM, SIGHUP: the reader is done; end with success.
+        case finish
+        /// Ctrl-Z: stop as the default action would.
+        case stop
+        /// SIGCONT, SIGWINCH: nothing to do but look again (time passed while stopped).
+        case lookAgain
+        /// Any other received signal: end as its default action would say (128 + its number).
+        case end
+    }
+
+    public static func request(of signal: Int32) -> Request {
+        switch signal {
+        case SIGINT, SIGTERM, SIGHUP: return .finish
+        case SIGTSTP: return .stop
+        case SIGCONT, SIGWINCH: return .lookAgain
+        default: return .end
+        }
+    }
+
     /// Stops this process as the default SIGTSTP action would (used after restoring the terminal).
     public static func stopSelf() {
         kill(getpid(), SIGSTOP)

@@ -12,4 +12,22 @@ public enum StandardDescriptors {
             }
         }
     }
+
+    public static let output: Int32 = STDOUT_FILENO
+    public static let error: Int32 = STDERR_FILENO
+
+    /// Writes all of `text` to `fd` (EINTR retried); false once it takes nothing more: a pipe
+    /// whose reader has gone (EPIPE: SIGPIPE is ignored), a full disk. A feed whose reader is
+    /// gone ends quietly on that.
+    public static func write(_ text: String, to fd: Int32) -> Bool {
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
 }

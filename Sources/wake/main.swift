@@ -140,7 +140,11 @@ case "add":
 case "list":
     run(ListCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.list(json: c.command.json, console: console) }
 case "next":
-    run(NextCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.next(json: c.command.json, console: console) }
+    run(NextCommand.self) { c, console, signals throws(WakeFailure) in
+        let n = c.command
+        guard n.follow || n.format != nil else { return try StandingAlarmActions.next(json: n.json, console: console) }
+        return try NextFollower.follow(format: n.format, follow: n.follow, json: n.json, console: console, signals: signals)
+    }
 case "skip":
     run(SkipCommand.self) { c, console, _ throws(WakeFailure) in
         let s = c.command

@@ -149,6 +149,8 @@ extension InstallTests {
             "usr/local/share/zsh/site-functions/_wake": 0o644,
             "usr/local/share/fish/vendor_completions.d/wake.fish": 0o644,
             "usr/local/lib/systemd/user/wake.service": 0o644,
+            "usr/local/share/applications/wake.desktop": 0o644,
+            "usr/local/share/icons/hicolor/scalable/apps/wake.svg": 0o644,
         ]
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make), "needs make"))
@@ -178,6 +180,18 @@ extension InstallTests {
             #expect(zsh.hasPrefix("#compdef wake"))
             let fish = try InstallTools.read(s.root + "/usr/local/share/fish/vendor_completions.d/wake.fish")
             #expect(fish.contains("complete -c 'wake'") && fish.contains("weekdays weekends"))
+
+            // The desktop entry and the icon are the sources', byte for byte; the entry names the
+            // icon notifications and media widgets look up, and passes the spec's validator.
+            let entry = s.root + "/usr/local/share/applications/wake.desktop"
+            #expect(try InstallTools.read(entry) == (try InstallTools.read(packageRoot + "/Resources/wake.desktop")))
+            #expect(try InstallTools.read(entry).contains("\nIcon=wake\n"))
+            #expect(try InstallTools.read(s.root + "/usr/local/share/icons/hicolor/scalable/apps/wake.svg")
+                    == (try InstallTools.read(packageRoot + "/Resources/wake.svg")))
+            if InstallTools.has("/usr/bin/desktop-file-validate") {
+                let v = try await ChildProcess("/usr/bin/desktop-file-validate", [entry]).wait()
+                #expect(v.exitCode == 0 && v.stdout.isEmpty && v.stderr.isEmpty, "\(v)")
+            }
         }
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make), "needs make"))
@@ -476,6 +490,7 @@ extension InstallTests {
             #expect(try await Self.bashOffers(script, ["wake", "--so"]) == ["--sound"])
             #expect(try await Self.bashOffers(script, ["wake", "holidays", ""]).filter { !$0.hasPrefix("-") } == ["import", "list"])
             #expect(try await Self.bashOffers(script, ["wake", "holidays", "import", "DE", "--y"]) == ["--years"])
+            #expect(try await Self.bashOffers(script, ["wake", "next", "--follow", "--format", ""]) == ["i3blocks", "json", "plain", "waybar"])
         }
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make) && InstallTools.has(InstallTools.bash), "needs make and bash"))
@@ -571,7 +586,8 @@ extension InstallTests {
                       "./usr/share/doc/wake/changelog.Debian.gz", "./usr/share/doc/wake/README.md",
                       "./usr/share/doc/wake/docs/guide.md", "./usr/share/doc/wake/docs/packaging.md",
                       "./usr/share/bash-completion/completions/wake", "./usr/share/zsh/vendor-completions/_wake",
-                      "./usr/share/fish/vendor_completions.d/wake.fish", "./usr/lib/systemd/user/wake.service"] {
+                      "./usr/share/fish/vendor_completions.d/wake.fish", "./usr/lib/systemd/user/wake.service",
+                      "./usr/share/applications/wake.desktop", "./usr/share/icons/hicolor/scalable/apps/wake.svg"] {
                 #expect(paths.contains(f), "\(f) missing from the package:\n\(listing.stdout)")
             }
 

@@ -7,7 +7,7 @@ import WakeSystem
 /// control server in the user's control directory, its requests turned into the runner's
 /// commands (with who asked, so the log says `by: "control"`), and what the alarms are now.
 /// A one-off alarm answers to its PID, the daemon's alarms to their names.
-public final class ControlEndpoint: SessionAttachment {
+public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
     private(set) var server: ControlServer?
     private unowned var session: SessionContext!
     private let pid = getpid()
@@ -34,6 +34,8 @@ public final class ControlEndpoint: SessionAttachment {
                 session?.record("control_refused", [("uid", .int(Int64(peer.uid))), ("pid", .int(Int64(peer.pid)))])
             }
             self.server = server
+            socketPath = ControlDirectory.socketPath(in: dir, pid: pid)
+            session.runner.observe(with: self)
             return
         } catch let error as ControlDirectoryError {
             why = error.description
@@ -44,6 +46,20 @@ public final class ControlEndpoint: SessionAttachment {
     }
 
     public func stop() { server?.close() }
+
+    /// The socket's path while it is open.
+    private var socketPath: String?
+
+    /// An alarm armed, rung, snoozed or ended: said by touching the socket, the one file of this
+    /// process that others watch, so `wake next --follow` asks again at once instead of polling.
+    public func observe(_ event: RuntimeEvent) {
+        switch event.kind {
+        case .armed, .ringStarted, .snoozed, .finished:
+            if let socketPath, server != nil { ControlDirectory.announceChange(socketPath) }
+        default:
+            break
+        }
+    }
 
     // MARK: answers
 

@@ -49,6 +49,8 @@ enum CompletionValues {
     static let days: CompletionKind = .list(["daily", "weekdays", "weekends"] + DaySet.daily.names)
     static let inhibit: CompletionKind = .list(AlarmOption.inhibit.words)
     static let notify: CompletionKind = .list(AlarmOption.notify.words)
+    /// `wake next --follow --format`.
+    static let feedFormat: CompletionKind = .list(NextAlarmFeedFormat.names)
     /// WHEN: the words of the time forms (a time itself is typed, not completed).
     static let when: CompletionKind = .list(["now", "noon", "midnight", "today", "tomorrow", "in"] + DaySet.daily.names)
     /// `wake add`'s WHEN: the same days, without `now` and `in` (a standing alarm has a time of day).

@@ -47,10 +47,21 @@ struct NextCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "next",
         abstract: "Print the next alarm that will ring, as '06:30 tomorrow (work), in 7h 12m', or the one ringing now.",
-        discussion: "Standing alarms (skips and pauses passed over) and every running one-off of yours; one ringing now comes first ('ringing since 06:30 (work)'). Exit status: 0 printed, 1 no alarm will ring (nothing is printed).")
+        discussion: """
+            Standing alarms (skips and pauses passed over) and every running one-off of yours; one ringing now comes first ('ringing since 06:30 (work)'). Exit status: 0 printed, 1 no alarm will ring (nothing is printed).
+
+            With --follow it keeps running for a status bar's persistent command: a line at the start, then one whenever the next alarm or its state changes (the line has no 'in 7h 12m'), and nothing otherwise; with no alarm, the format's empty form. It ends with 0 on SIGINT, SIGTERM or when its reader goes away.
+            """)
 
     @Flag(help: "Print one JSON object instead of the line.")
     var json = false
+
+    @Flag(help: "Keep running and print a line again whenever the answer changes (for a status bar).")
+    var follow = false
+
+    @Option(help: ArgumentHelp("With --follow, the form of each line: \(NextAlarmFeedFormat.names.joined(separator: ", ")) (default: plain).", valueName: "format"),
+            completion: CompletionValues.feedFormat)
+    var format: String?
 }
 
 /// `wake skip NAME`: pass over the next occurrence only (a holiday).
