@@ -122,6 +122,10 @@ public enum OneOffAlarm {
         }
         session.attach(ControlEndpoint())
         NotifySetup.start(notify, mode: options.notify, session: session, console: console)
+        if options.ring.mpris != .off {
+            let mode = options.ring.mpris
+            session.attach(MediaPlayers(mode: { _ in mode }, pid: getpid()))
+        }
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
