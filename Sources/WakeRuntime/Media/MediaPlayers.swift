@@ -47,7 +47,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
 
     /// `mode`: each alarm's `--mpris`, by id (a daemon's alarms have their own). `pid` names a
     /// second player's instance. `address`: another bus than the session's, for tests.
-    public init(mode: @escaping (String) -> MediaPlayerMode, pid: Int32, address: String? = nil) {
+    public init(mode: @escaping (String) -> MediaPlayerMode, pid: Int32 = CurrentProcess.id, address: String? = nil) {
         self.mode = mode
         self.pid = pid
         self.address = address

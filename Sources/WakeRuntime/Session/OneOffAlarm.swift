@@ -124,7 +124,7 @@ public enum OneOffAlarm {
         NotifySetup.start(notify, mode: options.notify, session: session, console: console)
         if options.ring.mpris != .off {
             let mode = options.ring.mpris
-            session.attach(MediaPlayers(mode: { _ in mode }, pid: getpid()))
+            session.attach(MediaPlayers(mode: { _ in mode }))
         }
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
