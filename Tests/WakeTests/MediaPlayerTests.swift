@@ -167,6 +167,52 @@ struct MediaPlayerTests {
         }
     }
 
+    @Test("wake daemon: two standing alarms ringing at once are two players (wake and wake.instance<PID>), each with its own --mpris (config.toml's snooze-only, or the alarm's on); the daemon goes on")
+    func daemonTwoAlarms() async throws {
+        try await NotificationMock.with(server: false) { mock in
+            let home = try AlarmHome()
+            let env = home.environment.merging(mock.environment) { $1 }
+            try home.writeConfigFile("mpris = \"snooze-only\"\nnotify = \"off\"\n", name: "config.toml")
+            let daemon = try DetachedWake(["daemon", "--inhibit", "off"], environment: env, directory: home.dir)
+            try await daemon.waitForOutput(containing: "wake daemon running", timeout: .seconds(30))
+            let at = AlarmHome.soon(5)
+            for (name, extra) in [("gentle", [String]()), ("firm", ["--mpris", "on"])] {
+                let add = try await WakeProcess.run(["add", at, "--name", name, "-D", "null", "--ring-for", "120s", "--snooze", "5m"] + extra,
+                                                    environment: env)
+                #expect(add.exitCode == 0, "\(add)")
+            }
+            try await daemon.waitForEvent("mpris_player", occurrence: 2, timeout: .seconds(60))
+            let owned = Dictionary(uniqueKeysWithValues: daemon.events.filter { $0.name == "mpris_player" }.map { ($0["alarm"] ?? "", $0["name"] ?? "") })
+            let wake = "org.mpris.MediaPlayer2.wake", instance = "org.mpris.MediaPlayer2.wake.instance\(daemon.pid)"
+            #expect(Set(owned.values) == [wake, instance], "\(owned)")
+            let listed = try await players(mock)
+            #expect(listed.contains("wake") && listed.contains("wake.instance\(daemon.pid)"), "\(listed)")
+            func player(_ alarm: String) -> String { String((owned[alarm] ?? "").dropFirst("org.mpris.MediaPlayer2.".count)) }
+            let firmTitle = try await playerctl(mock, ["-p", player("firm"), "metadata", "xesam:title"])
+            #expect(firmTitle.stdout.contains("(firm)"), "the daemon names the alarm: \(firmTitle)")
+
+            // gentle took config.toml's snooze-only: Stop snoozes it.
+            #expect(try await playerctl(mock, ["-p", player("gentle"), "stop"]).exitCode == 0)
+            let snoozed = try await daemon.waitForEvent("snoozed", timeout: .seconds(30))
+            #expect(snoozed["alarm"] == "gentle", "\(snoozed)")
+            // firm's own --mpris on: Stop stops it.
+            #expect(try await playerctl(mock, ["-p", player("firm"), "stop"]).exitCode == 0)
+            let stopped = try await daemon.waitForEvent("stopped", timeout: .seconds(30))
+            #expect(stopped["alarm"] == "firm" && stopped["by"] == "mpris" && stopped["caller"]?.hasPrefix(":") == true, "\(stopped)")
+            let asked = daemon.events.filter { $0.name == "mpris" }
+            #expect(asked.map { "\($0["alarm"] ?? "") \($0["method"] ?? "") \($0["command"] ?? "")" } == ["gentle Stop snooze", "firm Stop stop"],
+                    "\(asked)")
+            let deadline = ContinuousClock.now + .seconds(30)
+            while try await players(mock).contains(player("firm")), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            let left = try await players(mock)
+            #expect(!left.contains(player("firm")) && left.contains(player("gentle")), "the stopped alarm's player goes, the snoozed one's stays: \(left)")
+            #expect(!daemon.hasExited, "the daemon goes on")
+            daemon.send(SIGTERM)
+            let r = await daemon.wait(timeout: .seconds(30))
+            #expect(r.exitCode == 0, "\(daemon.report(r))")
+        }
+    }
+
     @Test("without a session bus the alarm rings with not a word about the player")
     func withoutBus() async throws {
         let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "1s", "--inhibit", "off"],

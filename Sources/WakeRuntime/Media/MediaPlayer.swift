@@ -15,7 +15,8 @@ final class MediaPlayer {
     static let name = "org.mpris.MediaPlayer2.wake"
 
     /// A second player (another wake process, another alarm of this one) takes an instance
-    /// name, which clients group under `wake` (`wake.instance4242`, `wake.instance4242_2`):
+    /// name, which clients group under `wake` (`wake.instance4242`, then `wake.instance4242_2`
+    /// for a third alarm of the same process):
     /// a bus name's element must not start with a digit, hence the word before the PID.
     static func instanceName(pid: Int32, slot: Int) -> String {
         "\(name).instance\(pid)" + (slot > 0 ? "_\(slot + 1)" : "")

@@ -32,8 +32,6 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
         var tried = false
         var player: MediaPlayer?
         var registration: Reactor.Registration?
-        /// Which instance name it would take, unique among this process's players.
-        var slot = 0
         /// The bus gave it no name: closed on the next turn, never inside the reply's callback.
         var rejected = false
     }
@@ -133,8 +131,6 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
             return
         }
         player.onCall = { [unowned self] method, caller in called(method, by: caller, alarm: id) }
-        let used = Set(alarms.values.filter { $0.player != nil }.map(\.slot))
-        t.slot = (0...).first { !used.contains($0) } ?? 0
         t.player = player
         t.registration = session.reactor.register(fd: pfd.fd, events: pfd.events) { [unowned self] _ in
             // Dispatched here, after the poll, never in the hook: a Stop that ends the alarm
@@ -143,7 +139,10 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
             if alarms[id]?.phase == .ended || alarms[id]?.rejected == true || !player.service.isOpen { settle(id) }
         }
         alarms[id] = t
-        player.claim(MediaPlayer.name, else: [MediaPlayer.instanceName(pid: pid, slot: t.slot)]) { [unowned self] result in
+        // Another of this process's players may hold an instance name, or be asking for one now:
+        // the bus daemon decides, in order, so there is one more name than there are alarms.
+        let instances = (0...alarms.count).map { MediaPlayer.instanceName(pid: pid, slot: $0) }
+        player.claim(MediaPlayer.name, else: instances) { [unowned self] result in
             switch result {
             case .success(let name):
                 warned = false
