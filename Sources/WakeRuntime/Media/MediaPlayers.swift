@@ -65,7 +65,11 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
         let id = event.alarm
         switch event.kind {
         case .ringStarted:
+            // An alarm that joins a ring already heard shares its sound, and the runner says
+            // `ringing` only when the output next becomes audible: it is heard now.
+            let joining = alarms.contains { $0.key != id && $0.value.phase == .ringing && $0.value.audible }
             alarms[id, default: Tracked()].phase = .ringing
+            if joining { alarms[id]?.audible = true }
         case .ringing, .sound(.silent):
             alarms[id, default: Tracked()].audible = true
         case .snoozed(let until):
