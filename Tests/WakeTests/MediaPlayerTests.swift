@@ -221,6 +221,15 @@ struct MediaPlayerTests {
         #expect(r.exitCode == 4 && r.stderr.isEmpty && wake.count("ringing") == 1, "\(wake.report(r))")
     }
 
+    @Test("the dry run says what the buttons will do, and where the mode came from")
+    func dryRun() async throws {
+        let env = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/wake-test-bus"]
+        let on = try await WakeProcess.run(["+1h", "-D", "null", "--inhibit", "off", "--dry-run"], environment: env)
+        #expect(on.exitCode == 0 && on.stdoutLines.contains("mpris: on (a media player while it rings: pause snoozes, stop and next stop)"), "\(on)")
+        let only = try await WakeProcess.run(["+1h", "-D", "null", "--inhibit", "off", "--dry-run", "--mpris", "snooze-only"], environment: env)
+        #expect(only.stdoutLines.contains("mpris: snooze-only (a media player while it rings: every button snoozes) (from the command line)"), "\(only)")
+    }
+
     @Test("--mpris: a bad mode is a usage error naming the option and the modes")
     func badMode() async throws {
         let r = try await WakeProcess.run(["+1h", "-D", "null", "--mpris", "maybe"],

@@ -222,6 +222,16 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
         session.console.error("warning: " + line)
     }
 
+    /// The dry run's words for `mode`: what the buttons will do (the bus is not asked: the
+    /// player appears only at ring time).
+    static func dryRunText(_ mode: MediaPlayerMode) -> String {
+        switch mode {
+        case .on: return "on (a media player while it rings: pause snoozes, stop and next stop)"
+        case .snoozeOnly: return "snooze-only (a media player while it rings: every button snoozes)"
+        case .off: return "off"
+        }
+    }
+
     // MARK: the end
 
     /// The session ends: every player leaves the bus, which releases its name.
