@@ -45,6 +45,14 @@ struct MediaPlayerTests {
         throw WakeTestError("playerctl -p \(player) status: '\(last)', not '\(status)'")
     }
 
+    func waitFor(_ what: String, _ done: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !done() {
+            if ContinuousClock.now >= deadline { throw WakeTestError("not within 30 s: \(what)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     @Test("while ringing: 'wake' listed, Playing, the message and time in its metadata, the MPRIS properties GNOME needs; pause snoozes (Paused), play does nothing, stop stops (0, by mpris with the caller); gone at the end")
     func pausePlayStop() async throws {
         try await NotificationMock.with(server: false) { mock in
@@ -69,12 +77,20 @@ struct MediaPlayerTests {
                 #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == value, "\(property): \(r)")
             }
 
+            // playerctl --follow hears PropertiesChanged: the status it prints changes without a Get.
+            let follow = try ChildProcess(Playerctl.path, ["-p", "wake", "--follow", "status"], environment: environment(mock),
+                                          directory: mock.directory)
+            try await waitFor("playerctl --follow prints Playing") { follow.currentStdout.contains("Playing") }
+
             let pause = try await playerctl(mock, ["-p", "wake", "pause"])
             #expect(pause.exitCode == 0, "\(pause)")
             let snoozed = try await wake.waitForEvent("snoozed", timeout: .seconds(30))
             let asked = try #require(wake.events.first { $0.name == "mpris" })
             #expect(asked["method"] == "Pause" && asked["command"] == "snooze" && asked["by"] == "mpris", "\(asked)")
             #expect(asked["caller"]?.hasPrefix(":") == true, "the caller's unique bus name: \(asked)")
+            try await waitFor("playerctl --follow prints Paused (PropertiesChanged)") { follow.currentStdout.contains("Paused") }
+            follow.send(SIGTERM)  // (a failure above leaves it to end with the bus)
+            _ = await follow.wait(timeout: .seconds(10))
             try await waitForStatus(mock, "wake", "Paused")
             let title = try await playerctl(mock, ["-p", "wake", "metadata", "xesam:title"])
             #expect(title.stdout.contains("snoozed until"), "\(title); \(snoozed)")
