@@ -59,6 +59,9 @@ struct MediaPlayerTests {
             let wake = try ring(mock, ["--message", "Dentist at 9"])
             let player = try await wake.waitForEvent("mpris_player", timeout: .seconds(30))
             #expect(player["name"] == "org.mpris.MediaPlayer2.wake", "\(player)")
+            // Nothing between the deadline and the first frame: the player comes after the ring is heard.
+            let heard = try #require(wake.events.first { $0.name == "ringing" })
+            #expect((heard["time"] ?? "") <= (player["time"] ?? ""), "the player before the first frame: \(wake.eventLogText)")
             #expect(try await players(mock).contains("wake"))
             try await waitForStatus(mock, "wake", "Playing")
             let metadata = try await playerctl(mock, ["-p", "wake", "metadata"])
