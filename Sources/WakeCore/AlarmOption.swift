@@ -216,6 +216,12 @@ extension AlarmOption {
                                           help: "auto: guard the mixer behind the device (see --min-volume); off: leave it alone.") { text in
         ["auto", "off"].contains(text) ? nil : ": invalid mode '\(text.printable)'; use auto (raise a muted or quiet output while ringing) or off"
     }
+    /// The media player an alarm shows while it rings (MPRIS): per alarm, since a bedside alarm
+    /// may want a stray media key to silence it and a work one not.
+    public static let mpris = AlarmOption("mpris", .choice(["on", "snooze-only", "off"]), default: "on", scope: [.ring, .stored, .config],
+                                          help: "While ringing, be a media player on the session bus (MPRIS: media keys, the desktop's media widget, playerctl): on (pause snoozes, stop and next stop), snooze-only (every button snoozes), off.") { text in
+        ["on", "snooze-only", "off"].contains(text) ? nil : ": invalid mode '\(text.printable)'; use on, snooze-only (no media key stops the alarm) or off"
+    }
     /// A note belongs to one alarm: never a config default for all of them.
     public static let message = AlarmOption("message", .message, default: nil, scope: [.ring, .stored],
                                             help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
@@ -235,7 +241,7 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
-                                            skipDays, message, inhibit, notify, noticeBefore]
+                                            mpris, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

@@ -114,6 +114,9 @@ public final class DaemonController: RuntimeObserver {
     /// The occurrence an alarm is armed for, for the console's lines.
     public func occurrence(of name: String) -> Instant? { armed[name]?.occurrence }
 
+    /// An alarm's `--mpris`, as its options and the config file last checked gave it.
+    public func mediaPlayerMode(of name: String) -> MediaPlayerMode { checked[name]?.settings.mpris ?? .on }
+
     /// Told of an occurrence found missed on a (re)load: the notices after (`--notice-before`).
     public var onMissed: ((String, Instant) -> Void)?
 

@@ -112,6 +112,8 @@ public enum StandingAlarmDaemon {
                                    clock: SystemRuntimeClock(), timers: ReactorTimers(reactor: session.reactor),
                                    notifyMode: notifyMode, notify: notifier.map { notifier in { [weak notifier] in notifier?.show($0) } })
         controller.onFilesChanged = { [unowned bedtime] in bedtime.filesChanged() }
+        // Each alarm's own --mpris, read when the player would open, so a change to the files counts.
+        session.attach(MediaPlayers(mode: { [unowned controller] in controller.mediaPlayerMode(of: $0) }))
         session.attach(bedtime)
         do {
             try attach(controller, bedtime: bedtime, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)

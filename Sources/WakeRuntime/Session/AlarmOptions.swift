@@ -11,6 +11,9 @@ public struct RingSettings {
     public var engine: AlarmEngine.Settings
     /// The mixer guard: `--mixer auto` with `--min-volume`, or off.
     public var mixer: MixerPolicy
+    /// `--mpris`: whether the ringing alarm is a media player on the session bus, and what its
+    /// Stop and Next do.
+    public var mpris: MediaPlayerMode
     /// `--message`: the note shown with the alarm, checked (`AlarmMessage`).
     public var message: String?
     /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
@@ -47,6 +50,7 @@ public struct RingSettings {
                                       snoozeLimit: snoozeLimit > 0 ? snoozeLimit : nil, snoozeLong: parsed[AlarmOption.snoozeLong.name]?.duration)
         mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
         message = parsed[AlarmOption.message.name]?.text
+        mpris = MediaPlayerMode(rawValue: parsed[AlarmOption.mpris.name]?.text ?? "") ?? .on
         values = texts
     }
 }

@@ -122,6 +122,10 @@ public enum OneOffAlarm {
         }
         session.attach(ControlEndpoint())
         NotifySetup.start(notify, mode: options.notify, session: session, console: console)
+        if options.ring.mpris != .off {
+            let mode = options.ring.mpris
+            session.attach(MediaPlayers(mode: { _ in mode }))
+        }
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
@@ -177,6 +181,7 @@ public enum OneOffAlarm {
         console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from(.ringFor))
         console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from(.lateLimit))
         console.result("mixer: \(mixer)" + from(.mixer, .minVolume))
+        console.result("mpris: " + MediaPlayers.dryRunText(options.ring.mpris) + from(.mpris))
         switch inhibitor {
         case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))
         case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from(.inhibit))

@@ -177,6 +177,11 @@ public enum AlarmTest {
         session.attach(ControlEndpoint())
         let notifier = NotifySetup.start(notify, mode: plan.notify, session: session, console: console)
         session.attach(recorder)
+        if plan.ring.mpris != .off {
+            // The alarm's real path: its media player too, so a test shows what a desktop will.
+            let mode = plan.ring.mpris
+            session.attach(MediaPlayers(mode: { _ in mode }))
+        }
         let level = plan.full ? "at its own level" : "quietly (\(plan.gain) % gain)"
         session.consoleObserver.testing = "\(plan.subject) \(level) for \(DurationText.format(plan.length)) on '\(plan.ring.device.printable)'"
 

@@ -118,6 +118,9 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp(AlarmOption.mixer.help), completion: .list(AlarmOption.mixer.words))
     var mixer: String = AlarmOption.mixer.defaultText ?? ""
 
+    @Option(help: ArgumentHelp(AlarmOption.mpris.help), completion: .list(AlarmOption.mpris.words))
+    var mpris: String = AlarmOption.mpris.defaultText ?? ""
+
     @Option(help: ArgumentHelp(AlarmOption.message.help))
     var message: String?
 }
