@@ -67,8 +67,8 @@ public enum BusAPIDescription {
        <arg name="alarms" type="ao" direction="out"/>
       </method>
       <property name="Version" type="u" access="read">
-   <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
-  </property>
+       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
+      </property>
       <property name="NextAlarmTime" type="t" access="read"/>
       <property name="NextAlarmId" type="s" access="read"/>
       <property name="NextAlarmMessage" type="s" access="read"/>
