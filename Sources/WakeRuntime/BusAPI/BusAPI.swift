@@ -115,6 +115,9 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private var dirty = true
     /// Set from inside the bus's dispatch (the name refused); acted on before the next poll.
     private var giveUp: String?
+    /// The objects of the first refresh are served without InterfacesAdded: nobody can know
+    /// the connection yet (the name is not even owned).
+    private var announced = false
 
     /// `address`: another bus than the session's (the in-process tests' private one).
     public init(controller: DaemonController, clock: RuntimeClock, address: String? = nil) {
@@ -244,7 +247,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         for (name, v) in fresh.sorted(by: { $0.key < $1.key }) {
             let path = BusAPIDescription.path(of: name)
             guard let before = old[name], objects.has(path) else {
-                objects.put(path, [alarmInterface(name)])
+                objects.put(path, [alarmInterface(name)], announce: announced)
                 continue
             }
             let changed = v.changes(from: before)
@@ -254,6 +257,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         if let first = fresh.values.filter({ $0.nextRing > 0 }).min(by: { ($0.nextRing, $0.name) < ($1.nextRing, $1.name) }) {
             n = NextView(time: first.nextRing, id: first.name, message: first.message)
         }
+        announced = true
         if n != next {
             var names: [String] = []
             if n.time != next.time { names.append("NextAlarmTime") }
