@@ -235,6 +235,10 @@ FISHCOMPDIR ?= $(DATAROOTDIR)/fish/vendor_completions.d
 APPLICATIONSDIR ?= $(DATAROOTDIR)/applications
 ICONDIR     ?= $(DATAROOTDIR)/icons/hicolor/scalable/apps
 USERUNITDIR ?= $(LIBDIR)/systemd/user
+# dbus-daemon reads session services and tools read interface descriptions from
+# $XDG_DATA_DIRS/dbus-1/{services,interfaces} (/usr/local/share and /usr/share).
+DBUSSERVICEDIR   ?= $(DATAROOTDIR)/dbus-1/services
+DBUSINTERFACEDIR ?= $(DATAROOTDIR)/dbus-1/interfaces
 
 INSTALL         ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 0755
@@ -250,7 +254,8 @@ HELPER      := $(HELPERDIR)/wake-alarm-timer
 # Every file install puts down, as uninstall removes it (one list, so the two cannot drift).
 INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/packaging.md \
                   $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service \
-                  $(APPLICATIONSDIR)/wake.desktop $(ICONDIR)/wake.svg
+                  $(APPLICATIONSDIR)/wake.desktop $(ICONDIR)/wake.svg \
+                  $(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service $(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml
 
 # The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
 # wants it; the completion scripts come from the binary's own parser (bash's without the #!
@@ -263,7 +268,8 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
 # group: its policy is inside it (a timer only for a user logged in at the machine's seat).
 install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
-	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(ICONDIR)
+	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(ICONDIR) \
+	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR)
 	$(INSTALL_PROGRAM) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/wake
 	$(INSTALL_PROGRAM) $(RELEASE_HELPER) $(DESTDIR)$(HELPER)
 	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
@@ -279,6 +285,11 @@ install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	chmod 0644 $(DESTDIR)$(USERUNITDIR)/wake.service
 	grep -qx 'ExecStart=$(BINDIR)/wake daemon' $(DESTDIR)$(USERUNITDIR)/wake.service \
 	  || { echo "Resources/wake.service has no 'ExecStart=.../wake daemon' line; fix it" >&2; exit 1; }
+	sed 's|^Exec=[^ ]*/wake |Exec=$(BINDIR)/wake |' Resources/io.github.wakeclock.Wake1.service > $(DESTDIR)$(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service
+	chmod 0644 $(DESTDIR)$(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service
+	grep -qx 'Exec=$(BINDIR)/wake daemon' $(DESTDIR)$(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service \
+	  || { echo "Resources/io.github.wakeclock.Wake1.service has no 'Exec=.../wake daemon' line; fix it" >&2; exit 1; }
+	$(INSTALL_DATA) Resources/io.github.wakeclock.Wake1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml
 ifeq ($(DESTDIR),)
 	@test -x $(SETCAP) || { echo "$(SETCAP) is missing, so $(HELPER) cannot get CAP_WAKE_ALARM; install libcap2-bin and run make install again" >&2; exit 1; }
 	$(SETCAP) cap_wake_alarm+ep $(HELPER) \

@@ -50,6 +50,7 @@
     X(sd_bus_message_open_container) \
     X(sd_bus_message_peek_type) \
     X(sd_bus_message_read_basic) \
+    X(sd_bus_message_ref) \
     X(sd_bus_message_set_expect_reply) \
     X(sd_bus_message_unref) \
     X(sd_bus_new) \
@@ -112,6 +113,7 @@ static inline int wake_sd_bus_message_new_method_call(sd_bus *bus, sd_bus_messag
 static inline int wake_sd_bus_message_open_container(sd_bus_message *m, char type, const char *contents) { return wake_sd_available() ? wake_sd.sd_bus_message_open_container(m, type, contents) : -ELIBACC; }
 static inline int wake_sd_bus_message_read_basic(sd_bus_message *m, char type, void *p) { return wake_sd_available() ? wake_sd.sd_bus_message_read_basic(m, type, p) : -ELIBACC; }
 static inline int wake_sd_bus_message_set_expect_reply(sd_bus_message *m, int b) { return wake_sd_available() ? wake_sd.sd_bus_message_set_expect_reply(m, b) : -ELIBACC; }
+static inline sd_bus_message *wake_sd_bus_message_ref(sd_bus_message *m) { return wake_sd_available() ? wake_sd.sd_bus_message_ref(m) : NULL; }
 static inline sd_bus_message *wake_sd_bus_message_unref(sd_bus_message *m) { return wake_sd_available() ? wake_sd.sd_bus_message_unref(m) : NULL; }
 static inline int wake_sd_bus_open_system(sd_bus **ret) { return wake_sd_available() ? wake_sd.sd_bus_open_system(ret) : -ELIBACC; }
 static inline int wake_sd_bus_open_user(sd_bus **ret) { return wake_sd_available() ? wake_sd.sd_bus_open_user(ret) : -ELIBACC; }

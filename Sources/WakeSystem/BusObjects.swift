@@ -43,11 +43,13 @@ public final class BusObjects {
     public func has(_ path: String) -> Bool { objects[path] != nil }
 
     /// Serves `path` with `interfaces` (replacing what it had); a new object beneath the root is
-    /// announced with InterfacesAdded.
-    public func put(_ path: String, _ interfaces: [BusInterface]) {
+    /// announced with InterfacesAdded unless `announce` is false (the first objects, served
+    /// before anyone can know the connection: a daemon with 200 alarms would queue 200 signals
+    /// nobody receives).
+    public func put(_ path: String, _ interfaces: [BusInterface], announce: Bool = true) {
         let isNew = objects[path] == nil
         objects[path] = interfaces
-        if isNew && managesObjects && path != root {
+        if announce && isNew && managesObjects && path != root {
             try? service.emit(path: root, interface: Self.objectManager, member: "InterfacesAdded",
                               [.objectPath(path), interfacesAndProperties(interfaces)])
         }

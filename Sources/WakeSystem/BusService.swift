@@ -17,6 +17,9 @@ public struct BusCall: Sendable {
 public enum BusReply: Sendable {
     case values([BusValue])
     case error(name: String, message: String)
+    /// Answered later through the `BusPendingReply` the handler took with `BusService.deferReply()`:
+    /// work that may block (a sound file decoded, a device probed) runs off the loop.
+    case deferred
 
     public static let done = BusReply.values([])
 
@@ -24,6 +27,28 @@ public enum BusReply: Sendable {
     public static func unknownMethod(_ call: BusCall) -> BusReply {
         .error(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no method '\(call.member)' in interface '\(call.interface)' at '\(call.path)'")
     }
+}
+
+/// A method call answered later: kept from the handler (`BusService.deferReply()`), answered
+/// once from the loop's thread. One never answered is answered with an error when it goes, so
+/// no caller waits for its timeout.
+public final class BusPendingReply {
+    private weak var service: BusService?
+    private var message: OpaquePointer?
+
+    init(service: BusService, message: OpaquePointer) {
+        self.service = service
+        self.message = message
+    }
+
+    public func answer(_ reply: BusReply) {
+        guard let m = message else { return }
+        message = nil
+        service?.answer(m, reply)
+        wake_sd_bus_message_unref(m)
+    }
+
+    deinit { answer(.error(name: "org.freedesktop.DBus.Error.Failed", message: "the call was dropped unanswered (the service is ending)")) }
 }
 
 /// wake's side of a service on the session bus: owns names, answers calls to the object paths
@@ -35,6 +60,8 @@ public final class BusService {
     private var handlers: [Handler] = []
     private var slots: [OpaquePointer] = []
     private var nameReplies: [String: (Result<Void, BusError>) -> Void] = [:]
+    /// The call being dispatched, while its handler runs: what `deferReply()` keeps.
+    private var dispatching: OpaquePointer?
 
     /// A box for the handler sd-bus calls back with; kept alive by `handlers`.
     private final class Handler {
@@ -169,14 +196,28 @@ public final class BusService {
                            member: text(wake_sd_bus_message_get_member(m)), sender: text(wake_sd_bus_message_get_sender(m)),
                            arguments: arguments)
         // sd-bus has answered Peer before this; anything else the handler does not know is an error, never silence.
+        dispatching = m
+        defer { dispatching = nil }
         guard let answer = handler.handle(call) else { return reply(to: m, .unknownMethod(call)) }
         return reply(to: m, answer)
     }
+
+    /// From inside a handler: the call it is answering, kept so that it can be answered after
+    /// the handler has returned `.deferred`. Nil outside a handler.
+    public func deferReply() -> BusPendingReply? {
+        guard let m = dispatching, wake_sd_bus_message_ref(m) != nil else { return nil }
+        return BusPendingReply(service: self, message: m)
+    }
+
+    /// Sends `answer` to `call` (kept by a `BusPendingReply`).
+    func answer(_ call: OpaquePointer, _ answer: BusReply) { _ = reply(to: call, answer) }
 
     private func reply(to call: OpaquePointer, _ answer: BusReply) -> Int32 {
         guard let bus else { return 1 }
         var m: OpaquePointer?
         switch answer {
+        case .deferred:
+            break
         case .values(let values):
             guard wake_sd_bus_message_new_method_return(call, &m) >= 0, let m else { return 1 }
             defer { wake_sd_bus_message_unref(m) }

@@ -34,11 +34,7 @@ extension RingOptionGroup {
 
     /// The ring options checked, the config file's values under those the command line gave.
     func settings(under config: ConfigDefaults, given: Set<String>) throws(WakeFailure) -> RingSettings {
-        var layered = values
-        for option in AlarmOption.all(.ring) {
-            layered[option.name] = config.layered(option, over: layered[option.name], given: given)
-        }
-        return try RingSettings(values: layered)
+        try RingSettings(layering: values, under: config, given: given)
     }
 }
 

@@ -126,6 +126,16 @@ public final class DaemonController: RuntimeObserver {
     /// alarm again.
     public var onFilesChanged: (() -> Void)?
 
+    /// Told after every reload that read the alarms file (the D-Bus API follows the alarms and
+    /// their next times from here, so a `wake add` from a shell changes its properties too).
+    public var onReloaded: (() -> Void)?
+
+    /// Every standing alarm as the last reload read it, armed or not (a one-off kept in a pause).
+    public private(set) var standingAlarms: [StandingAlarm] = []
+
+    /// The history as the last reload read it, by alarm: skips and pauses, for the D-Bus API.
+    public private(set) var records: [String: AlarmRecord] = [:]
+
     /// The alarm as it is armed, for the bedtime check.
     public func armedAlarm(_ name: String) -> StandingAlarm? { armed[name]?.alarm }
 
@@ -172,12 +182,17 @@ public final class DaemonController: RuntimeObserver {
             return
         }
         queued = []
-        defer { flushQueued() }
+        defer {
+            flushQueued()
+            onReloaded?()
+        }
+        standingAlarms = alarms
         // A line that cannot be read is set aside; the alarms still ring, planned from the rest
         // and from what this daemon remembers.
         let (history, historyProblems) = store.loadHistoryTolerant()
         // Whole, it can tell a skip taken back from one it lost.
         let historyRead = historyProblems.isEmpty
+        records = history
         if let problem = historyProblems.first {
             if !historyFailing {
                 historyFailing = true

@@ -125,6 +125,8 @@ public enum StandingAlarmDaemon {
                     session.attach(notices)
                 }
             }
+            // The D-Bus API, on the session bus when there is one (it says so once when there is not).
+            session.attach(BusAPI(controller: controller, clock: SystemRuntimeClock()))
             try controller.start()
         } catch {
             throw WakeFailure(.resource, "cannot watch the alarm files: \(error)")

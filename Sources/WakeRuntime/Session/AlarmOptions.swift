@@ -55,6 +55,19 @@ public struct RingSettings {
     }
 }
 
+extension RingSettings {
+    /// The ring options a front end gave (`values`, by long name; `given`: the flags it gave,
+    /// `--volume`), with config.toml's values under those it did not give, checked: the command
+    /// line's `wake add` and the D-Bus API's Add read their options through this one path.
+    public init(layering values: [String: String], under config: ConfigDefaults, given: Set<String>) throws(WakeFailure) {
+        var layered = values
+        for option in AlarmOption.all(.ring) {
+            layered[option.name] = config.layered(option, over: layered[option.name], given: given)
+        }
+        try self.init(values: layered)
+    }
+}
+
 /// What the command line asked for, checked: every value is known good before the alarm is armed.
 public struct AlarmOptions {
     public var whenText: String

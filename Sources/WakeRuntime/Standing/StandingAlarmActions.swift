@@ -40,6 +40,14 @@ public enum StandingAlarmActions {
     }
 
     public static func add(_ c: AddRequest, console: Console, signals: SignalChannel, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        _ = try addAlarm(c, console: console, signals: signals, in: context)
+        return .done
+    }
+
+    /// `wake add`'s work, returning the name the alarm was stored under (given, or made from
+    /// its time). `signals`: the channel whose signals end the device check; nil off the
+    /// loop's thread (the daemon's D-Bus API), where the check is bounded by the stall limit alone.
+    public static func addAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?, in context: StandingContext? = nil) throws(WakeFailure) -> String {
         let context = try StandingContext.given(context)
         guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
@@ -138,7 +146,7 @@ public enum StandingAlarmActions {
         if !context.daemonRunning() {
             console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
         }
-        return .done
+        return name
     }
 
     /// The holiday calendars `wake add` was given (or config.toml gives): each must read, now

@@ -1,0 +1,474 @@
+import Synchronization
+import WakeCore
+import WakeEngine
+import WakeSystem
+
+/// The daemon's D-Bus API (`io.github.wakeclock.Wake1` on the session bus, wake(1) D-BUS
+/// INTERFACE): a manager object and one object per standing alarm, kept in step with what the
+/// daemon has read and armed; signals when an alarm rings, is snoozed, stopped or missed.
+///
+/// Every control path is the command line's: Snooze and Stop are the runner's commands, as the
+/// notification's buttons give them (by `.busAPI(caller:)`); Add, Remove, Skip, Pause and Resume
+/// are `StandingAlarmActions`, the functions `wake add` and the others call, which write the
+/// files the daemon then reloads. Those may block (a sound decoded, a device probed, a lock), so
+/// they run on a thread of their own, one at a time, and the call is answered when they end; the
+/// loop never waits for them, nor for the bus: its descriptor is in the poll set and nothing
+/// else runs while idle. With no session bus, or the name owned by another program, the daemon
+/// says so once and rings without the API.
+public final class BusAPI: RuntimeObserver, SessionAttachment {
+    /// What an alarm's object shows, compared with what was shown to send only what changed.
+    struct AlarmView: Equatable {
+        var name: String
+        var time: String
+        var days: String
+        var date: String
+        var message: String
+        /// Microseconds since the epoch; 0 for none.
+        var nextRing: UInt64
+        var state: String
+        var skipped: [UInt64]
+        var enabled: Bool
+
+        var properties: [(String, BusValue)] {
+            [("Name", .string(name)), ("Time", .string(time)), ("Days", .string(days)), ("Date", .string(date)),
+             ("Message", .string(message)), ("NextRing", .uint64(nextRing)), ("State", .string(state)),
+             ("Skipped", .array(element: "t", skipped.map { .uint64($0) })), ("Enabled", .boolean(enabled))]
+        }
+
+        func changes(from old: AlarmView) -> [String] {
+            var names: [String] = []
+            if name != old.name { names.append("Name") }
+            if time != old.time { names.append("Time") }
+            if days != old.days { names.append("Days") }
+            if date != old.date { names.append("Date") }
+            if message != old.message { names.append("Message") }
+            if nextRing != old.nextRing { names.append("NextRing") }
+            if state != old.state { names.append("State") }
+            if skipped != old.skipped { names.append("Skipped") }
+            if enabled != old.enabled { names.append("Enabled") }
+            return names
+        }
+    }
+
+    struct NextView: Equatable {
+        var time: UInt64 = 0
+        var id = ""
+        var message = ""
+    }
+
+    /// A standing-alarm action, run on the worker thread: what it answers (Add: the alarm's
+    /// name), or its failure; `Console` collects its lines for the journal.
+    typealias Work = (Console) throws(WakeFailure) -> String
+
+    /// At most this many actions wait for the worker; more are refused (Busy), not queued without end.
+    static let queueLimit = 16
+
+    private final class Mailbox: Sendable {
+        let signal: EventSignal
+        private let state = Mutex<(closed: Bool, posted: [(job: Int, error: String?, value: String, lines: [String])])>((false, []))
+        init(signal: EventSignal) { self.signal = signal }
+
+        func post(job: Int, error: String?, value: String, lines: [String]) {
+            state.withLock { s in
+                guard !s.closed else { return }
+                s.posted.append((job, error, value, lines))
+                _ = signal.signal()
+            }
+        }
+
+        func take() -> [(job: Int, error: String?, value: String, lines: [String])] {
+            signal.drain()
+            return state.withLock { s in
+                defer { s.posted = [] }
+                return s.posted
+            }
+        }
+
+        func close() {
+            state.withLock { $0.closed = true }
+            signal.close()
+        }
+    }
+
+    private struct Job {
+        var id: Int
+        var method: String
+        var sender: String
+        var work: Work
+        var reply: BusPendingReply
+        var answer: (String) -> BusReply
+    }
+
+    private unowned var session: SessionContext!
+    private let controller: DaemonController
+    private let clock: RuntimeClock
+    private let address: String?
+    private var service: BusService?
+    private var objects: BusObjects?
+    private var registration: Reactor.Registration?
+    private var mailbox: Mailbox?
+    private var waiting: [Job] = []
+    private var running: Job?
+    private var jobs = 0
+    private var views: [String: AlarmView] = [:]
+    private var next = NextView()
+    private var dirty = true
+    /// Set from inside the bus's dispatch (the name refused); acted on before the next poll.
+    private var giveUp: String?
+    /// The objects of the first refresh are served without InterfacesAdded: nobody can know
+    /// the connection yet (the name is not even owned).
+    private var announced = false
+
+    /// `address`: another bus than the session's (the in-process tests' private one).
+    public init(controller: DaemonController, clock: RuntimeClock, address: String? = nil) {
+        self.controller = controller
+        self.clock = clock
+        self.address = address
+    }
+
+    /// Whether the API is on the bus (for the tests).
+    var isServing: Bool { service?.isOpen ?? false }
+
+    // MARK: the session
+
+    public func start(in session: SessionContext) {
+        self.session = session
+        session.runner.observe(with: self)
+        let previous = controller.onReloaded
+        controller.onReloaded = { [unowned self] in previous?(); dirty = true }
+        let previousMissed = controller.onMissed
+        controller.onMissed = { [unowned self] name, at in previousMissed?(name, at); missed(name, at) }
+        let service: BusService
+        do { service = try BusService(description: "wake-api", address: address) } catch {
+            session.console.info("no D-Bus API: \(error.description.printable); the daemon rings the alarms without it")
+            return
+        }
+        guard let pfd = service.pollDescriptor else {
+            session.console.info("no D-Bus API: the session bus connection failed at once; the daemon rings the alarms without it")
+            return
+        }
+        do {
+            let objects = try BusObjects(service: service, root: BusAPIDescription.root, objectManager: true)
+            objects.put(BusAPIDescription.root, [managerInterface()])
+            try service.requestName(BusAPIDescription.busName) { [unowned self] result in
+                if case .failure(let error) = result {
+                    giveUp = "cannot own \(BusAPIDescription.busName) on the session bus (\(error.description.printable)); "
+                        + "the daemon rings the alarms without its D-Bus API: stop the program that owns the name and restart the daemon"
+                }
+            }
+            let mailbox = Mailbox(signal: try EventSignal())
+            session.reactor.register(fd: mailbox.signal.fd) { [unowned self] _ in collect() }
+            self.mailbox = mailbox
+            self.objects = objects
+        } catch {
+            session.console.info("no D-Bus API: \(String(describing: error).printable); the daemon rings the alarms without it")
+            service.close()
+            return
+        }
+        self.service = service
+        registration = session.reactor.register(fd: pfd.fd, events: pfd.events) { [unowned self] _ in
+            // Dispatched after the poll, never in the hook: a Stop must be seen by the loop's
+            // check before it polls again.
+            self.service?.process()
+        }
+        refresh()
+    }
+
+    public func beforePoll() {
+        if let why = giveUp {
+            giveUp = nil
+            session.console.info(why)
+            detach()
+            return
+        }
+        guard let service else { return }
+        if !service.isOpen {
+            session.console.info("the session bus went away; the daemon rings the alarms without its D-Bus API until it is restarted")
+            detach()
+            return
+        }
+        if dirty { refresh() }
+        if let registration, let pfd = service.pollDescriptor { session.reactor.update(registration, events: pfd.events) }
+    }
+
+    public func stop() {
+        mailbox?.close()
+        mailbox = nil
+        waiting = []
+        running = nil
+        // A last signal (Stopped) is written if it can be at once; the bus daemon releases the name.
+        service?.close(flushing: .milliseconds(100))
+        detach()
+    }
+
+    private func detach() {
+        if let registration { session.reactor.unregister(registration) }
+        registration = nil
+        objects = nil
+        service?.close()
+        service = nil
+    }
+
+    // MARK: what the objects show
+
+    private func µs(_ t: Instant?) -> UInt64 {
+        guard let t, t.nanoseconds > 0 else { return 0 }
+        return UInt64(t.nanoseconds / 1000)
+    }
+
+    func view(of alarm: StandingAlarm, now: Instant) -> AlarmView {
+        let name = alarm.name
+        let record = controller.records[name] ?? AlarmRecord(name: name)
+        let paused = record.isPaused(now)
+        let state: String
+        switch session.runner.state(of: name) {
+        case .ringing?: state = "ringing"
+        case .snoozed?: state = "snoozed"
+        default: state = paused ? "paused" : "waiting"
+        }
+        let skipped = (record.skips + [record.lastSkipped].compactMap { $0 }).filter { $0 > now }.map(µs)
+        return AlarmView(name: name, time: alarm.shortTimeText, days: alarm.days == 0 ? "" : alarm.daySet.canonical,
+                         date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
+                         nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),
+                         enabled: !paused)
+    }
+
+    /// Brings the objects up to what the daemon holds: new alarms announced, gone ones removed,
+    /// each changed property in one PropertiesChanged per object.
+    private func refresh() {
+        dirty = false
+        guard let objects else { return }
+        let now = clock.now().realtime
+        var fresh: [String: AlarmView] = [:]
+        for alarm in controller.standingAlarms { fresh[alarm.name] = view(of: alarm, now: now) }
+        let old = views
+        views = fresh
+        for name in old.keys where fresh[name] == nil { objects.remove(BusAPIDescription.path(of: name)) }
+        for (name, v) in fresh.sorted(by: { $0.key < $1.key }) {
+            let path = BusAPIDescription.path(of: name)
+            guard let before = old[name], objects.has(path) else {
+                objects.put(path, [alarmInterface(name)], announce: announced)
+                continue
+            }
+            let changed = v.changes(from: before)
+            if !changed.isEmpty { objects.changed(path, interface: BusAPIDescription.alarm, changed) }
+        }
+        var n = NextView()
+        if let first = fresh.values.filter({ $0.nextRing > 0 }).min(by: { ($0.nextRing, $0.name) < ($1.nextRing, $1.name) }) {
+            n = NextView(time: first.nextRing, id: first.name, message: first.message)
+        }
+        announced = true
+        if n != next {
+            var names: [String] = []
+            if n.time != next.time { names.append("NextAlarmTime") }
+            if n.id != next.id { names.append("NextAlarmId") }
+            if n.message != next.message { names.append("NextAlarmMessage") }
+            next = n
+            objects.changed(BusAPIDescription.root, interface: BusAPIDescription.manager, names)
+        }
+    }
+
+    // MARK: events
+
+    public func observe(_ event: RuntimeEvent) {
+        let name = event.alarm
+        let path = BusAPIDescription.path(of: name)
+        switch event.kind {
+        case .ringStarted:
+            signal("Ringing", [.objectPath(path), .string(name)])
+        case .snoozed(let until):
+            signal("Snoozed", [.objectPath(path), .string(name), .uint64(µs(until))])
+        case .finished(.stopped(let by)), .finished(.cancelled(let by)):
+            signal("Stopped", [.objectPath(path), .string(name), .string(by.description)])
+        case .finished(.timedOut):
+            signal("Stopped", [.objectPath(path), .string(name), .string(AlarmOption.ringFor.flag)])
+        case .finished(.missed):
+            missed(name, controller.occurrence(of: name))
+        case .armed, .finished, .clockChanged, .resumed:
+            break
+        default:
+            return
+        }
+        dirty = true
+    }
+
+    private func missed(_ name: String, _ at: Instant?) {
+        signal("Missed", [.objectPath(BusAPIDescription.path(of: name)), .string(name), .uint64(µs(at))])
+        dirty = true
+    }
+
+    private func signal(_ member: String, _ values: [BusValue]) {
+        objects?.emit(BusAPIDescription.root, interface: BusAPIDescription.manager, member: member, values)
+    }
+
+    // MARK: the interfaces
+
+    private func managerInterface() -> BusInterface {
+        BusInterface(name: BusAPIDescription.manager, introspection: BusAPIDescription.managerXML,
+                     properties: { [unowned self] in
+                         [("Version", .uint32(BusAPIDescription.version)), ("NextAlarmTime", .uint64(next.time)),
+                          ("NextAlarmId", .string(next.id)), ("NextAlarmMessage", .string(next.message))]
+                     },
+                     call: { [unowned self] call in manager(call) })
+    }
+
+    private func alarmInterface(_ name: String) -> BusInterface {
+        BusInterface(name: BusAPIDescription.alarm, introspection: BusAPIDescription.alarmXML,
+                     properties: { [unowned self] in views[name]?.properties ?? [] },
+                     call: { [unowned self] call in
+                         switch call.member {
+                         case "Snooze": return control(.snooze, name, call, options: call.arguments.first)
+                         case "Stop": return control(.stop, name, call, options: nil)
+                         case "Skip":
+                             return enqueue(call, "Skip") { console throws(WakeFailure) in
+                                 _ = try StandingAlarmActions.skip(.init(name: name), console: console)
+                                 return ""
+                             }
+                         default: return nil
+                         }
+                     })
+    }
+
+    private func manager(_ call: BusCall) -> BusReply? {
+        let a = call.arguments
+        func text(_ i: Int) -> String? { a.count > i ? a[i].string : nil }
+        func options(_ i: Int) throws(WakeFailure) -> BusAPIOptions { try BusAPIOptions(a.count > i ? a[i] : nil, method: call.member) }
+        func signature(_ s: String) -> BusReply { .invalidArgs("\(call.member) takes (\(s)), not (\(a.map(\.signature).joined()))") }
+        do {
+            switch call.member {
+            case "ListAlarms":
+                return .values([.array(element: "o", views.keys.sorted().map { .objectPath(BusAPIDescription.path(of: $0)) })])
+            case "Add":
+                guard a.count == 2, let when = text(0) else { return signature("sa{sv}") }
+                let o = try options(1)
+                return enqueue(call, "Add", answer: { .values([.objectPath(BusAPIDescription.path(of: $0))]) }) { console throws(WakeFailure) in
+                    try StandingAlarmActions.addAlarm(try BusAPIOptions.addRequest(when: when, options: o), console: console, signals: nil)
+                }
+            case "Remove":
+                guard a.count == 1, let name = text(0) else { return signature("s") }
+                return enqueue(call, "Remove") { console throws(WakeFailure) in
+                    _ = try StandingAlarmActions.remove(name: name, console: console)
+                    return ""
+                }
+            case "Skip":
+                guard a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                let request = try BusAPIOptions.skipRequest(name: name, options: try options(1))
+                return enqueue(call, "Skip") { console throws(WakeFailure) in
+                    _ = try StandingAlarmActions.skip(request, console: console)
+                    return ""
+                }
+            case "Pause":
+                guard a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                let p = try BusAPIOptions.pause(try options(1))
+                return enqueue(call, "Pause") { console throws(WakeFailure) in
+                    _ = try StandingAlarmActions.pause(until: p.until, from: p.from, long: p.long, names: name.isEmpty ? [] : [name], console: console)
+                    return ""
+                }
+            case "Resume":
+                guard a.count == 1, let name = text(0) else { return signature("s") }
+                return enqueue(call, "Resume") { console throws(WakeFailure) in
+                    _ = try StandingAlarmActions.resume(names: name.isEmpty ? [] : [name], console: console)
+                    return ""
+                }
+            case "Snooze":
+                guard a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                return control(.snooze, name, call, options: a[1])
+            case "Stop":
+                guard a.count == 1, let name = text(0) else { return signature("s") }
+                return control(.stop, name, call, options: nil)
+            default:
+                return nil
+            }
+        } catch {
+            return BusAPIDescription.reply(error)
+        }
+    }
+
+    /// Snooze and Stop: the runner's commands, as a notification button gives them, to an
+    /// alarm that is ringing or snoozed.
+    private func control(_ command: AlarmCommand, _ name: String, _ call: BusCall, options: BusValue?) -> BusReply {
+        guard controller.standingAlarms.contains(where: { $0.name == name }) || session.runner.state(of: name) != nil else {
+            return BusAPIDescription.reply(StandingAlarmActions.unknown(name))
+        }
+        switch session.runner.state(of: name) {
+        case .ringing?, .snoozed?: break
+        default:
+            let verb = command == .snooze ? "snooze" : "stop"
+            return BusAPIDescription.reply(WakeFailure(.nothingMatched, "'\(name.printable)' is not ringing or snoozed: nothing to \(verb); "
+                                                       + "use Skip for its next occurrence"))
+        }
+        var length = SnoozeLength.standard
+        if command == .snooze {
+            do {
+                length = try BusAPIOptions.snoozeLength(try BusAPIOptions(options, method: "Snooze"), name: name,
+                                                        now: clock.now().realtime, zone: session.zone)
+            } catch {
+                return BusAPIDescription.reply(error)
+            }
+        }
+        session.runner.command(command, by: .busAPI(caller: call.sender), alarm: name, activeOnly: true, length: length)
+        return .done
+    }
+
+    // MARK: the worker
+
+    private func enqueue(_ call: BusCall, _ method: String, answer: @escaping (String) -> BusReply = { _ in .done },
+                         _ work: @escaping Work) -> BusReply {
+        guard mailbox != nil, let service, let reply = service.deferReply() else {
+            return .error(name: "org.freedesktop.DBus.Error.Failed", message: "\(method): the daemon cannot take it now; try again")
+        }
+        guard waiting.count < Self.queueLimit else {
+            reply.answer(.error(name: "\(BusAPIDescription.busName).Error.Busy",
+                                message: "\(method): \(Self.queueLimit) calls are waiting already; try again when they are answered"))
+            return .deferred
+        }
+        jobs += 1
+        waiting.append(Job(id: jobs, method: method, sender: call.sender, work: work, reply: reply, answer: answer))
+        startNext()
+        return .deferred
+    }
+
+    private func startNext() {
+        guard running == nil, !waiting.isEmpty, let mailbox else { return }
+        let job = waiting.removeFirst()
+        let id = job.id, work = job.work
+        do {
+            try DetachedThread.start {
+                let capture = Console.LineCapture()
+                let console = Console(capturing: capture)
+                do throws(WakeFailure) {
+                    let value = try work(console)
+                    mailbox.post(job: id, error: nil, value: value, lines: capture.lines)
+                } catch {
+                    mailbox.post(job: id, error: BusAPIDescription.errorName(error.kind), value: error.message, lines: capture.lines)
+                }
+            }
+            running = job
+        } catch {
+            job.reply.answer(BusAPIDescription.reply(WakeFailure(.resource, "\(job.method): cannot start a thread (\(error)); try again")))
+            startNext()
+        }
+    }
+
+    private func collect() {
+        guard let mailbox else { return }
+        for (id, error, value, lines) in mailbox.take() {
+            guard let job = running, job.id == id else { continue }
+            running = nil
+            for line in lines {
+                // The capture marks problems as the command line does ("wake: "); the journal names the caller instead.
+                let text = line.hasPrefix("wake: ") ? String(line.dropFirst(6)) : line
+                session.console.info("D-Bus \(job.method) from \(job.sender): \(text)")
+            }
+            if error == nil {
+                // Read the files it wrote now, so the answer comes after the objects (and their
+                // PropertiesChanged) it made: a client that calls ListAlarms next finds them.
+                controller.requestReload()
+                controller.applyPending()
+                refresh()
+            }
+            job.reply.answer(error.map { .error(name: $0, message: value) } ?? job.answer(value))
+        }
+        startNext()
+    }
+}

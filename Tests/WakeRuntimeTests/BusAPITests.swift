@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import WakeCore
+import WakeEngine
+@testable import WakeRuntime
+import WakeSystem
+@testable import WakeTestSupport
+
+/// The daemon's D-Bus API in process: a real reactor and a private bus, the daemon's controller
+/// and runner on a fake clock, called by busctl. Each method is checked to become the command
+/// model's own command or action, and each failure the error its meaning names.
+@Suite(.serialized) struct BusAPITests {
+    static let name = BusAPIDescription.busName
+    static let root = BusAPIDescription.root
+
+    @Test("the installed interface file is the text the code serves")
+    func descriptionFileIsTheServedOne() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Resources/io.github.wakeclock.Wake1.xml")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(text == BusAPIDescription.document, "regenerate Resources/io.github.wakeclock.Wake1.xml from BusAPIDescription.document")
+    }
+
+    @Test("each failure's kind has its own error name under the API's prefix")
+    func errorNames() {
+        let kinds: [WakeFailure.Kind] = [.usage, .soundUnusable, .unavailable, .resource, .cantCreate, .permission, .config, .nothingMatched,
+                                         .noSound, .interrupted(signal: 15)]
+        let names = kinds.map(BusAPIDescription.errorName)
+        #expect(Set(names).count == kinds.count)
+        #expect(names.allSatisfy { $0.hasPrefix("io.github.wakeclock.Wake1.Error.") })
+    }
+
+    @Test("options: the option table's names, typed values refused with the key, a misspelt key refused")
+    func optionsAreTheTablesNames() throws {
+        let given = BusValue.properties([("volume", .int32(40)), ("days", .string("weekdays")), ("skip-days", .strings(["/tmp/a.ics"]))])
+        let o = try BusAPIOptions(given, method: "Add")
+        #expect(try o.text("volume") == "40")
+        #expect(try o.texts("skip-days") == ["/tmp/a.ics"])
+        #expect(throws: WakeFailure.self) { try o.finish(known: ["volume"]) }
+        let bad = try BusAPIOptions(.properties([("volume", .boolean(true))]), method: "Add")
+        #expect(throws: WakeFailure.self) { _ = try bad.text("volume") }
+        #expect(throws: WakeFailure.self) { _ = try BusAPIOptions(.string("x"), method: "Add") }
+        let snooze = try BusAPIOptions(.properties([("length", .string("20m"))]), method: "Snooze")
+        #expect(try BusAPIOptions.snoozeLength(snooze, name: "work", now: RunnerTests.evening, zone: .utc) == .span(.seconds(1200)))
+        let long = try BusAPIOptions(.properties([("long", .boolean(true))]), method: "Snooze")
+        #expect(try BusAPIOptions.snoozeLength(long, name: "work", now: RunnerTests.evening, zone: .utc) == .long)
+    }
+
+    /// Busctl run while the session's loop turns, as the daemon's would.
+    private func busctl(_ mock: NotificationMock, _ session: TestSession, _ arguments: [String]) async throws -> ProcessResult {
+        let p = try ChildProcess(NotificationMock.busctlPath, ["--address=\(mock.address)"] + arguments, environment: mock.environment,
+                                 directory: mock.directory)
+        try session.turn(until: { p.hasExited }, limit: .seconds(30))
+        return await p.wait(timeout: .seconds(5))
+    }
+
+    @Test("Snooze and Stop are the runner's commands by the caller; a quiet alarm is NothingMatched; an unknown one InvalidArgument")
+    func snoozeAndStopAreTheCommandModels() async throws {
+        guard NotificationMock.isAvailable else { return }
+        try await NotificationMock.with(server: false) { mock in
+            let session = TestSession(standing: true)
+            let directory = NSTemporaryDirectory() + "wake-busapi-\(UUID().uuidString)"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let store = AlarmStore(alarmsFile: directory + "/config/alarms.toml", historyFile: directory + "/state/history.toml")
+            try store.update { $0 = [DaemonControllerTests.daily("work", 7)] }
+            let recorder = EventRecorder()
+            session.runner.observe(with: recorder)
+            let services = DaemonController.Services(clock: session.world, timers: session.world,
+                                                     loadConfig: { () throws(WakeFailure) in ConfigDefaults() }, inhibit: nil,
+                                                     builtInSound: RunnerTests.tone)
+            let controller = DaemonController(runner: session.runner, store: store, zone: .utc, console: session.console, log: nil,
+                                              unpaced: true, config: ConfigDefaults(), services: services)
+            try controller.start()
+            let api = BusAPI(controller: controller, clock: session.world, address: mock.address)
+            api.start(in: session)
+            defer { api.stop() }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                let owner = try await busctl(mock, session, ["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                             "NameHasOwner", "s", Self.name])
+                if owner.stdout.contains("b true") { break }
+            }
+            var r = try await busctl(mock, session, ["get-property", Self.name, Self.root, BusAPIDescription.manager, "NextAlarmId", "NextAlarmTime"])
+            #expect(r.stdout.contains("s \"work\"") && r.stdout.contains("t \(UInt64((RunnerTests.morning).nanoseconds / 1000))"), "\(r)")
+
+            r = try await busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
+            #expect(r.exitCode != 0 && r.stderr.contains("'work' is not ringing or snoozed"), "\(r)")
+            r = try await busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Snooze", "sa{sv}", "nope", "0"])
+            #expect(r.exitCode != 0 && r.stderr.contains("no standing alarm named 'nope'"), "\(r)")
+
+            session.world.advance(by: .seconds(8 * 3600))
+            controller.applyPending()
+            #expect(session.runner.state(of: "work").map { if case .ringing = $0 { true } else { false } } ?? false)
+            let path = BusAPIDescription.path(of: "work")
+            r = try await busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Snooze", "a{sv}", "1", "length", "s", "3m"])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(recorder.events.contains { if case .snoozed = $0.kind { true } else { false } })
+            r = try await busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
+            #expect(r.exitCode == 0, "\(r)")
+            let stoppedBy = recorder.events.compactMap { e -> Requester? in
+                if case .finished(.stopped(let by)) = e.kind { return by } else { return nil }
+            }
+            #expect(stoppedBy.count == 1 && stoppedBy.first.map { if case .busAPI(let caller) = $0 { caller.hasPrefix(":1.") } else { false } } == true,
+                    "\(stoppedBy)")
+        }
+    }
+}

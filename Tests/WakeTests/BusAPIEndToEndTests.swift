@@ -1,0 +1,126 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WakeTestSupport
+
+/// The daemon's D-Bus API (issue 41) against a private session bus, with the clients a user
+/// would use: busctl and gdbus call it, dbus-monitor watches its signals.
+@Suite(.serialized, .enabled(if: NotificationMock.isAvailable, "needs dbus-daemon and busctl"))
+struct BusAPIEndToEndTests {
+    static let name = "io.github.wakeclock.Wake1"
+    static let root = "/io/github/wakeclock/Wake1"
+    static let manager = "io.github.wakeclock.Wake1.Manager"
+
+    /// A daemon on the mock's bus, once its name is owned.
+    private func daemon(_ mock: NotificationMock, _ home: AlarmHome) async throws -> (DetachedWake, [String: String]) {
+        let env = home.environment.merging(mock.environment) { $1 }
+        let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off"], environment: env, directory: home.dir)
+        try await daemon.waitForOutput(containing: "wake daemon running")
+        try await until("the daemon owns \(Self.name)") {
+            let r = try await mock.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", Self.name])
+            return r.stdout.contains("b true")
+        }
+        return (daemon, env)
+    }
+
+    private func until(_ what: String, timeout: Duration = .seconds(20), _ check: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !(try await check()) {
+            if ContinuousClock.now >= deadline { throw WakeTestError("not within \(timeout): \(what)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// dbus-monitor on the bus, once it is watching (it announces itself with NameLost).
+    private func monitor(_ mock: NotificationMock, _ rule: String) async throws -> ChildProcess {
+        let m = try ChildProcess("/usr/bin/dbus-monitor", ["--address", mock.address, rule], environment: mock.environment, directory: mock.directory)
+        try await until("dbus-monitor watching") { m.currentStdout.contains("NameLost") }
+        return m
+    }
+
+    private func call(_ mock: NotificationMock, _ member: String, _ args: [String] = []) async throws -> ProcessResult {
+        try await call(mock, at: Self.root, Self.manager, member, args)
+    }
+
+    private func call(_ mock: NotificationMock, at path: String, _ interface: String, _ member: String, _ args: [String]) async throws -> ProcessResult {
+        try await mock.busctl(["call", Self.name, path, interface, member] + args)
+    }
+
+    @Test("introspected; Add is what wake list shows; errors by meaning with the CLI's line; PropertiesChanged soon after a wake add from a shell")
+    func introspectAddListAndFollow() async throws {
+        try await NotificationMock.with(server: false) { mock in
+            let home = try AlarmHome()
+            let (daemon, env) = try await daemon(mock, home)
+            var r = try await mock.busctl(["introspect", Self.name, Self.root])
+            #expect(r.exitCode == 0 && r.stdout.contains(".Add") && r.stdout.contains(".NextAlarmTime") && r.stdout.contains("GetManagedObjects"), "\(r)")
+
+            r = try await call(mock, "Add", ["sa{sv}", "06:30", "3", "days", "s", "weekdays", "name", "s", "work", "device", "s", "null"])
+            #expect(r.exitCode == 0 && r.stdout.contains("o \"\(Self.root)/alarm/work\""), "\(r)\n\(daemon.child.currentStdout)")
+            let list = try await WakeProcess.run(["list"], environment: env)
+            #expect(list.stdout.contains("work") && list.stdout.contains("weekdays"), "\(list)")
+            r = try await mock.busctl(["get-property", Self.name, Self.root + "/alarm/work", "io.github.wakeclock.Wake1.Alarm", "Days", "State"])
+            #expect(r.stdout.contains("s \"weekdays\"") && r.stdout.contains("s \"waiting\""), "\(r)")
+            r = try await call(mock, "ListAlarms")
+            #expect(r.stdout.contains("\(Self.root)/alarm/work"), "\(r)")
+
+            // An error carries the command line's own line, under a name that says what it means.
+            let g = try await ChildProcess("/usr/bin/gdbus", ["call", "--address", mock.address, "--dest", Self.name, "--object-path", Self.root,
+                                                              "--method", Self.manager + ".Add", "07:00", "{'volume': <'0'>}"],
+                                           environment: mock.environment, directory: mock.directory).wait(timeout: .seconds(30))
+            #expect(g.exitCode != 0 && g.stderr.contains("io.github.wakeclock.Wake1.Error.InvalidArgument")
+                    && g.stderr.contains("--volume 0: the sound is silent; give a volume from 1 to 100"), "\(g)")
+            r = try await call(mock, "Add", ["sa{sv}", "07:00", "1", "volum", "s", "50"])
+            #expect(r.exitCode != 0 && r.stderr.contains("unknown option 'volum'"), "\(r)")
+            r = try await call(mock, "Stop", ["s", "work"])
+            #expect(r.exitCode != 0 && r.stderr.contains("'work' is not ringing or snoozed"), "\(r)")
+            r = try await call(mock, "Remove", ["s", "nope"])
+            #expect(r.exitCode != 0 && r.stderr.contains("no standing alarm named 'nope'"), "\(r)")
+
+            // From a shell, not the API: the daemon's reload changes the next alarm's properties.
+            let watch = try await monitor(mock, "type='signal',interface='org.freedesktop.DBus.Properties',path='\(Self.root)'")
+            let start = ContinuousClock.now
+            let add = try await WakeProcess.run(["add", "05:00", "--name", "early", "-D", "null"], environment: env)
+            let added = ContinuousClock.now
+            #expect(add.exitCode == 0, "\(add)")
+            try await until("PropertiesChanged of NextAlarmId 'early'", timeout: .seconds(5)) {
+                watch.currentStdout.contains("NextAlarmTime") && watch.currentStdout.contains("string \"early\"")
+            }
+            let seen = ContinuousClock.now
+            print("BusAPIEndToEndTests: PropertiesChanged \(seen - added) after wake add exited (\(seen - start) after it started)")
+            #expect(seen - added < .seconds(5))
+
+            r = try await call(mock, "Remove", ["s", "early"])
+            #expect(r.exitCode == 0, "\(r)")
+            let after = try await WakeProcess.run(["list"], environment: env)
+            #expect(!after.stdout.contains("early") && after.stdout.contains("work"), "\(after)")
+            daemon.send(SIGTERM)
+            let end = await daemon.wait(timeout: .seconds(30))
+            #expect(end.exitCode == 0, "\(daemon.report(end))")
+        }
+    }
+
+    @Test("a ringing standing alarm: Ringing, then the alarm's own Snooze, then the manager's Stop, each signalled and logged by the caller")
+    func snoozeAndStopARing() async throws {
+        try await NotificationMock.with(server: false) { mock in
+            let home = try AlarmHome()
+            let (daemon, _) = try await daemon(mock, home)
+            let watch = try await monitor(mock, "type='signal',interface='\(Self.manager)'")
+            var r = try await call(mock, "Add", ["sa{sv}", AlarmHome.soon(3), "2", "name", "s", "soon", "device", "s", "null"])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("Ringing", timeout: .seconds(20)) { watch.currentStdout.contains("member=Ringing") }
+            let path = Self.root + "/alarm/soon"
+            r = try await mock.busctl(["get-property", Self.name, path, "io.github.wakeclock.Wake1.Alarm", "State"])
+            #expect(r.stdout.contains("\"ringing\""), "\(r)")
+            r = try await call(mock, at: path, "io.github.wakeclock.Wake1.Alarm", "Snooze", ["a{sv}", "1", "length", "s", "10m"])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("Snoozed") { watch.currentStdout.contains("member=Snoozed") }
+            r = try await call(mock, "Stop", ["s", "soon"])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("Stopped") { watch.currentStdout.contains("member=Stopped") }
+            #expect(watch.currentStdout.contains("the D-Bus API (:1."), "\(watch.currentStdout)")
+            daemon.send(SIGTERM)
+            let end = await daemon.wait(timeout: .seconds(30))
+            #expect(end.exitCode == 0, "\(daemon.report(end))")
+        }
+    }
+}
