@@ -149,13 +149,10 @@ extension InstallTests {
             "usr/local/share/zsh/site-functions/_wake": 0o644,
             "usr/local/share/fish/vendor_completions.d/wake.fish": 0o644,
             "usr/local/lib/systemd/user/wake.service": 0o644,
-<<<<<<< HEAD
             "usr/local/share/applications/wake.desktop": 0o644,
             "usr/local/share/icons/hicolor/scalable/apps/wake.svg": 0o644,
-=======
             "usr/local/share/dbus-1/services/io.github.wakeclock.Wake1.service": 0o644,
             "usr/local/share/dbus-1/interfaces/io.github.wakeclock.Wake1.xml": 0o644,
->>>>>>> api
         ]
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make), "needs make"))
@@ -592,12 +589,9 @@ extension InstallTests {
                       "./usr/share/doc/wake/docs/guide.md", "./usr/share/doc/wake/docs/packaging.md",
                       "./usr/share/bash-completion/completions/wake", "./usr/share/zsh/vendor-completions/_wake",
                       "./usr/share/fish/vendor_completions.d/wake.fish", "./usr/lib/systemd/user/wake.service",
-<<<<<<< HEAD
-                      "./usr/share/applications/wake.desktop", "./usr/share/icons/hicolor/scalable/apps/wake.svg"] {
-=======
+                      "./usr/share/applications/wake.desktop", "./usr/share/icons/hicolor/scalable/apps/wake.svg",
                       "./usr/share/dbus-1/services/io.github.wakeclock.Wake1.service",
                       "./usr/share/dbus-1/interfaces/io.github.wakeclock.Wake1.xml"] {
->>>>>>> api
                 #expect(paths.contains(f), "\(f) missing from the package:\n\(listing.stdout)")
             }
 
