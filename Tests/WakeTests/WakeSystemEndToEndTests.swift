@@ -34,6 +34,16 @@ struct WakeSystemEndToEndTests {
             if !helper { unlink(f.helper) }
             let bytes = try Data(contentsOf: URL(fileURLWithPath: WakeBinary.path).resolvingSymlinksInPath())
             wake = try f.directory.write("wake", bytes, mode: 0o755)
+            // The copy was open for writing: a child another test spawns in that instant holds
+            // the descriptor until its own exec, and exec'ing the copy meanwhile fails with
+            // ETXTBSY (seen once in CI). Once one exec of it works, none is pending any more.
+            for attempt in 1...100 {
+                // posix_spawn itself reports ETXTBSY: a throw here is one more try.
+                let r = await (try? ChildProcess(wake, ["--version"], directory: f.directory))?.wait(timeout: .seconds(30))
+                if r?.exitCode == 0 { break }
+                if attempt == 100 { throw WakeTestError("the copy of wake never ran: \(r.map { "\($0)" } ?? "posix_spawn failed")") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
             home = f.directory.file("home")
             runtime = f.directory.file("run")
             rtcs = f.directory.file("rtc")
