@@ -123,4 +123,59 @@ struct BusAPIEndToEndTests {
             #expect(end.exitCode == 0, "\(daemon.report(end))")
         }
     }
+
+    @Test("Skip, Pause and Resume through the API do what wake skip, pause and resume do: the alarm's properties and wake list say so")
+    func skipPauseResume() async throws {
+        try await NotificationMock.with(server: false) { mock in
+            let home = try AlarmHome()
+            let (daemon, env) = try await daemon(mock, home)
+            let path = Self.root + "/alarm/work"
+            let alarm = "io.github.wakeclock.Wake1.Alarm"
+            var r = try await call(mock, "Add", ["sa{sv}", "06:30", "3", "days", "s", "daily", "name", "s", "work", "device", "s", "null"])
+            #expect(r.exitCode == 0, "\(r)")
+
+            func property(_ name: String) async throws -> String {
+                try await mock.busctl(["get-property", Self.name, path, alarm, name]).stdout
+            }
+            r = try await call(mock, "Skip", ["sa{sv}", "work", "1", "count", "s", "2"])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("two occurrences skipped") { try await property("Skipped").hasPrefix("at 2 ") }
+            var list = try await WakeProcess.run(["list"], environment: env)
+            #expect(list.stdout.contains("skipped"), "\(list)")
+
+            r = try await call(mock, "Skip", ["sa{sv}", "work", "1", "undo", "b", "true"])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("the skips taken back") { try await property("Skipped").hasPrefix("at 0") }
+
+            // The alarm's own Skip: its next occurrence only.
+            r = try await call(mock, at: path, alarm, "Skip", [])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("one occurrence skipped") { try await property("Skipped").hasPrefix("at 1 ") }
+
+            var t = time(nil) + 10 * 86_400
+            var parts = tm()
+            localtime_r(&t, &parts)
+            let pauseEnd = String(format: "%04d-%02d-%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
+            r = try await call(mock, "Pause", ["sa{sv}", "work", "1", "until", "s", pauseEnd])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("paused") {
+                let enabled = try await property("Enabled"), state = try await property("State")
+                return enabled.contains("false") && state.contains("paused")
+            }
+            list = try await WakeProcess.run(["list"], environment: env)
+            #expect(list.stdout.contains("paused"), "\(list)")
+            r = try await call(mock, "Pause", ["sa{sv}", "work", "0"])
+            #expect(r.exitCode != 0 && r.stderr.contains("until"), "Pause without until is refused: \(r)")
+
+            r = try await call(mock, "Resume", ["s", "work"])
+            #expect(r.exitCode == 0, "\(r)")
+            try await until("resumed") { try await property("Enabled").contains("true") }
+            r = try await call(mock, "Skip", ["sa{sv}", "nope", "0"])
+            #expect(r.exitCode != 0 && r.stderr.contains("nope"), "\(r)")
+
+            daemon.send(SIGTERM)
+            let end = await daemon.wait(timeout: .seconds(30))
+            #expect(end.exitCode == 0, "\(daemon.report(end))")
+        }
+    }
 }
