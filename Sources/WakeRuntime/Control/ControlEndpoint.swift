@@ -50,15 +50,24 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
     /// The socket's path while it is open.
     private var socketPath: String?
 
+    /// An alarm changed since the last turn of the loop.
+    private var changed = false
+
     /// An alarm armed, rung, snoozed or ended: said by touching the socket, the one file of this
     /// process that others watch, so `wake next --follow` asks again at once instead of polling.
+    /// Only noted here: a ring starts inside this event, and nothing may come between the
+    /// deadline and the first frame, so the touch waits for the loop's next turn.
     public func observe(_ event: RuntimeEvent) {
         switch event.kind {
-        case .armed, .ringStarted, .snoozed, .finished:
-            if let socketPath, server != nil { ControlDirectory.announceChange(socketPath) }
-        default:
-            break
+        case .armed, .ringStarted, .snoozed, .finished: changed = true
+        default: break
         }
+    }
+
+    public func beforePoll() {
+        guard changed else { return }
+        changed = false
+        if let socketPath, server != nil { ControlDirectory.announceChange(socketPath) }
     }
 
     // MARK: answers
