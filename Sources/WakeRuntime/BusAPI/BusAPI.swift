@@ -187,6 +187,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             detach()
             return
         }
+        sendSignals()
         if dirty { refresh() }
         if let registration, let pfd = service.pollDescriptor { session.reactor.update(registration, events: pfd.events) }
     }
@@ -197,6 +198,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         waiting = []
         running = nil
         // A last signal (Stopped) is written if it can be at once; the bus daemon releases the name.
+        sendSignals()
         service?.close(flushing: .milliseconds(100))
         detach()
     }
@@ -297,8 +299,19 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         dirty = true
     }
 
+    /// Signals noted by events, sent at the loop's next turn: `Ringing` is noted inside the
+    /// event that starts the ring, and nothing may come between the deadline and the first frame.
+    private var unsent: [(member: String, values: [BusValue])] = []
+
     private func signal(_ member: String, _ values: [BusValue]) {
-        objects?.emit(BusAPIDescription.root, interface: BusAPIDescription.manager, member: member, values)
+        guard objects != nil else { return }
+        unsent.append((member, values))
+    }
+
+    private func sendSignals() {
+        let queued = unsent
+        unsent = []
+        for s in queued { objects?.emit(BusAPIDescription.root, interface: BusAPIDescription.manager, member: s.member, s.values) }
     }
 
     // MARK: the interfaces
