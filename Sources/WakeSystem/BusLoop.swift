@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import WakeCore
 
 /// How an sd-bus connection joins wake's poll loop, shared by the system-bus (logind) and
 /// session-bus (notifications) connections.
@@ -17,5 +18,31 @@ enum BusLoop {
     /// asks poll for no events at all, so a queue left alone would never drain.
     static func drain(_ bus: OpaquePointer) {
         while wake_sd_bus_process(bus, nil) > 0 {}
+    }
+
+    /// The descriptor to poll, nil once the connection has failed or closed.
+    static func openPollDescriptor(_ bus: OpaquePointer) -> pollfd? {
+        wake_sd_bus_is_open(bus) > 0 ? pollDescriptor(bus) : nil
+    }
+
+    /// Whether messages are still queued for writing.
+    static func hasQueuedOutput(_ bus: OpaquePointer) -> Bool {
+        guard wake_sd_bus_is_open(bus) > 0 else { return false }
+        var queued: UInt64 = 0
+        return wake_sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued > 0
+    }
+
+    /// At an end, when the loop no longer turns: writes what is queued for at most `limit`,
+    /// waiting only for the bus daemon's socket, never for another client.
+    static func flush(_ bus: OpaquePointer, within limit: Duration) {
+        let deadline = SystemClock.monotonic + limit
+        drain(bus)
+        while hasQueuedOutput(bus) {
+            let left = deadline - SystemClock.monotonic
+            guard left > .zero, let p = openPollDescriptor(bus) else { return }
+            var fds = [p]
+            _ = try? Poll.wait(&fds, timeout: left)  // a failed wait only means trying again until the deadline
+            drain(bus)
+        }
     }
 }

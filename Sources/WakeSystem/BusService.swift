@@ -256,10 +256,7 @@ public final class BusService {
 
     // MARK: the event loop
 
-    public var pollDescriptor: pollfd? {
-        guard let bus, wake_sd_bus_is_open(bus) > 0 else { return nil }
-        return BusLoop.pollDescriptor(bus)
-    }
+    public var pollDescriptor: pollfd? { bus.flatMap(BusLoop.openPollDescriptor) }
 
     public func process() {
         guard let bus else { return }
@@ -269,16 +266,6 @@ public final class BusService {
     /// Writes what is queued (a last PropertiesChanged, a name's release) for at most `limit`.
     public func flush(within limit: Duration) {
         guard let bus else { return }
-        let deadline = SystemClock.monotonic + limit
-        process()
-        while wake_sd_bus_is_open(bus) > 0 {
-            var queued: UInt64 = 0
-            guard wake_sd_bus_get_n_queued_write(bus, &queued) >= 0, queued > 0 else { return }
-            let left = deadline - SystemClock.monotonic
-            guard left > .zero, let p = pollDescriptor else { return }
-            var fds = [p]
-            _ = try? Poll.wait(&fds, timeout: left)
-            process()
-        }
+        BusLoop.flush(bus, within: limit)
     }
 }

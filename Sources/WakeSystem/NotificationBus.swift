@@ -188,10 +188,7 @@ public final class NotificationBus {
     // MARK: the event loop
 
     /// The bus descriptor and the events to poll it for; nil once the connection is gone.
-    public var pollDescriptor: pollfd? {
-        guard let bus, wake_sd_bus_is_open(bus) > 0 else { return nil }
-        return BusLoop.pollDescriptor(bus)
-    }
+    public var pollDescriptor: pollfd? { bus.flatMap(BusLoop.openPollDescriptor) }
 
     /// Reads, writes and dispatches whatever can move without waiting (replies, signals, the
     /// handshake, timeouts that passed); see `BusLoop.drain`.
@@ -209,23 +206,10 @@ public final class NotificationBus {
         process()
     }
 
-    /// Whether calls are still queued for writing.
-    private var hasQueuedOutput: Bool {
-        guard let bus, wake_sd_bus_is_open(bus) > 0 else { return false }
-        var queued: UInt64 = 0
-        return wake_sd_bus_get_n_queued_write(bus, &queued) >= 0 && queued > 0
-    }
-
-    /// At exit: writes what is queued (a CloseNotification) for at most `limit`. Only the bus
-    /// daemon's socket is waited for here, never the notification server.
+    /// At exit: writes what is queued (a CloseNotification) for at most `limit`; see `BusLoop.flush`.
     public func flush(within limit: Duration) {
-        let deadline = SystemClock.monotonic + limit
-        process()
-        while hasQueuedOutput {
-            let left = deadline - SystemClock.monotonic
-            guard left > .zero else { return }
-            turn(within: left)
-        }
+        guard let bus else { return }
+        BusLoop.flush(bus, within: limit)
     }
 
     // MARK: the arm-time check

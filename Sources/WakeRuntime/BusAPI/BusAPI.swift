@@ -1,4 +1,3 @@
-import Synchronization
 import WakeCore
 import WakeEngine
 import WakeSystem
@@ -63,32 +62,9 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     /// At most this many actions wait for the worker; more are refused (Busy), not queued without end.
     static let queueLimit = 16
 
-    private final class Mailbox: Sendable {
-        let signal: EventSignal
-        private let state = Mutex<(closed: Bool, posted: [(job: Int, error: String?, value: String, lines: [String])])>((false, []))
-        init(signal: EventSignal) { self.signal = signal }
-
-        func post(job: Int, error: String?, value: String, lines: [String]) {
-            state.withLock { s in
-                guard !s.closed else { return }
-                s.posted.append((job, error, value, lines))
-                _ = signal.signal()
-            }
-        }
-
-        func take() -> [(job: Int, error: String?, value: String, lines: [String])] {
-            signal.drain()
-            return state.withLock { s in
-                defer { s.posted = [] }
-                return s.posted
-            }
-        }
-
-        func close() {
-            state.withLock { $0.closed = true }
-            signal.close()
-        }
-    }
+    /// An action's end, posted from the worker to the loop: its answer or its failure's error
+    /// name, and the lines it said.
+    private typealias Posted = (job: Int, error: String?, value: String, lines: [String])
 
     private struct Job {
         var id: Int
@@ -106,7 +82,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private var service: BusService?
     private var objects: BusObjects?
     private var registration: Reactor.Registration?
-    private var mailbox: Mailbox?
+    private var mailbox: PostBox<Posted>?
     private var waiting: [Job] = []
     private var running: Job?
     private var jobs = 0
@@ -156,7 +132,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                         + "the daemon rings the alarms without its D-Bus API: stop the program that owns the name and restart the daemon"
                 }
             }
-            let mailbox = Mailbox(signal: try EventSignal())
+            let mailbox = try PostBox<Posted>()
             session.reactor.register(fd: mailbox.signal.fd) { [unowned self] _ in collect() }
             self.mailbox = mailbox
             self.objects = objects
@@ -451,9 +427,9 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                 let console = Console(capturing: capture)
                 do throws(WakeFailure) {
                     let value = try work(console)
-                    mailbox.post(job: id, error: nil, value: value, lines: capture.lines)
+                    mailbox.post((id, nil, value, capture.lines))
                 } catch {
-                    mailbox.post(job: id, error: BusAPIDescription.errorName(error.kind), value: error.message, lines: capture.lines)
+                    mailbox.post((id, BusAPIDescription.errorName(error.kind), error.message, capture.lines))
                 }
             }
             running = job

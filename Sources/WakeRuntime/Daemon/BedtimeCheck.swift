@@ -1,4 +1,3 @@
-import Synchronization
 import WakeCore
 import WakeEngine
 import WakeSystem
@@ -44,36 +43,8 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     /// libpulse and the notification server by their timeouts); only a very long file decodes longer.
     static let giveUpAfter: Duration = .seconds(120)
 
-    /// The findings of the checks' threads, for the loop; the eventfd wakes it.
-    private final class Mailbox: Sendable {
-        let signal: EventSignal
-        private let state = Mutex<(closed: Bool, posted: [(job: Int, findings: [DoctorFinding]?)])>((false, []))
-
-        init(signal: EventSignal) { self.signal = signal }
-
-        /// On a check's thread. After `close()`, nothing: the descriptor may be another file's by then.
-        func post(job: Int, _ findings: [DoctorFinding]?) {
-            state.withLock { s in
-                guard !s.closed else { return }
-                s.posted.append((job, findings))
-                signal.signal()
-            }
-        }
-
-        /// On the loop: everything posted so far.
-        func take() -> [(job: Int, findings: [DoctorFinding]?)] {
-            signal.drain()
-            return state.withLock { s in
-                defer { s.posted = [] }
-                return s.posted
-            }
-        }
-
-        func close() {
-            state.withLock { $0.closed = true }
-            signal.close()
-        }
-    }
+    /// A check's findings, posted from its thread to the loop.
+    private typealias Posted = (job: Int, findings: [DoctorFinding]?)
 
     private unowned var session: SessionContext!
     private let controller: DaemonController
@@ -83,7 +54,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     private let notifyMode: AlarmOptions.NotifyMode
     private let notify: ((DesktopNotice) -> Void)?
     private let checks: Checks
-    private var mailbox: Mailbox?
+    private var mailbox: PostBox<Posted>?
     private var registration: Reactor.Registration?
     private var timer: DeadlineTimer?
     private var timerAt: Instant?
@@ -123,7 +94,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     func start(in session: SessionContext) {
         self.session = session
         do {
-            let mailbox = Mailbox(signal: try EventSignal())
+            let mailbox = try PostBox<Posted>()
             self.mailbox = mailbox
             registration = session.reactor.register(fd: mailbox.signal.fd) { [unowned self] _ in collect() }
             // Its expiry (or a clock step, which cancels it) only wakes the loop: `beforePoll` looks.
@@ -241,7 +212,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         let subject = Subject(alarm: alarm, occurrence: occurrence, config: controller.configDefaults, notify: notifyMode)
         let checks = self.checks
         do {
-            try DetachedThread.start { mailbox.post(job: job, checks(subject)) }
+            try DetachedThread.start { mailbox.post((job, checks(subject))) }
             running = (job, subject, clock.monotonic())
         } catch {
             session.console.error("warning: cannot start the bedtime check of '\(id.printable)' (\(error)); the alarm rings without it")
