@@ -204,6 +204,8 @@ public final class AlarmSession: SessionContext {
             reactor.register(fd: watch.fd) { [unowned self] _ in
                 if watch.drain() { zoneFilesChanged() }
             }
+            // The zone was read before the watch began: a change in between is found now, not never.
+            zoneFilesChanged()
         } catch {
             console.error("warning: cannot watch the time zone (\(error)); if the machine's zone changes, "
                           + "the alarm rings at the time it was set for in \(zone.name.printable)")
