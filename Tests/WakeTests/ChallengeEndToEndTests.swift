@@ -85,4 +85,25 @@ struct ChallengeEndToEndTests {
             #expect(wake.events.filter { $0.name == "stopped" }.map { $0["by"] } == ["control"], "\(wake.report(r))")
         }
     }
+
+    @Test("MPRIS Stop and Next snooze a challenged alarm (the mpris event says what was asked, the engine snoozed); SIGTERM stops it",
+          .enabled(if: NotificationMock.isAvailable && Playerctl.isAvailable, "needs dbus-daemon, busctl and playerctl"))
+    func mediaKeysSnooze() async throws {
+        let media = MediaPlayerTests()
+        try await NotificationMock.with(server: false) { mock in
+            let wake = try media.ring(mock, ["--challenge", "math", "--snooze", "2s"])
+            try await wake.waitForEvent("mpris_player", timeout: .seconds(30))
+            #expect(try await media.playerctl(mock, ["-p", "wake", "stop"]).exitCode == 0)
+            try await wake.waitForEvent("snoozed", timeout: .seconds(30))
+            try await wake.waitForEvent("ringing", occurrence: 2, timeout: .seconds(30))
+            try await media.waitForStatus(mock, "wake", "Playing")
+            #expect(try await media.playerctl(mock, ["-p", "wake", "next"]).exitCode == 0)
+            try await wake.waitForEvent("snoozed", occurrence: 2, timeout: .seconds(30))
+            #expect(!wake.hasExited && wake.count("stopped") == 0, "\(wake.eventLogText)")
+            wake.send(SIGTERM)
+            let r = await wake.wait(timeout: .seconds(30))
+            #expect(r.exitCode == 0, "\(wake.report(r))")
+            #expect(wake.events.filter { $0.name == "stopped" }.map { $0["signal"] } == ["SIGTERM"], "\(wake.report(r))")
+        }
+    }
 }
