@@ -352,7 +352,10 @@ public final class AlarmSession: SessionContext {
             if wantTick && !tickArmed { tickArmed = (try? tick.armEveryWallSecond()) != nil }
             if !wantTick && tickArmed { tick.disarm(); tickArmed = false }
         }
-        if let wait, console.showsStatus {
+        if console.showsStatus, runner.isChallenging, entryAsked == runner.challengesAsked, !entry.text.isEmpty {
+            // The answer being typed keeps the line (the daemon's countdown to its next alarm waits).
+            console.status { _ in "answer: \(entry.text)" }
+        } else if let wait, console.showsStatus {
             let now = SystemClock.realtime
             // The message too (escaped by the line): the narrower forms leave the label out first.
             let snoozed = (runner.snoozes(of: wait.alarm) ?? SnoozeCount()).snoozed + " until"
