@@ -106,4 +106,39 @@ struct ChallengeEndToEndTests {
             #expect(wake.events.filter { $0.name == "stopped" }.map { $0["signal"] } == ["SIGTERM"], "\(wake.report(r))")
         }
     }
+
+    @Test("the daemon (no terminal): a challenged standing alarm added through the D-Bus API; its notification's stop snoozes, the API's Stop stops it (by dbus)",
+          .enabled(if: NotificationMock.isAvailable, "needs python3-dbusmock, dbus-daemon and busctl"))
+    func daemonNotificationSnoozesAPIStops() async throws {
+        try await NotificationMock.with { mock in
+            let home = try AlarmHome()
+            let environment = home.environment.merging(mock.environment) { $1 }
+            let daemon = try DetachedWake(["daemon", "--inhibit", "off"], environment: environment, directory: home.dir)
+            try await daemon.waitForOutput(containing: "wake daemon running")
+            let api = ["io.github.wakeclock.Wake1", "/io/github/wakeclock/Wake1", "io.github.wakeclock.Wake1.Manager"]
+            let owned = ContinuousClock.now + .seconds(20)
+            while !(try await mock.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s", api[0]])
+                        .stdout.contains("b true")) {
+                guard ContinuousClock.now < owned else { throw WakeTestError("the daemon never owned \(api[0])") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let add = try await mock.busctl(["call"] + api + ["Add", "sa{sv}", AlarmHome.soon(3), "3", "name", "s", "soon", "device", "s", "null",
+                                                              "challenge", "s", "math"])
+            #expect(add.exitCode == 0, "\(add)")
+            let asked = try await daemon.waitForEvent("challenge", timeout: .seconds(30))
+            #expect(asked["alarm"] == "soon" && asked["question"]?.contains(" + ") == true, "\(asked)")
+            let n = try await mock.waitForNotify()
+            #expect(!n.actions.contains("stop") && n.body.contains("run 'wake stop'"), "\(n)")
+            try await mock.press("stop", on: 1)
+            try await daemon.waitForEvent("snoozed", timeout: .seconds(30))
+            #expect(daemon.count("stopped") == 0, "\(daemon.eventLogText)")
+            let stop = try await mock.busctl(["call"] + api + ["Stop", "s", "soon"])
+            #expect(stop.exitCode == 0, "\(stop)")
+            let stopped = try await daemon.waitForEvent("stopped", timeout: .seconds(30))
+            #expect(stopped["by"] == "dbus" && stopped["alarm"] == "soon", "\(stopped)")
+            daemon.send(SIGTERM)
+            let end = await daemon.wait(timeout: .seconds(30))
+            #expect(end.exitCode == 0, "\(daemon.report(end))")
+        }
+    }
 }
