@@ -62,6 +62,7 @@ public final class ConsoleObserver: RuntimeObserver {
             let line = "TESTING: \(testing ?? "")" + AlarmMessage.suffix(message(event.alarm)) + "."
             lastRingingLine = line
             lastRinging = event.alarm
+            asked.insert(event.alarm)
             console.info(line + keysHint(event.alarm))
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
