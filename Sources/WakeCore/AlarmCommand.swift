@@ -25,6 +25,8 @@ public enum Requester: Hashable, Sendable {
     case mediaControl(caller: String)
     /// A client of wake's D-Bus API, by its unique bus name.
     case busAPI(caller: String)
+    /// The right answer to the alarm's `--challenge` sum, typed on the terminal.
+    case answer
 
     /// How the log and the console name it: `key 'q'`, `SIGTERM`, `wake stop (pid 42)`.
     public var description: String {
@@ -35,6 +37,7 @@ public enum Requester: Hashable, Sendable {
         case .notification: return "the notification"
         case .mediaControl(let caller): return "the media controls (\(caller))"
         case .busAPI(let caller): return "the D-Bus API (\(caller))"
+        case .answer: return "the answer"
         }
     }
 
@@ -47,6 +50,7 @@ public enum Requester: Hashable, Sendable {
         case .notification: return "notification"
         case .mediaControl: return "mpris"
         case .busAPI: return "dbus"
+        case .answer: return "answer"
         }
     }
 }

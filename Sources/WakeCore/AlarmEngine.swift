@@ -76,10 +76,14 @@ public struct AlarmEngine: Sendable {
         public var ringFor: Duration
         /// How many snoozes one occurrence may take; nil means no limit.
         public var snoozeLimit: Int?
+        /// `--challenge math`: only the answer to a sum (`Requester.answer`) or a stop from a
+        /// shell, a signal or the D-Bus API ends the ring (`challenged(_:by:)`).
+        public var challenge: Bool
         public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
-                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil) {
+                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false) {
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
             self.snoozeLong = snoozeLong ?? snooze * 2
+            self.challenge = challenge
         }
     }
 
@@ -168,6 +172,14 @@ public struct AlarmEngine: Sendable {
 
         case (.armed, .command(let command, let who, _)):
             return command == .cancel ? finish(.cancelled(by: who), ringing: false) : [.reportIgnored(command, by: who)]
+        case (.ringing, .command(let command, let who, let now)) where settings.challenge,
+             (.snoozed, .command(let command, let who, let now)) where settings.challenge:
+            switch Self.challenged(command, by: who) {
+            case .ends: break  // as without a challenge, below
+            case .snoozes: return snooze(.standard, by: who, now)
+            case .ignored: return [.reportIgnored(command, by: who)]
+            }
+            return finish(.stopped(by: who), ringing: isRinging)
         case (.ringing, .command(_, let who, _)):
             return finish(.stopped(by: who), ringing: true)
         case (.ringing, .ringLimitReached):
@@ -177,6 +189,21 @@ public struct AlarmEngine: Sendable {
 
         case (.armed, .ringLimitReached), (.snoozed, .ringLimitReached):
             return []
+        }
+    }
+
+    /// What a stop or cancel means under `--challenge`, by who asks, once the alarm has rung
+    /// (ringing or snoozed). A key never ends it (the answer does, as `.answer`); a notification
+    /// button or a media key is a swipe, not an answer, so it snoozes (a snooze while snoozed, or
+    /// past the limit, is ignored or refused as any); a shell (`wake stop`), a signal and the
+    /// D-Bus API still end it, so scripts and other shells always can.
+    public enum ChallengeRule: Hashable, Sendable { case ends, snoozes, ignored }
+
+    public static func challenged(_ command: AlarmCommand, by who: Requester) -> ChallengeRule {
+        switch who {
+        case .answer, .control, .signal, .busAPI: return .ends
+        case .notification, .mediaControl: return .snoozes
+        case .key: return .ignored
         }
     }
 

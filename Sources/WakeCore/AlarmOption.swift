@@ -225,6 +225,10 @@ extension AlarmOption {
     /// A note belongs to one alarm: never a config default for all of them.
     public static let message = AlarmOption("message", .message, default: nil, scope: [.ring, .stored],
                                             help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
+    /// For heavy sleepers: a sum to solve on the terminal before the alarm stops; a swipe or a
+    /// media key snoozes instead, and `wake stop`, signals and the D-Bus API still stop it.
+    public static let challenge = AlarmOption("challenge", .choice(["off", "math"]), default: "off", scope: [.ring, .stored, .config],
+                                              help: "math: a key no longer stops the ring; typing the answer to a sum and Enter does (s, z or space still snooze; the notification's and media keys' stop snooze; 'wake stop' and signals stop). off: any key stops.")
     /// Days off for a standing alarm: the days of iCalendar files (holidays), read by the
     /// daemon at each reload; config.toml's apply to every recurring alarm that gives none.
     public static let skipDays = AlarmOption("skip-days", .files, default: nil, scope: [.schedule, .stored, .config],
@@ -241,7 +245,7 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
-                                            mpris, skipDays, message, inhibit, notify, noticeBefore]
+                                            mpris, challenge, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

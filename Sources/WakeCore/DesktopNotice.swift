@@ -50,10 +50,24 @@ public struct DesktopNotice: Hashable, Sendable {
     /// and `snoozeLong` its second one (`--snooze-long`; no second button when it is the same);
     /// `message` (`--message`) opens the body, on a line of its own; `snoozes` is the count of
     /// the occurrence's snoozes, said when it has a limit (`--snooze-limit`): once they are used
-    /// up, a ringing notice has no Snooze button.
+    /// up, a ringing notice has no Snooze button. Under `challenge` (`--challenge math`) there is
+    /// no Stop button: a button is a swipe, not an answer (the engine takes a `stop` key from the
+    /// notification as a snooze), and the body says what does stop it.
     public static func make(_ phase: Phase, alarm: String, snooze: Duration, snoozeLong: Duration? = nil, message: String? = nil,
-                            snoozes: SnoozeCount = SnoozeCount()) -> DesktopNotice {
+                            snoozes: SnoozeCount = SnoozeCount(), challenge: Bool = false) -> DesktopNotice {
         var notice = plain(phase, alarm: alarm, snooze: snooze, snoozeLong: snoozeLong, snoozes: snoozes)
+        if challenge {
+            switch phase {
+            case .ringing, .bell, .silent:
+                notice.buttons.removeAll { $0.key == stopKey }
+                notice.body += "\n" + markup(challengeStops)
+            case .snoozed:
+                notice.buttons.removeAll { $0.key == stopKey }
+                notice.body += " " + markup("'wake stop' in a shell stops it.")
+            case .failed:
+                break
+            }
+        }
         if let message { notice.body = markup(message) + "\n" + notice.body }
         return notice
     }
@@ -92,6 +106,9 @@ public struct DesktopNotice: Hashable, Sendable {
                                  buttons: [], urgency: .critical, resident: false)
         }
     }
+
+    /// What stops a challenged alarm, as its notification says it.
+    public static let challengeStops = "To stop it, solve the sum on the terminal or run 'wake stop'; the buttons snooze."
 
     /// In the largest unit that counts it whole: `Snooze 9 min`, `Snooze 2 h`, `Snooze 90 s`,
     /// `Snooze 90 min`; anything finer in the duration grammar (`Snooze 1500ms`).

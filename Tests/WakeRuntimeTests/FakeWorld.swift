@@ -141,6 +141,8 @@ final class EventRecorder: RuntimeObserver {
             case .resumed: return "resumed"
             case .ignored: return "ignored"
             case .snoozeRefused: return "snoozeRefused"
+            case .challenge: return "challenge"
+            case .challengeWrong: return "challengeWrong"
             case .sound(let s):
                 switch s {
                 case .opened: return "opened"

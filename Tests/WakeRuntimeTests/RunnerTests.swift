@@ -191,3 +191,53 @@ struct RunnerTests {
         #expect(recorder.names.contains("failed"))
     }
 }
+
+/// `--challenge math` in the runner: a sum asked at each ring and after each wrong answer, the
+/// answer checked, and the keys' stop refused by the engine.
+@Suite("Runner: the challenge's sums and answers")
+struct RunnerChallengeTests {
+    @Test("a sum at the ring (challenge after ringStarted), a wrong answer said and a fresh sum, a key refused, a snooze forgets the sum, the right answer stops by answer")
+    func asksAndChecks() throws {
+        let world = FakeWorld(realtime: RunnerTests.evening)
+        let (runner, recorder) = RunnerTests.runner(world)
+        var sums = [MathChallenge(first: 37, second: 48), MathChallenge(first: 12, second: 40), MathChallenge(first: 99, second: 99)]
+        runner.makeChallenge = { sums.isEmpty ? MathChallenge(first: 10, second: 10) : sums.removeFirst() }
+        try runner.arm(RunnerTests.setup(world, settings: .init(challenge: true)))
+        #expect(!runner.isChallenging && runner.challenge(of: "alarm") == nil, "no sum before it rings")
+        world.advance(by: RunnerTests.morning - world.realtime)
+        #expect(runner.isRinging && runner.challenge(of: "alarm")?.question == "37 + 48")
+        let ring = recorder.events.drop { if case .ringStarted = $0.kind { false } else { true } }.dropFirst().first
+        if case .challenge(let q)? = ring?.kind { #expect(q == "37 + 48") } else { Issue.record("no challenge after ringStarted: \(recorder.names)") }
+
+        runner.answer("84")
+        #expect(runner.isRinging && runner.challenge(of: "alarm")?.question == "12 + 40")
+        let wrong = recorder.events.compactMap { if case .challengeWrong(let q, let a) = $0.kind { (q, a) } else { nil } }
+        #expect(wrong.count == 1 && wrong.first?.0 == "37 + 48" && wrong.first?.1 == "84")
+
+        runner.command(.stop, by: .key("x"))
+        runner.command(.cancel, by: .key("q"))
+        #expect(runner.isRinging && recorder.names.filter { $0 == "ignored" }.count == 2)
+
+        runner.command(.snooze, by: .key("z"))
+        #expect(!runner.isRinging && !runner.isChallenging, "a snoozed alarm asks nothing")
+        world.advance(by: .seconds(9 * 60))
+        #expect(runner.isRinging && runner.challenge(of: "alarm")?.question == "99 + 99")
+        runner.answer("52")  // the sum before the snooze: wrong now
+        #expect(runner.isRinging)
+        runner.answer("020")
+        #expect(runner.outcome(of: "alarm") == .stopped(by: .answer), "\(recorder.names)")
+        #expect(!runner.isChallenging)
+        #expect(recorder.names.filter { $0 == "challenge" }.count == 4)
+    }
+
+    @Test("without --challenge: no sum is asked, and an answer does nothing")
+    func offAsksNothing() throws {
+        let world = FakeWorld(realtime: RunnerTests.evening)
+        let (runner, recorder) = RunnerTests.runner(world)
+        try runner.arm(RunnerTests.setup(world))
+        world.advance(by: RunnerTests.morning - world.realtime)
+        #expect(runner.isRinging && !runner.isChallenging)
+        runner.answer("85")
+        #expect(runner.isRinging && !recorder.names.contains("challenge") && !recorder.names.contains("challengeWrong"))
+    }
+}

@@ -37,6 +37,18 @@ struct StoredRingSettingsTests {
         #expect(read.adjustments.first { $0.option == "colour" }?.instead == "rings without it")
     }
 
+    @Test("challenge: math is read into the engine's settings; a bad word is set aside alone, said, and it rings without (any key stops)")
+    func challenge() throws {
+        let math = try RingSettings.tolerating(stored: ["challenge": "math", "device": "null"])
+        #expect(math.settings.engine.challenge && math.adjustments.isEmpty && math.settings.device == "null")
+        let bad = try RingSettings.tolerating(stored: ["challenge": "Math", "device": "null", "volume": "70"])
+        #expect(!bad.settings.engine.challenge && bad.settings.device == "null" && bad.settings.volume == 70)
+        let a = try #require(bad.adjustments.first)
+        #expect(bad.adjustments.count == 1 && a.option == "challenge" && a.mark == "challenge set aside", "\(bad.adjustments)")
+        #expect(a.line(alarm: "work").hasPrefix("alarm 'work': --challenge: invalid mode 'Math'; use off or math"), "\(a.line(alarm: "work"))")
+        #expect(try !RingSettings.tolerating(stored: [:]).settings.engine.challenge, "off by default")
+    }
+
     @Test("a message over the limit is cut, and said; an empty one is set aside")
     func message() throws {
         let long = String(repeating: "Dentist at 9. ", count: 11)  // 154 characters

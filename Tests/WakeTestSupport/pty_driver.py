@@ -6,6 +6,8 @@ usage: pty_driver.py --events FILE [--timeout S] [--step STEP]... -- WAKE [ARGS.
 Steps run in order:
   wait:EVENT[:N]          wait until the N-th (default 1st) line with "event":"EVENT" is in FILE
   key:TEXT                type TEXT on the terminal
+  solve                   read the last "challenge" event's "question" (A + B, --challenge math)
+                          from FILE and type its sum and Enter
   ctrl:LETTER             type Ctrl-LETTER (ctrl:Z is Ctrl-Z, ctrl:C is Ctrl-C)
   signal:NAME             send the signal (TERM, INT, HUP, USR1, CONT, PIPE, ...) to wake
   storm:NAME:COUNT:SECS   send COUNT such signals spread over SECS seconds
@@ -126,6 +128,22 @@ def main():
                 pass
         return n
 
+    def last_question():
+        try:
+            with open(a.events, "rb") as f:
+                text = f.read().decode("utf-8", "replace")
+        except FileNotFoundError:
+            return None
+        question = None
+        for line in text.splitlines():
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if e.get("event") == "challenge":
+                question = e.get("question")
+        return question
+
     def cbreak(t):
         return (t[3] & termios.ICANON) == 0 and (t[3] & termios.ECHO) == 0
 
@@ -151,6 +169,12 @@ def main():
                 until(lambda: count_events(name) >= nth, "event %s #%d" % (name, nth))
             elif kind == "key":
                 os.write(master, arg.encode())
+            elif kind == "solve":
+                question = last_question()
+                if question is None:
+                    raise RuntimeError("no challenge event to solve")
+                x, _, y = question.partition(" + ")
+                os.write(master, ("%d\r" % (int(x) + int(y))).encode())
             elif kind == "ctrl":
                 os.write(master, bytes([ord(arg.upper()) & 0x1F]))
             elif kind == "signal":

@@ -22,7 +22,8 @@ struct OptionTableTests {
         let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
                                         "snooze-long": "12m", "snooze-limit": "2", "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off",
                                         "mpris": "snooze-only",
-                                        "message": "Hi"]
+                                        "message": "Hi",
+                                        "challenge": "math"]
         var args = ["add", "06:30", "--name", "all", "--days", "daily"]
         for option in AlarmOption.all(.ring) {
             let value = try #require(values[option.name], "give \(option.name) a test value here")

@@ -78,6 +78,12 @@ public final class EventLogObserver: RuntimeObserver {
         case .problem(let reason):
             name = "problem"
             fields.append(("reason", .string(reason)))
+        case .challenge(let question):
+            name = "challenge"
+            fields.append(("question", .string(question)))
+        case .challengeWrong(let question, let answer):
+            name = "challenge_wrong"
+            fields += [("question", .string(question)), ("answer", .string(answer))]
         case .sound(let output):
             switch output {
             case .opened(let device, let format, let paced):
@@ -136,6 +142,7 @@ public final class EventLogObserver: RuntimeObserver {
         case .notification: return [("by", .string("notification"))]
         case .mediaControl(let caller): return [("by", .string("mpris")), ("caller", .string(caller))]
         case .busAPI(let caller): return [("by", .string("dbus")), ("caller", .string(caller))]
+        case .answer: return [("by", .string("answer"))]
         }
     }
 }

@@ -41,6 +41,8 @@ public final class Runner {
         var audibleAnnounced = false
         /// Why the output went silent during this ring (no device, no bell), while it is.
         var silentReason: String?
+        /// The sum asked while it rings under `--challenge`.
+        var challenge: MathChallenge?
 
         init(setup: AlarmSetup) {
             self.setup = setup
@@ -61,6 +63,11 @@ public final class Runner {
     /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
     private var preparedFor: String?
     private var sleptBaseline: Duration
+    /// Draws each `--challenge` sum: the system's generator; a test's seeded one.
+    public var makeChallenge: () -> MathChallenge = {
+        var generator = SystemRandomNumberGenerator()
+        return MathChallenge(using: &generator)
+    }
 
     public init(clock: RuntimeClock, timers: TimerFactory, output: SoundOutput) {
         self.clock = clock
@@ -189,6 +196,37 @@ public final class Runner {
         }
     }
 
+    /// The sum a ringing alarm asks under `--challenge`; nil when it asks none now.
+    public func challenge(of id: String) -> MathChallenge? { alarms.first { $0.setup.id == id }?.challenge }
+
+    /// Whether a ringing alarm waits for the answer to a sum: the keys are typed into it.
+    public var isChallenging: Bool { alarms.contains { $0.challenge != nil } }
+
+    /// Counts the sums asked: an answer half typed for an earlier one is not carried over.
+    public private(set) var challengesAsked = 0
+
+    /// An answer typed on the terminal, for every alarm that asks a sum now: the one it solves
+    /// stops (`by: .answer`); for one it does not solve, it is wrong, said, and that alarm rings
+    /// on with a fresh sum (one answer cannot be found by trying them in turn).
+    public func answer(_ text: String) {
+        for a in alarms {
+            guard let asked = a.challenge else { continue }
+            if asked.isAnswered(by: text) {
+                handle(a.setup.id, .command(.stop, by: .answer, clock.now()))
+            } else {
+                publish(a.setup.id, .challengeWrong(question: asked.question, answer: text))
+                ask(a)
+            }
+        }
+    }
+
+    private func ask(_ a: Alarm) {
+        let fresh = makeChallenge()
+        a.challenge = fresh
+        challengesAsked &+= 1
+        publish(a.setup.id, .challenge(question: fresh.question))
+    }
+
     /// logind's PrepareForSleep: `true` before a suspend, `false` after the resume.
     public func prepareForSleep(_ goingToSleep: Bool) {
         let now = clock.now()
@@ -241,7 +279,13 @@ public final class Runner {
         case .startRinging(let late):
             a.audibleAnnounced = false
             a.silentReason = nil
+            // Drawn before the ring line, which says it.
+            if a.setup.settings.challenge {
+                a.challenge = makeChallenge()
+                challengesAsked &+= 1
+            }
             publish(id, .ringStarted(late: late), at: now)
+            if let asked = a.challenge { publish(id, .challenge(question: asked.question), at: now) }
             ringing.append(id)
             if ringing.count == 1 {
                 sounding = id
@@ -249,6 +293,7 @@ public final class Runner {
                 output.start(a.setup.ring)
             }
         case .stopRinging:
+            a.challenge = nil
             let wasSounding = ringing.first == id
             ringing.removeAll { $0 == id }
             if wasSounding {

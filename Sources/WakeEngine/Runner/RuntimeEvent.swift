@@ -19,6 +19,11 @@ public struct RuntimeEvent: Sendable {
         /// A snooze refused because the occurrence's snoozes are used up (`--snooze-limit`): it rings on.
         case snoozeRefused(SnoozeCount, by: Requester)
         case sound(OutputEvent)
+        /// `--challenge math`: the sum that stops the ring, asked when it starts and again after
+        /// a wrong answer.
+        case challenge(question: String)
+        /// A wrong answer to `question`: the alarm rings on, and a fresh sum is asked.
+        case challengeWrong(question: String, answer: String)
         /// Something went wrong that does not end the alarm.
         case problem(String)
     }

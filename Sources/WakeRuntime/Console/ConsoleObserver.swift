@@ -29,8 +29,14 @@ public final class ConsoleObserver: RuntimeObserver {
     /// A `wake test` ring: its own words for what a test is (`alarm 'work', quiet`), no armed
     /// line, and a snooze and the end of `--for` said as the end of the test.
     var testing: String?
+    /// The `--challenge` sum an alarm asks now, if any: said in its ringing line.
+    var challenge: (String) -> String? = { _ in nil }
     private(set) var lastRingingLine: String?
     private var lastRinging = ""
+    /// Alarms whose ringing line has just said their sum (its `challenge` event says nothing
+    /// more), and those snoozed now (a key's ignored stop is explained as such).
+    private var asked: Set<String> = []
+    private var snoozedNow: Set<String> = []
 
     init(console: Console, zone: TimeZoneRules, settings: AlarmEngine.Settings) {
         self.console = console
@@ -56,6 +62,7 @@ public final class ConsoleObserver: RuntimeObserver {
             let line = "TESTING: \(testing ?? "")" + AlarmMessage.suffix(message(event.alarm)) + "."
             lastRingingLine = line
             lastRinging = event.alarm
+            asked.insert(event.alarm)
             console.info(line + keysHint(event.alarm))
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
@@ -64,6 +71,8 @@ public final class ConsoleObserver: RuntimeObserver {
                 + AlarmMessage.suffix(message(event.alarm)) + "."
             lastRingingLine = line
             lastRinging = event.alarm
+            asked.insert(event.alarm)
+            snoozedNow.remove(event.alarm)
             console.info(line + keysHint(event.alarm))
         case .ringing:
             break
@@ -72,9 +81,11 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
         case .snoozed(let until):
             lastRingingLine = nil
+            snoozedNow.insert(event.alarm)
             console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(clock(until))")
         case .finished(let outcome):
             lastRingingLine = nil
+            snoozedNow.remove(event.alarm)
             report(outcome, alarm: event.alarm)
         case .clockChanged:
             console.info("the clock changed or the machine resumed: now \(clock(event.time.realtime))")
@@ -83,13 +94,27 @@ public final class ConsoleObserver: RuntimeObserver {
         case .resumed(let slept):
             if slept > .zero { console.info("the machine was suspended for \(Formatting.span(slept)); now \(clock(event.time.realtime))") }
         case .ignored(let command, let who):
-            if command == .stop, case .key(let k) = who, k != "enter" {
+            guard case .key(let k) = who else { break }
+            if settings(event.alarm).challenge, let question = challenge(event.alarm) {
+                // Never a silent no: the key was read, and what would stop it is said.
+                console.info("a key does not stop this alarm: solve \(question) and press Enter" + snoozeHint(event.alarm))
+            } else if settings(event.alarm).challenge, snoozedNow.contains(event.alarm) {
+                console.info("\(alarmName(event.alarm))snoozed: a key does not stop it; solve the sum when it rings again, or run 'wake stop'")
+            } else if command == .stop, k != "enter" {
                 console.info("waiting for the alarm; press q to cancel it")
             }
         case .snoozeRefused(let count, _):
             // Never a silent no: the sleeper pressed snooze and the alarm goes on.
+            let stop = settings(event.alarm).challenge ? "solve the sum to stop it" : "stop it with any other key"
             console.info("\(alarmName(event.alarm))\(count.refusal): "
-                         + (keysReadable() ? "stop it with any other key" : "it rings until stopped ('wake stop')"))
+                         + (keysReadable() ? stop : "it rings until stopped ('wake stop')"))
+        case .challenge(let question):
+            // The ringing line said the first sum; a fresh one after a wrong answer is said here.
+            if asked.remove(event.alarm) == nil, keysReadable() {
+                console.info("solve \(question) and press Enter to stop" + snoozeHint(event.alarm))
+            }
+        case .challengeWrong(let question, let answer):
+            console.info("\(alarmName(event.alarm))wrong: \(answer.printable) is not \(question); still ringing")
         case .problem(let reason):
             console.error(reason)
         case .sound(let output):
@@ -104,9 +129,19 @@ public final class ConsoleObserver: RuntimeObserver {
     }
 
     /// What the keys do while `alarm` rings, when they reach wake: no snooze once they are used up.
+    /// Under `--challenge`, the sum and how to answer it; with no keys, what still stops it.
     private func keysHint(_ alarm: String) -> String {
+        if let question = challenge(alarm) {
+            guard keysReadable() else { return " Challenge: the notification and media keys snooze; 'wake stop' stops it." }
+            return " Solve \(question) and press Enter to stop" + snoozeHint(alarm)
+        }
         guard keysReadable() else { return "" }
         return snoozes(alarm).isUsedUp ? " Any key stops; no snoozes left." : " Any key stops; s, z or space snoozes."
+    }
+
+    /// `; s, z or space snoozes.`, or that none is left.
+    private func snoozeHint(_ alarm: String) -> String {
+        snoozes(alarm).isUsedUp ? "; no snoozes left." : "; s, z or space snoozes."
     }
 
     private func sound(_ event: OutputEvent) {

@@ -112,7 +112,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         let settings = session.runner.setup(of: id)?.settings ?? AlarmEngine.Settings()
         return DesktopNotice.make(phase, alarm: name, snooze: settings.snooze, snoozeLong: settings.snoozeLong,
                                   message: session.runner.setup(of: id)?.message,
-                                  snoozes: session.runner.snoozes(of: id) ?? SnoozeCount())
+                                  snoozes: session.runner.snoozes(of: id) ?? SnoozeCount(), challenge: settings.challenge)
     }
 
     // MARK: the bus

@@ -34,6 +34,10 @@ public final class AlarmSession: SessionContext {
     private let terminal: Terminal?
     private var stdinOpen: Bool
     private var stdinRegistration: Reactor.Registration?
+    /// The answer being typed while an alarm asks a `--challenge` sum.
+    private var entry = ChallengeEntry()
+    /// `runner.challengesAsked` when the entry began: a new sum starts an empty entry.
+    private var entryAsked = 0
     /// Ticks once a wall-clock second while a countdown is drawn or wake waits to be brought to
     /// the foreground; made now so the ring never needs a descriptor it cannot get.
     private let tick: WakeTimer?
@@ -99,6 +103,7 @@ public final class AlarmSession: SessionContext {
         consoleObserver.keysReadable = { [unowned self] in stdinOpen && terminal?.isForeground == true }
         consoleObserver.message = { [unowned self] in runner.setup(of: $0)?.message }
         consoleObserver.snoozes = { [unowned self] in runner.snoozes(of: $0) ?? SnoozeCount() }
+        consoleObserver.challenge = { [unowned self] in runner.challenge(of: $0)?.question }
         logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
@@ -347,7 +352,10 @@ public final class AlarmSession: SessionContext {
             if wantTick && !tickArmed { tickArmed = (try? tick.armEveryWallSecond()) != nil }
             if !wantTick && tickArmed { tick.disarm(); tickArmed = false }
         }
-        if let wait, console.showsStatus {
+        if console.showsStatus, runner.isChallenging, entryAsked == runner.challengesAsked, !entry.text.isEmpty {
+            // The answer being typed keeps the line (the daemon's countdown to its next alarm waits).
+            console.status { _ in "answer: \(entry.text)" }
+        } else if let wait, console.showsStatus {
             let now = SystemClock.realtime
             // The message too (escaped by the line): the narrower forms leave the label out first.
             let snoozed = (runner.snoozes(of: wait.alarm) ?? SnoozeCount()).snoozed + " until"
@@ -434,6 +442,31 @@ public final class AlarmSession: SessionContext {
             return
         }
         for k in keys {
+            // Under --challenge, digits, backspace and Enter type the answer; the snooze keys
+            // still snooze, and any other key is a stop the engine refuses (and says so).
+            if runner.isChallenging {
+                if entryAsked != runner.challengesAsked {
+                    entry.clear()
+                    entryAsked = runner.challengesAsked
+                }
+                switch entry.key(k) {
+                case .typing(let text):
+                    console.status { _ in "answer: \(text)" }
+                    continue
+                case .entered(let text):
+                    console.clearStatus()
+                    runner.answer(text)
+                    entryAsked = runner.challengesAsked
+                    if mode == .oneOff && runner.isFinished { return }
+                    continue
+                case .empty:
+                    continue
+                case .notEntry:
+                    break
+                }
+            } else {
+                entry.clear()
+            }
             let (command, who) = KeyBinding.command(for: k)
             runner.command(command, by: who, activeOnly: mode == .daemon)
             if mode == .oneOff && runner.isFinished { return }

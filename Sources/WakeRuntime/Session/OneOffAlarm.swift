@@ -182,6 +182,8 @@ public enum OneOffAlarm {
         console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from(.lateLimit))
         console.result("mixer: \(mixer)" + from(.mixer, .minVolume))
         console.result("mpris: " + MediaPlayers.dryRunText(options.ring.mpris) + from(.mpris))
+        console.result("challenge: " + (settings.challenge ? "math (a sum to solve on the terminal stops it; keys other than s, z and space, "
+                                        + "the notification and media keys do not; 'wake stop' and signals do)" : "off (any key stops)") + from(.challenge))
         switch inhibitor {
         case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))
         case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from(.inhibit))

@@ -76,7 +76,7 @@ public enum AlarmTest {
         /// The alarm's engine, rung for the test's length, due now, however late.
         var engine: AlarmEngine.Settings {
             AlarmEngine.Settings(lateLimit: .zero, snooze: ring.engine.snooze, ringFor: length, snoozeLimit: ring.engine.snoozeLimit,
-                                 snoozeLong: ring.engine.snoozeLong)
+                                 snoozeLong: ring.engine.snoozeLong, challenge: ring.engine.challenge)
         }
         var subject: String { name.map { "alarm '\($0.printable)'" } ?? "the ring options given" }
     }

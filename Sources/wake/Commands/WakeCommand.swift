@@ -123,6 +123,9 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: ArgumentHelp(AlarmOption.message.help))
     var message: String?
+
+    @Option(help: ArgumentHelp(AlarmOption.challenge.help), completion: .list(AlarmOption.challenge.words))
+    var challenge: String = AlarmOption.challenge.defaultText ?? ""
 }
 
 enum WakeVersion {

@@ -1,0 +1,158 @@
+import Testing
+import WakeCore
+
+/// `--challenge math` in the core: the sum, the answer being typed, and the engine's rule of who
+/// may end a challenged alarm.
+@Suite("Challenge: the sum, the entry and the engine's rule by requester")
+struct ChallengeTests {
+    typealias T = AlarmEngineTests
+
+    static let challenged = AlarmEngine.Settings(lateLimit: .seconds(30 * 60), snooze: .seconds(9 * 60), ringFor: .seconds(10 * 60),
+                                                  challenge: true)
+
+    // MARK: MathChallenge
+
+    @Test("two numbers from 10 to 99 drawn from the generator handed in: the same seed, the same sums; the question and its answer")
+    func drawsSums() {
+        var a = PropertyRNG(seed: 42)
+        var b = PropertyRNG(seed: 42)
+        var seen = Set<Int>()
+        for _ in 0..<2000 {
+            let c = MathChallenge(using: &a)
+            #expect(c == MathChallenge(using: &b))
+            #expect(MathChallenge.terms.contains(c.first) && MathChallenge.terms.contains(c.second), "\(c)")
+            #expect(c.answer == c.first + c.second)
+            #expect(c.question == "\(c.first) + \(c.second)")
+            seen.insert(c.answer)
+        }
+        // The answers spread over the range: not one sum asked again and again.
+        #expect(seen.count > 150 && seen.min() ?? 0 >= 20 && seen.max() ?? 0 <= 198, "\(seen.count) answers")
+    }
+
+    @Test("the answer as typed: the sum, leading zeros allowed; anything else is wrong, never a trap on a long entry")
+    func checksAnswers() {
+        let c = MathChallenge(first: 37, second: 48)
+        #expect(c.question == "37 + 48")
+        #expect(c.isAnswered(by: "85") && c.isAnswered(by: "085") && c.isAnswered(by: "0000000000000000085"))
+        for wrong in ["84", "", "8", "850", "8 5", "x", "-85", "+85", "99999999999999999999999999999", "8500000000000000000000"] {
+            #expect(!c.isAnswered(by: wrong), "\(wrong)")
+        }
+    }
+
+    // MARK: ChallengeEntry
+
+    static func type(_ entry: inout ChallengeEntry, _ bytes: [UInt8]) -> [ChallengeEntry.Step] { bytes.map { entry.key($0) } }
+
+    @Test("digits build the answer, backspace (DEL or ctrl-H) takes one back, Enter gives it and starts again; an empty Enter gives nothing")
+    func editsTheAnswer() {
+        var e = ChallengeEntry()
+        #expect(e.key(0x0D) == .empty)
+        #expect(Self.type(&e, Array("84".utf8)) == [.typing("8"), .typing("84")])
+        #expect(e.key(0x7F) == .typing("8"))
+        #expect(e.key(0x08) == .typing(""))
+        #expect(e.key(0x7F) == .typing(""), "backspace on nothing")
+        #expect(Self.type(&e, Array("85".utf8)) == [.typing("8"), .typing("85")])
+        #expect(e.key(0x0D) == .entered("85"))
+        #expect(e.text == "" && e.key(0x0A) == .empty)
+        #expect(Self.type(&e, Array("7\n".utf8)) == [.typing("7"), .entered("7")])
+    }
+
+    @Test("letters, space and escape are not the entry's (the caller snoozes or refuses them); past six digits the rest are dropped")
+    func notTheEntrysKeys() {
+        var e = ChallengeEntry()
+        for byte in Array("szq xQ".utf8) + [0x1B, 0x03, 0x80, 0xFF] {
+            #expect(e.key(byte) == .notEntry, "\(byte)")
+        }
+        _ = Self.type(&e, Array("12345678".utf8))
+        #expect(e.text == "123456")
+        e.clear()
+        #expect(e.text == "" && e.key(0x0D) == .empty)
+    }
+
+    // MARK: the engine's rule
+
+    @Test("the rule by requester: a key never ends it, the notification and media keys snooze, the answer, a shell, a signal and the D-Bus API end it")
+    func ruleByRequester() {
+        #expect(AlarmEngine.challenged(.stop, by: .key("x")) == .ignored)
+        #expect(AlarmEngine.challenged(.cancel, by: .key("q")) == .ignored)
+        #expect(AlarmEngine.challenged(.stop, by: .notification) == .snoozes)
+        #expect(AlarmEngine.challenged(.stop, by: .mediaControl(caller: ":1.9")) == .snoozes)
+        for who in [Requester.answer, .control("wake stop (pid 7)"), .signal(name: "SIGTERM", number: 15), .busAPI(caller: ":1.4")] {
+            #expect(AlarmEngine.challenged(.stop, by: who) == .ends, "\(who)")
+            #expect(AlarmEngine.challenged(.cancel, by: who) == .ends, "\(who)")
+        }
+    }
+
+    @Test("ringing: a key's stop or cancel is ignored and it rings on; the snooze keys still snooze")
+    func keysDoNotStop() {
+        var (e, now) = T.ringing(Self.challenged)
+        let ringing = e.state
+        for k: Character in ["x", "q", "1", "\r"] {
+            let (command, who) = KeyBinding.command(for: k.asciiValue ?? 0)
+            #expect(e.handle(.key(k, now)) == [.reportIgnored(command, by: who)], "\(k)")
+            #expect(e.state == ringing)
+        }
+        let snoozed = e.handle(.key("z", now + .seconds(1)))
+        #expect(snoozed.contains { if case .reportSnoozed = $0 { true } else { false } }, "\(snoozed)")
+        // Snoozed: a key still cannot end it (a sleeper's z then q would skip the sum).
+        #expect(e.handle(.key("q", now + .seconds(2))) == [.reportIgnored(.cancel, by: .key("q"))])
+        #expect(e.handle(.key("x", now + .seconds(2))) == [.reportIgnored(.stop, by: .key("x"))])
+        #expect(!e.isFinished)
+    }
+
+    @Test("ringing: the notification's Stop and MPRIS Stop/Next snooze (a swipe is not an answer); snoozed, they are ignored; past the limit refused")
+    func swipesSnooze() {
+        for who in [Requester.notification, .mediaControl(caller: ":1.9")] {
+            var (e, now) = T.ringing(Self.challenged)
+            let actions = e.handle(.command(.stop, by: who, now + .seconds(3)))
+            #expect(actions.first == .stopRinging && actions.contains { if case .reportSnoozed = $0 { true } else { false } }, "\(who): \(actions)")
+            #expect(e.snoozes.used == 1)
+            if case .snoozed = e.state {} else { Issue.record("\(who): not snoozed: \(e.state)") }
+            #expect(e.handle(.command(.stop, by: who, now + .seconds(4))) == [.reportIgnored(.snooze, by: who)])
+            #expect(!e.isFinished)
+        }
+        var limited = Self.challenged
+        limited.snoozeLimit = 1
+        var (e, now) = T.ringing(limited)
+        _ = e.handle(.command(.stop, by: .notification, now))
+        now = now + .seconds(9 * 60)
+        _ = e.handle(.timerFired(now))
+        #expect(e.handle(.command(.stop, by: .notification, now)) == [.reportSnoozeRefused(SnoozeCount(used: 1, limit: 1), by: .notification)])
+        #expect(e.state == .ringing(since: now.boottime))
+    }
+
+    @Test("the answer, wake stop, a signal and the D-Bus API end it, ringing or snoozed, as stopped by them")
+    func othersStop() {
+        for who in [Requester.answer, .control("wake stop (pid 7)"), .signal(name: "SIGINT", number: 2), .busAPI(caller: ":1.4")] {
+            var (e, now) = T.ringing(Self.challenged)
+            #expect(e.handle(.command(.stop, by: who, now)) == T.finishActions(.stopped(by: who), ringing: true), "\(who)")
+            (e, now) = T.ringing(Self.challenged)
+            _ = e.handle(.key("s", now))
+            #expect(e.handle(.command(.cancel, by: who, now + .seconds(1))) == T.finishActions(.stopped(by: who), ringing: false), "\(who)")
+        }
+    }
+
+    @Test("before it rings a challenge changes nothing: q cancels; without --challenge any key stops as before")
+    func onlyOnceItRang() {
+        var e = T.armed(Self.challenged)
+        #expect(e.handle(.key("q", T.at(T.deadlineSeconds - 60))) == T.finishActions(.cancelled(by: .key("q")), ringing: false))
+        var (plain, now) = T.ringing()
+        #expect(plain.handle(.key("x", now)) == T.finishActions(.stopped(by: .key("x")), ringing: true))
+        (plain, now) = T.ringing()
+        #expect(plain.handle(.command(.stop, by: .notification, now)) == T.finishActions(.stopped(by: .notification), ringing: true))
+    }
+
+    // MARK: the notification
+
+    @Test("the notification under a challenge: no Stop button, the snooze buttons, and the body says what stops it; snoozed, no button")
+    func notice() {
+        let ringing = DesktopNotice.make(.ringing(since: "07:00:02"), alarm: "07:00", snooze: .seconds(540), snoozeLong: .seconds(1080),
+                                          challenge: true)
+        #expect(ringing.buttons == [DesktopNotice.Button(key: "snooze", label: "Snooze 9 min"), DesktopNotice.Button(key: "snooze-long", label: "Snooze 18 min")])
+        #expect(ringing.body.contains("solve the sum on the terminal or run 'wake stop'"), "\(ringing.body)")
+        let snoozed = DesktopNotice.make(.snoozed(until: "07:09"), alarm: "07:00", snooze: .seconds(540), challenge: true)
+        #expect(snoozed.buttons.isEmpty && snoozed.body.contains("'wake stop'"), "\(snoozed)")
+        let plain = DesktopNotice.make(.ringing(since: "07:00:02"), alarm: "07:00", snooze: .seconds(540))
+        #expect(plain.buttons.last?.key == "stop" && !plain.body.contains("wake stop"))
+    }
+}
