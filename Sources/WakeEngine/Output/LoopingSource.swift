@@ -4,6 +4,10 @@ import WakeSystem
 /// The sound as an endless stream: chunks read from the file, the end joined to the start with
 /// nothing between (the seam is "read returned 0", not a frame count, which is only an estimate
 /// for MP3), the gain applied. Used by one output worker at a time.
+///
+/// With speech (`--say on`), a seam may stop the sound for the spoken clip, already in the
+/// sound's format, by the rule `SpeechCadence` keeps; the clip passes through the same gain, so
+/// it follows the volume and the fade. Without it nothing comes between the loops.
 final class LoopingSource {
     let sound: SoundFile
     let gain: GainRamp
@@ -20,9 +24,19 @@ final class LoopingSource {
     /// Position in the file of the next frame to reach the device, for the fade-out on stop.
     private(set) var nextWritePosition: Int64 = 0
     private(set) var seams: Int64 = 0
+    /// The spoken clip in this sound's format, and when it comes.
+    private let speech: SpeechFrames?
+    private var cadence: SpeechCadence
+    /// The clip's next frame to stage while it is being spoken.
+    private var speechNext: Int?
+    /// The staged frames that are speech, not the file (at most one run a chunk: the clip comes
+    /// at most once in an interval far longer than a chunk).
+    private var stagedSpeech = 0..<0
 
-    init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition()) {
+    init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition(), speech: SpeechFrames? = nil) {
         self.sound = sound
+        self.speech = speech.flatMap { $0.frames > 0 ? $0 : nil }
+        cadence = SpeechCadence(rate: sound.sampleRate)
         gain = GainRamp(volumePercent: volume, fadeIn: fadeIn, sampleRate: sound.sampleRate)
         // Past the fade's end every frame is at the volume: the position need go no further,
         // and the frame count after it never nears overflow.
@@ -39,6 +53,7 @@ final class LoopingSource {
     func rewind() throws(SoundFile.ReadError) {
         try sound.rewind()
         (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, fadeStart, 0, 0)
+        (cadence, speechNext, stagedSpeech) = (SpeechCadence(rate: sound.sampleRate), nil, 0..<0)
     }
 
     /// Frames read and not yet written.
@@ -47,8 +62,11 @@ final class LoopingSource {
     }
 
     func consumed(_ frames: Int) {
+        // Spoken frames are not the file's: the fade-out on a stop starts where the file stands.
+        let written = stagedOffset..<(stagedOffset + frames)
+        let fromFile = frames - (stagedSpeech.isEmpty ? 0 : written.clamped(to: stagedSpeech).count)
         stagedOffset += frames
-        if sound.frames > 0 { nextWritePosition = (nextWritePosition + Int64(frames)) % sound.frames }
+        if sound.frames > 0 { nextWritePosition = (nextWritePosition + Int64(fromFile)) % sound.frames }
     }
 
     /// The loudest sample of the next `frames` pending frames (those a write just took), as a
@@ -79,17 +97,29 @@ final class LoopingSource {
     func fill() throws(SoundFile.ReadError) {
         stagedFrames = 0
         stagedOffset = 0
+        stagedSpeech = 0..<0
         var emptyReads = 0
         while stagedFrames < chunkFrames {
+            if let speech, let first = speechNext {
+                let n = min(speech.frames - first, chunkFrames - stagedFrames)
+                speech.copy(from: first, count: n, to: staging + stagedFrames * frameBytes, frameBytes: frameBytes)
+                stagedSpeech = stagedFrames..<(stagedFrames + n)
+                applyGain(from: stagedFrames, count: n)
+                stagedFrames += n
+                speechNext = first + n < speech.frames ? first + n : nil
+                continue
+            }
             let n = try read(at: stagedFrames, frames: chunkFrames - stagedFrames)
             if n == 0 {
                 emptyReads += 1
                 if emptyReads > 1 { throw .decode("the sound file yields no frames any more (was it truncated or replaced?)") }
                 try sound.rewind()
                 seams += 1
+                if speech != nil, cadence.speaksAtSeam() { speechNext = 0 }
                 continue
             }
             emptyReads = 0
+            if speech != nil { cadence.played(n) }
             applyGain(from: stagedFrames, count: n)
             stagedFrames += n
         }
@@ -100,6 +130,7 @@ final class LoopingSource {
     func fadeOut(from position: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
         stagedFrames = 0
         stagedOffset = 0
+        stagedSpeech = 0..<0
         guard (try? sound.seek(to: position)) != nil else { return (UnsafeRawPointer(staging), 0) }
         var got = 0, emptyReads = 0
         let want = min(chunkFrames, frames)
