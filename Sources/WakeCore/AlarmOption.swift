@@ -225,6 +225,13 @@ extension AlarmOption {
     /// A note belongs to one alarm: never a config default for all of them.
     public static let message = AlarmOption("message", .message, default: nil, scope: [.ring, .stored],
                                             help: "A note shown with the alarm: when it is set, while it rings, in the notification and in 'wake list' (at most 120 characters).")
+    /// The message, or the time, spoken between loops of the sound (espeak-ng, loaded when an
+    /// alarm with it is set). A choice rather than a flag: the option table, both files and the
+    /// D-Bus API take every option as a value, and `on`/`off` lets a command line undo config.toml.
+    public static let say = AlarmOption("say", .choice(["off", "on"]), default: "off", scope: [.ring, .stored, .config],
+                                        help: "on: speak the message, or the time (\"It is 6:30\"), between loops of the sound, through espeak-ng (apt install libespeak-ng1); off.") { text in
+        ["off", "on"].contains(text) ? nil : ": invalid mode '\(text.printable)'; use on (speak the message or the time between loops) or off"
+    }
     /// Days off for a standing alarm: the days of iCalendar files (holidays), read by the
     /// daemon at each reload; config.toml's apply to every recurring alarm that gives none.
     public static let skipDays = AlarmOption("skip-days", .files, default: nil, scope: [.schedule, .stored, .config],
@@ -241,7 +248,7 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
-                                            mpris, skipDays, message, inhibit, notify, noticeBefore]
+                                            mpris, say, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

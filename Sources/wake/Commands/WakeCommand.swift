@@ -123,6 +123,9 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: ArgumentHelp(AlarmOption.message.help))
     var message: String?
+
+    @Option(help: ArgumentHelp(AlarmOption.say.help), completion: .list(AlarmOption.say.words))
+    var say: String = AlarmOption.say.defaultText ?? ""
 }
 
 enum WakeVersion {
