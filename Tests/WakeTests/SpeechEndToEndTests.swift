@@ -122,4 +122,33 @@ struct SpeechEndToEndTests {
         let end = 2 * 44100
         #expect(Array(samples[0..<end]) == source.samples + source.samples, "the ring is the sound looped, with nothing between")
     }
+
+    @Test("the daemon speaks a standing alarm's message between loops, made when it armed it")
+    func daemonSpeaks() async throws {
+        let home = try AlarmHome()
+        let sound = try await makeSound(in: home.dir, name: "sine.wav", rate: 48000, channels: 2, seconds: "1", synth: ["sine", "440"])
+        let source = try readWAV(sound)
+        let capture = home.dir.file("capture.raw")
+        let add = try await home.run(["add", AlarmHome.soon(6), "--name", "spoken", "-s", sound, "-D", "file:'\(capture)',raw",
+                                      "--ring-for", "4s", "--say", "on", "--message", "Bins out"])
+        #expect(add.exitCode == 0, "\(add)")
+        let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off", "--no-wake-system"], environment: home.environment,
+                                      directory: home.dir)
+        _ = try await daemon.waitForEvent("ringing", timeout: .seconds(20))
+        _ = try await daemon.waitForEvent("timed_out", timeout: .seconds(15))
+        daemon.send(SIGTERM)
+        let end = await daemon.wait()
+        #expect(!end.stderr.contains("cannot speak"), "\(end)")
+        // Stereo at 48 kHz: the clip was fitted to the sound's own rate and channels.
+        let samples = try readRaw(capture, channels: 2, rate: 48000).samples
+        let L = source.samples.count
+        try #require(samples.count > 2 * L, "\(samples.count) samples captured")
+        #expect(Array(samples[0..<L]) == source.samples, "the first loop is the sound")
+        let back = try #require(Self.restart(of: source.samples, in: samples, from: L), "the sound never starts again")
+        #expect(back - L > 48000 && back - L < 5 * 2 * 48000, "\(Double(back - L) / 96000) s of speech")
+        let speech = samples[L..<back]
+        #expect(Self.rms(speech) > 500, "rms \(Self.rms(speech))")
+        // Both channels carry the same voice.
+        #expect(stride(from: L, to: back, by: 2).allSatisfy { samples[$0] == samples[$0 + 1] })
+    }
 }
