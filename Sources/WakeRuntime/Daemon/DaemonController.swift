@@ -61,7 +61,8 @@ public final class DaemonController: RuntimeObserver {
     /// The skips and holidays passed over that the event log has been told of (name and occurrence).
     private var passedOverSaid: Set<String> = []
     private var sounds: [String: SoundFile] = [:]
-    /// `--say on`'s speech by text (nil kept too: espeak-ng missing is said once a text).
+    /// `--say on`'s speech by text, for the occurrences armed (nil kept too: espeak-ng missing
+    /// is said once a text).
     private var speeches: [String: RingSpeech?] = [:]
     private var pending: Set<String> = []
     private var reloadRequested = false
@@ -289,6 +290,12 @@ public final class DaemonController: RuntimeObserver {
     private func forgetUnusedSounds(_ alarms: [StandingAlarm]) {
         let used = Set(alarms.compactMap { checked[$0.name]?.settings.soundPath })
         for path in sounds.keys where !path.isEmpty && !used.contains(path) { sounds[path] = nil }
+        // And the speech no armed occurrence says any more (a ring under way holds its own).
+        let spoken = Set(armed.values.compactMap { a -> String? in
+            guard let settings = checked[a.alarm.name]?.settings, settings.say else { return nil }
+            return SpeechClip.text(message: settings.message, at: a.occurrence, zone: zone)
+        })
+        for text in speeches.keys where !spoken.contains(text) { speeches[text] = nil }
     }
 
     /// Says each problem with the files once, when it appears: on stderr (the journal), in the
@@ -446,8 +453,6 @@ public final class DaemonController: RuntimeObserver {
         // The daemon's mode never throws: without espeak-ng it warns and gives no speech.
         let spoken = try? ArmChecks.speech(text, mode: .daemon(alarm: alarm), sounds: formats)
         if let warning = spoken?.warning { console.error(warning) }
-        // Bounded: texts are times and messages, a few an alarm; a daemon that met many starts over.
-        if speeches.count >= 64 { speeches.removeAll() }
         speeches[text] = .some(spoken?.speech)
         return spoken?.speech
     }
