@@ -58,8 +58,10 @@ public struct SpeechCadence: Sendable, Equatable {
     }
 
     /// The sound reached its end: whether the speech comes now (and if so, counting starts again).
+    /// Never when no sound played since the start or the last speech: a file that yields nothing
+    /// (truncated in the night) is a failure for the fallback chain, not a loop to speak after.
     public mutating func speaksAtSeam() -> Bool {
-        guard !hasSpoken || soundSinceSpeech >= interval else { return false }
+        guard soundSinceSpeech > 0, !hasSpoken || soundSinceSpeech >= interval else { return false }
         hasSpoken = true
         soundSinceSpeech = 0
         return true

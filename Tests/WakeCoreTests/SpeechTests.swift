@@ -65,6 +65,11 @@ struct SpeechTests {
         var every: [Bool] = []
         for _ in 0..<3 { long.played(30_000); every.append(long.speaksAtSeam()) }
         #expect(every == [true, true, true])
+        // A seam with no sound before it (an empty or truncated file) is no loop: no speech.
+        var empty = SpeechCadence(interval: .seconds(20), rate: 1000)
+        #expect(!empty.speaksAtSeam() && !empty.speaksAtSeam())
+        empty.played(1)
+        #expect(empty.speaksAtSeam() && !empty.speaksAtSeam())
         // Counting never overflows.
         var huge = SpeechCadence(interval: .seconds(20), rate: 1000)
         _ = huge.speaksAtSeam()
