@@ -96,6 +96,20 @@ struct SpeechEndToEndTests {
         #expect(plain.exitCode == 0, "\(plain)")
     }
 
+    @Test("wake doctor: sound.speech WARN without espeak-ng, with the fix; PASS with it")
+    func doctor() async throws {
+        let home = try AlarmHome()
+        let add = try await home.run(["add", "06:30", "--days", "daily", "--name", "spoken", "-D", "null", "--say", "on"])
+        #expect(add.exitCode == 0, "\(add)")
+        let with = try await home.run(["doctor", "spoken"])
+        #expect(with.stdout.contains("espeak-ng speaks \"It is 6:30\" ("), "\(with)")
+        var env = home.environment
+        env.merge(Self.missing) { $1 }
+        let without = try await WakeProcess.run(["doctor", "spoken"], environment: env)
+        #expect(without.stdout.contains("cannot speak (--say on): espeak-ng is not installed"), "\(without)")
+        #expect(without.stdout.contains("fix: sudo apt install libespeak-ng1 espeak-ng-data, then 'systemctl --user restart wake'"), "\(without)")
+    }
+
     @Test("the daemon without espeak-ng warns and rings the alarm without speech")
     func daemonWarnsAndRings() async throws {
         let home = try AlarmHome()
