@@ -72,6 +72,11 @@ struct SpeechEndToEndTests {
         let time = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--say", "on", "--inhibit", "off", "--notify", "off"],
                                              environment: ["TZ": "UTC"])
         #expect(time.stdout.contains("say: \"It is 7:00\" ("), "\(time)")
+        // Given as a flag, as other programs' --say is: the words it takes.
+        for args in [["07:00", "--dry-run", "--say"], ["07:00", "--say", "--dry-run"]] {
+            let bare = try await WakeProcess.run(args)
+            #expect(bare.exitCode == 64 && bare.stderrLines == ["wake: --say: missing its value; give off or on, as '--say on'"], "\(bare)")
+        }
         let off = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off", "--notify", "off"])
         #expect(off.stdout.contains("say: off"), "\(off)")
     }
