@@ -30,8 +30,11 @@ final class LoopingSource {
     /// The clip's next frame to stage while it is being spoken.
     private var speechNext: Int?
     /// The staged frames that are speech, not the file (at most one run a chunk: the clip comes
-    /// at most once in an interval far longer than a chunk).
+    /// at most once in an interval far longer than a chunk), and the clip's frame at its start.
     private var stagedSpeech = 0..<0
+    private var stagedSpeechFirst = 0
+    /// Where in the clip the next frame to write stands, while the speech is being written.
+    private var nextSpeechPosition: Int?
 
     init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition(), speech: SpeechFrames? = nil) {
         self.sound = sound
@@ -53,7 +56,7 @@ final class LoopingSource {
     func rewind() throws(SoundFile.ReadError) {
         try sound.rewind()
         (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, fadeStart, 0, 0)
-        (cadence, speechNext, stagedSpeech) = (SpeechCadence(rate: sound.sampleRate), nil, 0..<0)
+        (cadence, speechNext, stagedSpeech, nextSpeechPosition) = (SpeechCadence(rate: sound.sampleRate), nil, 0..<0, nil)
     }
 
     /// Frames read and not yet written.
@@ -67,6 +70,14 @@ final class LoopingSource {
         let fromFile = frames - (stagedSpeech.isEmpty ? 0 : written.clamped(to: stagedSpeech).count)
         stagedOffset += frames
         if sound.frames > 0 { nextWritePosition = (nextWritePosition + Int64(fromFile)) % sound.frames }
+        guard speech != nil else { return }
+        if stagedSpeech.contains(stagedOffset) {
+            nextSpeechPosition = stagedSpeechFirst + (stagedOffset - stagedSpeech.lowerBound)
+        } else if stagedOffset >= stagedFrames, let next = speechNext {
+            nextSpeechPosition = next  // the chunk ended inside the clip: the next one goes on with it
+        } else {
+            nextSpeechPosition = nil
+        }
     }
 
     /// The loudest sample of the next `frames` pending frames (those a write just took), as a
@@ -103,7 +114,7 @@ final class LoopingSource {
             if let speech, let first = speechNext {
                 let n = min(speech.frames - first, chunkFrames - stagedFrames)
                 speech.copy(from: first, count: n, to: staging + stagedFrames * frameBytes, frameBytes: frameBytes)
-                stagedSpeech = stagedFrames..<(stagedFrames + n)
+                (stagedSpeech, stagedSpeechFirst) = (stagedFrames..<(stagedFrames + n), first)
                 applyGain(from: stagedFrames, count: n)
                 stagedFrames += n
                 speechNext = first + n < speech.frames ? first + n : nil
@@ -125,9 +136,33 @@ final class LoopingSource {
         }
     }
 
-    /// Up to `frames` frames from the file position `from`, fading from the volume to silence:
-    /// what a stop plays so it does not click.
-    func fadeOut(from position: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+    /// Up to `frames` frames of what comes `rewound` frames before the next frame to write (what
+    /// the device took back), fading from the volume to silence: what a stop plays so it does
+    /// not click. Inside the speech, the speech goes on fading; otherwise the file does.
+    func fadeOut(rewound: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+        let total = sound.frames
+        guard total > 0 else { return (UnsafeRawPointer(staging), 0) }
+        var back = rewound
+        if let position = nextSpeechPosition, let speech {
+            if rewound <= Int64(position) { return fadeOutSpeech(speech, from: position - Int(rewound), frames: frames) }
+            back = rewound - Int64(position)  // taken back past the clip's start: the file before the seam
+        }
+        return fadeOut(from: ((nextWritePosition - back) % total + total) % total, frames: frames)
+    }
+
+    private func fadeOutSpeech(_ speech: SpeechFrames, from position: Int, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+        (stagedFrames, stagedOffset, stagedSpeech) = (0, 0, 0..<0)
+        let got = max(0, min(chunkFrames, frames, speech.frames - position))
+        speech.copy(from: position, count: got, to: staging, frameBytes: frameBytes)
+        switch sound.width {
+        case .int16: gain.applyFadeOut(to: staging.assumingMemoryBound(to: Int16.self), frames: got, channels: sound.channels)
+        case .int32: gain.applyFadeOut(to: staging.assumingMemoryBound(to: Int32.self), frames: got, channels: sound.channels)
+        }
+        return (UnsafeRawPointer(staging), got)
+    }
+
+    /// Up to `frames` frames from the file position `from`, fading from the volume to silence.
+    private func fadeOut(from position: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
         stagedFrames = 0
         stagedOffset = 0
         stagedSpeech = 0..<0
