@@ -28,6 +28,8 @@ typedef struct {
     int rate;
     /// 0, or espeak-ng's status (or -1: no memory; -2: the library cannot be loaded).
     int status;
+    /// 1 when espeak-ng could not start (its data missing or unreadable), not a synthesis.
+    int setup_failed;
     char message[160];
 } wake_speech;
 
@@ -96,7 +98,10 @@ static inline int wake_espeak_speak(const char *text, wake_speech *out) {
         status = wake_espeak.espeak_ng_Synthesize(text, strlen(text) + 1, 0, POS_CHARACTER, 0,
                                                   espeakCHARS_UTF8 | espeakENDPAUSE, NULL, out);
     }
-    if (status != ENS_OK) wake_espeak_set_message(out, status);
+    if (status != ENS_OK) {
+        wake_espeak_set_message(out, status);
+        out->setup_failed = out->rate == 0;
+    }
     pthread_mutex_unlock(wake_espeak_lock());
     if (out->status == -1) strncpy(out->message, "out of memory", sizeof out->message - 1);
     return out->status;

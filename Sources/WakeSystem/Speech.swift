@@ -38,7 +38,9 @@ public enum Speech {
             let message = withUnsafeBytes(of: out.message) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            throw Failure(libraryMissing: status == -2, reason: "espeak-ng cannot speak: \(message.isEmpty ? "status \(status)" : message)")
+            let why = message.isEmpty ? "status \(status)" : message
+            throw Failure(libraryMissing: status == -2, reason: out.setup_failed != 0 ? "espeak-ng cannot start: \(why) (is espeak-ng-data installed?)"
+                                                                                      : "espeak-ng failed: \(why)")
         }
         guard let samples = out.samples, out.count > 0, out.rate > 0 else {
             throw Failure(libraryMissing: false, reason: "espeak-ng gave no audio for '\(text.printable)'")

@@ -95,6 +95,13 @@ struct SpeechEndToEndTests {
         #expect(add.exitCode == 69, "\(add)")
         #expect(add.stderr.contains(Self.refusal), "\(add)")
         #expect(try await home.listJSON().isEmpty, "a refused alarm is not stored")
+        // The library there but not its data (espeak-ng-data removed): refused the same way.
+        let data = try TestDirectory()
+        let noData = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--say", "on", "--inhibit", "off", "--notify", "off"],
+                                               environment: ["ESPEAK_DATA_PATH": data.path])
+        #expect(noData.exitCode == 69, "\(noData)")
+        #expect(noData.stderrLines == ["wake: cannot speak (--say on): espeak-ng cannot start: No such file or directory (is espeak-ng-data installed?); "
+                                       + "install it: sudo apt install libespeak-ng1 espeak-ng-data, or give --say off"], "\(noData)")
         // Speech off needs no espeak-ng.
         let plain = try await WakeProcess.run(["add", "06:30", "--days", "daily", "--name", "plain", "-D", "null", "--say", "off"],
                                               environment: env)
