@@ -19,11 +19,15 @@
 # through a sound server. pipewire, wireplumber and pipewire-pulse are the desktop the tests ring on.
 # python3-holidays is what `wake holidays import` runs (the package only suggests it); the tests run the real one.
 # libstdc++-12-dev has the static libstdc++ the release binary links (packaging/link).
-BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev gcc libc6-dev libstdc++-12-dev
+# libespeak-ng-dev's headers are read at build time only: wake opens libespeak-ng with dlopen when
+# an alarm with --say on is set (the package only recommends libespeak-ng1); the tests speak with
+# the real one (libespeak-ng1, its data, and the espeak-ng command the cost is measured against).
+BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev libespeak-ng-dev gcc libc6-dev libstdc++-12-dev
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
-                    pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils
+                    pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils \
+                    espeak-ng libespeak-ng1 espeak-ng-data
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib
 

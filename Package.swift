@@ -25,6 +25,9 @@ let package = Package(
         // libpulse's headers; the library itself is loaded with dlopen at ring time (shim.h), so no
         // pkgConfig here: its `-lpulse` would load it at every start of every command.
         .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+        // espeak-ng's headers; the library is loaded with dlopen when an alarm with --say on is set
+        // (shim.h): no pkgConfig, whose `-lespeak-ng` would load it and its data at every start.
+        .systemLibrary(name: "CEspeak", providers: [.apt(["libespeak-ng-dev"])]),
 
         // wake's own alarm sound as samples (those of Resources/alarm.wav), embedded so a copied
         // binary still has it and plays it without libsndfile.
@@ -37,7 +40,7 @@ let package = Package(
         .target(
             name: "WakeSystem",
             dependencies: [
-                "WakeCore", "CALSA", "CSndFile", "CSystemd", "CLinux", "CPulse",
+                "WakeCore", "CALSA", "CSndFile", "CSystemd", "CLinux", "CPulse", "CEspeak",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

@@ -229,6 +229,13 @@ extension AlarmOption {
     /// media key snoozes instead, and `wake stop`, signals and the D-Bus API still stop it.
     public static let challenge = AlarmOption("challenge", .choice(["off", "math"]), default: "off", scope: [.ring, .stored, .config],
                                               help: "math: a key no longer stops the ring; typing the answer to a sum and Enter does (s, z or space still snooze; the notification's and media keys' stop snooze; 'wake stop' and signals stop). off: any key stops.")
+    /// The message, or the time, spoken between loops of the sound (espeak-ng, loaded when an
+    /// alarm with it is set). A choice rather than a flag: the option table, both files and the
+    /// D-Bus API take every option as a value, and `on`/`off` lets a command line undo config.toml.
+    public static let say = AlarmOption("say", .choice(["off", "on"]), default: "off", scope: [.ring, .stored, .config],
+                                        help: "on: speak the message, or the time (\"It is 6:30\"), between loops of the sound, through espeak-ng (apt install libespeak-ng1); off.") { text in
+        ["off", "on"].contains(text) ? nil : ": invalid mode '\(text.printable)'; use on (speak the message or the time between loops) or off"
+    }
     /// Days off for a standing alarm: the days of iCalendar files (holidays), read by the
     /// daemon at each reload; config.toml's apply to every recurring alarm that gives none.
     public static let skipDays = AlarmOption("skip-days", .files, default: nil, scope: [.schedule, .stored, .config],
@@ -245,7 +252,7 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
-                                            mpris, challenge, skipDays, message, inhibit, notify, noticeBefore]
+                                            mpris, challenge, say, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

@@ -29,6 +29,9 @@ public enum Defaults {
     /// How long a pre-rolled device waits for its deadline before it is closed again (a clock
     /// stepped back moved the deadline away; the ring then opens the device as usual).
     public static let prerollHoldLimit: Duration = .seconds(20)
+    /// `--say on`: the alarm speaks after the first loop of its sound, then at the first seam
+    /// once this much sound has played since it last spoke.
+    public static let speechInterval: Duration = .seconds(20)
     /// How long the end of a ring may take (the worker's fade and close) before wake exits anyway.
     public static let teardownLimit: Duration = .milliseconds(500)
 }

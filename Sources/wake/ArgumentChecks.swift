@@ -105,7 +105,13 @@ enum ArgumentChecks {
                     break
                 }
             }
-            guard let option = valueFollows, i < args.count else { continue }
+            guard let option = valueFollows else { continue }
+            // A choice given without its word, as a flag (`--say` alone): say which words it takes.
+            if let choice = AlarmOption.named(String(option.dropFirst(2))), case .choice(let words) = choice.kind,
+               i >= args.count || (args[i].hasPrefix("-") && args[i].dropFirst().first?.isNumber != true) {
+                throw WakeFailure(.usage, "\(option): missing its value; give \(choice.expects), as '\(option) \(words.last ?? "")'")
+            }
+            guard i < args.count else { continue }
             let value = args[i]
             i += 1
             guard value.hasPrefix("-"), value.count >= 2 else { continue }

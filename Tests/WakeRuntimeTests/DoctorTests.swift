@@ -162,6 +162,17 @@ struct DoctorTests {
         #expect(!f.contains { $0.area == .sound && $0.status != .pass }, "\(Self.said(f))")
     }
 
+    @Test("--say on: sound.speech PASS with what espeak-ng says; without it no such check")
+    func speechCheck() throws {
+        let world = try World()
+        try world.add("spoken", ["device": "null", "say": "on", "message": "Bins out"])
+        try world.add("quiet", ["device": "null"])
+        let findings = try world.findings()
+        let speech = try #require(Self.one(findings, "sound.speech", alarm: "spoken"), "\(Self.said(findings))")
+        #expect(speech.status == .pass && speech.found.hasPrefix("espeak-ng speaks \"Bins out\" ("), "\(speech)")
+        #expect(Self.one(findings, "sound.speech", alarm: "quiet") == nil, "\(Self.said(findings))")
+    }
+
     @Test("the sound file deleted after wake add: sound.file WARN naming the file, the built-in sound rings instead; the fix says what to do")
     func deletedFile() async throws {
         let w = try World()

@@ -232,4 +232,76 @@ struct SupervisedOutputTests {
         #expect(to == "built-in sound on null")
         #expect(!events.contains { if case .failed = $0 { true } else { false } })
     }
+
+    /// `--say on`: the clip belongs to the ring, not to one sound or device. The user's file is
+    /// truncated in the night; the chain falls back to the built-in sound on the same device,
+    /// and that sound speaks after its first loop, in its own format (prepared at arm time).
+    @Test("the speech follows the fallback chain: the built-in sound speaks after its first loop")
+    func speechFollowsFallback() throws {
+        let dir = try Self.temporaryDirectory("speech")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("alarm.wav").path, capture = dir.appendingPathComponent("capture.raw").path
+        try Data(RunnerTests.toneWAV(frames: 8000)).write(to: URL(fileURLWithPath: path))
+        let sound = try SoundFile(path: path)
+        #expect(truncate(path, 0) == 0)
+        // A clip of a tenth of a second at espeak-ng's rate, one value throughout: 800 frames at 8 kHz.
+        let speech = RingSpeech(SpeechClip(samples: [Int16](repeating: 20_000, count: 2205), rate: 22050, text: "test"))
+        speech.prepare(for: [sound, try RunnerTests.tone()])
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { try? RunnerTests.tone() }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: sound, soundKind: .user, device: "file:'\(capture)',raw", speech: speech))
+        func captured() -> [Int16] {
+            let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: capture))) ?? Data())
+            return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+        }
+        try Self.turn(reactor, for: .seconds(15)) { captured().count >= 4000 + 800 + 4000 }
+        output.finish(within: .seconds(2))
+        let fallback = events.first { if case .fallback = $0 { true } else { false } }
+        guard case .fallback(_, let to, _)? = fallback else { Issue.record("no fallback: \(events)"); return }
+        #expect(to.hasPrefix("built-in sound on "), "\(events)")
+        let wav = RunnerTests.toneWAV(frames: 4000)
+        let tone = stride(from: 44, to: wav.count - 1, by: 2).map { Int16(bitPattern: UInt16(wav[$0]) | UInt16(wav[$0 + 1]) << 8) }
+        let samples = captured()
+        try #require(samples.count >= 8800, "\(samples.count) samples captured")
+        #expect(Array(samples[0..<4000]) == tone, "the built-in sound's first loop")
+        #expect(samples[4000..<4800].allSatisfy { $0 == 20_000 }, "the clip between the loops, at the sound's rate")
+        #expect(Array(samples[4800..<8800]) == tone, "the second loop after the clip")
+    }
+
+    /// A stop while the speech plays fades the speech out, as a stop fades the sound: not 10 ms
+    /// of the sound from wherever the file stands (a click, then a blip of the alarm).
+    @Test("a stop during the speech fades the speech out")
+    func stopDuringSpeechFadesIt() throws {
+        let dir = try Self.temporaryDirectory("speech-stop")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let capture = dir.appendingPathComponent("capture.raw").path
+        let sound = try RunnerTests.tone()  // 4,000 frames at 8 kHz
+        // Two seconds of one value: 16,000 frames at 8 kHz.
+        let speech = RingSpeech(SpeechClip(samples: [Int16](repeating: 20_000, count: 44_100), rate: 22050, text: "test"))
+        speech.prepare(for: [sound])
+        let reactor = Reactor()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { nil }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: sound, soundKind: .user, device: "file:'\(capture)',raw", speech: speech))
+        func captured() -> [Int16] {
+            let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: capture))) ?? Data())
+            return stride(from: 0, to: bytes.count - 1, by: 2).map { Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8) }
+        }
+        // Half a second into the speech (the file PCM is written a period at a time).
+        try Self.turn(reactor, for: .seconds(15)) { captured().count >= 4000 + 4000 }
+        output.stop()
+        output.finish(within: .seconds(2))
+        let samples = captured()
+        try #require(samples.count > 8000 && samples.count < 4000 + 16_000, "\(samples.count) samples: stopped inside the speech")
+        // The speech until the stop, then 80 frames (10 ms) falling from it to silence.
+        let fade = samples.suffix(80)
+        #expect(samples[4000..<(samples.count - 80)].allSatisfy { $0 == 20_000 }, "speech up to the fade")
+        #expect(fade.allSatisfy { $0 >= 0 && $0 <= 20_000 } && zip(fade, fade.dropFirst()).allSatisfy { $0 >= $1 },
+                "the fade falls from the speech: \(Array(fade))")
+        #expect((fade.first ?? 0) > 19_000 && (fade.last ?? 20_000) < 300, "\(Array(fade))")
+        #expect(events.contains { if case .stopped = $0 { true } else { false } }, "\(events)")
+    }
 }

@@ -23,7 +23,7 @@ struct LazyLibrariesTests {
         return (r, Set(names.map { URL(fileURLWithPath: $0).lastPathComponent }))
     }
 
-    @Test("--version, list, next and stop load none of libasound, libsndfile and libsystemd")
+    @Test("--version, list, next and stop load none of libasound, libsndfile, libsystemd and libespeak-ng")
     func commandsThatPlayNothing() async throws {
         let home = try AlarmHome()
         let add = try await home.run(["add", "06:30", "--days", "weekdays", "-D", "null"])
@@ -31,7 +31,7 @@ struct LazyLibrariesTests {
         for args in [["--version"], ["list"], ["next"], ["stop"]] {
             let (r, libs) = try await Self.loaded(args, home: home)
             #expect(libs.contains("libc.so.6"), "LD_DEBUG gave no account: \(r)")
-            for lazy in ["libasound.so.2", "libsndfile.so.1", "libsystemd.so.0"] {
+            for lazy in ["libasound.so.2", "libsndfile.so.1", "libsystemd.so.0", "libespeak-ng.so.1"] {
                 #expect(!libs.contains(lazy), "\(args) loaded \(lazy): \(libs.sorted())")
             }
         }
@@ -46,6 +46,24 @@ struct LazyLibrariesTests {
         let (r, libs) = try await Self.loaded(["--dry-run", "+1m", "-D", "null", "-s", sound, "--inhibit", "off", "--notify", "off"], home: home)
         #expect(r.exitCode == 0, "\(r)")
         #expect(libs.contains("libsndfile.so.1") && libs.contains("libasound.so.2"), "\(libs.sorted())")
+    }
+
+    /// espeak-ng (with libpcaudio and libsonic) only for an alarm that speaks (issue 42): a dry
+    /// run, a ring and `wake add` without `--say on` never map it.
+    @Test("libespeak-ng is loaded only when an alarm with --say on is set")
+    func espeakOnlyWhenSpeaking() async throws {
+        let home = try AlarmHome()
+        let quiet = ["--dry-run", "+1m", "-D", "null", "--inhibit", "off", "--notify", "off"]
+        let (dry, dryLibs) = try await Self.loaded(quiet, home: home)
+        #expect(dry.exitCode == 0 && dryLibs.contains("libc.so.6"), "\(dry)")
+        #expect(!dryLibs.contains("libespeak-ng.so.1"), "\(dryLibs.sorted())")
+        let (ring, ringLibs) = try await Self.loaded(["now", "-D", "null", "--inhibit", "off", "--notify", "off", "--ring-for", "1s"], home: home)
+        #expect(ring.exitCode == 4 && !ringLibs.contains("libespeak-ng.so.1"), "\(ringLibs.sorted())")
+        let (add, addLibs) = try await Self.loaded(["add", "06:30", "--days", "daily", "-D", "null"], home: home)
+        #expect(add.exitCode == 0 && !addLibs.contains("libespeak-ng.so.1"), "\(add) \(addLibs.sorted())")
+        let (spoken, spokenLibs) = try await Self.loaded(quiet + ["--say", "on"], home: home)
+        #expect(spoken.exitCode == 0, "\(spoken)")
+        #expect(spokenLibs.contains("libespeak-ng.so.1"), "\(spokenLibs.sorted())")
     }
 
     /// The libraries wake itself asked for with dlopen for `arguments` (ALSA's configuration

@@ -4,6 +4,10 @@ import WakeSystem
 /// The sound as an endless stream: chunks read from the file, the end joined to the start with
 /// nothing between (the seam is "read returned 0", not a frame count, which is only an estimate
 /// for MP3), the gain applied. Used by one output worker at a time.
+///
+/// With speech (`--say on`), a seam may stop the sound for the spoken clip, already in the
+/// sound's format, by the rule `SpeechCadence` keeps; the clip passes through the same gain, so
+/// it follows the volume and the fade. Without it nothing comes between the loops.
 final class LoopingSource {
     let sound: SoundFile
     let gain: GainRamp
@@ -20,9 +24,22 @@ final class LoopingSource {
     /// Position in the file of the next frame to reach the device, for the fade-out on stop.
     private(set) var nextWritePosition: Int64 = 0
     private(set) var seams: Int64 = 0
+    /// The spoken clip in this sound's format, and when it comes.
+    private let speech: SpeechFrames?
+    private var cadence: SpeechCadence
+    /// The clip's next frame to stage while it is being spoken.
+    private var speechNext: Int?
+    /// The staged frames that are speech, not the file (at most one run a chunk: the clip comes
+    /// at most once in an interval far longer than a chunk), and the clip's frame at its start.
+    private var stagedSpeech = 0..<0
+    private var stagedSpeechFirst = 0
+    /// Where in the clip the next frame to write stands, while the speech is being written.
+    private var nextSpeechPosition: Int?
 
-    init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition()) {
+    init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition(), speech: SpeechFrames? = nil) {
         self.sound = sound
+        self.speech = speech.flatMap { $0.frames > 0 ? $0 : nil }
+        cadence = SpeechCadence(rate: sound.sampleRate)
         gain = GainRamp(volumePercent: volume, fadeIn: fadeIn, sampleRate: sound.sampleRate)
         // Past the fade's end every frame is at the volume: the position need go no further,
         // and the frame count after it never nears overflow.
@@ -39,6 +56,7 @@ final class LoopingSource {
     func rewind() throws(SoundFile.ReadError) {
         try sound.rewind()
         (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, fadeStart, 0, 0)
+        (cadence, speechNext, stagedSpeech, nextSpeechPosition) = (SpeechCadence(rate: sound.sampleRate), nil, 0..<0, nil)
     }
 
     /// Frames read and not yet written.
@@ -47,8 +65,19 @@ final class LoopingSource {
     }
 
     func consumed(_ frames: Int) {
+        // Spoken frames are not the file's: the fade-out on a stop starts where the file stands.
+        let written = stagedOffset..<(stagedOffset + frames)
+        let fromFile = frames - (stagedSpeech.isEmpty ? 0 : written.clamped(to: stagedSpeech).count)
         stagedOffset += frames
-        if sound.frames > 0 { nextWritePosition = (nextWritePosition + Int64(frames)) % sound.frames }
+        if sound.frames > 0 { nextWritePosition = (nextWritePosition + Int64(fromFile)) % sound.frames }
+        guard speech != nil else { return }
+        if stagedSpeech.contains(stagedOffset) {
+            nextSpeechPosition = stagedSpeechFirst + (stagedOffset - stagedSpeech.lowerBound)
+        } else if stagedOffset >= stagedFrames, let next = speechNext {
+            nextSpeechPosition = next  // the chunk ended inside the clip: the next one goes on with it
+        } else {
+            nextSpeechPosition = nil
+        }
     }
 
     /// The loudest sample of the next `frames` pending frames (those a write just took), as a
@@ -79,27 +108,64 @@ final class LoopingSource {
     func fill() throws(SoundFile.ReadError) {
         stagedFrames = 0
         stagedOffset = 0
+        stagedSpeech = 0..<0
         var emptyReads = 0
         while stagedFrames < chunkFrames {
+            if let speech, let first = speechNext {
+                let n = min(speech.frames - first, chunkFrames - stagedFrames)
+                speech.copy(from: first, count: n, to: staging + stagedFrames * frameBytes, frameBytes: frameBytes)
+                (stagedSpeech, stagedSpeechFirst) = (stagedFrames..<(stagedFrames + n), first)
+                applyGain(from: stagedFrames, count: n)
+                stagedFrames += n
+                speechNext = first + n < speech.frames ? first + n : nil
+                continue
+            }
             let n = try read(at: stagedFrames, frames: chunkFrames - stagedFrames)
             if n == 0 {
                 emptyReads += 1
                 if emptyReads > 1 { throw .decode("the sound file yields no frames any more (was it truncated or replaced?)") }
                 try sound.rewind()
                 seams += 1
+                if speech != nil, cadence.speaksAtSeam() { speechNext = 0 }
                 continue
             }
             emptyReads = 0
+            if speech != nil { cadence.played(n) }
             applyGain(from: stagedFrames, count: n)
             stagedFrames += n
         }
     }
 
-    /// Up to `frames` frames from the file position `from`, fading from the volume to silence:
-    /// what a stop plays so it does not click.
-    func fadeOut(from position: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+    /// Up to `frames` frames of what comes `rewound` frames before the next frame to write (what
+    /// the device took back), fading from the volume to silence: what a stop plays so it does
+    /// not click. Inside the speech, the speech goes on fading; otherwise the file does.
+    func fadeOut(rewound: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+        let total = sound.frames
+        guard total > 0 else { return (UnsafeRawPointer(staging), 0) }
+        var back = rewound
+        if let position = nextSpeechPosition, let speech {
+            if rewound <= Int64(position) { return fadeOutSpeech(speech, from: position - Int(rewound), frames: frames) }
+            back = rewound - Int64(position)  // taken back past the clip's start: the file before the seam
+        }
+        return fadeOut(from: ((nextWritePosition - back) % total + total) % total, frames: frames)
+    }
+
+    private func fadeOutSpeech(_ speech: SpeechFrames, from position: Int, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+        (stagedFrames, stagedOffset, stagedSpeech) = (0, 0, 0..<0)
+        let got = max(0, min(chunkFrames, frames, speech.frames - position))
+        speech.copy(from: position, count: got, to: staging, frameBytes: frameBytes)
+        switch sound.width {
+        case .int16: gain.applyFadeOut(to: staging.assumingMemoryBound(to: Int16.self), frames: got, channels: sound.channels)
+        case .int32: gain.applyFadeOut(to: staging.assumingMemoryBound(to: Int32.self), frames: got, channels: sound.channels)
+        }
+        return (UnsafeRawPointer(staging), got)
+    }
+
+    /// Up to `frames` frames from the file position `from`, fading from the volume to silence.
+    private func fadeOut(from position: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
         stagedFrames = 0
         stagedOffset = 0
+        stagedSpeech = 0..<0
         guard (try? sound.seek(to: position)) != nil else { return (UnsafeRawPointer(staging), 0) }
         var got = 0, emptyReads = 0
         let want = min(chunkFrames, frames)

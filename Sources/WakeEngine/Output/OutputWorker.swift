@@ -288,8 +288,7 @@ final class OutputWorker: @unchecked Sendable {
         let rewound = pcm.isClockless || pcm.isServerBacked ? 0 : pcm.rewindQueued()
         let frames = source.sound.frames
         if frames > 0, !pcm.isServerBacked, mailbox.beginSoundRead() {
-            let from = ((source.nextWritePosition - Int64(rewound)) % frames + frames) % frames
-            let fade = source.fadeOut(from: from, frames: max(1, source.sound.sampleRate / 100))
+            let fade = source.fadeOut(rewound: Int64(rewound), frames: max(1, source.sound.sampleRate / 100))
             mailbox.endSoundRead()
             if fade.frames > 0 { _ = pcm.write(fade.pointer, frames: fade.frames) }
             if !pcm.isClockless {

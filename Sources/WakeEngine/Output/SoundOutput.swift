@@ -19,18 +19,24 @@ public struct RingRequest {
     /// is still unmuted and raised, as at every ring. A sink left muted or quiet is said, with
     /// what the guard does about it at the alarm.
     public var leavesUserLevels: Bool
+    /// `--say on`: spoken between loops of the sound, in the same stream (nil: the loop is the
+    /// sound alone, sample-exact).
+    public var speech: RingSpeech?
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
-                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false) {
+                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,
+                speech: RingSpeech? = nil) {
         self.sound = sound; self.soundKind = soundKind; self.device = device
         self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced; self.mixer = mixer
         self.leavesUserLevels = leavesUserLevels
+        self.speech = speech
     }
 
     /// Whether a device pre-rolled for `self` can play `other`: the same file, device and settings.
     func isSameRing(as other: RingRequest) -> Bool {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
             && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer && leavesUserLevels == other.leavesUserLevels
+            && speech === other.speech
     }
 }
 

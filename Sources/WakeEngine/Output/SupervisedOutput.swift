@@ -312,7 +312,7 @@ public final class SupervisedOutput: SoundOutput {
         mailbox.rate = sound.sampleRate
         // A pre-roll belongs to the coming ring, whose crescendo has not begun.
         let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn,
-                                   crescendo: held ? CrescendoPosition() : crescendo)
+                                   crescendo: held ? CrescendoPosition() : crescendo, speech: request.speech?.frames(for: sound))
         do {
             try source.rewind()
         } catch {

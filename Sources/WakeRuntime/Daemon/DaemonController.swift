@@ -61,6 +61,9 @@ public final class DaemonController: RuntimeObserver {
     /// The skips and holidays passed over that the event log has been told of (name and occurrence).
     private var passedOverSaid: Set<String> = []
     private var sounds: [String: SoundFile] = [:]
+    /// `--say on`'s speech by text, for the occurrences armed (nil kept too: espeak-ng missing
+    /// is said once a text).
+    private var speeches: [String: RingSpeech?] = [:]
     private var pending: Set<String> = []
     private var reloadRequested = false
     private var windowTimer: DeadlineTimer?
@@ -287,6 +290,12 @@ public final class DaemonController: RuntimeObserver {
     private func forgetUnusedSounds(_ alarms: [StandingAlarm]) {
         let used = Set(alarms.compactMap { checked[$0.name]?.settings.soundPath })
         for path in sounds.keys where !path.isEmpty && !used.contains(path) { sounds[path] = nil }
+        // And the speech no armed occurrence says any more (a ring under way holds its own).
+        let spoken = Set(armed.values.compactMap { a -> String? in
+            guard let settings = checked[a.alarm.name]?.settings, settings.say else { return nil }
+            return SpeechClip.text(message: settings.message, at: a.occurrence, zone: zone)
+        })
+        for text in speeches.keys where !spoken.contains(text) { speeches[text] = nil }
     }
 
     /// Says each problem with the files once, when it appears: on stderr (the journal), in the
@@ -418,7 +427,8 @@ public final class DaemonController: RuntimeObserver {
             return
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
-                               fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer)
+                               fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer,
+                               speech: settings.say ? speech(for: alarm.name, message: settings.message, occurrence: occurrence, sound: sound.file) : nil)
         let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
         armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries)
@@ -426,6 +436,25 @@ public final class DaemonController: RuntimeObserver {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
             armed[alarm.name] = nil
         }
+    }
+
+    /// `--say on`'s speech for one occurrence, by the checks every alarm gets (`ArmChecks.speech`,
+    /// in the daemon's mode): spoken when the alarm is armed, never at ring time, and kept by
+    /// text (the same time or message is spoken once a daemon). Without espeak-ng the alarm
+    /// rings without speech, said once a text.
+    private func speech(for alarm: String, message: String?, occurrence: Instant, sound: SoundFile) -> RingSpeech? {
+        let text = SpeechClip.text(message: message, at: occurrence, zone: zone)
+        if let kept = speeches[text] {
+            kept?.prepare(for: [sound])
+            return kept
+        }
+        var formats = [sound]
+        if let builtIn = try? self.sound(nil, volume: Defaults.volume, alarm: alarm).file, builtIn !== sound { formats.append(builtIn) }
+        // The daemon's mode never throws: without espeak-ng it warns and gives no speech.
+        let spoken = try? ArmChecks.speech(text, mode: .daemon(alarm: alarm), sounds: formats)
+        if let warning = spoken?.warning { console.error(warning) }
+        speeches[text] = .some(spoken?.speech)
+        return spoken?.speech
     }
 
     /// The alarm's sound, by the checks every alarm gets (`ArmChecks`, in the daemon's mode), each

@@ -66,6 +66,19 @@ extension Doctor {
                                          "\(what) decodes (\(Formatting.span(sound.file.duration)), \(sound.file.sampleRate) Hz) and is audible at volume \(settings.volume) %"))
             }
 
+            // `--say on`: the arm-time speech, in the daemon's mode (without espeak-ng it rings unspoken).
+            if settings.say {
+                let text = SpeechClip.text(message: settings.message, hour: row.alarm.hour, minute: row.alarm.minute)
+                let spoken = try ArmChecks.speech(text, mode: .daemon(alarm: name), sounds: [])
+                if let warning = spoken.warning {
+                    out.append(DoctorFinding(.sound, "sound.speech", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
+                                             fix: "\(Speech.aptLine), then 'systemctl --user restart wake'"))
+                } else if let clip = spoken.speech?.clip {
+                    out.append(DoctorFinding(.sound, "sound.speech", alarms: [name], .pass,
+                                             "espeak-ng speaks \"\(TerminalText.escape(clip.text))\" (\(Formatting.seconds(clip.duration))) between loops"))
+                }
+            }
+
             // The device, opened with this sound's format and closed again, bounded.
             let format = "\(sound.file.sampleRate)/\(sound.file.channels)/\(sound.file.width)"
             let key = settings.device + "|" + format

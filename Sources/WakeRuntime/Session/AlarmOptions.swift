@@ -16,6 +16,8 @@ public struct RingSettings {
     public var mpris: MediaPlayerMode
     /// `--message`: the note shown with the alarm, checked (`AlarmMessage`).
     public var message: String?
+    /// `--say on`: the message, or the time, spoken between loops of the sound (espeak-ng).
+    public var say: Bool
     /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
     /// `wake add` stores those its command line gave.
     public var values: [String: String]
@@ -52,6 +54,7 @@ public struct RingSettings {
         mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
         message = parsed[AlarmOption.message.name]?.text
         mpris = MediaPlayerMode(rawValue: parsed[AlarmOption.mpris.name]?.text ?? "") ?? .on
+        say = parsed[AlarmOption.say.name]?.text == "on"
         values = texts
     }
 }

@@ -74,4 +74,22 @@ public enum ArmChecks {
             throw WakeFailure(.soundUnusable, error.description + (error.libraryMissing ? "" : "; reinstall wake"))
         }
     }
+
+    /// `--say on`: `text` spoken now by espeak-ng, converted for each of `sounds` (the alarm's,
+    /// and the built-in one it may fall back to), so the ring only copies samples. Without
+    /// espeak-ng (or its data) a one-off and `wake add` are refused with the packages to install;
+    /// the daemon says so (`warning`) and rings without speech.
+    public static func speech(_ text: String, mode: Mode, sounds: [SoundFile]) throws(WakeFailure) -> (speech: RingSpeech?, warning: String?) {
+        do {
+            let speech = RingSpeech(try Speech.synthesize(text))
+            speech.prepare(for: sounds)
+            return (speech, nil)
+        } catch {
+            let problem = "cannot speak (--say on): \(error.reason)"
+            guard case .daemon(let alarm) = mode else {
+                throw WakeFailure(.unavailable, problem + "; install it: \(Speech.aptLine), or give --say off")
+            }
+            return (nil, "alarm '\(alarm.printable)': \(problem); it rings without speech (install it: \(Speech.aptLine), then restart the daemon)")
+        }
+    }
 }

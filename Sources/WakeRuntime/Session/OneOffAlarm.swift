@@ -56,6 +56,16 @@ public enum OneOffAlarm {
             throw cancelled(error)
         }
 
+        // The message or the time, spoken now (espeak-ng), never at ring time.
+        let speech: RingSpeech?
+        if options.ring.say {
+            let builtIn = options.ring.soundPath == nil ? [] : [try? DefaultSound.open()].compactMap { $0 }
+            let text = SpeechClip.text(message: options.ring.message, at: deadline.instant, zone: zone)
+            speech = try ArmChecks.speech(text, mode: .oneOff, sounds: [sound] + builtIn).speech
+        } else {
+            speech = nil
+        }
+
         // Checked before anything is created: a refused alarm leaves nothing behind.
         let wake = try WakeSystemPlan.decide(options.wakeSystem)
 
@@ -107,7 +117,7 @@ public enum OneOffAlarm {
         if options.dryRun {
             inhibitor.release()
             printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, wake: wake,
-                        mixer: mixer.text, console: console)
+                        mixer: mixer.text, speech: speech, console: console)
             console.result(NotifySetup.report(options.notify, notify) + options.source(["notify"]))
             return .done
         }
@@ -127,7 +137,8 @@ public enum OneOffAlarm {
             session.attach(MediaPlayers(mode: { _ in mode }))
         }
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
-                               volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
+                               volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer,
+                               speech: speech)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
                                message: options.ring.message)
@@ -160,7 +171,8 @@ public enum OneOffAlarm {
     }
 
     static func printDryRun(_ options: AlarmOptions, deadline: Deadline, now: ClockReading, zone: TimeZoneRules, sound: SoundFile,
-                            device: DeviceCheck.Report, inhibitor: InhibitorState, wake: WakeSystemPlan, mixer: String, console: Console) {
+                            device: DeviceCheck.Report, inhibitor: InhibitorState, wake: WakeSystemPlan, mixer: String, speech: RingSpeech?,
+                            console: Console) {
         let wait = deadline.instant - now.realtime
         let settings = options.ring.engine
         func from(_ keys: AlarmOption...) -> String { options.source(keys.map(\.name)) }
@@ -184,6 +196,11 @@ public enum OneOffAlarm {
         console.result("mpris: " + MediaPlayers.dryRunText(options.ring.mpris) + from(.mpris))
         console.result("challenge: " + (settings.challenge ? "math (a sum to solve on the terminal stops it; keys other than s, z and space, "
                                         + "the notification and media keys do not; 'wake stop' and signals do)" : "off (any key stops)") + from(.challenge))
+        if let clip = speech?.clip {
+            console.result("say: \"\(TerminalText.escape(clip.text))\" (\(Formatting.seconds(clip.duration)) of speech after the first loop, then every \(DurationText.format(Defaults.speechInterval)) of sound)" + from(.say))
+        } else {
+            console.result("say: off" + from(.say))
+        }
         switch inhibitor {
         case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))
         case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from(.inhibit))

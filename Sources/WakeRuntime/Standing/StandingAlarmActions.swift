@@ -104,6 +104,10 @@ public enum StandingAlarmActions {
         // 07:00 finds nothing new wrong.
         let sound = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
                                         interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open).file
+        // Spoken once now, so a missing espeak-ng is said tonight; the daemon speaks it again at each arm.
+        if settings.say {
+            _ = try ArmChecks.speech(SpeechClip.text(message: settings.message, hour: hour, minute: minute), mode: .add, sounds: [])
+        }
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         let check: DeviceCheck.Report
         let mixer: MixerCheck.Report

@@ -185,8 +185,16 @@ public enum AlarmTest {
         let level = plan.full ? "at its own level" : "quietly (\(plan.gain) % gain)"
         session.consoleObserver.testing = "\(plan.subject) \(level) for \(DurationText.format(plan.length)) on '\(plan.ring.device.printable)'"
 
+        // `--say on`: spoken as at the alarm; without espeak-ng the test rings without it and says so.
+        var speech: RingSpeech?
+        if plan.ring.say {
+            let spoken = try ArmChecks.speech(SpeechClip.text(message: plan.ring.message, at: deadline.instant, zone: zone),
+                                              mode: .daemon(alarm: plan.name ?? "test"), sounds: [sound.file])
+            if let warning = spoken.warning { warn(warning) }
+            speech = spoken.speech
+        }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: plan.ring.device, volume: plan.gain, fadeIn: plan.fadeIn,
-                               mixer: plan.ring.mixer, leavesUserLevels: !plan.full)
+                               mixer: plan.ring.mixer, leavesUserLevels: !plan.full, speech: speech)
         let setup = AlarmSetup(id: "test", deadline: deadline, resolvedAt: now, settings: plan.engine, ring: ring, message: plan.ring.message)
         let result = session.run(setup, spec: .now, wake: WakeSystemPlan(mode: .off, alarmTimers: nil, clocks: [], warning: nil),
                                  label: "test" + (plan.name.map { " of '\($0)'" } ?? ""))

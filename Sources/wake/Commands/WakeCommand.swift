@@ -126,6 +126,8 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: ArgumentHelp(AlarmOption.challenge.help), completion: .list(AlarmOption.challenge.words))
     var challenge: String = AlarmOption.challenge.defaultText ?? ""
+    @Option(help: ArgumentHelp(AlarmOption.say.help), completion: .list(AlarmOption.say.words))
+    var say: String = AlarmOption.say.defaultText ?? ""
 }
 
 enum WakeVersion {
