@@ -16,6 +16,8 @@ public struct RingSettings {
     public var mpris: MediaPlayerMode
     /// `--message`: the note shown with the alarm, checked (`AlarmMessage`).
     public var message: String?
+    /// `--pre-alarm-sound`: the pre-alarm's own sound; nil for the alarm's.
+    public var preAlarmSoundPath: String?
     /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
     /// `wake add` stores those its command line gave.
     public var values: [String: String]
@@ -46,8 +48,14 @@ public struct RingSettings {
                            + "shorten the fade or ring longer")
         }
         let snoozeLimit = number(.snoozeLimit)
+        // Checked by its description above: a text that does not parse here never reaches this line.
+        let preAlarm = parsed[AlarmOption.preAlarm.name]?.text.flatMap { text in
+            if case .success(let pre) = PreAlarm.parse(text) { return pre } else { return nil }
+        }
         engine = AlarmEngine.Settings(lateLimit: duration(.lateLimit), snooze: duration(.snooze), ringFor: ringFor,
-                                      snoozeLimit: snoozeLimit > 0 ? snoozeLimit : nil, snoozeLong: parsed[AlarmOption.snoozeLong.name]?.duration)
+                                      snoozeLimit: snoozeLimit > 0 ? snoozeLimit : nil, snoozeLong: parsed[AlarmOption.snoozeLong.name]?.duration,
+                                      preAlarm: preAlarm)
+        preAlarmSoundPath = parsed[AlarmOption.preAlarmSound.name]?.text
         mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
         message = parsed[AlarmOption.message.name]?.text
         mpris = MediaPlayerMode(rawValue: parsed[AlarmOption.mpris.name]?.text ?? "") ?? .on

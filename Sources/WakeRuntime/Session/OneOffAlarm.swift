@@ -55,6 +55,14 @@ public enum OneOffAlarm {
         } catch {
             throw cancelled(error)
         }
+        let preSound: SoundFile?
+        do {
+            let preVolume = options.ring.engine.preAlarm.map { $0.volume(of: options.ring.volume) } ?? options.ring.volume
+            preSound = try ArmChecks.preAlarmSound(options.ring.engine.preAlarm == nil ? nil : options.ring.preAlarmSoundPath, volume: preVolume,
+                                                   mode: .oneOff, interrupt: { SignalChannel.pending() }).file
+        } catch {
+            throw cancelled(error)
+        }
 
         // Checked before anything is created: a refused alarm leaves nothing behind.
         let wake = try WakeSystemPlan.decide(options.wakeSystem)
@@ -129,8 +137,9 @@ public enum OneOffAlarm {
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
-        let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
+        var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
                                message: options.ring.message)
+        if let pre = options.ring.engine.preAlarm { setup.preRing = ring.preRing(percent: pre.percent, lead: pre.lead, sound: preSound) }
         return session.run(setup, spec: options.spec, wake: wake)
     }
 
@@ -182,6 +191,13 @@ public enum OneOffAlarm {
         console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from(.lateLimit))
         console.result("mixer: \(mixer)" + from(.mixer, .minVolume))
         console.result("mpris: " + MediaPlayers.dryRunText(options.ring.mpris) + from(.mpris))
+        if let pre = settings.preAlarm {
+            let starts = wait <= pre.lead ? " (less than that is left: it starts at once)" : ""
+            console.result("pre-alarm: \(DurationText.format(pre.lead)) before, at \(pre.percent) % of the volume (\(pre.volume(of: options.ring.volume)) %)\(starts), "
+                           + (options.ring.preAlarmSoundPath.map { "sound \($0.printable)" } ?? "the alarm's sound") + from(.preAlarm, .preAlarmSound))
+        } else {
+            console.result("pre-alarm: none" + from(.preAlarm))
+        }
         switch inhibitor {
         case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))
         case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from(.inhibit))

@@ -123,6 +123,12 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: ArgumentHelp(AlarmOption.message.help))
     var message: String?
+
+    @Option(help: ArgumentHelp(AlarmOption.preAlarm.help))
+    var preAlarm: String = AlarmOption.preAlarm.defaultText ?? ""
+
+    @Option(help: ArgumentHelp(AlarmOption.preAlarmSound.help), completion: .file())
+    var preAlarmSound: String?
 }
 
 enum WakeVersion {
