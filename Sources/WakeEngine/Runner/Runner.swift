@@ -69,6 +69,8 @@ public final class Runner {
     private var preRinging: [String] = []
     /// Whether the output plays a pre-ring (of `sounding`) rather than a ring.
     private var soundingPre = false
+    /// The pre-ring playing now said it has no sound.
+    private var preRingSaidSilent = false
     /// The alarm whose sound the output is playing: the one its events belong to.
     private var sounding = ""
     /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
@@ -320,6 +322,7 @@ public final class Runner {
               let b = alarms.first(where: { $0.setup.id == next }), let request = b.setup.preRingRequest else { return }
         sounding = next
         soundingPre = true
+        preRingSaidSilent = false
         preparedFor = nil  // a device pre-rolled for the alarm is closed: the pre-ring plays instead
         output.start(request)
     }
@@ -363,16 +366,26 @@ public final class Runner {
 
     private func soundEvent(_ event: OutputEvent) {
         let now = clock.now()
-        publish(sounding, .sound(event), at: now)
         if soundingPre {
-            // The pre-ring's sound: never the alarm's ringing or failure. A pre-ring that cannot
-            // sound is said; the alarm still rings at its own time.
-            if case .failed(let reason) = event {
-                soundingPre = false
-                publish(sounding, .problem("the pre-alarm could not sound: \(reason); the alarm still rings at its time"), at: now)
+            // The pre-ring's sound: its device and the mixer are said as a ring's are, but never
+            // the alarm's ringing, bell, silence or failure (the notification and the media player
+            // follow those). A pre-ring that cannot sound is said once; the alarm still rings at its time.
+            switch event {
+            case .opened, .recovered, .stopped, .mixerRaised, .mixerRestored, .mixerProblem:
+                publish(sounding, .sound(event), at: now)
+            case .fallback(_, let to, _) where to != "bell":
+                publish(sounding, .sound(event), at: now)
+            case .failed(let reason), .silent(let reason, _):
+                if !preRingSaidSilent {
+                    preRingSaidSilent = true
+                    publish(sounding, .problem("the pre-alarm has no sound: \(reason); the alarm still rings at its time"), at: now)
+                }
+            default:
+                break
             }
             return
         }
+        publish(sounding, .sound(event), at: now)
         switch event {
         case .audible, .bell:
             for a in alarms where ringing.contains(a.setup.id) && !a.audibleAnnounced {

@@ -59,7 +59,7 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
     /// deadline and the first frame, so the touch waits for the loop's next turn.
     public func observe(_ event: RuntimeEvent) {
         switch event.kind {
-        case .armed, .ringStarted, .snoozed, .finished: changed = true
+        case .armed, .ringStarted, .snoozed, .finished, .preRingStarted, .preRingStopped: changed = true
         default: break
         }
     }
