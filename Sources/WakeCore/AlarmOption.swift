@@ -254,7 +254,7 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
-                                            mpris, skipDays, message, inhibit, notify, noticeBefore, preAlarm, preAlarmSound]
+                                            mpris, preAlarm, preAlarmSound, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }
