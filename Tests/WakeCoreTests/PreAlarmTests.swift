@@ -180,3 +180,18 @@ struct PreAlarmTests {
         #expect(ControlRouting.route(.cancel, id: "1", alarms: alarms).map(\.verdict) == [.apply])
     }
 }
+
+@Suite("Pre-alarm notice")
+struct PreAlarmNoticeTests {
+    @Test("pre-ringing: Up already and Stop (alarm stays set), not critical; once stopped: only Up already")
+    func notices() {
+        let pre = DesktopNotice.make(.preRinging(main: "06:30"), alarm: "06:30", snooze: .seconds(540))
+        #expect(pre.summary == "Alarm 06:30: pre-alarm")
+        #expect(pre.buttons.map(\.key) == [DesktopNotice.upKey, DesktopNotice.stopKey])
+        #expect(pre.buttons.map(\.label) == ["Up already", "Stop (alarm stays set)"])
+        #expect(pre.urgency == .normal && pre.resident)
+        let stopped = DesktopNotice.make(.preStopped(main: "06:30"), alarm: "06:30", snooze: .seconds(540), message: "Gym")
+        #expect(stopped.buttons.map(\.key) == [DesktopNotice.upKey])
+        #expect(stopped.body == "Gym\nThe pre-alarm stopped; the alarm stays set for 06:30.")
+    }
+}
