@@ -104,6 +104,10 @@ public enum StandingAlarmActions {
         // 07:00 finds nothing new wrong.
         let sound = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
                                         interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open).file
+        if let pre = settings.engine.preAlarm {
+            _ = try ArmChecks.preAlarmSound(settings.preAlarmSoundPath, volume: pre.volume(of: settings.volume), mode: .add,
+                                            interrupt: { SignalChannel.pending() })
+        }
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         let check: DeviceCheck.Report
         let mixer: MixerCheck.Report
