@@ -62,4 +62,23 @@ struct PreAlarmRunnerTests {
         #expect(world.startedVolumes == [20])
         #expect(!runner.isRinging)
     }
+
+    @Test("two alarms: a ring always has the output; a pre-ring waits for it to end, and gives way to another alarm's ring")
+    func sharesTheOutput() throws {
+        let world = FakeWorld(realtime: RunnerTests.evening)
+        let (runner, _) = RunnerTests.runner(world)
+        // A rings at 07:00 for 10 minutes at 100; B pre-rings from 07:05 (at 25) and rings at 07:15.
+        try runner.arm(RunnerTests.setup(world, id: "a", settings: AlarmEngine.Settings(ringFor: .seconds(600))))
+        try runner.arm(RunnerTests.setup(world, id: "b", at: RunnerTests.morning + .seconds(900), settings: Self.settings))
+        world.advance(by: RunnerTests.morning - world.realtime)
+        #expect(world.startedVolumes == [100])
+        world.advance(by: .seconds(300))
+        #expect(world.startedVolumes == [100], "B's pre-ring waits while A rings")
+        #expect(runner.state(of: "b").map { if case .preRinging = $0 { true } else { false } } == true)
+        runner.command(.stop, by: .key("x"), alarm: "a")
+        #expect(world.startedVolumes == [100, 25], "A stopped: B's pre-ring plays")
+        world.advance(by: .seconds(600))
+        #expect(world.startedVolumes == [100, 25, 100], "B's own ring at 07:15")
+        #expect(runner.isRinging)
+    }
 }
