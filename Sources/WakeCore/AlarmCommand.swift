@@ -8,6 +8,9 @@ public enum AlarmCommand: String, Hashable, Sendable {
     case snooze
     /// End the alarm whatever its state: before it rings it is cancelled, after that stopped.
     case cancel
+    /// "Up already": during the pre-alarm, or once it was stopped, skip the alarm itself. While
+    /// ringing or snoozed it stops; before any pre-ring it is ignored.
+    case upAlready = "up"
 }
 
 /// Who asked: recorded with the outcome, so the log and the exit code can tell.

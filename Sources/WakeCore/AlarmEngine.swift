@@ -36,6 +36,8 @@ public enum Outcome: Hashable, Sendable {
     case missed(late: Duration)
     case timedOut
     case cancelled(by: Requester)
+    /// "Up already" during or after the pre-alarm (`--pre-alarm`): the main alarm is skipped.
+    case upAlready(by: Requester)
     case failed(String)
 }
 
@@ -62,6 +64,8 @@ public struct SnoozeCount: Hashable, Sendable {
 /// The alarm's state machine. Pure: events in, actions out; the runner does every effect.
 ///
 /// armed -> ringing <-> snoozed -> stopped | timed-out;  armed -> missed | cancelled;  any -> failed.
+/// With a pre-alarm: armed -> pre-ringing -> ringing at the deadline; a stop or snooze of the
+/// pre-ring goes back to armed (the alarm stays set); `upAlready` ends it (up already).
 /// Commands: `cancel` ends it in any state, `stop` ends it once it has rung, `snooze` only while
 /// ringing and while the occurrence has snoozes left (`snoozeLimit`): one past the limit is
 /// refused and the alarm rings on, so a limit never silences it; `--ring-for` still ends it.
@@ -79,17 +83,22 @@ public struct AlarmEngine: Sendable {
         /// `--challenge math`: only the answer to a sum (`Requester.answer`) or a stop from a
         /// shell, a signal or the D-Bus API ends the ring (`challenged(_:by:)`).
         public var challenge: Bool
+        /// `--pre-alarm`: ring quietly this long before the deadline; nil for none.
+        public var preAlarm: PreAlarm?
         public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
-                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false) {
+                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false, preAlarm: PreAlarm? = nil) {
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
             self.snoozeLong = snoozeLong ?? snooze * 2
             self.challenge = challenge
+            self.preAlarm = preAlarm
         }
     }
 
     public enum State: Hashable, Sendable {
         case armed(Wait)
         case ringing(since: Instant)  // boottime
+        /// The pre-alarm rings quietly (boottime since); `main` is the alarm's own deadline.
+        case preRinging(since: Instant, main: Wait)
         case snoozed(Wait)
         case finished(Outcome)
     }
@@ -118,6 +127,11 @@ public struct AlarmEngine: Sendable {
         /// Start the sound; `late` is how far past its deadline the alarm is.
         case startRinging(late: Duration)
         case stopRinging
+        /// Start the pre-alarm's quiet ring; `main` is when the alarm itself rings.
+        case startPreRinging(main: Wait)
+        case stopPreRinging
+        /// The pre-ring was stopped and the alarm stays set for `main`.
+        case reportPreStopped(by: Requester, main: Wait)
         case armRingLimit(Wait)
         case disarmRingLimit
         case reportClockChange(ClockReading)
@@ -136,6 +150,10 @@ public struct AlarmEngine: Sendable {
     /// The snoozes this occurrence has taken. An engine rings one occurrence: the next one (a
     /// standing alarm's next day) is a new engine, with none used.
     public private(set) var snoozesUsed = 0
+    /// The pre-alarm has started (once per occurrence: a stopped pre-ring does not start again).
+    public private(set) var preRang = false
+    /// The pre-ring was stopped and the alarm stays set: an "up already" now skips it.
+    public private(set) var preStopped = false
 
     /// The snoozes used, and the limit.
     public var snoozes: SnoozeCount { SnoozeCount(used: snoozesUsed, limit: settings.snoozeLimit) }
@@ -151,6 +169,22 @@ public struct AlarmEngine: Sendable {
     public mutating func handle(_ event: Event) -> [Action] {
         switch (state, event) {
         case (.finished, _):
+            return []
+
+        case (.preRinging(_, let main), .timerFired(let now)):
+            return preRingDeadline(main, now: now)
+        case (.preRinging(_, let main), .clockChanged(let now)):
+            return [.reportClockChange(now)] + preRingDeadline(main, now: now)
+        case (.preRinging, .command(.cancel, let who, _)):
+            return finish(.cancelled(by: who), ringing: false)
+        case (.preRinging, .command(.upAlready, let who, _)):
+            return finish(.upAlready(by: who), ringing: false)
+        // A stop or a snooze of the quiet ring, from anyone: the alarm stays set.
+        case (.preRinging(_, let main), .command(_, let who, _)), (.preRinging(_, let main), .snooze(_, let who, _)):
+            state = .armed(main)
+            preStopped = true
+            return [.stopPreRinging, .reportPreStopped(by: who, main: main), .armTimer(main)]
+        case (.preRinging, .ringLimitReached):
             return []
 
         case (_, .command(.snooze, let who, let now)):
@@ -171,7 +205,9 @@ public struct AlarmEngine: Sendable {
             return []
 
         case (.armed, .command(let command, let who, _)):
-            return command == .cancel ? finish(.cancelled(by: who), ringing: false) : [.reportIgnored(command, by: who)]
+            if command == .cancel { return finish(.cancelled(by: who), ringing: false) }
+            if command == .upAlready && preStopped { return finish(.upAlready(by: who), ringing: false) }
+            return [.reportIgnored(command, by: who)]
         case (.ringing, .command(let command, let who, let now)) where settings.challenge,
              (.snoozed, .command(let command, let who, let now)) where settings.challenge:
             switch Self.challenged(command, by: who) {
@@ -209,9 +245,27 @@ public struct AlarmEngine: Sendable {
 
     private var isArmed: Bool { if case .armed = state { return true } else { return false } }
     private var isRinging: Bool { if case .ringing = state { return true } else { return false } }
+    private var isPreRinging: Bool { if case .preRinging = state { return true } else { return false } }
+
+    /// In the pre-ring, the timer is the alarm's own: it rings (the pre-ring gives way), or it
+    /// is missed past the late limit (which measures the alarm, never the pre-ring).
+    private mutating func preRingDeadline(_ main: Wait, now: ClockReading) -> [Action] {
+        guard now.reading(main.clock) >= main.instant else { return [.armTimer(main)] }
+        state = .armed(main)  // the pre-ring is over whatever follows: rung, or missed
+        return [.stopPreRinging] + checkDeadline(main, now: now, firstRing: true)
+    }
 
     private mutating func checkDeadline(_ wait: Wait, now: ClockReading, firstRing: Bool) -> [Action] {
         let late = now.reading(wait.clock) - wait.instant
+        if late < .zero, firstRing, !preRang, let pre = settings.preAlarm {
+            // The pre-alarm's moment: `lead` before the deadline, on the deadline's clock. Set
+            // with less than `lead` left, it starts at once, for what is left.
+            let start = Wait(instant: wait.instant - pre.lead, clock: wait.clock)
+            guard now.reading(wait.clock) >= start.instant else { return [.armTimer(start)] }
+            preRang = true
+            state = .preRinging(since: now.boottime, main: wait)
+            return [.startPreRinging(main: wait), .armTimer(wait)]
+        }
         guard late >= .zero else { return [.armTimer(wait)] }  // early wake-up or clock stepped back: wait on
         // A late limit of zero means none: ring however late, as a ring-for of zero rings until stopped.
         if firstRing && settings.lateLimit > .zero && late > settings.lateLimit {
@@ -239,9 +293,11 @@ public struct AlarmEngine: Sendable {
     }
 
     private mutating func finish(_ outcome: Outcome, ringing: Bool) -> [Action] {
+        let preRinging = isPreRinging
         state = .finished(outcome)
         var actions: [Action] = [.disarmTimer, .disarmRingLimit]
         if ringing { actions.insert(.stopRinging, at: 0) }
+        if preRinging { actions.insert(.stopPreRinging, at: 0) }
         actions.append(.finish(outcome))
         return actions
     }

@@ -42,6 +42,8 @@ public struct AlarmOption: Sendable, Hashable {
         /// One or more file names: repeatable on the command line, an array in either file, and
         /// one text with the names on lines of their own (`listSeparator`) in between.
         case files
+        /// `--pre-alarm`'s `DURATION[,PERCENT]` (`PreAlarm`); 0 for none.
+        case preAlarm
     }
 
     /// What joins the names of a `files` option in its one text: a newline, which no name given
@@ -113,6 +115,7 @@ public struct AlarmOption: Sendable, Hashable {
         case .duration: return "a duration from zero up, as 9m"
         case .choice(let words): return words.count > 1 ? "\(words.dropLast().joined(separator: ", ")) or \(words.last ?? "")" : words.joined()
         case .message: return "a note of at most \(AlarmMessage.limit) characters"
+        case .preAlarm: return "a duration and an optional percent, as 10m or 10m,25"
         }
     }
 
@@ -158,6 +161,11 @@ public struct AlarmOption: Sendable, Hashable {
         case .message:
             if let why = AlarmMessage.problem(text) { return fail(": \(why)") }
             return .success(.text(text))
+        case .preAlarm:
+            switch PreAlarm.parse(text) {
+            case .success: return .success(.text(text))
+            case .failure(let e): return fail(": \(e.reason)")
+            }
         }
     }
 
@@ -240,6 +248,11 @@ extension AlarmOption {
     /// daemon at each reload; config.toml's apply to every recurring alarm that gives none.
     public static let skipDays = AlarmOption("skip-days", .files, default: nil, scope: [.schedule, .stored, .config],
                                              help: "Do not ring on the days of this iCalendar file (holidays; repeatable): all-day events, yearly rules and exceptions, as any calendar program exports them.")
+    /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
+    public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
+                                             help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
+    public static let preAlarmSound = AlarmOption("pre-alarm-sound", .file, default: nil, scope: [.ring, .stored, .config],
+                                                  help: "Sound file for the pre-alarm. Default: the alarm's own sound.")
     public static let inhibit = AlarmOption("inhibit", .choice(["auto", "require", "off"]), default: "auto", scope: [.oneOff, .daemon, .config],
                                             help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.",
                                             daemonHelp: "Keep the machine from sleeping in a window before each alarm: auto, require or off.")
@@ -252,7 +265,7 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
-                                            mpris, challenge, say, skipDays, message, inhibit, notify, noticeBefore]
+                                            mpris, challenge, say, preAlarm, preAlarmSound, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

@@ -4,6 +4,8 @@
 public enum ControlRouting {
     public enum Phase: String, Sendable {
         case waiting, ringing, snoozed, finished
+        /// The pre-alarm rings quietly; the alarm itself is still to come.
+        case preRinging = "pre-ringing"
     }
 
     public struct Alarm: Equatable, Sendable {
@@ -48,6 +50,10 @@ public enum ControlRouting {
     static func verdict(_ command: AlarmCommand, _ alarm: Alarm) -> Verdict {
         switch (command, alarm.phase) {
         case (_, .finished): return .refuse(.finished)
+        // The pre-ring stops; the alarm stays set (a snooze says the same).
+        case (.stop, .preRinging), (.snooze, .preRinging), (.upAlready, .preRinging): return .apply
+        case (.upAlready, .ringing), (.upAlready, .snoozed): return .apply
+        case (.upAlready, .waiting): return .refuse(.waiting)
         case (.snooze, .ringing): return alarm.snoozes.isUsedUp ? .refuse(.snoozeLimit) : .apply
         case (.stop, .ringing), (.stop, .snoozed): return .apply
         case (.snooze, .snoozed): return .refuse(.snoozed)

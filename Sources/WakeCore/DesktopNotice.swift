@@ -30,6 +30,8 @@ public struct DesktopNotice: Hashable, Sendable {
     /// The second snooze button's: a snooze of `--snooze-long`.
     public static let snoozeLongKey = "snooze-long"
     public static let stopKey = "stop"
+    /// "Up already" during or after a pre-alarm: the alarm itself is skipped.
+    public static let upKey = "up"
 
     public enum Phase: Hashable, Sendable {
         /// Sounding since this wall-clock time (`07:00:02`).
@@ -43,6 +45,10 @@ public struct DesktopNotice: Hashable, Sendable {
         case snoozed(until: String)
         /// Not even the bell could be made: the alarm has ended without a sound.
         case failed(reason: String)
+        /// The pre-alarm (`--pre-alarm`) rings quietly; the alarm itself rings at `main` (`06:30`).
+        case preRinging(main: String)
+        /// The pre-alarm was stopped; the alarm stays set for `main`.
+        case preStopped(main: String)
     }
 
     /// The notice for `phase`. `alarm` names the alarm in the summary (`07:00`, or `06:30 (work)`
@@ -64,8 +70,8 @@ public struct DesktopNotice: Hashable, Sendable {
             case .snoozed:
                 notice.buttons.removeAll { $0.key == stopKey }
                 notice.body += " " + markup("'wake stop' in a shell stops it.")
-            case .failed:
-                break
+            case .failed, .preRinging, .preStopped:
+                break  // a pre-alarm's stop keeps the alarm set: nothing to answer yet
             }
         }
         if let message { notice.body = markup(message) + "\n" + notice.body }
@@ -98,6 +104,14 @@ public struct DesktopNotice: Hashable, Sendable {
         case .snoozed(let until):
             return DesktopNotice(summary: "Alarm \(name): \(snoozes.snoozed) until \(until)", body: markup("Rings again at \(until)."),
                                  buttons: [stop], urgency: .normal, resident: true)
+        case .preRinging(let main):
+            // Stop is the default and keeps the alarm; up already is the one that skips it.
+            return DesktopNotice(summary: "Alarm \(name): pre-alarm", body: markup("Ringing quietly before the alarm at \(main). Stop keeps the alarm set."),
+                                 buttons: [Button(key: upKey, label: "Up already"), Button(key: stopKey, label: "Stop (alarm stays set)")],
+                                 urgency: .normal, resident: true)
+        case .preStopped(let main):
+            return DesktopNotice(summary: "Alarm \(name): set for \(main)", body: markup("The pre-alarm stopped; the alarm stays set for \(main)."),
+                                 buttons: [Button(key: upKey, label: "Up already")], urgency: .normal, resident: true)
         case .failed(let reason):
             // Left standing after the alarm ends (a process cannot answer buttons it no longer
             // has): the news that it could not ring must outlive it.

@@ -1,5 +1,6 @@
 /// What a key on the terminal asks for: `s`, `z` and space snooze, `q` cancels (before the
-/// alarm rings; after, any key ends it), any other key stops.
+/// alarm rings; after, any key ends it), `u` is "up already" (during a pre-alarm it skips the
+/// alarm), any other key stops (during a pre-alarm: stops the quiet ring, the alarm stays set).
 public enum KeyBinding {
     public static func command(for byte: UInt8) -> (AlarmCommand, Requester) {
         let who = Requester.key(name(of: byte))
@@ -8,6 +9,9 @@ public enum KeyBinding {
             return (.snooze, who)
         case UInt8(ascii: "q"), UInt8(ascii: "Q"):
             return (.cancel, who)
+        case UInt8(ascii: "u"), UInt8(ascii: "U"):
+            // Up already: skips the alarm during or after its pre-alarm; while ringing it stops.
+            return (.upAlready, who)
         default:
             return (.stop, who)
         }

@@ -119,7 +119,7 @@ enum ArgumentChecks {
             if option == "--message" {
                 throw WakeFailure(.usage, "--message: '\(value.printable)' looks like an option; write it as --message='\(value.printable)'")
             }
-            if option == "--sound" || option == "--events" || option == "--device" {
+            if option == "--sound" || option == "--events" || option == "--device" || option == "--pre-alarm-sound" {
                 throw WakeFailure(.usage, "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)")
             }
             if value.dropFirst().first?.isNumber == true {

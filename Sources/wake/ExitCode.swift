@@ -38,6 +38,7 @@ enum ExitCode {
     static func of(_ outcome: Outcome) -> Int32 {
         switch outcome {
         case .stopped: return ok
+        case .upAlready: return ok  // up already: the sleeper ended it, as a stop
         case .failed: return noSound
         case .missed: return missed
         case .timedOut: return timedOut

@@ -89,8 +89,12 @@ final class FakeWorld: RuntimeClock, TimerFactory, SoundOutput {
     /// What the next start does: by default the device opens and sounds at once.
     var onStart: ((FakeWorld) -> Void)?
 
+    /// The volume of each start, in order (a pre-alarm's is its share of the alarm's).
+    private(set) var startedVolumes: [Int] = []
+
     func start(_ request: RingRequest) {
         started.append(request.device)
+        startedVolumes.append(request.volume)
         isSounding = true
         if let onStart { onStart(self) } else {
             onEvent?(.opened(device: request.device, format: "S16_LE", paced: false))
@@ -127,11 +131,14 @@ final class EventRecorder: RuntimeObserver {
             case .armed: return "armed"
             case .ringStarted: return "ringStarted"
             case .ringing: return "ringing"
+            case .preRingStarted: return "preRingStarted"
+            case .preRingStopped: return "preRingStopped"
             case .snoozed: return "snoozed"
             case .finished(let o):
                 switch o {
                 case .stopped: return "stopped"
                 case .cancelled: return "cancelled"
+                case .upAlready: return "upAlready"
                 case .missed: return "missed"
                 case .timedOut: return "timedOut"
                 case .failed: return "failed"

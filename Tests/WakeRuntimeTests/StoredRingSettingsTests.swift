@@ -82,4 +82,16 @@ struct StoredRingSettingsTests {
         let strict = try RingSettings(values: Self.config.values(for: ConfigDefaults.ringKeys).merging(stored) { $1 })
         #expect(read.settings.values == strict.values && read.settings.engine == strict.engine && read.settings.message == "Stand-up")
     }
+
+    @Test("a bad stored pre-alarm is set aside alone: the alarm rings without one and keeps the rest")
+    func preAlarmSetAside() throws {
+        let read = try RingSettings.tolerating(stored: ["device": "hw:1,0", "pre-alarm": "10m,0", "pre-alarm-sound": "/music/soft.flac"])
+        #expect(read.settings.device == "hw:1,0" && read.settings.engine.preAlarm == nil)
+        let a = try #require(read.adjustments.first)
+        #expect(read.adjustments.count == 1 && a.option == "pre-alarm" && a.mark == "pre-alarm set aside")
+        #expect(a.line(alarm: "work").hasPrefix("alarm 'work': --pre-alarm: invalid volume '0'"))
+        #expect(a.line(alarm: "work").hasSuffix("it rings without a pre-alarm instead, and keeps its other options"))
+        let good = try RingSettings.tolerating(stored: ["pre-alarm": "5m,30"])
+        #expect(good.adjustments.isEmpty && good.settings.engine.preAlarm == PreAlarm(lead: .seconds(300), percent: 30))
+    }
 }

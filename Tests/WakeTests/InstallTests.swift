@@ -322,8 +322,10 @@ extension InstallTests {
                 // "  -s, --sound <sound>     Sound file..." : the names are in the first column.
                 guard inOptions, line.hasPrefix("  -") else { continue }
                 let column = line.dropFirst(2).components(separatedBy: "  ")[0]
+                // A name that fills the column leaves one space before its help: only '-' words are names.
                 for spelling in column.components(separatedBy: ", ") {
-                    options.insert(String(spelling.split(separator: " ")[0]))
+                    guard let name = spelling.split(separator: " ").first, name.hasPrefix("-") else { continue }
+                    options.insert(String(name))
                 }
             }
             guard !options.isEmpty else { throw WakeTestError("no options found in:\n\(r.stdout)") }

@@ -22,7 +22,7 @@ struct OptionTableTests {
         let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
                                         "snooze-long": "12m", "snooze-limit": "2", "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off",
                                         "mpris": "snooze-only", "say": "on",
-                                        "message": "Hi",
+                                        "message": "Hi", "pre-alarm": "5m,30", "pre-alarm-sound": Self.sound,
                                         "challenge": "math"]
         var args = ["add", "06:30", "--name", "all", "--days", "daily"]
         for option in AlarmOption.all(.ring) {
@@ -59,7 +59,7 @@ struct OptionTableTests {
     func negativeValues() async throws {
         for option in AlarmOption.all(.ring) {
             switch option.kind {
-            case .percent, .count, .duration, .choice: break
+            case .percent, .count, .duration, .choice, .preAlarm: break
             case .file, .files, .device, .message: continue  // a name or a note: said as "looks like an option"
             }
             let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])

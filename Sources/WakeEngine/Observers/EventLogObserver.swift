@@ -37,6 +37,12 @@ public final class EventLogObserver: RuntimeObserver {
             if let m = message(event.alarm) { fields.append(("message", .string(m))) }
         case .ringStarted:
             return
+        case .preRingStarted(let main):
+            name = "pre_ringing"
+            fields.append(("deadline", iso(main)))
+        case .preRingStopped(let who, let main):
+            name = "pre_stopped"
+            fields += [("main_kept", .bool(true)), ("deadline", iso(main))] + Self.requester(who)
         case .ringing(let late):
             name = "ringing"
             fields.append(("late_ms", .milliseconds(late)))
@@ -51,6 +57,9 @@ public final class EventLogObserver: RuntimeObserver {
                 fields += Self.requester(who)
             case .cancelled(let who):
                 name = "cancelled"
+                fields += Self.requester(who)
+            case .upAlready(let who):
+                name = "up_already"
                 fields += Self.requester(who)
             case .missed(let late):
                 name = "missed"

@@ -32,6 +32,17 @@ public struct RingRequest {
         self.speech = speech
     }
 
+    /// The pre-alarm's quiet ring of this ring: `percent` of its volume, on the same device and
+    /// under the same mixer policy, with `sound` (`--pre-alarm-sound`) or this ring's own; its
+    /// fade no longer than `lead`.
+    public func preRing(percent: Int, lead: Duration, sound: SoundFile? = nil) -> RingRequest {
+        var r = self
+        if let sound { r.sound = sound; r.soundKind = .user }
+        r.volume = PreAlarm(lead: lead, percent: percent).volume(of: volume)
+        r.fadeIn = min(fadeIn, lead)
+        return r
+    }
+
     /// Whether a device pre-rolled for `self` can play `other`: the same file, device and settings.
     func isSameRing(as other: RingRequest) -> Bool {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume

@@ -14,6 +14,14 @@ public struct AlarmSetup {
     public var reason: String?
     /// `--message`: the note the console, the log, the notification and `wake list` show.
     public var message: String?
+    /// `--pre-alarm`'s quiet ring; nil: `ring` at the pre-alarm's share of its volume.
+    public var preRing: RingRequest?
+
+    /// What the pre-alarm plays, when `settings` has one.
+    public var preRingRequest: RingRequest? {
+        guard let pre = settings.preAlarm else { return nil }
+        return preRing ?? ring.preRing(percent: pre.percent, lead: pre.lead)
+    }
 
     public init(id: String, deadline: Deadline, resolvedAt: ClockReading, settings: AlarmEngine.Settings, ring: RingRequest,
                 reason: String? = nil, message: String? = nil) {
@@ -58,6 +66,13 @@ public final class Runner {
     private var alarms: [Alarm] = []
     /// The alarms ringing now, in the order they started; the first one's sound plays.
     private var ringing: [String] = []
+    /// The alarms whose pre-alarm rings, in the order they started: the first one's plays, and
+    /// only while no alarm rings (a ring always takes the output).
+    private var preRinging: [String] = []
+    /// Whether the output plays a pre-ring (of `sounding`) rather than a ring.
+    private var soundingPre = false
+    /// The pre-ring playing now said it has no sound.
+    private var preRingSaidSilent = false
     /// The alarm whose sound the output is playing: the one its events belong to.
     private var sounding = ""
     /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
@@ -116,6 +131,7 @@ public final class Runner {
     public func remove(_ id: String) {
         guard let a = alarms.first(where: { $0.setup.id == id }) else { return }
         if ringing.contains(id) { perform(.stopRinging, a) }
+        if preRinging.contains(id) { perform(.stopPreRinging, a) }
         a.wallTimer?.disarm()
         a.bootTimer?.disarm()
         a.ringLimit?.disarm()
@@ -148,7 +164,7 @@ public final class Runner {
     public func nextWall(of id: String) -> Instant? {
         guard let a = alarms.first(where: { $0.setup.id == id }) else { return nil }
         switch a.engine.state {
-        case .armed, .snoozed: return a.wait.wallInstant(from: clock.now())
+        case .armed(let wait), .snoozed(let wait), .preRinging(_, let wait): return wait.wallInstant(from: clock.now())
         default: return nil
         }
     }
@@ -165,14 +181,14 @@ public final class Runner {
         let now = clock.now()
         var best: (String, Bool, Instant, Duration)?
         for a in alarms {
-            let snoozed: Bool
+            let snoozed: Bool, wait: Wait
             switch a.engine.state {
-            case .armed: snoozed = false
-            case .snoozed: snoozed = true
+            case .armed(let w), .preRinging(_, let w): (snoozed, wait) = (false, w)
+            case .snoozed(let w): (snoozed, wait) = (true, w)
             default: continue
             }
-            let remaining = a.wait.remaining(from: now)
-            if remaining < best?.3 ?? .seconds(Int64.max) { best = (a.setup.id, snoozed, a.wait.wallInstant(from: now), remaining) }
+            let remaining = wait.remaining(from: now)
+            if remaining < best?.3 ?? .seconds(Int64.max) { best = (a.setup.id, snoozed, wait.wallInstant(from: now), remaining) }
         }
         return best
     }
@@ -188,7 +204,7 @@ public final class Runner {
         for a in alarms where id == nil || a.setup.id == id {
             if activeOnly {
                 switch a.engine.state {
-                case .ringing, .snoozed: break
+                case .ringing, .snoozed, .preRinging: break
                 default: continue
                 }
             }
@@ -244,6 +260,7 @@ public final class Runner {
     /// Ends the sound for good at exit, giving a device at most `limit` to fade and close.
     public func shutDown(within limit: Duration = Defaults.teardownLimit) {
         ringing = []
+        preRinging = []
         output.finish(within: limit)
     }
 
@@ -288,6 +305,9 @@ public final class Runner {
             if let asked = a.challenge { publish(id, .challenge(question: asked.question), at: now) }
             ringing.append(id)
             if ringing.count == 1 {
+                // The ring takes the output from any pre-ring, at its deadline.
+                if soundingPre { output.stop() }
+                soundingPre = false
                 sounding = id
                 preparedFor = nil  // adopted by this start, or closed by it when made for another alarm
                 output.start(a.setup.ring)
@@ -301,8 +321,26 @@ public final class Runner {
                 if let next = ringing.first, let b = alarms.first(where: { $0.setup.id == next }) {
                     sounding = next
                     output.start(b.setup.ring)
+                } else {
+                    startNextPreRing()
                 }
             }
+        case .startPreRinging(let main):
+            a.audibleAnnounced = false
+            a.silentReason = nil
+            publish(id, .preRingStarted(main: main.wallInstant(from: now)), at: now)
+            preRinging.append(id)
+            if ringing.isEmpty && preRinging.count == 1 { startNextPreRing() }
+        case .stopPreRinging:
+            let wasSounding = soundingPre && sounding == id
+            preRinging.removeAll { $0 == id }
+            if wasSounding {
+                soundingPre = false
+                output.stop()
+                startNextPreRing()
+            }
+        case .reportPreStopped(let who, let main):
+            publish(id, .preRingStopped(by: who, main: main.wallInstant(from: now)), at: now)
         case .armRingLimit(let wait):
             do { try a.ringLimit?.arm(wait) } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
         case .disarmRingLimit:
@@ -323,6 +361,17 @@ public final class Runner {
         }
     }
 
+    /// Plays the first waiting pre-ring, when the output is free.
+    private func startNextPreRing() {
+        guard ringing.isEmpty, !soundingPre, let next = preRinging.first,
+              let b = alarms.first(where: { $0.setup.id == next }), let request = b.setup.preRingRequest else { return }
+        sounding = next
+        soundingPre = true
+        preRingSaidSilent = false
+        preparedFor = nil  // a device pre-rolled for the alarm is closed: the pre-ring plays instead
+        output.start(request)
+    }
+
     // MARK: the pre-roll
 
     /// The pre-roll's timer, `preroll` before `wait` ends. When the deadline is nearer than that,
@@ -340,7 +389,7 @@ public final class Runner {
     }
 
     private func prerollFired(_ id: String) {
-        guard ringing.isEmpty, let a = alarms.first(where: { $0.setup.id == id }) else { return }
+        guard ringing.isEmpty, !soundingPre, let a = alarms.first(where: { $0.setup.id == id }) else { return }
         switch a.engine.state {
         case .armed, .snoozed: break
         default: return
@@ -362,6 +411,25 @@ public final class Runner {
 
     private func soundEvent(_ event: OutputEvent) {
         let now = clock.now()
+        if soundingPre {
+            // The pre-ring's sound: its device and the mixer are said as a ring's are, but never
+            // the alarm's ringing, bell, silence or failure (the notification and the media player
+            // follow those). A pre-ring that cannot sound is said once; the alarm still rings at its time.
+            switch event {
+            case .opened, .recovered, .stopped, .mixerRaised, .mixerRestored, .mixerProblem:
+                publish(sounding, .sound(event), at: now)
+            case .fallback(_, let to, _) where to != "bell":
+                publish(sounding, .sound(event), at: now)
+            case .failed(let reason), .silent(let reason, _):
+                if !preRingSaidSilent {
+                    preRingSaidSilent = true
+                    publish(sounding, .problem("the pre-alarm has no sound: \(reason); the alarm still rings at its time"), at: now)
+                }
+            default:
+                break
+            }
+            return
+        }
         publish(sounding, .sound(event), at: now)
         switch event {
         case .audible, .bell:

@@ -9,6 +9,10 @@ public struct RuntimeEvent: Sendable {
         case ringStarted(late: Duration)
         /// The sound (or the bell) is audible, `late` past the deadline.
         case ringing(late: Duration)
+        /// The pre-alarm started ringing quietly; the alarm itself rings at `main` (wall clock).
+        case preRingStarted(main: Instant)
+        /// The pre-alarm was stopped by `by`; the alarm stays set for `main` (wall clock).
+        case preRingStopped(by: Requester, main: Instant)
         case snoozed(until: Instant)
         case finished(Outcome)
         case clockChanged

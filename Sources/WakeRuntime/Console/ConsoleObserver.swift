@@ -76,7 +76,12 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info(line + keysHint(event.alarm))
         case .ringing:
             break
-        case .snoozed where testing != nil:
+        case .preRingStarted(let main):
+            console.info("pre-alarm: ringing quietly before the alarm \(alarmName(event.alarm))at \(clock(main))"
+                         + (keysReadable() ? ". Any key stops it (the alarm stays set); u if you are up already (skips the alarm)." : ""))
+        case .preRingStopped(let who, let main):
+            console.info("pre-alarm \(alarmName(event.alarm))stopped by \(who.description); the alarm stays set for \(clock(main))"
+                         + (keysReadable() ? " (u if you are up already: skips it)" : ""))
             lastRingingLine = nil
             console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
         case .snoozed(let until):
@@ -195,6 +200,8 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info("\(name)rang for \(DurationText.format(settings(alarm).ringFor)) without being stopped")
         case .cancelled(let who):
             console.info("\(name)cancelled by \(who.description) before ringing")
+        case .upAlready(let who):
+            console.info("up already (\(who.description)): the alarm \(name)for \(deadlineText(alarm)) is skipped")
         case .failed:
             break  // the sound's own line said why
         }

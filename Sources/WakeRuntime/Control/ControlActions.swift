@@ -77,6 +77,13 @@ public enum ControlActions {
             let until = r.instant("until").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) } ?? ""
             return "snoozed \(label(r))\(until)"
         case "cancelled": return "cancelled \(label(r))"
+        case "up-already": return "up already: \(label(r)) is skipped"
+        case "pre-stopped":
+            // The pre-alarm only: the alarm itself still rings, and who is up says so another way.
+            let id = (r["id"] ?? "").printable
+            let time = r["time"].map { " for \($0.printable)" } ?? ""
+            return "stopped the pre-alarm of \(label(r)); the alarm stays set\(time) (up already? "
+                + (r["standing"] == "1" ? "'wake skip \(id)')" : "'wake cancel \(id)')")
         case "stopped": return "stopped \(label(r))"
         default: return "\(label(r)): \((r["action"] ?? "").printable)"
         }

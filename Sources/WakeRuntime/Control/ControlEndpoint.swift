@@ -59,7 +59,7 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
     /// deadline and the first frame, so the touch waits for the loop's next turn.
     public func observe(_ event: RuntimeEvent) {
         switch event.kind {
-        case .armed, .ringStarted, .snoozed, .finished: changed = true
+        case .armed, .ringStarted, .snoozed, .finished, .preRingStarted, .preRingStopped: changed = true
         default: break
         }
     }
@@ -82,6 +82,7 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
         switch session.runner.state(of: id) {
         case .armed?: return .waiting
         case .ringing?: return .ringing
+        case .preRinging?: return .preRinging
         case .snoozed?: return .snoozed
         case .finished?, nil: return .finished
         }
@@ -102,13 +103,18 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
                 var record = base(local)
                 switch verdict {
                 case .apply:
+                    let before = phase(local)
                     session.runner.command(command, by: who, alarm: local, length: length)
                     record["kind"] = "done"
                     switch session.runner.state(of: local) {
+                    case .armed? where before == .preRinging:
+                        // The pre-alarm stopped; the alarm stays set (its time is the record's).
+                        record["action"] = "pre-stopped"
                     case .snoozed?:
                         record["action"] = "snoozed"
                         record.set("until", instant: session.runner.nextWall(of: local))
                     case .finished(.cancelled)?: record["action"] = "cancelled"
+                    case .finished(.upAlready)?: record["action"] = "up-already"
                     case .finished?: record["action"] = "stopped"
                     default: record["action"] = "unchanged"
                     }

@@ -288,7 +288,7 @@ public final class DaemonController: RuntimeObserver {
     /// daemon holds one descriptor per distinct sound file of its alarms (a ring already under
     /// way keeps its own), never one per file it has ever opened.
     private func forgetUnusedSounds(_ alarms: [StandingAlarm]) {
-        let used = Set(alarms.compactMap { checked[$0.name]?.settings.soundPath })
+        let used = Set(alarms.flatMap { [checked[$0.name]?.settings.soundPath, checked[$0.name]?.settings.preAlarmSoundPath].compactMap { $0 } })
         for path in sounds.keys where !path.isEmpty && !used.contains(path) { sounds[path] = nil }
         // And the speech no armed occurrence says any more (a ring under way holds its own).
         let spoken = Set(armed.values.compactMap { a -> String? in
@@ -429,8 +429,23 @@ public final class DaemonController: RuntimeObserver {
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer,
                                speech: settings.say ? speech(for: alarm.name, message: settings.message, occurrence: occurrence, sound: sound.file) : nil)
-        let setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
+        var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
+        if let pre = settings.engine.preAlarm {
+            var preSound: SoundFile?
+            if let path = settings.preAlarmSoundPath {
+                do {
+                    let checked = try ArmChecks.preAlarmSound(path, volume: pre.volume(of: settings.volume), mode: .daemon(alarm: alarm.name),
+                                                              opened: sounds[path], interrupt: { SignalChannel.pending(ignoring: AlarmSession.keptRunningBy) })
+                    if let file = checked.file { sounds[path] = file }
+                    if let warning = checked.warning { console.error(warning) }
+                    preSound = checked.file
+                } catch {
+                    if error.signal != nil { return }  // as for the alarm's own sound: the daemon is ending
+                }
+            }
+            setup.preRing = ring.preRing(percent: pre.percent, lead: pre.lead, sound: preSound)
+        }
         armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries)
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
@@ -590,6 +605,14 @@ public final class DaemonController: RuntimeObserver {
         case .finished(let outcome):
             if case .missed = outcome, let occurrence = armed[name]?.occurrence {
                 save(name) { r in r.missed = occurrence }
+            } else if case .upAlready = outcome, let occurrence = armed[name]?.occurrence {
+                // Up already, during or after the pre-alarm: this occurrence is skipped, as by 'wake skip'.
+                save(name) { r in
+                    if (r.lastSkipped ?? occurrence) <= occurrence { r.lastSkipped = occurrence }
+                    r.ringingSince = nil
+                    r.snoozedUntil = nil
+                    r.crashedRings = 0
+                }
             } else {
                 save(name) { r in
                     r.ringingSince = nil

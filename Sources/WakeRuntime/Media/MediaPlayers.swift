@@ -21,6 +21,8 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
     private enum Phase: Equatable {
         case ringing
         case snoozed(until: Instant)
+        /// The pre-alarm rings quietly: any button stops it, and the alarm stays set.
+        case preRinging
         case ended
     }
 
@@ -75,6 +77,14 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
         case .snoozed(let until):
             guard alarms[id] != nil else { return }
             alarms[id]?.phase = .snoozed(until: until)
+        case .preRingStarted:
+            // Heard from its start (the runner says `ringing` for the alarm's own ring only).
+            alarms[id, default: Tracked()].phase = .preRinging
+            alarms[id]?.audible = true
+        case .preRingStopped:
+            // The player goes with the pre-ring; the alarm's ring brings a new one.
+            guard alarms[id] != nil else { return }
+            alarms[id]?.phase = .ended
         case .finished:
             guard alarms[id] != nil else { return }
             alarms[id]?.phase = .ended
@@ -183,6 +193,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
         if case .snoozed(let until) = phase {
             title += ", snoozed until " + Formatting.clockTime(until, zone: session.zone, alwaysSeconds: false)
         }
+        if phase == .preRinging { title += ", pre-alarm" }
         let message = session.runner.setup(of: id)?.message
         return MediaPlayer.Track(title: title, artist: message ?? title, id: "/wake/alarm/" + BusObjects.pathElement(id))
     }

@@ -3,7 +3,8 @@ import WakeCore
 import WakeEngine
 import WakeSystem
 
-/// The desktop notification (`--notify`): while an alarm rings or is snoozed, a notification
+/// The desktop notification (`--notify`): while an alarm rings, is snoozed or pre-rings (with
+/// Up already and a Stop that keeps the alarm), a notification
 /// says so, with Snooze and Stop buttons that become commands like a key's; it goes when the
 /// alarm ends. Events only record what each alarm should show; the bus work happens before the
 /// next poll, after the sound has been started, and never waits for the server.
@@ -91,6 +92,10 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
             t.phase = .ringing(since: t.since)
         case .snoozed(let until):
             t.phase = .snoozed(until: clock(until, seconds: false))
+        case .preRingStarted(let main):
+            t.phase = .preRinging(main: clock(main, seconds: false))
+        case .preRingStopped(_, let main):
+            t.phase = .preStopped(main: clock(main, seconds: false))
         case .finished(.failed(let reason)):
             t.phase = .failed(reason: reason)
         case .finished:
@@ -236,6 +241,8 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         case DesktopNotice.snoozeKey: session.runner.command(.snooze, by: .notification, alarm: name, activeOnly: true)
         case DesktopNotice.snoozeLongKey: session.runner.command(.snooze, by: .notification, alarm: name, activeOnly: true, length: .long)
         case DesktopNotice.stopKey: session.runner.command(.stop, by: .notification, alarm: name, activeOnly: true)
+        // Also once the pre-ring was stopped (the alarm waits then): the engine says what it means.
+        case DesktopNotice.upKey: session.runner.command(.upAlready, by: .notification, alarm: name)
         default: break
         }
     }

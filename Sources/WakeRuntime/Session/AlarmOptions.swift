@@ -18,6 +18,8 @@ public struct RingSettings {
     public var message: String?
     /// `--say on`: the message, or the time, spoken between loops of the sound (espeak-ng).
     public var say: Bool
+    /// `--pre-alarm-sound`: the pre-alarm's own sound; nil for the alarm's.
+    public var preAlarmSoundPath: String?
     /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
     /// `wake add` stores those its command line gave.
     public var values: [String: String]
@@ -48,9 +50,15 @@ public struct RingSettings {
                            + "shorten the fade or ring longer")
         }
         let snoozeLimit = number(.snoozeLimit)
+        // Checked by its description above: a text that does not parse here never reaches this line.
+        let preAlarm = parsed[AlarmOption.preAlarm.name]?.text.flatMap { text in
+            if case .success(let pre) = PreAlarm.parse(text) { return pre } else { return nil }
+        }
         engine = AlarmEngine.Settings(lateLimit: duration(.lateLimit), snooze: duration(.snooze), ringFor: ringFor,
                                       snoozeLimit: snoozeLimit > 0 ? snoozeLimit : nil, snoozeLong: parsed[AlarmOption.snoozeLong.name]?.duration,
-                                      challenge: parsed[AlarmOption.challenge.name]?.text == "math")
+                                      challenge: parsed[AlarmOption.challenge.name]?.text == "math",
+                                      preAlarm: preAlarm)
+        preAlarmSoundPath = parsed[AlarmOption.preAlarmSound.name]?.text
         mixer = parsed[AlarmOption.mixer.name]?.text == "off" ? .off : .guardFloor(number(.minVolume))
         message = parsed[AlarmOption.message.name]?.text
         mpris = MediaPlayerMode(rawValue: parsed[AlarmOption.mpris.name]?.text ?? "") ?? .on

@@ -93,3 +93,27 @@ public enum ArmChecks {
         }
     }
 }
+
+extension ArmChecks {
+    /// `--pre-alarm-sound`, decoded end to end and audible at the pre-alarm's `volume`, as the
+    /// alarm's own sound is. A one-off and `wake add` refuse one that is not; the daemon says so
+    /// (the returned warning) and its pre-alarm rings the alarm's own sound (no file).
+    public static func preAlarmSound(_ path: String?, volume: Int, mode: Mode, opened: SoundFile? = nil,
+                                     interrupt: @escaping () -> Int32?) throws(WakeFailure) -> (file: SoundFile?, warning: String?) {
+        guard let path else { return (nil, nil) }
+        let problem: String
+        do throws(SoundFile.OpenError) {
+            let file: SoundFile
+            if let opened { file = opened } else { file = try SoundFile(path: path, interrupted: interrupt) }
+            guard let why = file.silenceReason(volume: volume) else { return (file, nil) }
+            problem = "cannot use --pre-alarm-sound '\(file.path.printable)': \(why) at the pre-alarm's volume (\(volume) %)"
+        } catch {
+            if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: "reading the pre-alarm's sound file", nothing: mode.nothing) }
+            problem = "--pre-alarm-sound: " + error.description
+        }
+        guard case .daemon(let alarm) = mode else {
+            throw WakeFailure(.soundUnusable, problem + "; choose another file, or leave --pre-alarm-sound out to use the alarm's own sound")
+        }
+        return (nil, "alarm '\(alarm.printable)': \(problem); its pre-alarm rings the alarm's own sound")
+    }
+}

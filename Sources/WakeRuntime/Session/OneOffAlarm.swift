@@ -55,6 +55,14 @@ public enum OneOffAlarm {
         } catch {
             throw cancelled(error)
         }
+        let preSound: SoundFile?
+        do {
+            let preVolume = options.ring.engine.preAlarm.map { $0.volume(of: options.ring.volume) } ?? options.ring.volume
+            preSound = try ArmChecks.preAlarmSound(options.ring.engine.preAlarm == nil ? nil : options.ring.preAlarmSoundPath, volume: preVolume,
+                                                   mode: .oneOff, interrupt: { SignalChannel.pending() }).file
+        } catch {
+            throw cancelled(error)
+        }
 
         // The message or the time, spoken now (espeak-ng), never at ring time.
         let speech: RingSpeech?
@@ -140,8 +148,9 @@ public enum OneOffAlarm {
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer,
                                speech: speech)
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
-        let setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
+        var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
                                message: options.ring.message)
+        if let pre = options.ring.engine.preAlarm { setup.preRing = ring.preRing(percent: pre.percent, lead: pre.lead, sound: preSound) }
         return session.run(setup, spec: options.spec, wake: wake)
     }
 
@@ -200,6 +209,13 @@ public enum OneOffAlarm {
             console.result("say: \"\(TerminalText.escape(clip.text))\" (\(Formatting.seconds(clip.duration)) of speech after the first loop, then every \(DurationText.format(Defaults.speechInterval)) of sound)" + from(.say))
         } else {
             console.result("say: off" + from(.say))
+        }
+        if let pre = settings.preAlarm {
+            let starts = wait <= pre.lead ? " (less than that is left: it starts at once)" : ""
+            console.result("pre-alarm: \(DurationText.format(pre.lead)) before, at \(pre.percent) % of the volume (\(pre.volume(of: options.ring.volume)) %)\(starts), "
+                           + (options.ring.preAlarmSoundPath.map { "sound \($0.printable)" } ?? "the alarm's sound") + from(.preAlarm, .preAlarmSound))
+        } else {
+            console.result("pre-alarm: none" + from(.preAlarm))
         }
         switch inhibitor {
         case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))

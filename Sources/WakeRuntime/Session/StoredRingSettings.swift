@@ -87,6 +87,7 @@ extension RingSettings {
             let instead: String
             switch d.key {
             case "sound": instead = used.map { "rings \($0) (\(source))" } ?? "rings wake's built-in sound"
+            case AlarmOption.preAlarm.name where settings.engine.preAlarm == nil: instead = "rings without a pre-alarm"
             default: instead = used.map { "rings with \($0) (\(source))" } ?? "rings without it"
             }
             adjustments.append(Adjustment(option: d.key, value: d.value, reason: d.reason, instead: instead, mark: "\(d.key) set aside"))

@@ -108,6 +108,10 @@ public enum StandingAlarmActions {
         if settings.say {
             _ = try ArmChecks.speech(SpeechClip.text(message: settings.message, hour: hour, minute: minute), mode: .add, sounds: [])
         }
+        if let pre = settings.engine.preAlarm {
+            _ = try ArmChecks.preAlarmSound(settings.preAlarmSoundPath, volume: pre.volume(of: settings.volume), mode: .add,
+                                            interrupt: { SignalChannel.pending() })
+        }
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         let check: DeviceCheck.Report
         let mixer: MixerCheck.Report

@@ -219,7 +219,7 @@ public enum AlarmTest {
         case (_, .failed): ending = .interrupted("the event loop failed")
         case (.timedOut?, _): ending = .time
         case (.stopped?, _) where recorder.snoozed: ending = .snoozed
-        case (.stopped(let who)?, _): ending = .stopped(by: who.description)
+        case (.stopped(let who)?, _), (.upAlready(let who)?, _): ending = .stopped(by: who.description)
         case (.failed(let why)?, _): ending = .failed(why)
         case (.cancelled(let who)?, _): ending = .interrupted("cancelled by \(who.description) before it rang")
         case (.missed?, _), (nil, _): ending = .interrupted("it never rang")

@@ -128,6 +128,12 @@ struct RingOptionGroup: ParsableArguments {
     var challenge: String = AlarmOption.challenge.defaultText ?? ""
     @Option(help: ArgumentHelp(AlarmOption.say.help), completion: .list(AlarmOption.say.words))
     var say: String = AlarmOption.say.defaultText ?? ""
+
+    @Option(help: ArgumentHelp(AlarmOption.preAlarm.help, valueName: "duration[,percent]"))
+    var preAlarm: String = AlarmOption.preAlarm.defaultText ?? ""
+
+    @Option(help: ArgumentHelp(AlarmOption.preAlarmSound.help), completion: .file())
+    var preAlarmSound: String?
 }
 
 enum WakeVersion {

@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WakeTestSupport
+
+/// The pre-alarm of a standing alarm, with a real daemon: `wake list` shows it pre-ringing,
+/// `wake stop` keeps the alarm, `wake skip` is up already from the shell.
+@Suite("The pre-alarm of a standing alarm", .serialized)
+struct PreAlarmDaemonEndToEndTests {
+    @Test("wake list says pre-ringing; wake stop keeps the alarm, which rings at its time")
+    func stopKeeps() async throws {
+        let home = try AlarmHome()
+        let at = AlarmHome.soon(10)
+        let add = try await home.run(["add", at, "--days", "daily", "--name", "work", "-D", "null", "--pre-alarm", "8s", "--ring-for", "1s"])
+        #expect(add.exitCode == 0, "\(add)")
+        let daemon = try home.daemon()
+        try await daemon.waitForEvent("pre_ringing", timeout: .seconds(20))
+        let list = try await home.listJSON()
+        #expect(list.first?["state"] as? String == "pre-ringing", "\(list)")
+        let stop = try await home.run(["stop"])
+        #expect(stop.exitCode == 0 && stop.stdout.contains("stopped the pre-alarm of 'work'") && stop.stdout.contains("'wake skip work'"), "\(stop)")
+        let stopped = try await daemon.waitForEvent("pre_stopped", timeout: .seconds(10))
+        #expect(stopped["alarm"] == "work" && stopped["by"] == "control", "\(stopped)")
+        try await daemon.waitForEvent("ringing", timeout: .seconds(20))
+        try await daemon.waitForEvent("timed_out", timeout: .seconds(20))
+        daemon.send(SIGTERM)
+        let r = await daemon.wait(timeout: .seconds(20))
+        #expect(r.exitCode == 0, "\(daemon.report(r))")
+    }
+
+    @Test("wake skip during the pre-ring: up already from the shell; the pre-ring stops and the alarm does not ring")
+    func skipIsUpAlready() async throws {
+        let home = try AlarmHome()
+        let at = AlarmHome.soon(10)
+        let add = try await home.run(["add", at, "--days", "daily", "--name", "work", "-D", "null", "--pre-alarm", "8s", "--ring-for", "1s"])
+        #expect(add.exitCode == 0, "\(add)")
+        let daemon = try home.daemon()
+        try await daemon.waitForEvent("pre_ringing", timeout: .seconds(20))
+        let skip = try await home.run(["skip", "work"])
+        #expect(skip.exitCode == 0, "\(skip)")
+        try await daemon.waitForEvent("sound_stopped", timeout: .seconds(10))
+        try await Task.sleep(for: .seconds(12))  // past the alarm's time
+        #expect(daemon.count("ringing") == 0, "\(daemon.eventLogText)")
+        daemon.send(SIGTERM)
+        let r = await daemon.wait(timeout: .seconds(20))
+        #expect(r.exitCode == 0, "\(daemon.report(r))")
+    }
+}
