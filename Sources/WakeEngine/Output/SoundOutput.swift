@@ -19,18 +19,29 @@ public struct RingRequest {
     /// is still unmuted and raised, as at every ring. A sink left muted or quiet is said, with
     /// what the guard does about it at the alarm.
     public var leavesUserLevels: Bool
+    /// A folder or list as the sound (`soundKind` `.user`): its files in the order they are
+    /// tried, the first being this ring's choice. Each is opened by the output worker when the
+    /// ring starts (never on the loop), and one that fails gives way to the next, then to
+    /// wake's built-in sound. Empty for a single file, which `sound` holds open.
+    public var entries: [String]
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
-                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false) {
+                fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,
+                entries: [String] = []) {
         self.sound = sound; self.soundKind = soundKind; self.device = device
         self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced; self.mixer = mixer
         self.leavesUserLevels = leavesUserLevels
+        self.entries = entries
     }
+
+    /// Whether the sound is a folder's or list's files, opened at ring time.
+    var playsEntries: Bool { soundKind == .user && !entries.isEmpty }
 
     /// Whether a device pre-rolled for `self` can play `other`: the same file, device and settings.
     func isSameRing(as other: RingRequest) -> Bool {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
             && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer && leavesUserLevels == other.leavesUserLevels
+            && entries == other.entries
     }
 }
 
@@ -67,6 +78,11 @@ public enum OutputEvent: Hashable, Sendable {
     case stillSilent(tries: Int, for: Duration)
     /// While silent, a device worked again after `tries` failed attempts: sound is back on it.
     case backFromSilent(device: String, tries: Int, silentFor: Duration)
+    /// A folder or list as the sound: `path` is the file this ring plays.
+    case soundChosen(path: String)
+    /// A folder or list as the sound: the file `path` failed (`reason`: missing, broken) and
+    /// `next` is tried instead.
+    case entryFailed(path: String, next: String, reason: String)
 }
 
 /// The sound path as the runner sees it: start, stop, and events back. Never blocks.

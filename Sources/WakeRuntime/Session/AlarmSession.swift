@@ -100,6 +100,8 @@ public final class AlarmSession: SessionContext {
         consoleObserver.message = { [unowned self] in runner.setup(of: $0)?.message }
         consoleObserver.snoozes = { [unowned self] in runner.snoozes(of: $0) ?? SnoozeCount() }
         logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
+        consoleObserver.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
+        logObserver?.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
         runner.observe(with: codeRelease)

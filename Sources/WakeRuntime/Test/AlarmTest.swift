@@ -141,6 +141,7 @@ public enum AlarmTest {
         let sound = try ArmChecks.sound(plan.ring.soundPath, volume: plan.ring.volume, mode: plan.name.map { ArmChecks.Mode.daemon(alarm: $0) } ?? .oneOff,
                                         interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open)
         if let w = sound.warning { warn(w) }
+        for w in sound.warnings { console.error(w.hasPrefix("warning: ") ? w : "warning: " + w) }
 
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         // The device, probed as `wake add` probes it. The one-off form refuses one that fails, as
@@ -186,7 +187,7 @@ public enum AlarmTest {
         session.consoleObserver.testing = "\(plan.subject) \(level) for \(DurationText.format(plan.length)) on '\(plan.ring.device.printable)'"
 
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: plan.ring.device, volume: plan.gain, fadeIn: plan.fadeIn,
-                               mixer: plan.ring.mixer, leavesUserLevels: !plan.full)
+                               mixer: plan.ring.mixer, leavesUserLevels: !plan.full, entries: sound.entries.shuffled())
         let setup = AlarmSetup(id: "test", deadline: deadline, resolvedAt: now, settings: plan.engine, ring: ring, message: plan.ring.message)
         let result = session.run(setup, spec: .now, wake: WakeSystemPlan(mode: .off, alarmTimers: nil, clocks: [], warning: nil),
                                  label: "test" + (plan.name.map { " of '\($0)'" } ?? ""))
