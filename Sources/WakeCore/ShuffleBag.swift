@@ -31,13 +31,16 @@ public enum ShuffleBag {
     }
 
     /// `played` after a ring that tried `tried` (in order): a round that was complete starts
-    /// afresh (unless `tried` is already in it: the same ring said twice), entries no longer there drop out, and at most `playedKept` are kept (the newest).
+    /// afresh (unless `tried` is only the last one played: the same ring said twice), entries no longer there drop out, and at most `playedKept` are kept (the newest).
     public static func record(tried: [String], played: [String], entries: [String]) -> [String] {
         let all = Set(entries)
         var kept = dedup(played.filter { all.contains($0) })
-        // Told again of what this round already holds (the same ring's choice, said twice): no change.
-        if tried.allSatisfy({ kept.contains($0) || !all.contains($0) }) { return Array(kept.suffix(playedKept)) }
-        if !all.isEmpty, Set(kept) == all { kept = [] }
+        if !all.isEmpty, Set(kept) == all {
+            // Told again of the last one played (the same ring's choice, said twice): no change.
+            // Anything else starts the new round: it never begins with the last one played.
+            if tried.allSatisfy({ $0 == kept.last || !all.contains($0) }) { return Array(kept.suffix(playedKept)) }
+            kept = []
+        }
         for path in tried where all.contains(path) && !kept.contains(path) { kept.append(path) }
         return Array(kept.suffix(playedKept))
     }
