@@ -57,7 +57,7 @@ public struct DesktopNotice: Hashable, Sendable {
         var notice = plain(phase, alarm: alarm, snooze: snooze, snoozeLong: snoozeLong, snoozes: snoozes)
         if let sound, case .ringing = phase {
             let name = sound.split(separator: "/").last.map(String.init) ?? sound
-            notice.body += "\n" + markup("Playing \(TerminalText.printable(name)).")
+            notice.body += "\n" + markup("Playing \(name).")
         }
         if let message { notice.body = markup(message) + "\n" + notice.body }
         return notice

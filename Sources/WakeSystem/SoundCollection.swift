@@ -13,6 +13,8 @@ public struct SoundCollection: Sendable, Equatable {
     public var problems: [String]
     /// A folder's files left out for their extension (counted, never warned about).
     public var ignored: Int
+    /// False when the folder cannot be listed (its permissions).
+    public var readable = true
 
     /// The folder or list at `path`; nil when `path` is a single sound file (or nothing: the
     /// sound file's own checks say why). Throws when the list cannot be read.
@@ -45,6 +47,7 @@ public struct SoundCollection: Sendable, Equatable {
 
     private static func folder(_ path: String) -> SoundCollection {
         var result = SoundCollection(kind: .folder, path: path, entries: [], problems: [], ignored: 0)
+        result.readable = access(path, R_OK | X_OK) == 0
         let base = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
         for name in SoundList.sortedNames(DirectoryListing.names(in: path)) where !name.hasPrefix(".") {
             guard SoundList.isSoundName(name) else {
@@ -67,6 +70,8 @@ public struct SoundCollection: Sendable, Equatable {
     /// What a folder with no entries (or a list with none usable) is refused or warned with.
     public var emptyReason: String {
         switch kind {
+        case .folder where !readable:
+            return "cannot read the folder '\(path.printable)': permission denied; make it readable"
         case .folder:
             return "the folder '\(path.printable)' holds no sound files (looked for ."
                 + SoundList.extensions.joined(separator: ", .") + ")"
