@@ -232,4 +232,37 @@ struct SupervisedOutputTests {
         #expect(to == "built-in sound on null")
         #expect(!events.contains { if case .failed = $0 { true } else { false } })
     }
+
+    @Test("a folder's files at ring time: opened by the worker in order, a missing and a broken one passed over and said, the next rings; none left: wake's own sound")
+    func entriesFallToTheNextThenTheBuiltInSound() throws {
+        let dir = try Self.temporaryDirectory("entries")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("gone.wav").path
+        let broken = dir.appendingPathComponent("broken.wav").path
+        let good = dir.appendingPathComponent("good.wav").path
+        try Data("not a sound".utf8).write(to: URL(fileURLWithPath: broken))
+        try Data(RunnerTests.toneWAV()).write(to: URL(fileURLWithPath: good))
+        let reactor = Reactor()
+        let builtIn = try RunnerTests.tone()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { builtIn }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        // The request's own `sound` is not what rings: the entries are.
+        output.start(RingRequest(sound: builtIn, soundKind: .user, device: "null", entries: [missing, broken, good]))
+        try Self.turn(reactor, for: .seconds(10)) { events.contains(.audible) }
+        let failed = events.compactMap { if case .entryFailed(let p, let n, _) = $0 { (p, n) } else { nil } }
+        #expect(failed.map(\.0) == [missing, broken] && failed.map(\.1) == [broken, good], "\(events)")
+        #expect(events.contains(.soundChosen(path: good)), "\(events)")
+        #expect(!events.contains { if case .fallback = $0 { true } else { false } }, "no fallback past the folder: \(events)")
+        output.stop()
+
+        // None of them opens: wake's built-in sound on the same device, as for a single file.
+        events = []
+        output.start(RingRequest(sound: builtIn, soundKind: .user, device: "null", entries: [missing, broken]))
+        try Self.turn(reactor, for: .seconds(10)) { events.contains(.audible) }
+        let fallback = events.compactMap { if case .fallback(let from, let to, let reason) = $0 { (from, to, reason) } else { nil } }
+        #expect(fallback.first?.1 == "built-in sound on null" && fallback.first?.2.contains("gone.wav") == true, "\(events)")
+        #expect(events.contains(.audible))
+        output.finish(within: .seconds(2))
+    }
 }
