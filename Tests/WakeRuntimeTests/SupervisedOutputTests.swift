@@ -265,4 +265,28 @@ struct SupervisedOutputTests {
         #expect(events.contains(.audible))
         output.finish(within: .seconds(2))
     }
+
+    @Test("a folder's file that stops decoding mid-ring (truncated in place) gives way to the next file, not to wake's own sound")
+    func entryBrokenMidRingFallsToTheNext() throws {
+        let dir = try Self.temporaryDirectory("midring")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.wav").path
+        let second = dir.appendingPathComponent("second.wav").path
+        try Data(RunnerTests.toneWAV(frames: 40_000)).write(to: URL(fileURLWithPath: first))  // 5 s at 8 kHz: several chunks
+        try Data(RunnerTests.toneWAV()).write(to: URL(fileURLWithPath: second))
+        let reactor = Reactor()
+        let builtIn = try RunnerTests.tone()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { builtIn }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: builtIn, soundKind: .user, device: "null", entries: [first, second]))
+        try Self.turn(reactor, for: .seconds(10)) { events.contains(.audible) }
+        #expect(events.contains(.soundChosen(path: first)), "\(events)")
+        #expect(truncate(first, 44) == 0)
+        try Self.turn(reactor, for: .seconds(15)) { events.contains(.soundChosen(path: second)) }
+        let failed = events.compactMap { if case .entryFailed(let p, let n, _) = $0 { (p, n) } else { nil } }
+        #expect(failed.count == 1 && failed.first?.0 == first && failed.first?.1 == second, "\(events)")
+        #expect(!events.contains { if case .fallback = $0 { true } else { false } }, "\(events)")
+        output.finish(within: .seconds(2))
+    }
 }
