@@ -46,14 +46,16 @@ public enum ArmChecks {
     /// The sound: `path` (or wake's own) decoded end to end, and audible at `volume`. `opened`
     /// is the file already decoded for `path` (the daemon's). `interrupt` is asked while a long
     /// file decodes: a signal ends the check.
+    /// `progress`: told once, when checking a folder's or list's files has taken over 2 s, what is going on.
     public static func sound(_ path: String?, volume: Int, mode: Mode, opened: SoundFile? = nil, interrupt: @escaping () -> Int32?,
+                             progress: ((String) -> Void)? = nil,
                              builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
         var warning: String?
         var decoded: SoundFile?
         if let path {
             do {
                 if let collection = try SoundCollection.read(path) {
-                    return try list(collection, volume: volume, mode: mode, interrupt: interrupt, builtIn: builtIn)
+                    return try list(collection, volume: volume, mode: mode, interrupt: interrupt, progress: progress, builtIn: builtIn)
                 }
             } catch let error as FileOpenError {
                 let problem = "cannot read the sound list \(error.description)"
@@ -110,7 +112,7 @@ public enum ArmChecks {
     /// must stay fast): a file that fails at ring time gives way to the next, then to wake's own
     /// sound. A folder or list with nothing in it is refused, or in the daemon rings wake's own sound.
     private static func list(_ collection: SoundCollection, volume: Int, mode: Mode, interrupt: @escaping () -> Int32?,
-                             builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
+                             progress: ((String) -> Void)?, builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
         let what = "sound \(collection.described)"
         let problems = collection.problems.map { "\(what): \($0)" }
         guard case .daemon(let alarm) = mode else {
@@ -119,7 +121,13 @@ public enum ArmChecks {
             var refused: [String] = []
             var reasons: [String] = []
             var first: SoundFile?
-            for entry in collection.entries {
+            let started = SystemClock.monotonic
+            var said = false
+            for (done, entry) in collection.entries.enumerated() {
+                if !said, let progress, SystemClock.monotonic - started > .seconds(2) {
+                    said = true
+                    progress("checking the \(collection.entries.count) files of the \(collection.described) (\(done) done); Ctrl-C ends it")
+                }
                 let file: SoundFile
                 do {
                     file = try SoundFile(path: entry, interrupted: interrupt)

@@ -53,7 +53,7 @@ public enum OneOffAlarm {
         let checked: ArmChecks.Sound
         do {
             checked = try ArmChecks.sound(options.ring.soundPath, volume: options.ring.volume, mode: .oneOff,
-                                          interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open)
+                                          interrupt: { SignalChannel.pending() }, progress: { console.info($0) }, builtIn: DefaultSound.open)
         } catch {
             throw cancelled(error)
         }

@@ -104,7 +104,7 @@ public enum StandingAlarmActions {
         // 07:00 finds nothing new wrong.
         // A folder or list: every file decoded and checked now, one warning per file refused.
         let checked = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
-                                          interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open)
+                                          interrupt: { SignalChannel.pending() }, progress: { console.info($0) }, builtIn: DefaultSound.open)
         let sound = checked.file
         for warning in checked.warnings { console.error(warning) }
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
