@@ -75,7 +75,8 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         case .ringStarted:
             t.since = clock(event.time.realtime, seconds: true)
             t.bellReason = nil
-            t.sound = nil
+            // The file the ring plays first: a notice is re-sent only when another one plays.
+            t.sound = session.runner.setup(of: id)?.ring.entries.first
             t.phase = .ringing(since: t.since)
         case .sound(.soundChosen(let path)):
             guard t.sound != path else { return }
