@@ -35,6 +35,10 @@ public struct AlarmRecord: Hashable, Sendable {
     /// the third (`crashed_rings`).
     public var crashedRings = 0
 
+    /// A folder or list as the sound: the entries (resolved paths) played in this round of the
+    /// shuffle, oldest first (`ShuffleBag`).
+    public var played: [String] = []
+
     public init(name: String) { self.name = name }
 
     /// The latest instant this record speaks of (fired, missed or skipped), if any.
@@ -56,7 +60,7 @@ public struct AlarmRecord: Hashable, Sendable {
     /// Nothing recorded.
     public var isEmpty: Bool {
         lastFired == nil && skips.isEmpty && missed == nil && snoozedUntil == nil && lastSkipped == nil && ringingSince == nil
-            && crashedRings == 0 && pausedUntil == nil && pausedFrom == nil
+            && crashedRings == 0 && pausedUntil == nil && pausedFrom == nil && played.isEmpty
     }
 }
 
@@ -82,13 +86,14 @@ public enum AlarmHistory {
         #   crashed_rings = 1                       rings of that occurrence a crash of the daemon ended
         #   paused_until = "2026-12-07T00:00:00Z"   `wake pause`: occurrences before it pass quietly
         #   paused_from = "2026-12-21T00:00:00Z"    `wake pause --from`: and from this one on (not before)
+        #   played = ["/home/me/wake/a.ogg"]        a folder or list as the sound: the files played this round
         # Each is an occurrence's instant in UTC, with up to 9 fraction digits (".123456789") when needed.
 
         """
 
     // `skip` (one instant) is what wake wrote before `skips`, and is still read.
     static let keys = ["fired", "skip", "skips", "missed", "snoozed_until", "skipped", "ringing_since", "crashed_rings", "paused_until",
-                       "paused_from"]
+                       "paused_from", "played"]
     /// The most skips one record holds: `wake skip --count` takes at most this many.
     public static let skipsKept = 400
 
@@ -121,6 +126,11 @@ public enum AlarmHistory {
                         throw fail("crashed_rings takes a whole number from 0 to 1000")
                     }
                     current!.crashedRings = n
+                    continue
+                }
+                if key == "played" {
+                    guard case .array(let items) = value else { throw fail("played takes an array of paths, as [\"/home/me/a.ogg\"]") }
+                    current!.played = Array(items.suffix(ShuffleBag.playedKept))
                     continue
                 }
                 if case .array(let items) = value {
@@ -174,6 +184,7 @@ public enum AlarmHistory {
                 out += "skips = [" + r.skips.map { "\"\(TOMLSubset.instantText($0))\"" }.joined(separator: ", ") + "]\n"
             }
             if r.crashedRings > 0 { out += "crashed_rings = \(r.crashedRings)\n" }
+            if !r.played.isEmpty { out += "played = [" + r.played.map(TOMLSubset.quoted).joined(separator: ", ") + "]\n" }
         }
         return out
     }

@@ -179,7 +179,7 @@ public struct AlarmOption: Sendable, Hashable {
 
 extension AlarmOption {
     public static let sound = AlarmOption("sound", short: "s", .file, default: nil, scope: [.ring, .stored, .config],
-                                          help: "Sound file to ring (WAV, FLAC, Ogg, Opus, MP3). Default: wake's own alarm sound.")
+                                          help: "Sound to ring: a file (WAV, FLAC, Ogg, Opus, MP3), a folder of them or an M3U/M3U8 list (shuffled, one file a ring). Default: wake's own alarm sound.")
     public static let device = AlarmOption("device", short: "D", .device, default: Defaults.device, scope: [.ring, .stored, .config],
                                            help: "ALSA PCM to ring on, as aplay -D takes it.")
     public static let volume = AlarmOption("volume", .percent, default: String(Defaults.volume), scope: [.ring, .stored, .config],

@@ -56,12 +56,17 @@ public struct DesktopNotice: Hashable, Sendable {
     /// and `snoozeLong` its second one (`--snooze-long`; no second button when it is the same);
     /// `message` (`--message`) opens the body, on a line of its own; `snoozes` is the count of
     /// the occurrence's snoozes, said when it has a limit (`--snooze-limit`): once they are used
-    /// up, a ringing notice has no Snooze button. Under `challenge` (`--challenge math`) there is
+    /// up, a ringing notice has no Snooze button. `sound`: a folder's or list's file the ring
+    /// plays, named (by its file name) in a ringing notice. Under `challenge` (`--challenge math`) there is
     /// no Stop button: a button is a swipe, not an answer (the engine takes a `stop` key from the
     /// notification as a snooze), and the body says what does stop it.
     public static func make(_ phase: Phase, alarm: String, snooze: Duration, snoozeLong: Duration? = nil, message: String? = nil,
-                            snoozes: SnoozeCount = SnoozeCount(), challenge: Bool = false) -> DesktopNotice {
+                            sound: String? = nil, snoozes: SnoozeCount = SnoozeCount(), challenge: Bool = false) -> DesktopNotice {
         var notice = plain(phase, alarm: alarm, snooze: snooze, snoozeLong: snoozeLong, snoozes: snoozes)
+        if let sound, case .ringing = phase {
+            let name = sound.split(separator: "/").last.map(String.init) ?? sound
+            notice.body += "\n" + markup("Playing \(name).")
+        }
         if challenge {
             switch phase {
             case .ringing, .bell, .silent:

@@ -15,6 +15,15 @@ struct DesktopNoticeContentTests {
         #expect(n.resident)
     }
 
+    @Test("a folder or list as the sound: a ringing notice names the file that plays (by its name), after the message")
+    func namesTheChosenFile() {
+        let n = DesktopNotice.make(.ringing(since: "07:00:02"), alarm: "07:00", snooze: .seconds(540), message: "gym",
+                                   sound: "/home/me/wake/birds & rain.ogg")
+        #expect(n.body == "gym\nRinging since 07:00:02.\nPlaying birds &amp; rain.ogg.", "\(n.body)")
+        let snoozed = DesktopNotice.make(.snoozed(until: "07:09"), alarm: "07:00", snooze: .seconds(540), sound: "/m/a.wav")
+        #expect(!snoozed.body.contains("Playing"))
+    }
+
     @Test("two snooze buttons, the alarm's own and --snooze-long, then Stop; one when they are the same; none, and said, once the snoozes are used up")
     func twoSnoozeButtons() {
         var n = DesktopNotice.make(.ringing(since: "07:00:02"), alarm: "07:00", snooze: .seconds(9 * 60), snoozeLong: .seconds(18 * 60))

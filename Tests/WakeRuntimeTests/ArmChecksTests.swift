@@ -47,6 +47,54 @@ struct ArmChecksTests {
         }
     }
 
+    @Test("a folder with a broken and a quiet file: a one-off and wake add decode each, warn once per file and keep the good one; the daemon only lists them", arguments: modes)
+    func folderWithBadFiles(mode: ArmChecks.Mode) async throws {
+        let dir = try TestDirectory()
+        mkdir(dir.file("f"), 0o755)
+        let good = try await makeSound(in: dir, name: "f/a.wav", rate: 44100, channels: 1, seconds: "1", synth: ["sine", "440"])
+        let quiet = try await makeSound(in: dir, name: "f/b.wav", rate: 44100, channels: 1, seconds: "1", synth: ["sine", "440", "vol", "-70dB"])
+        let broken = try dir.write("f/c.wav", Array("RIFF not really".utf8))
+        _ = try dir.write("f/.hidden.wav", Array("x".utf8))
+        _ = try dir.write("f/cover.jpg", Array("x".utf8))
+        let sound = try ArmChecks.sound(dir.file("f"), volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
+        #expect(sound.kind == .user && sound.collection?.ignored == 1)
+        if mode == .daemon(alarm: "work") {
+            #expect(sound.entries == [good, quiet, broken] && sound.warnings.isEmpty && sound.warning == nil, "nothing is decoded: \(sound.entries)")
+        } else {
+            #expect(sound.entries == [good] && sound.file.path == good, "\(sound.entries)")
+            #expect(sound.warnings.count == 2 && sound.warnings[0].contains("b.wav") && sound.warnings[0].contains("silent")
+                    && sound.warnings[1].contains("c.wav"), "\(sound.warnings)")
+            #expect(sound.warnings.allSatisfy { $0.hasPrefix("warning: sound folder ") && $0.hasSuffix("; it is left out") })
+        }
+    }
+
+    @Test("a folder with nothing usable: refused (66) by a one-off and wake add; the daemon says so and rings the built-in", arguments: modes)
+    func folderWithNothingUsable(mode: ArmChecks.Mode) throws {
+        let dir = try TestDirectory()
+        mkdir(dir.file("empty"), 0o755)
+        do throws(WakeFailure) {
+            let sound = try ArmChecks.sound(dir.file("empty"), volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
+            #expect(mode == .daemon(alarm: "work"))
+            #expect(sound.kind == .builtIn && sound.entries.isEmpty && sound.warning?.contains("holds no sound files") == true, "\(sound.warning ?? "")")
+        } catch {
+            #expect(mode != .daemon(alarm: "work"))
+            #expect(error.kind == .soundUnusable && error.message.contains("holds no sound files (looked for .wav, .flac"), "\(error.message)")
+        }
+    }
+
+    @Test("a list: its entries that exist, in order; a URL and a missing file warned about in every mode", arguments: modes)
+    func playlist(mode: ArmChecks.Mode) async throws {
+        let dir = try TestDirectory()
+        let good = try await makeSound(in: dir, name: "a.wav", rate: 44100, channels: 1, seconds: "1", synth: ["sine", "440"])
+        let list = try dir.write("l.m3u8", Array("#EXTM3U\n#EXTINF:1,A\na.wav\nhttps://x/y.ogg\nmissing.wav\n".utf8))
+        let sound = try ArmChecks.sound(list, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
+        // Relative entries are joined to the list's folder textually, its `//` made one.
+        #expect(sound.kind == .user && sound.entries == [SoundList.join(SoundList.directory(of: list), "a.wav")], "\(sound.entries)")
+        #expect(sound.entries.first?.hasSuffix("/a.wav") == true && good.hasSuffix("/a.wav"))
+        #expect(sound.warnings.count == 2 && sound.warnings[0].contains("line 4: 'https://x/y.ogg' is a URL")
+                && sound.warnings[1].contains("missing.wav': no such file"), "\(sound.warnings)")
+    }
+
     @Test("a signal while decoding ends the check in every mode; wake add says nothing was added", arguments: modes)
     func interrupted(mode: ArmChecks.Mode) async throws {
         let dir = try TestDirectory()

@@ -4,6 +4,7 @@ import WakeCore
 import WakeEngine
 import WakeRuntime
 import WakeSystem
+@testable import WakeTestSupport
 
 /// The daemon's controller in-process: real alarm and history files in a temporary directory,
 /// a fake clock, fake timers and a fake output, so nights and restarts run in milliseconds.
@@ -89,6 +90,28 @@ struct DaemonControllerTests {
         let after = try d.record("work")
         #expect(after?.ringingSince == nil)
         #expect(after?.lastFired == RunnerTests.morning)
+    }
+
+    @Test("a folder as the sound over four nights: each file once in the first three, a new round on the fourth not starting with the last; the history carries it")
+    func folderShuffledOverNights() throws {
+        let dir = try TestDirectory()
+        mkdir(dir.file("f"), 0o755)
+        // The daemon only lists a folder (nothing is decoded at load), and the fake output plays nothing.
+        let files = try ["a.wav", "b.ogg", "c.flac"].map { try dir.write("f/" + $0, Array("x".utf8)) }
+        let d = try Daemon(alarms: [Self.daily("work", 7, options: ["sound": dir.file("f")])])
+        try d.start()
+        var rung: [String] = []
+        for night in 0..<4 {
+            d.advance(by: .seconds(night == 0 ? 8 * 3600 : 86_400))
+            #expect(d.runner.isRinging, "night \(night + 1)")
+            let played = try d.record("work")?.played ?? []
+            rung.append(played.last ?? "")
+            #expect(played.count == (night < 3 ? night + 1 : 1), "night \(night + 1): \(played)")
+            d.advance(by: .seconds(30))
+            d.stop("work")
+        }
+        #expect(Set(rung.prefix(3)) == Set(files), "each file once in three nights: \(rung)")
+        #expect(rung[3] != rung[2], "a new round does not start with the last: \(rung)")
     }
 
     @Test("a stored --snooze-limit reaches the daemon's engine: the snooze past it is refused and it rings on; the next day counts afresh")

@@ -167,6 +167,8 @@ final class EventRecorder: RuntimeObserver {
                 case .silentStep: return "silentStep"
                 case .stillSilent: return "stillSilent"
                 case .backFromSilent: return "backFromSilent"
+                case .soundChosen: return "soundChosen"
+                case .entryFailed: return "entryFailed"
                 }
             case .problem: return "problem"
             }

@@ -304,4 +304,61 @@ struct SupervisedOutputTests {
         #expect((fade.first ?? 0) > 19_000 && (fade.last ?? 20_000) < 300, "\(Array(fade))")
         #expect(events.contains { if case .stopped = $0 { true } else { false } }, "\(events)")
     }
+
+    @Test("a folder's files at ring time: opened by the worker in order, a missing and a broken one passed over and said, the next rings; none left: wake's own sound")
+    func entriesFallToTheNextThenTheBuiltInSound() throws {
+        let dir = try Self.temporaryDirectory("entries")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let missing = dir.appendingPathComponent("gone.wav").path
+        let broken = dir.appendingPathComponent("broken.wav").path
+        let good = dir.appendingPathComponent("good.wav").path
+        try Data("not a sound".utf8).write(to: URL(fileURLWithPath: broken))
+        try Data(RunnerTests.toneWAV()).write(to: URL(fileURLWithPath: good))
+        let reactor = Reactor()
+        let builtIn = try RunnerTests.tone()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { builtIn }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        // The request's own `sound` is not what rings: the entries are.
+        output.start(RingRequest(sound: builtIn, soundKind: .user, device: "null", entries: [missing, broken, good]))
+        try Self.turn(reactor, for: .seconds(10)) { events.contains(.audible) }
+        let failed = events.compactMap { if case .entryFailed(let p, let n, _) = $0 { (p, n) } else { nil } }
+        #expect(failed.map(\.0) == [missing, broken] && failed.map(\.1) == [broken, good], "\(events)")
+        #expect(events.contains(.soundChosen(path: good)), "\(events)")
+        #expect(!events.contains { if case .fallback = $0 { true } else { false } }, "no fallback past the folder: \(events)")
+        output.stop()
+
+        // None of them opens: wake's built-in sound on the same device, as for a single file.
+        events = []
+        output.start(RingRequest(sound: builtIn, soundKind: .user, device: "null", entries: [missing, broken]))
+        try Self.turn(reactor, for: .seconds(10)) { events.contains(.audible) }
+        let fallback = events.compactMap { if case .fallback(let from, let to, let reason) = $0 { (from, to, reason) } else { nil } }
+        #expect(fallback.first?.1 == "built-in sound on null" && fallback.first?.2.contains("gone.wav") == true, "\(events)")
+        #expect(events.contains(.audible))
+        output.finish(within: .seconds(2))
+    }
+
+    @Test("a folder's file that stops decoding mid-ring (truncated in place) gives way to the next file, not to wake's own sound")
+    func entryBrokenMidRingFallsToTheNext() throws {
+        let dir = try Self.temporaryDirectory("midring")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let first = dir.appendingPathComponent("first.wav").path
+        let second = dir.appendingPathComponent("second.wav").path
+        try Data(RunnerTests.toneWAV(frames: 40_000)).write(to: URL(fileURLWithPath: first))  // 5 s at 8 kHz: several chunks
+        try Data(RunnerTests.toneWAV()).write(to: URL(fileURLWithPath: second))
+        let reactor = Reactor()
+        let builtIn = try RunnerTests.tone()
+        let output = try SupervisedOutput(reactor: reactor, clock: SystemRuntimeClock(), bell: nil) { builtIn }
+        var events: [OutputEvent] = []
+        output.onEvent = { events.append($0) }
+        output.start(RingRequest(sound: builtIn, soundKind: .user, device: "null", entries: [first, second]))
+        try Self.turn(reactor, for: .seconds(10)) { events.contains(.audible) }
+        #expect(events.contains(.soundChosen(path: first)), "\(events)")
+        #expect(truncate(first, 44) == 0)
+        try Self.turn(reactor, for: .seconds(15)) { events.contains(.soundChosen(path: second)) }
+        let failed = events.compactMap { if case .entryFailed(let p, let n, _) = $0 { (p, n) } else { nil } }
+        #expect(failed.count == 1 && failed.first?.0 == first && failed.first?.1 == second, "\(events)")
+        #expect(!events.contains { if case .fallback = $0 { true } else { false } }, "\(events)")
+        output.finish(within: .seconds(2))
+    }
 }

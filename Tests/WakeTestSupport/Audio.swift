@@ -81,3 +81,28 @@ func readRaw(_ path: String, channels: Int, rate: Int) throws -> PCMData {
     guard let d = FileManager.default.contents(atPath: path) else { throw WAVError.bad("no capture at \(path)") }
     return PCMData(channels: channels, sampleRate: rate, samples: int16Samples(ArraySlice([UInt8](d))))
 }
+
+/// Which of `candidates` (Hz) is the loudest tone in `samples` (mono, or the first channel of
+/// interleaved ones), by the Goertzel filter's power at each; nil when nothing is heard
+/// (the strongest has under a hundredth of the signal's power).
+func dominantTone(_ data: PCMData, candidates: [Double]) -> Double? {
+    let x = stride(from: 0, to: data.samples.count, by: max(1, data.channels)).map { Double(data.samples[$0]) }
+    guard !x.isEmpty else { return nil }
+    let total = x.reduce(0) { $0 + $1 * $1 }
+    guard total > 0 else { return nil }
+    var best: (tone: Double, power: Double)?
+    for f in candidates {
+        let coefficient = 2 * cos(2 * Double.pi * f / Double(data.sampleRate))
+        var (s1, s2) = (0.0, 0.0)
+        for v in x {
+            let s = v + coefficient * s1 - s2
+            s2 = s1
+            s1 = s
+        }
+        // |X(f)|^2 scaled to the fraction of the signal's energy in that bin (2/N for a sine).
+        let power = (s1 * s1 + s2 * s2 - coefficient * s1 * s2) * 2 / Double(x.count) / total
+        if power > (best?.power ?? 0) { best = (f, power) }
+    }
+    guard let best, best.power > 0.01 else { return nil }
+    return best.tone
+}

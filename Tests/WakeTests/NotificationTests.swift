@@ -62,6 +62,25 @@ struct NotificationTests {
         }
     }
 
+    @Test("a folder as the sound: the ringing notification names the file that plays, and is sent once")
+    func folderFileNamed() async throws {
+        let dir = try TestDirectory()
+        mkdir(dir.file("tones"), 0o755)
+        _ = try await makeSound(in: dir, name: "tones/t700.wav", rate: 44100, channels: 1, seconds: "1", synth: ["sine", "700"])
+        try await NotificationMock.with { mock in
+            let wake = try DetachedWake(["now", "-s", dir.file("tones"), "-D", "null", "--ring-for", "60s", "--inhibit", "off"],
+                                        environment: environment(mock))
+            let ringing = try await wake.waitForEvent("ringing")
+            #expect(ringing["sound"] == dir.file("tones") + "/t700.wav", "\(ringing)")
+            let n = try await mock.waitForNotify()
+            #expect(n.body.hasSuffix("\nPlaying t700.wav."), "\(n)")
+            wake.send(SIGTERM)
+            #expect(await wake.wait().exitCode == 0)
+            let calls = try await mock.calls()
+            #expect(calls.filter { if case .notify = $0 { true } else { false } }.count == 1, "not re-sent for the same file: \(calls)")
+        }
+    }
+
     @Test("the long snooze button snoozes for --snooze-long: the log's until and the ring again are that far on; with the limit used up only Stop is offered")
     func longSnoozeButton() async throws {
         try await NotificationMock.with { mock in

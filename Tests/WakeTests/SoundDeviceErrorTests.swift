@@ -27,10 +27,13 @@ struct SoundDeviceErrorTests {
         expectSoundRefused(r, naming: "/nonexistent.wav")
     }
 
-    @Test("a directory: 66")
+    @Test("a directory with no sound files in it: 66, naming it (a directory is a folder of sounds, issue 42)")
     func directory() async throws {
-        let r = try await armWithSound("/tmp")
-        expectSoundRefused(r, naming: "/tmp")
+        let dir = try TestDirectory()
+        _ = try dir.write("notes.txt", Array("not a sound".utf8))
+        let r = try await armWithSound(dir.path)
+        expectSoundRefused(r, naming: dir.path)
+        #expect(r.stderr.contains("holds no sound files"), "\(r)")
     }
 
     @Test("an empty file: 66")

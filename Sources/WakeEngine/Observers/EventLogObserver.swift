@@ -13,6 +13,10 @@ public final class EventLogObserver: RuntimeObserver {
     public var wakesSystem = false
     /// An alarm's `--message`, written with its armed, ringing and missed events.
     public var message: (String) -> String? = { _ in nil }
+    /// A folder or list as the sound: the file an alarm's ring plays first, until the output
+    /// says which it opened (`chosen`); written as the ringing event's `sound`.
+    public var soundChoice: (String) -> String? = { _ in nil }
+    private var chosen: [String: String] = [:]
 
     public init(log: EventLog, zone: TimeZoneRules) {
         self.log = log
@@ -36,6 +40,7 @@ public final class EventLogObserver: RuntimeObserver {
             }
             if let m = message(event.alarm) { fields.append(("message", .string(m))) }
         case .ringStarted:
+            chosen[event.alarm] = nil
             return
         case .preRingStarted(let main):
             name = "pre_ringing"
@@ -46,6 +51,7 @@ public final class EventLogObserver: RuntimeObserver {
         case .ringing(let late):
             name = "ringing"
             fields.append(("late_ms", .milliseconds(late)))
+            if let sound = chosen[event.alarm] ?? soundChoice(event.alarm) { fields.append(("sound", .string(sound))) }
             if let m = message(event.alarm) { fields.append(("message", .string(m))) }
         case .snoozed(let until):
             name = "snoozed"
@@ -134,6 +140,12 @@ public final class EventLogObserver: RuntimeObserver {
             case .stillSilent(let tries, let span):
                 name = "still_silent"
                 fields += [("tries", .int(Int64(tries))), ("silent_s", .int(span.secondsRoundedUp))]
+            case .soundChosen(let path):
+                chosen[event.alarm] = path
+                return
+            case .entryFailed(let path, let next, let reason):
+                name = "fallback"
+                fields += [("from", .string(path)), ("to", .string(next)), ("reason", .string(reason)), ("sound", .string(next))]
             case .backFromSilent(let device, let tries, let span):
                 name = "recovered"
                 fields += [("what", .string("sound")), ("from", .string("silent")), ("device", .string(device)),

@@ -7,9 +7,18 @@ import WakeSystem
 /// an ALSA plugin talking to a hung sound server blocks for tens of seconds whatever mode the PCM
 /// was opened in. The loop supervises through the mailbox and abandons a worker that stalls.
 final class OutputWorker: @unchecked Sendable {
+    /// Where the sound comes from: opened by the loop when the alarm was set, or the files of a
+    /// folder or list, opened here in turn from `first` (a libsndfile open at ring time never
+    /// runs on the loop) until one opens.
+    enum Source {
+        case ready(LoopingSource)
+        /// `speech` (`--say on`): the clip, fitted here to the format of the file that opens.
+        case entries([String], first: Int, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition, speech: SpeechClip?)
+    }
+
     struct Job {
         var device: String
-        var source: LoopingSource
+        var source: Source
         var latency: Duration
         var serverLatency: Duration
         var unpaced: Bool
@@ -53,7 +62,54 @@ final class OutputWorker: @unchecked Sendable {
 
     private func run() {
         defer { mailbox.markEnded() }
-        let source = job.source
+        let source: LoopingSource
+        switch job.source {
+        case .ready(let ready):
+            source = ready
+        case .entries(let paths, let first, let volume, let fadeIn, let crescendo, let speech):
+            guard let opened = openEntry(paths, from: first, volume: volume, fadeIn: fadeIn, crescendo: crescendo, speech: speech) else { return }
+            source = opened
+        }
+        play(source)
+    }
+
+    /// The first of `paths` from `first` on that opens and decodes, said with those that failed
+    /// before it; nil when none does (the loop is told, and rings wake's own sound) or when the
+    /// loop gave up on this worker meanwhile.
+    private func openEntry(_ paths: [String], from first: Int, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition,
+                           speech: SpeechClip?) -> LoopingSource? {
+        var skipped: [SkippedEntry] = []
+        for index in paths.indices where index >= first {
+            if mailbox.isAbandoned { return nil }
+            let path = paths[index]
+            let sound: SoundFile
+            do {
+                // A long file takes a while to decode: that is progress, not a stalled device.
+                sound = try SoundFile(path: path, interrupted: { [mailbox] in
+                    mailbox.madeProgress(at: SystemClock.monotonic, frames: 0, seams: 0)
+                    return mailbox.isAbandoned ? SIGTERM : nil
+                })
+            } catch {
+                if error.signal != nil { return nil }
+                skipped.append(SkippedEntry(path: path, reason: error.reason))
+                continue
+            }
+            // The file's format is known only now; fitting a clip of a second or two takes well under a millisecond.
+            let frames = speech.map { SpeechFrames($0, format: .init(rate: sound.sampleRate, channels: sound.channels, width: sound.width)) }
+            let source = LoopingSource(sound: sound, volume: volume, fadeIn: fadeIn, crescendo: crescendo, speech: frames)
+            do { try source.rewind() } catch {
+                skipped.append(SkippedEntry(path: path, reason: error.description))
+                continue
+            }
+            mailbox.post(.chosen(index: index, path: path, rate: sound.sampleRate, skipped: skipped))
+            return source
+        }
+        let why = skipped.map { "'\($0.path.printable)': \($0.reason)" }.joined(separator: "; ")
+        mailbox.post(.failed(.sound, "no file of the folder or list opens (\(why))"))
+        return nil
+    }
+
+    private func play(_ source: LoopingSource) {
         let pcm: PCM
         do {
             pcm = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
@@ -63,7 +119,7 @@ final class OutputWorker: @unchecked Sendable {
         }
         if mailbox.isAbandoned { return }  // gave up on us while the open hung: never touch it again
         mailbox.noteOpened(serverBacked: pcm.isServerBacked)
-        if job.held, !holdForTheDeadline(pcm) { return }
+        if job.held, !holdForTheDeadline(pcm, source) { return }
         // The mixer behind the device, now that the device is known to open (see MixerGuard.swift).
         if let floor = job.mixer.floor, !job.leavesUserLevels {
             raisedMixer = job.ledger.raise(device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
@@ -97,7 +153,7 @@ final class OutputWorker: @unchecked Sendable {
         while true {
             switch mailbox.pending() {
             case .abandoned: return releaseMixer()
-            case .stop: return stop(pcm)
+            case .stop: return stop(pcm, source)
             case .resync:
                 // Pick up as if the frames written so far had been played up to now.
                 start = SystemClock.monotonic - schedule.timeDue(ofFrame: written)
@@ -165,8 +221,7 @@ final class OutputWorker: @unchecked Sendable {
     /// and the stream guard wait for the go: no level is touched before the deadline. False when
     /// the ring never came to this worker (stopped, abandoned, or no go in time): the device is
     /// closed, unless abandoned (then it is never touched again).
-    private func holdForTheDeadline(_ pcm: PCM) -> Bool {
-        let source = job.source
+    private func holdForTheDeadline(_ pcm: PCM, _ source: LoopingSource) -> Bool {
         if source.pending.frames == 0, mailbox.beginSoundRead() {
             try? source.fill()  // a failure here is met again, and reported, by the first read after the go
             mailbox.endSoundRead()
@@ -283,8 +338,7 @@ final class OutputWorker: @unchecked Sendable {
     /// server's plugin has already handed what is queued to the server (ALSA's rewind there only
     /// moves its own pointer), so a fade would queue behind it and never be heard: the drop alone
     /// corks and flushes the server's stream, silence at once.
-    private func stop(_ pcm: PCM) {
-        let source = job.source
+    private func stop(_ pcm: PCM, _ source: LoopingSource) {
         let rewound = pcm.isClockless || pcm.isServerBacked ? 0 : pcm.rewindQueued()
         let frames = source.sound.frames
         if frames > 0, !pcm.isServerBacked, mailbox.beginSoundRead() {

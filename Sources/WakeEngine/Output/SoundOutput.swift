@@ -22,32 +22,44 @@ public struct RingRequest {
     /// `--say on`: spoken between loops of the sound, in the same stream (nil: the loop is the
     /// sound alone, sample-exact).
     public var speech: RingSpeech?
+    /// A folder or list as the sound (`soundKind` `.user`): its files in the order they are
+    /// tried, the first being this ring's choice. Each is opened by the output worker when the
+    /// ring starts (never on the loop), and one that fails gives way to the next, then to
+    /// wake's built-in sound. Empty for a single file, which `sound` holds open.
+    public var entries: [String]
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
                 fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,
-                speech: RingSpeech? = nil) {
+                speech: RingSpeech? = nil, entries: [String] = []) {
         self.sound = sound; self.soundKind = soundKind; self.device = device
         self.volume = volume; self.fadeIn = fadeIn; self.unpaced = unpaced; self.mixer = mixer
         self.leavesUserLevels = leavesUserLevels
         self.speech = speech
+        self.entries = entries
     }
 
     /// The pre-alarm's quiet ring of this ring: `percent` of its volume, on the same device and
-    /// under the same mixer policy, with `sound` (`--pre-alarm-sound`) or this ring's own; its
-    /// fade no longer than `lead`.
+    /// under the same mixer policy, with `sound` (`--pre-alarm-sound`) or this ring's own (a
+    /// folder's or list's files included); its fade no longer than `lead`. It speaks nothing:
+    /// `--say` belongs to the alarm's own ring.
     public func preRing(percent: Int, lead: Duration, sound: SoundFile? = nil) -> RingRequest {
         var r = self
-        if let sound { r.sound = sound; r.soundKind = .user }
+        if let sound { r.sound = sound; r.soundKind = .user; r.entries = [] }
+        r.speech = nil
         r.volume = PreAlarm(lead: lead, percent: percent).volume(of: volume)
         r.fadeIn = min(fadeIn, lead)
         return r
     }
+
+    /// Whether the sound is a folder's or list's files, opened at ring time.
+    var playsEntries: Bool { soundKind == .user && !entries.isEmpty }
 
     /// Whether a device pre-rolled for `self` can play `other`: the same file, device and settings.
     func isSameRing(as other: RingRequest) -> Bool {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
             && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer && leavesUserLevels == other.leavesUserLevels
             && speech === other.speech
+            && entries == other.entries
     }
 }
 
@@ -84,6 +96,11 @@ public enum OutputEvent: Hashable, Sendable {
     case stillSilent(tries: Int, for: Duration)
     /// While silent, a device worked again after `tries` failed attempts: sound is back on it.
     case backFromSilent(device: String, tries: Int, silentFor: Duration)
+    /// A folder or list as the sound: `path` is the file this ring plays.
+    case soundChosen(path: String)
+    /// A folder or list as the sound: the file `path` failed (`reason`: missing, broken) and
+    /// `next` is tried instead.
+    case entryFailed(path: String, next: String, reason: String)
 }
 
 /// The sound path as the runner sees it: start, stop, and events back. Never blocks.

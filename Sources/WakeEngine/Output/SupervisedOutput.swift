@@ -114,6 +114,10 @@ public final class SupervisedOutput: SoundOutput {
     private var prepared: (mailbox: WorkerMailbox, request: RingRequest)?
     /// Every worker that became this ring's output, in order, with its device: the meter.
     private var ringWorkers: [(mailbox: WorkerMailbox, output: FallbackChain.Output)] = []
+    /// A folder or list as the sound: the entry the next worker opens first (the one playing,
+    /// once a worker has said which), and the worker that last said so.
+    private var entryIndex = 0
+    private var chosenBy: Int?
 
     /// What this ring's outputs took so far (the last ring's, once it has ended), read from the
     /// workers' counters.
@@ -184,6 +188,8 @@ public final class SupervisedOutput: SoundOutput {
         lastFailure = ""
         failures = []
         ringWorkers = []
+        entryIndex = 0
+        chosenBy = nil
         let now = clock.monotonic()
         startWatchdog()
         if let ready {
@@ -305,18 +311,27 @@ public final class SupervisedOutput: SoundOutput {
             return .failure(SpawnFailure(kind: kind))
         }
         guard case .device(let device, let kind) = output, let request = ring ?? request else { return failed(.device, "no device") }
-        guard let sound = sound(kind, request) else { return failed(.device, "wake's built-in sound could not be opened") }
+        // A pre-roll belongs to the coming ring, whose crescendo has not begun.
+        let start = held ? CrescendoPosition() : crescendo
         nextWorkerID += 1
         let mailbox = WorkerMailbox(id: nextWorkerID, wake: reports, start: clock.monotonic(), held: held)
-        mailbox.sound = ObjectIdentifier(sound)
-        mailbox.rate = sound.sampleRate
-        // A pre-roll belongs to the coming ring, whose crescendo has not begun.
-        let source = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn,
-                                   crescendo: held ? CrescendoPosition() : crescendo, speech: request.speech?.frames(for: sound))
-        do {
-            try source.rewind()
-        } catch {
-            return failed(.sound, error.description)
+        let source: OutputWorker.Source
+        if kind == .user && request.playsEntries {
+            // Opened by the worker, its own file: no other worker ever reads it. The rate comes with `chosen`.
+            source = .entries(request.entries, first: held ? 0 : entryIndex, volume: request.volume, fadeIn: request.fadeIn, crescendo: start,
+                              speech: request.speech?.clip)
+        } else {
+            guard let sound = sound(kind, request) else { return failed(.device, "wake's built-in sound could not be opened") }
+            mailbox.sound = ObjectIdentifier(sound)
+            mailbox.rate = sound.sampleRate
+            let looping = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn, crescendo: start,
+                                        speech: request.speech?.frames(for: sound))
+            do {
+                try looping.rewind()
+            } catch {
+                return failed(.sound, error.description)
+            }
+            source = .ready(looping)
         }
         do {
             try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
@@ -332,7 +347,7 @@ public final class SupervisedOutput: SoundOutput {
     /// The sound for `kind`: the alarm's own while no stuck worker may be reading it, else a
     /// fresh built-in one.
     private func sound(_ kind: FallbackChain.Sound, _ request: RingRequest) -> SoundFile? {
-        if kind == request.soundKind, !poisoned.contains(ObjectIdentifier(request.sound)) { return request.sound }
+        if kind == request.soundKind, !request.playsEntries, !poisoned.contains(ObjectIdentifier(request.sound)) { return request.sound }
         if let spare = spareBuiltIn, !poisoned.contains(ObjectIdentifier(spare)) { return spare }
         spareBuiltIn = builtInSound()
         return spareBuiltIn
@@ -528,6 +543,7 @@ public final class SupervisedOutput: SoundOutput {
             raisedBy.remove(mailbox.id)
             onEvent?(.mixerRestored(mixer: mixer, to: to, keptChanges: kept))
         case .mixerProblem(let reason): onEvent?(.mixerProblem(reason))
+        case .chosen(_, _, let rate, _): mailbox.rate = rate
         case .opened, .firstFrame, .failed, .stopped: break
         }
     }
@@ -540,10 +556,28 @@ public final class SupervisedOutput: SoundOutput {
                 onEvent?(.opened(device: output.deviceName ?? "?", format: format, paced: paced))
             case .firstFrame:
                 onEvent?(.audible)
+            case .chosen(let index, let path, let rate, let skipped):
+                mailbox.rate = rate
+                entryIndex = index
+                chosenBy = mailbox.id
+                let tried = skipped.map(\.path) + [path]
+                for (i, entry) in skipped.enumerated() {
+                    onEvent?(.entryFailed(path: entry.path, next: tried[i + 1], reason: entry.reason))
+                }
+                onEvent?(.soundChosen(path: path))
             case .failed(let failure, let reason):
                 state = .idle
                 lastFailure = reason
                 leftBehind(mailbox)
+                // A file of a folder or list that opened and then failed to decode: the next
+                // file, on the same device, before wake's own sound.
+                if failure == .sound, chosenBy == mailbox.id, let request, request.playsEntries,
+                   case .device(_, .user) = output, entryIndex + 1 < request.entries.count {
+                    onEvent?(.entryFailed(path: request.entries[entryIndex], next: request.entries[entryIndex + 1], reason: reason))
+                    entryIndex += 1
+                    chosenBy = nil
+                    return launch(output)
+                }
                 return advance(after: failure)
             case .stopped:
                 break  // only after a stop, which moved the worker to `stopping`

@@ -12,6 +12,15 @@ enum WorkerReport: Sendable {
     case mixerRaised(mixer: String, from: MixerReading, to: MixerReading)
     case mixerRestored(mixer: String, to: MixerReading, keptChanges: Bool)
     case mixerProblem(String)
+    /// A folder's or list's entry opened (`index` in the ring's entries), at `rate`; `skipped`:
+    /// the entries before it that failed, each with why.
+    case chosen(index: Int, path: String, rate: Int, skipped: [SkippedEntry])
+}
+
+/// An entry of a folder or list that failed to open at ring time.
+struct SkippedEntry: Sendable {
+    var path: String
+    var reason: String
 }
 
 /// The one place an output worker and the event loop meet: requests in, reports and progress

@@ -19,6 +19,8 @@ public final class ConsoleObserver: RuntimeObserver {
     var alarmName: (String) -> String = { _ in "" }
     /// An alarm's `--message`, said at the end of its armed and ringing lines.
     var message: (String) -> String? = { _ in nil }
+    /// A folder or list as the sound: the file an alarm's ring plays first, named in its ringing line.
+    var soundChoice: (String) -> String? = { _ in nil }
     /// The snoozes an alarm's occurrence has used, of its `--snooze-limit`: said in its ringing
     /// and snoozed lines when it has a limit.
     var snoozes: (String) -> SnoozeCount = { _ in SnoozeCount() }
@@ -67,7 +69,8 @@ public final class ConsoleObserver: RuntimeObserver {
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
             let count = snoozes(event.alarm).ofLimit.map { ", snoozed " + $0 } ?? ""
-            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)\(count)"
+            let playing = soundChoice(event.alarm).map { ", playing '\($0.printable)'" } ?? ""
+            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)\(count)\(playing)"
                 + AlarmMessage.suffix(message(event.alarm)) + "."
             lastRingingLine = line
             lastRinging = event.alarm
@@ -184,6 +187,10 @@ public final class ConsoleObserver: RuntimeObserver {
             console.error("still no sound after \(Formatting.span(span)) (\(tries) tries); trying again")
         case .backFromSilent(let device, let tries, let span):
             console.error("SOUND IS BACK on '\(device.printable)' after \(Formatting.span(span)) without sound (\(tries) tries)")
+        case .soundChosen:
+            break  // named in the ringing line, or by the failure that led to it
+        case .entryFailed(let path, let next, let reason):
+            console.error("sound file '\(path.printable)' failed (\(reason)); playing '\(next.printable)' instead")
         }
     }
 

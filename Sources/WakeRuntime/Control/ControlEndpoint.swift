@@ -156,7 +156,8 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
         // The occurrence's snoozes, for `wake list` ("snoozed 2 of 3 until 07:18:00").
         r.snoozes = session.runner.snoozes(of: id)
         if let setup = session.runner.setup(of: id) {
-            r["sound"] = setup.ring.soundKind == .builtIn ? "" : setup.ring.sound.path
+            // A folder or list: the file this ring plays first.
+            r["sound"] = setup.ring.soundKind == .builtIn ? "" : setup.ring.entries.first ?? setup.ring.sound.path
             r["device"] = setup.ring.device
             r["message"] = setup.message
         }

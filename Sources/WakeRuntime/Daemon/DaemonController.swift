@@ -45,6 +45,8 @@ public final class DaemonController: RuntimeObserver {
         var recovered = false
         /// The config file's entries it was armed under: a change to the file re-arms it.
         var defaults: [ConfigFile.Entry]
+        /// A folder or list as the sound: the order its files are tried in at this ring.
+        var entries: [String] = []
     }
 
     private let runner: Runner
@@ -249,7 +251,7 @@ public final class DaemonController: RuntimeObserver {
             guard let settings = settings(for: alarm) else { continue }
             if recovering, let resume = resumption(alarm, record: record, settings: settings, now: now) {
                 arm(alarm, at: resume.at, occurrence: resume.occurrence, settings: settings, builtInSound: resume.builtInSound,
-                    recovered: true)
+                    recovered: true, played: record.played)
                 continue
             }
             let calendars = daysOff[alarm.name] ?? DayOffCalendars()
@@ -269,7 +271,7 @@ public final class DaemonController: RuntimeObserver {
                runner.state(of: alarm.name) != nil, !isFinished(alarm.name) {
                 continue  // armed as it should be
             }
-            arm(alarm, at: next.instant, occurrence: next.instant, settings: settings)
+            arm(alarm, at: next.instant, occurrence: next.instant, settings: settings, played: record.played)
         }
         recovering = false
         for name in kept.keys where !present.contains(name) { kept[name] = nil }
@@ -328,6 +330,8 @@ public final class DaemonController: RuntimeObserver {
         // say `skip` for it.
         if fileRead, let s = skipped, s > realtime, !record.skips.contains(s), record.lastSkipped != s { skipped = nil }
         record.lastSkipped = later(record.lastSkipped, skipped)
+        // The shuffle's memory: the file's, which every ring writes, unless it could not be read.
+        if !fileRead { record.played = known.played }
         return record
     }
 
@@ -416,7 +420,7 @@ public final class DaemonController: RuntimeObserver {
     }
 
     private func arm(_ alarm: StandingAlarm, at instant: Instant, occurrence: Instant, settings: RingSettings,
-                     builtInSound: Bool = false, recovered: Bool = false) {
+                     builtInSound: Bool = false, recovered: Bool = false, played: [String] = []) {
         let sound: ArmChecks.Sound
         do { sound = try self.sound(builtInSound ? nil : settings.soundPath, volume: settings.volume, alarm: alarm.name) } catch {
             // A signal that ends the daemon came while the file was decoded: the daemon ends
@@ -426,9 +430,13 @@ public final class DaemonController: RuntimeObserver {
             console.error("cannot arm '\(alarm.name)': not even wake's built-in sound can be opened: \(error.message)")
             return
         }
+        // A folder or list: this ring's order, the files not yet played this round first.
+        var random = SystemRandomNumberGenerator()
+        let order = ShuffleBag.order(entries: sound.entries, played: played, using: &random)
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
                                fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer,
-                               speech: settings.say ? speech(for: alarm.name, message: settings.message, occurrence: occurrence, sound: sound.file) : nil)
+                               speech: settings.say ? speech(for: alarm.name, message: settings.message, occurrence: occurrence, sound: sound.file) : nil,
+                               entries: order)
         var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
         if let pre = settings.engine.preAlarm {
@@ -446,7 +454,7 @@ public final class DaemonController: RuntimeObserver {
             }
             setup.preRing = ring.preRing(percent: pre.percent, lead: pre.lead, sound: preSound)
         }
-        armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries)
+        armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries, entries: order)
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
             armed[alarm.name] = nil
@@ -491,6 +499,7 @@ public final class DaemonController: RuntimeObserver {
                                         })
         if let path, let decoded = sound.decoded { sounds[path] = decoded }
         if let warning = sound.warning { console.error(warning) }
+        for warning in sound.warnings { console.error(warning) }
         return sound
     }
 
@@ -591,11 +600,18 @@ public final class DaemonController: RuntimeObserver {
             // Recorded before the sound starts: a crash from here on never rings it again.
             guard let occurrence = armed[name]?.occurrence else { return }
             let now = event.time.realtime
+            // A folder or list: its first file counts as played from here, in the same write.
+            let entries = armed[name]?.entries ?? []
             save(name) { r in
+                if let first = entries.first { r.played = ShuffleBag.record(tried: [first], played: r.played, entries: entries) }
                 if r.lastFired != occurrence { r.lastFired = occurrence }
                 r.ringingSince = now
                 r.snoozedUntil = nil
             }
+        case .sound(.soundChosen(let path)), .sound(.entryFailed(let path, _, _)):
+            // The file that plays, and those tried before it, are played for this round.
+            guard let entries = armed[name]?.entries, !entries.isEmpty else { return }
+            save(name) { r in r.played = ShuffleBag.record(tried: [path], played: r.played, entries: entries) }
         case .snoozed(let until):
             save(name) { r in
                 r.ringingSince = nil

@@ -18,6 +18,8 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         var phase: DesktopNotice.Phase?
         var since = ""
         var bellReason: String?
+        /// A folder or list as the sound: the file the ring plays (said by the output).
+        var sound: String?
     }
 
     private unowned var session: SessionContext!
@@ -74,7 +76,13 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         case .ringStarted:
             t.since = clock(event.time.realtime, seconds: true)
             t.bellReason = nil
+            // The file the ring plays first: a notice is re-sent only when another one plays.
+            t.sound = session.runner.setup(of: id)?.ring.entries.first
             t.phase = .ringing(since: t.since)
+        case .sound(.soundChosen(let path)):
+            guard t.sound != path else { return }
+            t.sound = path
+            guard case .ringing? = t.phase else { alarms[id] = t; return }
         case .sound(.fallback(_, let to, let reason)) where to == "bell":
             t.bellReason = reason
         case .sound(.bell):
@@ -117,6 +125,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         let settings = session.runner.setup(of: id)?.settings ?? AlarmEngine.Settings()
         return DesktopNotice.make(phase, alarm: name, snooze: settings.snooze, snoozeLong: settings.snoozeLong,
                                   message: session.runner.setup(of: id)?.message,
+                                  sound: alarms[id]?.sound ?? session.runner.setup(of: id)?.ring.entries.first,
                                   snoozes: session.runner.snoozes(of: id) ?? SnoozeCount(), challenge: settings.challenge)
     }
 

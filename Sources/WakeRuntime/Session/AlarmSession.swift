@@ -105,6 +105,8 @@ public final class AlarmSession: SessionContext {
         consoleObserver.snoozes = { [unowned self] in runner.snoozes(of: $0) ?? SnoozeCount() }
         consoleObserver.challenge = { [unowned self] in runner.challenge(of: $0)?.question }
         logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
+        consoleObserver.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
+        logObserver?.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
         runner.observe(with: codeRelease)

@@ -31,16 +31,42 @@ public enum ArmChecks {
         public var decoded: SoundFile?
         /// Said in the daemon's mode when it rings something else than asked.
         public var warning: String?
+        /// A folder or list as the sound: its files that passed the checks (the daemon's: that
+        /// exist; a one-off's and `wake add`'s: that decode and are audible), in its order.
+        /// `file` is then the first of them (the daemon's: wake's own, nothing is decoded).
+        public var entries: [String] = []
+        /// One warning per entry refused: said, and the alarm rings the others.
+        public var warnings: [String] = []
+        /// The folder or list as read, for the dry run.
+        public var collection: SoundCollection?
+        /// Entries refused by the decode and audibility checks.
+        public var refused: [String] = []
     }
 
     /// The sound: `path` (or wake's own) decoded end to end, and audible at `volume`. `opened`
     /// is the file already decoded for `path` (the daemon's). `interrupt` is asked while a long
     /// file decodes: a signal ends the check.
+    /// `progress`: told once, when checking a folder's or list's files has taken over 2 s, what is going on.
     public static func sound(_ path: String?, volume: Int, mode: Mode, opened: SoundFile? = nil, interrupt: @escaping () -> Int32?,
+                             progress: ((String) -> Void)? = nil,
                              builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
         var warning: String?
         var decoded: SoundFile?
         if let path {
+            do {
+                if let collection = try SoundCollection.read(path) {
+                    return try list(collection, volume: volume, mode: mode, interrupt: interrupt, progress: progress, builtIn: builtIn)
+                }
+            } catch let error as FileOpenError {
+                let problem = "cannot read the sound list \(error.description)"
+                guard case .daemon(let alarm) = mode else { throw WakeFailure(.soundUnusable, problem + "; choose another list with --sound") }
+                warning = "alarm '\(alarm.printable)': \(problem); it will ring wake's built-in sound"
+                return try ringBuiltIn(builtIn, decoded: nil, warning: warning, mode: mode)
+            } catch let error as WakeFailure {
+                throw error
+            } catch {
+                throw WakeFailure(.soundUnusable, "\(error)")
+            }
             do {
                 let file = try opened ?? SoundFile(path: path, interrupted: interrupt)
                 decoded = file
@@ -65,6 +91,11 @@ public enum ArmChecks {
                 throw WakeFailure(.soundUnusable, "\(error)")
             }
         }
+        return try ringBuiltIn(builtIn, decoded: decoded, warning: warning, mode: mode)
+    }
+
+    private static func ringBuiltIn(_ builtIn: () throws(SoundFile.OpenError) -> SoundFile, decoded: SoundFile?, warning: String?,
+                                    mode: Mode) throws(WakeFailure) -> Sound {
         do {
             let file = try builtIn()
             return Sound(file: file, kind: .builtIn, decoded: decoded, warning: warning)
@@ -73,6 +104,74 @@ public enum ArmChecks {
             // A missing libsndfile already names the package to reinstall; no file is to blame.
             throw WakeFailure(.soundUnusable, error.description + (error.libraryMissing ? "" : "; reinstall wake"))
         }
+    }
+
+    /// A folder or list as the sound. A one-off and `wake add` decode every file and check that
+    /// it is audible (each then closed, the first kept for the device check): one warning per
+    /// file refused, and refused only when none is left. The daemon only lists them (its reload
+    /// must stay fast): a file that fails at ring time gives way to the next, then to wake's own
+    /// sound. A folder or list with nothing in it is refused, or in the daemon rings wake's own sound.
+    private static func list(_ collection: SoundCollection, volume: Int, mode: Mode, interrupt: @escaping () -> Int32?,
+                             progress: ((String) -> Void)?, builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
+        let what = "sound \(collection.described)"
+        let problems = collection.problems.map { "\(what): \($0)" }
+        guard case .daemon(let alarm) = mode else {
+            var warnings = problems.map { "warning: \($0); it is left out" }
+            var good: [String] = []
+            var refused: [String] = []
+            var reasons: [String] = []
+            var first: SoundFile?
+            let started = SystemClock.monotonic
+            var said = false
+            for (done, entry) in collection.entries.enumerated() {
+                if !said, let progress, SystemClock.monotonic - started > .seconds(2) {
+                    said = true
+                    progress("checking the \(collection.entries.count) files of the \(collection.described) (\(done) done); Ctrl-C ends it")
+                }
+                let file: SoundFile
+                do {
+                    file = try SoundFile(path: entry, interrupted: interrupt)
+                } catch {
+                    if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: "reading the sound files", nothing: mode.nothing) }
+                    if error.libraryMissing { throw WakeFailure(.soundUnusable, error.description) }
+                    warnings.append("warning: \(what): \(error.description); it is left out")
+                    refused.append(entry)
+                    reasons.append("'\(entry.printable)': \(error.reason)")
+                    continue
+                }
+                if let why = file.silenceReason(volume: volume) {
+                    let atVolume = why.contains("--volume") ? "" : " at --volume \(volume)"
+                    warnings.append("warning: \(what): cannot use sound file '\(entry.printable)': \(why)\(atVolume); it is left out")
+                    refused.append(entry)
+                    reasons.append("'\(entry.printable)': \(why)\(atVolume)")
+                    continue
+                }
+                good.append(entry)
+                if first == nil { first = file }
+            }
+            guard let first else {
+                let reason = collection.entries.isEmpty ? collection.emptyReason
+                    : "no file of the \(collection.described) can be used (" + reasons.joined(separator: "; ") + ")"
+                throw WakeFailure(.soundUnusable, reason + "; choose another folder, list or file with --sound")
+            }
+            return Sound(file: first, kind: .user, decoded: nil, warning: nil, entries: good, warnings: warnings, collection: collection,
+                         refused: refused)
+        }
+        let named = "alarm '\(alarm.printable)': "
+        let warnings = problems.map { named + $0 + "; it is left out" }
+        guard !collection.entries.isEmpty else {
+            var sound = try ringBuiltIn(builtIn, decoded: nil, warning: named + collection.emptyReason + "; it will ring wake's built-in sound",
+                                        mode: mode)
+            sound.warnings = warnings
+            sound.collection = collection
+            return sound
+        }
+        var sound = try ringBuiltIn(builtIn, decoded: nil, warning: nil, mode: mode)
+        sound.kind = .user
+        sound.entries = collection.entries
+        sound.warnings = warnings
+        sound.collection = collection
+        return sound
     }
 
     /// `--say on`: `text` spoken now by espeak-ng, converted for each of `sounds` (the alarm's,

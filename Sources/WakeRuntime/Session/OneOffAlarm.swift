@@ -48,13 +48,18 @@ public enum OneOffAlarm {
 
         // The sound file: opened and decoded end to end now, held open until the end, and
         // audible at the volume asked for.
-        let sound: SoundFile
+        // A folder or list: each of its files decoded and checked now (then closed), one warning per
+        // file refused; the ring opens the one it plays.
+        let checked: ArmChecks.Sound
         do {
-            sound = try ArmChecks.sound(options.ring.soundPath, volume: options.ring.volume, mode: .oneOff,
-                                        interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open).file
+            checked = try ArmChecks.sound(options.ring.soundPath, volume: options.ring.volume, mode: .oneOff,
+                                          interrupt: { SignalChannel.pending() }, progress: { console.info($0) }, builtIn: DefaultSound.open)
         } catch {
             throw cancelled(error)
         }
+        let sound = checked.file
+        for warning in checked.warnings { console.error(warning) }
+
         let preSound: SoundFile?
         do {
             let preVolume = options.ring.engine.preAlarm.map { $0.volume(of: options.ring.volume) } ?? options.ring.volume
@@ -124,7 +129,7 @@ public enum OneOffAlarm {
 
         if options.dryRun {
             inhibitor.release()
-            printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, device: device, inhibitor: inhibitor, wake: wake,
+            printDryRun(options, deadline: deadline, now: now, zone: zone, sound: sound, list: checked, device: device, inhibitor: inhibitor, wake: wake,
                         mixer: mixer.text, speech: speech, console: console)
             console.result(NotifySetup.report(options.notify, notify) + options.source(["notify"]))
             return .done
@@ -144,9 +149,10 @@ public enum OneOffAlarm {
             let mode = options.ring.mpris
             session.attach(MediaPlayers(mode: { _ in mode }))
         }
+        // A one-off rings once: its order is shuffled here, and nothing is remembered.
         let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
                                volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer,
-                               speech: speech)
+                               speech: speech, entries: checked.entries.shuffled())
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
                                message: options.ring.message)
@@ -180,6 +186,7 @@ public enum OneOffAlarm {
     }
 
     static func printDryRun(_ options: AlarmOptions, deadline: Deadline, now: ClockReading, zone: TimeZoneRules, sound: SoundFile,
+                            list: ArmChecks.Sound? = nil,
                             device: DeviceCheck.Report, inhibitor: InhibitorState, wake: WakeSystemPlan, mixer: String, speech: RingSpeech?,
                             console: Console) {
         let wait = deadline.instant - now.realtime
@@ -191,7 +198,15 @@ public enum OneOffAlarm {
         console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
         console.result("clock: \(deadline.clock.rawValue)")
         console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
+        if let list, let collection = list.collection {
+            let refused = list.refused.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+            let ignored = collection.ignored > 0 ? ", \(collection.ignored) other file\(collection.ignored == 1 ? "" : "s") ignored" : ""
+            console.result("sound: \(collection.path.printable) (\(list.entries.count) \(list.entries.count == 1 ? "entry" : "entries")"
+                           + (refused.isEmpty ? "" : ", \(refused.count) refused: " + refused.map(\.printable).joined(separator: ", ")) + ignored + ")"
+                           + from(.sound))
+        } else {
         console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))" + from(.sound))
+        }
         console.result("device: \(options.ring.device.printable) (\(device.summary)): " + (device.problem.map { "opens, but " + $0 } ?? "ok") + from(.device))
         console.result("volume: \(options.ring.volume) %" + (options.ring.fadeIn > .zero ? ", fading in over \(DurationText.format(options.ring.fadeIn))" : "")
             + from(.volume, .fadeIn))

@@ -102,8 +102,11 @@ public enum StandingAlarmActions {
 
         // The checks a one-off alarm gets (ArmChecks, the same device and mixer checks), so
         // 07:00 finds nothing new wrong.
-        let sound = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
-                                        interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open).file
+        // A folder or list: every file decoded and checked now, one warning per file refused.
+        let checked = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
+                                          interrupt: { SignalChannel.pending() }, progress: { console.info($0) }, builtIn: DefaultSound.open)
+        let sound = checked.file
+        for warning in checked.warnings { console.error(warning) }
         // Spoken once now, so a missing espeak-ng is said tonight; the daemon speaks it again at each arm.
         if settings.say {
             _ = try ArmChecks.speech(SpeechClip.text(message: settings.message, hour: hour, minute: minute), mode: .add, sounds: [])

@@ -141,6 +141,7 @@ public enum AlarmTest {
         let sound = try ArmChecks.sound(plan.ring.soundPath, volume: plan.ring.volume, mode: plan.name.map { ArmChecks.Mode.daemon(alarm: $0) } ?? .oneOff,
                                         interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open)
         if let w = sound.warning { warn(w) }
+        for w in sound.warnings { console.error(w.hasPrefix("warning: ") ? w : "warning: " + w) }
 
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         // The device, probed as `wake add` probes it. The one-off form refuses one that fails, as
@@ -194,7 +195,7 @@ public enum AlarmTest {
             speech = spoken.speech
         }
         let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: plan.ring.device, volume: plan.gain, fadeIn: plan.fadeIn,
-                               mixer: plan.ring.mixer, leavesUserLevels: !plan.full, speech: speech)
+                               mixer: plan.ring.mixer, leavesUserLevels: !plan.full, speech: speech, entries: sound.entries.shuffled())
         let setup = AlarmSetup(id: "test", deadline: deadline, resolvedAt: now, settings: plan.engine, ring: ring, message: plan.ring.message)
         let result = session.run(setup, spec: .now, wake: WakeSystemPlan(mode: .off, alarmTimers: nil, clocks: [], warning: nil),
                                  label: "test" + (plan.name.map { " of '\($0)'" } ?? ""))

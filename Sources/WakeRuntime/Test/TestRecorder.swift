@@ -120,7 +120,9 @@ final class TestRecorder: RuntimeObserver, SessionAttachment {
             restored.append((mixer, to, kept))
         case .mixerProblem(let reason):
             mixerProblems.append(reason)
-        case .backFromBell, .backFromSilent, .audible, .recovered, .stopped, .silentStep, .stillSilent:
+        case .entryFailed(let path, let next, let reason):
+            fallbacks.append(Fallback(from: path, to: next, reason: reason))
+        case .backFromBell, .backFromSilent, .audible, .recovered, .stopped, .silentStep, .stillSilent, .soundChosen:
             break
         }
     }
