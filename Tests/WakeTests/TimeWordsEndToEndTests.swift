@@ -11,6 +11,14 @@ struct TimeWordsEndToEndTests {
     static let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
     /// The local date `days` from today in Berlin, as (ISO date, weekday 0-6, month 1-12, day).
+    /// A fixed-offset zone where it is now between 06:00 and 07:00.
+    static func morningZone() -> String {
+        let utcHour = Calendar(identifier: .gregorian).dateComponents(in: .gmt, from: Date()).hour ?? 0
+        var east = (6 - utcHour + 24) % 24
+        if east > 14 { east -= 24 }
+        return east == 0 ? "Etc/GMT" : east > 0 ? "Etc/GMT-\(east)" : "Etc/GMT+\(-east)"
+    }
+
     static func date(in days: Int) -> (iso: String, weekday: Int, month: Int, day: Int) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: zone) ?? .gmt
@@ -84,8 +92,9 @@ struct TimeWordsEndToEndTests {
         #expect(stored.contains("date = \"\(Self.date(in: 1).iso)\""), "\(stored)")
         let weekly = try await WakeProcess.run(["add", "tomorrow", "6:30", "--days", "weekdays", "-D", "null"], environment: env)
         #expect(weekly.exitCode == 64 && weekly.stderr.contains("--days does not go with a date"), "\(weekly)")
-        // Nothing rings: the words are read, and nothing matched is the answer.
-        let snooze = try await home.run(["snooze", "--until", "noon"])
+        // Nothing rings: the words are read, and nothing matched is the answer. In a zone where it
+        // is morning now: an afternoon's noon is a day away, past the longest snooze (exit 64).
+        let snooze = try await WakeProcess.run(["snooze", "--until", "noon"], environment: home.environment.merging(["TZ": Self.morningZone()]) { $1 })
         #expect(snooze.exitCode == 1, "\(snooze)")
     }
 }
