@@ -114,6 +114,9 @@ public final class DirectoryWatch {
         var restored: [String] = []
         for i in targets.indices {
             let path = targets[i].path
+            // The parent first, then the directory: one made between a look for the directory
+            // and the parent's watch would be seen by neither, nor the files written into it.
+            let parent = settledParentWatch(of: path)
             // inotify gives the same descriptor for an inode watched twice: another one means
             // the path leads to another directory now.
             let now = addWatch(path)
@@ -127,7 +130,6 @@ public final class DirectoryWatch {
                 // At the start the directory is simply there; later, it came back.
                 if targets[i].parentWd != nil { restored.append(path) }
             }
-            let parent = nearestParentWatch(of: path)
             if let old = targets[i].parentWd, old != parent {
                 targets[i].parentWd = nil
                 release(old)
@@ -135,6 +137,20 @@ public final class DirectoryWatch {
             targets[i].parentWd = parent
         }
         return (removed, restored)
+    }
+
+    /// The nearest existing parent's watch, looked for again until it stays the same: a folder
+    /// made below the one just watched, before its watch was in place, is then watched instead.
+    private func settledParentWatch(of path: String) -> Int32? {
+        var parent = nearestParentWatch(of: path)
+        // Bounded: a tree made and unmade without pause must not hold the loop.
+        for _ in 0..<64 {
+            let again = nearestParentWatch(of: path)
+            if again == parent { break }
+            if let parent, !targets.contains(where: { $0.wd == parent || $0.parentWd == parent }) { _ = inotify_rm_watch(fd, parent) }
+            parent = again
+        }
+        return parent
     }
 
     private func nearestParentWatch(of path: String) -> Int32? {

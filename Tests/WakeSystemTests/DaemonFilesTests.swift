@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import WakeCore
 @testable import WakeSystem
@@ -55,6 +56,42 @@ struct DaemonFilesTests {
         try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: true)
         #expect(Self.drain(watch) { !$0.restored.isEmpty }.restored == [missing])
         #expect(Set(watch.watched) == [wake, missing])
+    }
+
+    /// `wake next --follow` lost a `wake add` into a fresh home: the watch saw the config folder
+    /// made, found the alarms' folder not there yet, and watched the config folder only after
+    /// `wake add` had made the alarms' folder in it, so neither was ever seen. A writer on another
+    /// thread makes the folders and the file while the watch drains, many times over; each time
+    /// the folder must end up watched and a change reported.
+    final class Flag: Sendable { let value = Atomic<Bool>(false) }
+
+    @Test("folders made while the watch follows them are never lost between its looks")
+    func foldersMadeDuringARecheck() throws {
+        let dir = try TestDirectory()
+        for round in 0..<300 {
+            let root = dir.file("r\(round)")
+            mkdir(root, 0o700)
+            let target = root + "/config/wake"
+            let watch = try DirectoryWatch(directories: [target])
+            let done = Flag()
+            let writer = Thread {
+                mkdir(root + "/config", 0o700)
+                mkdir(target, 0o700)
+                let fd = open(target + "/alarms.toml", O_WRONLY | O_CREAT, 0o600)
+                close(fd)
+                done.value.store(true, ordering: .releasing)
+            }
+            writer.start()
+            var seen = false
+            while !done.value.load(ordering: .acquiring) { seen = watch.drain().any || seen }
+            for _ in 0..<5 {
+                seen = watch.drain().any || seen
+                usleep(1_000)
+            }
+            #expect(watch.watched == [target], "round \(round): the folder made meanwhile is not watched")
+            #expect(seen, "round \(round): no change reported")
+            if watch.watched != [target] { break }
+        }
     }
 
     @Test("the lock: one holder, the holder's PID, renewed on a new directory, and never 'another daemon' for a broken file")
