@@ -67,31 +67,48 @@ public enum ArmChecks {
             } catch {
                 throw WakeFailure(.soundUnusable, "\(error)")
             }
-            do {
-                let file = try opened ?? SoundFile(path: path, interrupted: interrupt)
+            switch try fileCheck(path, volume: volume, opened: opened, interrupt: interrupt, mode: mode, during: "reading the sound file") {
+            case .usable(let file):
+                return Sound(file: file, kind: .user, decoded: file)
+            case .silent(let file, let why):
                 decoded = file
-                // Silent at the volume asked for (a quiet file at a low volume) is refused too.
-                guard let why = file.silenceReason(volume: volume) else { return Sound(file: file, kind: .user, decoded: file) }
-                // The volume is said once: Audibility's reason names it already where it is to blame.
-                let problem = "cannot use sound file '\(file.path.printable)': \(why)" + (why.contains("--volume") ? "" : " at --volume \(volume)")
+                let problem = "cannot use sound file '\(file.path.printable)': \(why)"
                 guard case .daemon(let alarm) = mode else {
                     throw WakeFailure(.soundUnusable, problem + "; raise the volume or choose another file with --sound")
                 }
                 warning = "alarm '\(alarm.printable)': \(problem); it will ring wake's built-in sound"
-            } catch let error as SoundFile.OpenError {
-                if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: "reading the sound file", nothing: mode.nothing) }
+            case .unreadable(let error):
                 guard case .daemon(let alarm) = mode else {
                     throw WakeFailure(.soundUnusable, error.description + (error.libraryMissing ? "" : "; choose another file with --sound"))
                 }
                 // An alarm is never dropped for its sound.
                 warning = "alarm '\(alarm.printable)': \(error.description); it will ring wake's built-in sound"
-            } catch let error as WakeFailure {
-                throw error
-            } catch {
-                throw WakeFailure(.soundUnusable, "\(error)")
             }
         }
         return try ringBuiltIn(builtIn, decoded: decoded, warning: warning, mode: mode)
+    }
+
+    /// What one file is: decoded end to end (or `opened`, decoded already) and audible at
+    /// `volume`, or why not. Silent at the volume asked for (a quiet file at a low volume) counts
+    /// as unusable too. A signal during the decode ends the check (thrown).
+    enum FileCheck {
+        case usable(SoundFile)
+        /// `why` names the volume once (Audibility's reason names it already where it is to blame).
+        case silent(SoundFile, why: String)
+        case unreadable(SoundFile.OpenError)
+    }
+
+    static func fileCheck(_ path: String, volume: Int, opened: SoundFile? = nil, interrupt: @escaping () -> Int32?, mode: Mode,
+                          during: String) throws(WakeFailure) -> FileCheck {
+        let file: SoundFile
+        do throws(SoundFile.OpenError) {
+            if let opened { file = opened } else { file = try SoundFile(path: path, interrupted: interrupt) }
+        } catch {
+            if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: during, nothing: mode.nothing) }
+            return .unreadable(error)
+        }
+        guard let why = file.silenceReason(volume: volume) else { return .usable(file) }
+        return .silent(file, why: why.contains("--volume") ? why : why + " at --volume \(volume)")
     }
 
     private static func ringBuiltIn(_ builtIn: () throws(SoundFile.OpenError) -> SoundFile, decoded: SoundFile?, warning: String?,
@@ -128,26 +145,20 @@ public enum ArmChecks {
                     said = true
                     progress("checking the \(collection.entries.count) files of the \(collection.described) (\(done) done); Ctrl-C ends it")
                 }
-                let file: SoundFile
-                do {
-                    file = try SoundFile(path: entry, interrupted: interrupt)
-                } catch {
-                    if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: "reading the sound files", nothing: mode.nothing) }
+                switch try fileCheck(entry, volume: volume, interrupt: interrupt, mode: mode, during: "reading the sound files") {
+                case .usable(let file):
+                    good.append(entry)
+                    if first == nil { first = file }
+                case .silent(_, let why):
+                    warnings.append("warning: \(what): cannot use sound file '\(entry.printable)': \(why); it is left out")
+                    refused.append(entry)
+                    reasons.append("'\(entry.printable)': \(why)")
+                case .unreadable(let error):
                     if error.libraryMissing { throw WakeFailure(.soundUnusable, error.description) }
                     warnings.append("warning: \(what): \(error.description); it is left out")
                     refused.append(entry)
                     reasons.append("'\(entry.printable)': \(error.reason)")
-                    continue
                 }
-                if let why = file.silenceReason(volume: volume) {
-                    let atVolume = why.contains("--volume") ? "" : " at --volume \(volume)"
-                    warnings.append("warning: \(what): cannot use sound file '\(entry.printable)': \(why)\(atVolume); it is left out")
-                    refused.append(entry)
-                    reasons.append("'\(entry.printable)': \(why)\(atVolume)")
-                    continue
-                }
-                good.append(entry)
-                if first == nil { first = file }
             }
             guard let first else {
                 let reason = collection.entries.isEmpty ? collection.emptyReason
@@ -201,13 +212,14 @@ extension ArmChecks {
                                      interrupt: @escaping () -> Int32?) throws(WakeFailure) -> (file: SoundFile?, warning: String?) {
         guard let path else { return (nil, nil) }
         let problem: String
-        do throws(SoundFile.OpenError) {
-            let file: SoundFile
-            if let opened { file = opened } else { file = try SoundFile(path: path, interrupted: interrupt) }
-            guard let why = file.silenceReason(volume: volume) else { return (file, nil) }
-            problem = "cannot use --pre-alarm-sound '\(file.path.printable)': \(why) at the pre-alarm's volume (\(volume) %)"
-        } catch {
-            if let signal = error.signal { throw WakeFailure.interrupted(by: signal, during: "reading the pre-alarm's sound file", nothing: mode.nothing) }
+        switch try fileCheck(path, volume: volume, opened: opened, interrupt: interrupt, mode: mode, during: "reading the pre-alarm's sound file") {
+        case .usable(let file):
+            return (file, nil)
+        case .silent(let file, let why):
+            // The volume to blame is the pre-alarm's, not --volume.
+            let volumeText = "the pre-alarm's volume (\(volume) %)"
+            problem = "cannot use --pre-alarm-sound '\(file.path.printable)': " + why.replacing("--volume \(volume)", with: volumeText)
+        case .unreadable(let error):
             problem = "--pre-alarm-sound: " + error.description
         }
         guard case .daemon(let alarm) = mode else {
