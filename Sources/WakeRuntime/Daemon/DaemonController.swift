@@ -611,6 +611,9 @@ public final class DaemonController: RuntimeObserver {
         case .sound(.soundChosen(let path)), .sound(.entryFailed(let path, _, _)):
             // The file that plays, and those tried before it, are played for this round.
             guard let entries = armed[name]?.entries, !entries.isEmpty else { return }
+            // The ring's first file was recorded as it started: no second write for it while ringing.
+            let played = remembered[name]?.played ?? []
+            guard ShuffleBag.record(tried: [path], played: played, entries: entries) != played else { return }
             save(name) { r in r.played = ShuffleBag.record(tried: [path], played: r.played, entries: entries) }
         case .snoozed(let until):
             save(name) { r in
