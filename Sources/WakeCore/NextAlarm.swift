@@ -4,8 +4,10 @@
 /// one-offs that a wake process runs; what rings or is snoozed) and reads the clock.
 public struct NextAlarm: Hashable, Sendable {
     /// Where the alarm is: a ringing one is what a status bar must show, before anything ahead.
+    /// A pre-ringing one (`--pre-alarm`) is still ahead: its time is the alarm's own.
     public enum State: String, Hashable, Sendable {
         case waiting, ringing, snoozed
+        case preRinging = "pre-ringing"
     }
 
     /// A standing alarm's name, or a one-off's PID.
@@ -34,7 +36,8 @@ public struct NextAlarm: Hashable, Sendable {
         }
     }
 
-    /// `06:30 tomorrow (work), in 7h 12m`, `06:39 today (work), snoozed, in 8m 12s` or
+    /// `06:30 tomorrow (work), in 7h 12m`, `06:39 today (work), snoozed, in 8m 12s`,
+    /// `06:30 today (work), pre-alarm ringing, in 4m 10s` or
     /// `ringing since 06:30 (work)`, then `: MESSAGE` when there is one, then each reason a day
     /// before it does not ring (`; Mon 6 Apr skipped: Easter Monday (holidays.ics)`); a one-off
     /// has no name in brackets. Escaped: it goes to a terminal or a status bar as it is.
@@ -47,15 +50,20 @@ public struct NextAlarm: Hashable, Sendable {
         switch state {
         case .ringing:
             return "ringing since \(time)\(name)" + AlarmMessage.suffix(message)
-        case .waiting, .snoozed:
-            let how = [state == .snoozed ? "snoozed" : nil, wait ? Formatting.waitPhrase(at - now) : nil].compactMap { $0 }
+        case .waiting, .snoozed, .preRinging:
+            let tag: String? = switch state {
+            case .snoozed: "snoozed"
+            case .preRinging: "pre-alarm ringing"
+            default: nil
+            }
+            let how = [tag, wait ? Formatting.waitPhrase(at - now) : nil].compactMap { $0 }
             return "\(time) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name)" + how.map { ", " + $0 }.joined()
                 + AlarmMessage.suffix(message) + skipped.map { "; " + TerminalText.escape($0) }.joined()
         }
     }
 
-    /// One JSON object: `id`, `kind` (`standing` or `one-off`), `state` (`waiting`, `ringing` or
-    /// `snoozed`), `time` (`06:30`), `day` (`tomorrow`), `next` (ISO-8601 with offset; while
+    /// One JSON object: `id`, `kind` (`standing` or `one-off`), `state` (`waiting`, `pre-ringing`,
+    /// `ringing` or `snoozed`), `time` (`06:30`), `day` (`tomorrow`), `next` (ISO-8601 with offset; while
     /// ringing, when it started), `in_s` (whole seconds, rounded up; 0 while ringing), `message`
     /// (null without one), `skipped` (why the days before it do not ring, one phrase each) and
     /// `text` (the line).

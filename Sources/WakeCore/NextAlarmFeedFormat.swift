@@ -62,12 +62,13 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
     }
 
     /// A bar's few characters: `06:30` within a day, `Fri 06:30` within six, `4 Dec 06:30`
-    /// beyond; `06:39 snoozed`; `06:30 ringing`.
+    /// beyond; `06:39 snoozed`; `06:30 pre-alarm`; `06:30 ringing`.
     static func short(_ a: NextAlarm, now: Instant, zone: TimeZoneRules) -> String {
         let time = Formatting.clockTime(a.at, zone: zone)
         switch a.state {
         case .ringing: return time + " ringing"
         case .snoozed: return time + " snoozed"
+        case .preRinging: return time + " pre-alarm"
         case .waiting:
             let wait = a.at - now
             if wait <= .seconds(Self.day) { return time }

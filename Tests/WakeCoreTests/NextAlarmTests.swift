@@ -64,4 +64,19 @@ struct NextAlarmTests {
         #expect(snoozed.line(now: now, zone: z) == "23:27 today, snoozed, in 9m 0s: Tea")
         #expect(snoozed.json(now: now, zone: z).contains("\"state\":\"snoozed\""))
     }
+
+    @Test("a pre-ringing alarm is still ahead, at its own time, and says its pre-alarm rings")
+    func preRinging() {
+        let z = TimeZoneRules.utc
+        let pre = NextAlarm(id: "work", standing: true, at: utc(2026, 11, 24, 23, 28), message: "Stand-up", state: .preRinging)
+        #expect(pre.line(now: now, zone: z) == "23:28 today (work), pre-alarm ringing, in 10m 0s: Stand-up")
+        #expect(pre.line(now: now, zone: z, wait: false) == "23:28 today (work), pre-alarm ringing: Stand-up")
+        #expect(pre.json(now: now, zone: z).contains("\"state\":\"pre-ringing\",\"time\":\"23:28\""))
+        let ringing = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 24, 22, 0), state: .ringing)
+        #expect(NextAlarm.soonest([pre, ringing]) == ringing, "what rings comes before a pre-alarm")
+        let sooner = NextAlarm(id: "gym", standing: true, at: utc(2026, 11, 24, 23, 20))
+        #expect(NextAlarm.soonest([pre, sooner]) == sooner)
+        let bar = NextAlarmFeedFormat.waybar.line(pre, now: now, zone: z).text
+        #expect(bar == #"{"text":"⏰ 23:28 pre-alarm","tooltip":"23:28 today (work), pre-alarm ringing: Stand-up","class":"pre-ringing","alt":"pre-ringing"}"#)
+    }
 }

@@ -19,6 +19,10 @@ struct PreAlarmDaemonEndToEndTests {
         try await daemon.waitForEvent("pre_ringing", timeout: .seconds(20))
         let list = try await home.listJSON()
         #expect(list.first?["state"] as? String == "pre-ringing", "\(list)")
+        // wake next: still ahead, at the alarm's own time, and its pre-alarm said.
+        let next = try await home.run(["next", "--json"])
+        #expect(next.exitCode == 0 && next.stdout.contains("\"state\":\"pre-ringing\"") && next.stdout.contains("pre-alarm ringing")
+                && next.stdout.contains("\"time\":\"\(at.prefix(5))"), "\(next)")
         let stop = try await home.run(["stop"])
         #expect(stop.exitCode == 0 && stop.stdout.contains("stopped the pre-alarm of 'work'") && stop.stdout.contains("'wake skip work'"), "\(stop)")
         let stopped = try await daemon.waitForEvent("pre_stopped", timeout: .seconds(10))

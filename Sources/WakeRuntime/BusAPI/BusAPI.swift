@@ -202,6 +202,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         switch session.runner.state(of: name) {
         case .ringing?: state = "ringing"
         case .snoozed?: state = "snoozed"
+        case .preRinging?: state = "pre-ringing"
         default: state = paused ? "paused" : "waiting"
         }
         let skipped = (record.skips + [record.lastSkipped].compactMap { $0 }).filter { $0 > now }.map(µs)
@@ -262,7 +263,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             signal("Stopped", [.objectPath(path), .string(name), .string(AlarmOption.ringFor.flag)])
         case .finished(.missed):
             missed(name, controller.occurrence(of: name))
-        case .armed, .finished, .clockChanged, .resumed:
+        case .armed, .finished, .clockChanged, .resumed, .preRingStarted, .preRingStopped:
+            // State changes (pre-ringing shows as such).
             break
         default:
             return
@@ -374,13 +376,14 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     }
 
     /// Snooze and Stop: the runner's commands, as a notification button gives them, to an
-    /// alarm that is ringing or snoozed.
+    /// alarm that is ringing, snoozed or pre-ringing (either ends the pre-alarm and keeps the
+    /// alarm set, as the notification's Stop does; Skip is "up already").
     private func control(_ command: AlarmCommand, _ name: String, _ call: BusCall, options: BusValue?) -> BusReply {
         guard controller.standingAlarms.contains(where: { $0.name == name }) || session.runner.state(of: name) != nil else {
             return BusAPIDescription.reply(StandingAlarmActions.unknown(name))
         }
         switch session.runner.state(of: name) {
-        case .ringing?, .snoozed?: break
+        case .ringing?, .snoozed?, .preRinging?: break
         default:
             let verb = command == .snooze ? "snooze" : "stop"
             return BusAPIDescription.reply(WakeFailure(.nothingMatched, "'\(name.printable)' is not ringing or snoozed: nothing to \(verb); "

@@ -91,6 +91,14 @@ public enum StandingAlarmActions {
         // so changing it later changes the alarms that did not say otherwise.
         // (A value equal to the built-in default is stored too: it may differ from the file's.)
         var stored = settings.values.filter { c.given.contains("--" + $0.key) }
+        // A sound named here is read later by the daemon, from its own working directory:
+        // stored with its absolute name, as the calendars are.
+        for option in AlarmOption.all(.stored) where option.kind == .file {
+            guard let typed = stored[option.name] else { continue }
+            do { stored[option.name] = try WorkingDirectory.absolute(typed) } catch {
+                throw WakeFailure(.config, "\(option.flag): cannot make '\(typed.printable)' an absolute name: \(error); give the file's full path")
+            }
+        }
         let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: context.config(), zone: zone, now: now,
                                            console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
@@ -318,6 +326,7 @@ public enum StandingAlarmActions {
         switch r?["state"] {
         case "ringing"?, "silent"?: return .ringing
         case "snoozed"?: return .snoozed
+        case "pre-ringing"?: return .preRinging
         default: return .waiting
         }
     }
