@@ -46,23 +46,25 @@ import WakeSystem
         #expect(try BusAPIOptions.snoozeLength(long, name: "work", now: RunnerTests.evening, zone: .utc) == .long)
     }
 
-    /// Busctl run while the session's loop turns, as the daemon's would.
-    private func busctl(_ mock: NotificationMock, _ session: TestSession, _ arguments: [String]) async throws -> ProcessResult {
-        let p = try ChildProcess(NotificationMock.busctlPath, ["--address=\(mock.address)"] + arguments, environment: mock.environment,
-                                 directory: mock.directory)
-        try session.turn(until: { p.hasExited }, limit: .seconds(30))
-        return await p.wait(timeout: .seconds(5))
+    /// A daemon's controller over `alarms`, on a fake clock, with its API on a private bus whose
+    /// name it owns by the time `body` runs.
+    struct Fixture {
+        let mock: NotificationMock
+        let session: TestSession
+        let store: AlarmStore
+        let controller: DaemonController
+        let api: BusAPI
+        let recorder: EventRecorder
     }
 
-    @Test("Snooze and Stop are the runner's commands by the caller; a quiet alarm is NothingMatched; an unknown one InvalidArgument")
-    func snoozeAndStopAreTheCommandModels() async throws {
+    static func withAPI(_ alarms: [StandingAlarm], _ body: (Fixture) async throws -> Void) async throws {
         guard NotificationMock.isAvailable else { return }
         try await NotificationMock.with(server: false) { mock in
             let session = TestSession(standing: true)
             let directory = NSTemporaryDirectory() + "wake-busapi-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let store = AlarmStore(alarmsFile: directory + "/config/alarms.toml", historyFile: directory + "/state/history.toml")
-            try store.update { $0 = [DaemonControllerTests.daily("work", 7)] }
+            try store.update { $0 = alarms }
             let recorder = EventRecorder()
             session.runner.observe(with: recorder)
             let services = DaemonController.Services(clock: session.world, timers: session.world,
@@ -76,32 +78,74 @@ import WakeSystem
             defer { api.stop() }
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline {
-                let owner = try await busctl(mock, session, ["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                let owner = try await Self.busctl(mock, session, ["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                                              "NameHasOwner", "s", Self.name])
                 if owner.stdout.contains("b true") { break }
             }
-            var r = try await busctl(mock, session, ["get-property", Self.name, Self.root, BusAPIDescription.manager, "NextAlarmId", "NextAlarmTime"])
+            try await body(Fixture(mock: mock, session: session, store: store, controller: controller, api: api, recorder: recorder))
+        }
+    }
+
+    /// Busctl run while the session's loop turns, as the daemon's would.
+    private static func busctl(_ mock: NotificationMock, _ session: TestSession, _ arguments: [String]) async throws -> ProcessResult {
+        let p = try ChildProcess(NotificationMock.busctlPath, ["--address=\(mock.address)"] + arguments, environment: mock.environment,
+                                 directory: mock.directory)
+        try session.turn(until: { p.hasExited }, limit: .seconds(30))
+        return await p.wait(timeout: .seconds(5))
+    }
+
+    @Test("Snooze and Stop are the runner's commands by the caller; a quiet alarm is NothingMatched; an unknown one InvalidArgument")
+    func snoozeAndStopAreTheCommandModels() async throws {
+        try await Self.withAPI([DaemonControllerTests.daily("work", 7)]) { f in
+            let (mock, session, controller, recorder) = (f.mock, f.session, f.controller, f.recorder)
+            var r = try await Self.busctl(mock, session, ["get-property", Self.name, Self.root, BusAPIDescription.manager, "NextAlarmId", "NextAlarmTime"])
             #expect(r.stdout.contains("s \"work\"") && r.stdout.contains("t \(UInt64((RunnerTests.morning).nanoseconds / 1000))"), "\(r)")
 
-            r = try await busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
             #expect(r.exitCode != 0 && r.stderr.contains("'work' is not ringing or snoozed"), "\(r)")
-            r = try await busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Snooze", "sa{sv}", "nope", "0"])
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Snooze", "sa{sv}", "nope", "0"])
             #expect(r.exitCode != 0 && r.stderr.contains("no standing alarm named 'nope'"), "\(r)")
 
             session.world.advance(by: .seconds(8 * 3600))
             controller.applyPending()
             #expect(session.runner.state(of: "work").map { if case .ringing = $0 { true } else { false } } ?? false)
             let path = BusAPIDescription.path(of: "work")
-            r = try await busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Snooze", "a{sv}", "1", "length", "s", "3m"])
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Snooze", "a{sv}", "1", "length", "s", "3m"])
             #expect(r.exitCode == 0, "\(r)")
             #expect(recorder.events.contains { if case .snoozed = $0.kind { true } else { false } })
-            r = try await busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
             #expect(r.exitCode == 0, "\(r)")
             let stoppedBy = recorder.events.compactMap { e -> Requester? in
                 if case .finished(.stopped(let by)) = e.kind { return by } else { return nil }
             }
             #expect(stoppedBy.count == 1 && stoppedBy.first.map { if case .busAPI(let caller) = $0 { caller.hasPrefix(":1.") } else { false } } == true,
                     "\(stoppedBy)")
+        }
+    }
+    @Test("a pre-ringing alarm: State says so; Stop ends the pre-alarm by the caller and the alarm stays set; Add refuses a relative file")
+    func preRingingAndRelativeFiles() async throws {
+        try await Self.withAPI([DaemonControllerTests.daily("work", 7, options: ["pre-alarm": "10m"])]) { f in
+            let (mock, session, controller, recorder, api, store) = (f.mock, f.session, f.controller, f.recorder, f.api, f.store)
+            let path = BusAPIDescription.path(of: "work")
+            session.world.advance(by: .seconds(8 * 3600 - 300))
+            controller.applyPending()
+            api.beforePoll()  // as the daemon's loop does before each wait: the objects follow what changed
+            #expect(session.runner.state(of: "work").map { if case .preRinging = $0 { true } else { false } } ?? false)
+            var r = try await Self.busctl(mock, session, ["get-property", Self.name, path, BusAPIDescription.alarm, "State"])
+            #expect(r.stdout.contains("s \"pre-ringing\""), "\(r)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(session.runner.state(of: "work").map { if case .armed = $0 { true } else { false } } ?? false, "the alarm stays set")
+            #expect(recorder.events.contains { if case .preRingStopped = $0.kind { true } else { false } })
+            api.beforePoll()
+            r = try await Self.busctl(mock, session, ["get-property", Self.name, path, BusAPIDescription.alarm, "State"])
+            #expect(r.stdout.contains("s \"waiting\""), "\(r)")
+
+            // A relative file name: the daemon's working directory is not the caller's.
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Add", "sa{sv}", "08:00",
+                                                 "1", "sound", "s", "alarm.flac"])
+            #expect(r.exitCode != 0 && r.stderr.contains("option 'sound' names 'alarm.flac', not an absolute path"), "\(r)")
+            #expect(try store.load().map(\.name) == ["work"])
         }
     }
 }

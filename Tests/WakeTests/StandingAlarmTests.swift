@@ -126,6 +126,27 @@ struct StandingAlarmCommandTests {
         #expect(try String(contentsOfFile: home.alarmsFile, encoding: .utf8) == before)
     }
 
+    @Test("a sound named relative to the shell's folder is stored with its absolute name, for the daemon reads it from its own")
+    func relativeSoundStoredAbsolute() async throws {
+        let home = try AlarmHome()
+        _ = try await makeSound(in: home.dir, name: "tone.wav", rate: 22050, channels: 1, seconds: "1", synth: ["sine", "440"])
+        // Run from the sound's folder, as a user in ~/Music would.
+        let add = try ChildProcess("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", home.dir.path, WakeBinary.path,
+                                               "add", "07:00", "--days", "daily", "--name", "work", "-D", "null", "-s", "tone.wav",
+                                               "--pre-alarm", "5m", "--pre-alarm-sound", "./tone.wav"],
+                                   environment: home.environment, directory: home.dir)
+        let r = await add.wait(timeout: .seconds(20))
+        #expect(r.exitCode == 0, "\(r)")
+        // The folder as getcwd says it (the temporary directory's name may hold '//' or a link).
+        let real = try #require(realpath(home.dir.path, nil))
+        defer { free(real) }
+        let tone = String(cString: real) + "/tone.wav"
+        let text = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
+        #expect(text.contains("sound = \"\(tone)\"") && text.contains("pre-alarm-sound = \"\(tone)\""), "\(text)")
+        let list = try await home.listJSON()
+        #expect(list.first?["sound"] as? String == tone, "\(list)")
+    }
+
     @Test("a corrupt alarms file: 78 naming the line, and the file is left exactly as it was")
     func corruptFile() async throws {
         let home = try AlarmHome()

@@ -82,11 +82,18 @@ struct BusAPIOptions {
                 given.insert("--" + key)
             }
         }
+        let skipDays = try options.texts(AlarmOption.skipDays.name)
+        // The daemon's working directory is not the caller's: a relative name would find another file, or none.
+        let files = AlarmOption.all(.stored).filter { $0.kind == .file }.compactMap { o in ring[o.name].map { (o.name, $0) } }
+            + skipDays.map { (AlarmOption.skipDays.name, $0) }
+        if let (key, path) = files.first(where: { !$0.1.hasPrefix("/") }) {
+            throw WakeFailure(.usage, "Add: option '\(key)' names '\(path.printable)', not an absolute path; give the file's full path, as '/home/me/alarm.flac'")
+        }
         let config = try ConfigDefaults.load()
         let settings = try RingSettings(layering: ring, under: config, given: given)
         let words = when.split(separator: " ").map(String.init)
         return StandingAlarmActions.AddRequest(when: words, days: try options.text("days"), name: try options.text("name"),
-                                               ring: settings, given: given, skipDays: try options.texts(AlarmOption.skipDays.name))
+                                               ring: settings, given: given, skipDays: skipDays)
     }
 
     static func skipRequest(name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.SkipRequest {
