@@ -23,6 +23,7 @@ from .processes import cleanup, reap, sample, spawn
 from .report import write_report
 from .ringpath import fig_throughput, syscalls_per_audio_second
 from .servers import MonitorRecorder, PipeWireServer, PulseServer
+from .speech import fig_speech, speech_table
 from .startup import fig_doctor, fig_startup
 from .stop import fig_stop
 from .window import fig_quiet_window
@@ -32,12 +33,13 @@ def main():
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
-    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing"],
+    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "speech"],
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (bus: the daemon's memory and "
                          "wake-ups with 200 alarms and its D-Bus API, and wake next --follow idle; descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
                          "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
-                         "in short, 8 alarms warm and 8 cold)")
+                         "in short, 8 alarms warm and 8 cold; speech: what --say on costs, a one-off's dry run and "
+                         "a daemon arming 50 alarms, each with and without it)")
     ap.add_argument("--wake", type=Path, help="measure this wake binary instead of building one (with --figure)")
     args = ap.parse_args()
     quick = args.quick
@@ -134,6 +136,13 @@ def one_figure(figure, wake):
                   "hyperfine, ms:")
             for name, t in times.items():
                 print(f"  {name}: median {sorted(t)[len(t) // 2]:.1f}, worst {max(t):.1f}, {len(t)} runs")
+        elif figure == "speech":
+            out, alarms, failures = fig_speech(ctx)
+            m = machine(wake)
+            print(f"--say on ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):")
+            print("\n".join(speech_table(out, alarms)))
+            for f in failures:
+                print("failure:", f)
         elif figure == "firing":
             ctx["probe"] = build_probe(work)
             warm, cold = fig_firing(ctx, 8), fig_firing_cold(ctx, 8)
