@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import WakeCore
 import WakeRuntime
+@testable import WakeTestSupport
 
 /// The options stored with a standing alarm, read as the daemon reads them (issue 37 item 8):
 /// one it refuses is set aside alone, and the alarm keeps the rest, its device and sound above all.
@@ -72,6 +74,38 @@ struct StoredRingSettingsTests {
         #expect(read.adjustments.count == 1 && a.option == "fade-in" && a.value == "5m" && a.mark == "fade-in cut to 2m")
         #expect(a.line(alarm: "work") == "alarm 'work': --fade-in 5m is longer than --ring-for 2m; shorten the fade or ring longer "
                 + "(fade-in stored with the alarm, ring-for from config.toml); it fades in over 2m (the whole ring) instead, and keeps its other options")
+    }
+
+    @Test("a long snooze shorter than the snooze: refused on the command line, set aside by the daemon and config.toml's tolerant read")
+    func longSnoozeShorterThanTheSnooze() throws {
+        #expect(throws: WakeFailure.self) { _ = try RingSettings(values: ["snooze": "10m", "snooze-long": "5m"]) }
+        #expect(try RingSettings(values: ["snooze": "10m", "snooze-long": "10m"]).engine.snoozeLong == .seconds(600), "as long is fine")
+        #expect(RingSettings.longSnoozeProblem(["snooze-long": "1m"])?.hasPrefix("--snooze-long 1m is shorter than --snooze 9m") == true,
+                "against the built-in snooze")
+        let read = try RingSettings.tolerating(stored: ["snooze": "10m", "snooze-long": "5m", "device": "hw:1,0"])
+        #expect(read.settings.engine.snoozeLong == .seconds(1200) && read.settings.device == "hw:1,0")
+        let a = try #require(read.adjustments.first)
+        #expect(read.adjustments.count == 1 && a.option == "snooze-long" && a.mark == "snooze-long set aside")
+        #expect(a.line(alarm: "work").hasPrefix("alarm 'work': --snooze-long 5m is shorter than --snooze 10m; ")
+                && a.line(alarm: "work").contains("(snooze-long stored with the alarm, snooze stored with the alarm); it snoozes twice the snooze"))
+
+        let dir = try TestDirectory()
+        let path = dir.file("config.toml")
+        try "snooze = \"10m\"\nsnooze-long = \"5m\"\nvolume = 60\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let config = ConfigDefaults.loadTolerant(path: path)
+        #expect(config.entry("snooze-long") == nil && config.entry("volume")?.value == "60")
+        #expect(config.problems.count == 1 && config.problems[0].contains("--snooze-long 5m is shorter than --snooze 10m"), "\(config.problems)")
+    }
+
+    @Test("a sound named relative to config.toml is read from the file's directory; an absolute one is left as it is")
+    func configSoundAnchored() throws {
+        let dir = try TestDirectory()
+        let path = dir.file("config.toml")
+        try "sound = \"tone.wav\"\npre-alarm-sound = \"/usr/share/sounds/a.wav\"\ndevice = \"null\"\n".write(toFile: path, atomically: false, encoding: .utf8)
+        for config in [try ConfigDefaults.load(path: path), ConfigDefaults.loadTolerant(path: path)] {
+            #expect(config.entry("sound")?.value == dir.file("tone.wav"))
+            #expect(config.entry("pre-alarm-sound")?.value == "/usr/share/sounds/a.wav" && config.entry("device")?.value == "null")
+        }
     }
 
     @Test("options that all check: the same settings as the command line's, and nothing said")

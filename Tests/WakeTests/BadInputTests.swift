@@ -40,6 +40,8 @@ struct BadInputTests {
         ["07:00", "--volume", "abc"],
         ["07:00", "--snooze", "0"],
         ["07:00", "--fade-in", "5m", "--ring-for", "1m"],
+        ["07:00", "--snooze", "10m", "--snooze-long", "5m"],
+        ["07:00", "--snooze-long", "1m"],  // under the built-in snooze
         ["07:00", "--volume", "50", "--volume", "60"],
         [],  // missing WHEN
     ]

@@ -39,6 +39,21 @@ struct ConfigFileEndToEndTests {
         #expect(r.exitCode == 0 && r.stdout.contains("volume: 100 %\n"), "no file is no error: \(r)")
     }
 
+    @Test("a sound named relative to config.toml is read from its directory, by a one-off run anywhere and by wake add")
+    func relativeSoundBesideTheFile() async throws {
+        let home = try Self.home("sound = \"tone.wav\"\n")
+        let dir = home.dir.file("config") + "/wake"
+        _ = try await makeSound(in: home.dir, name: "tone.wav", rate: 22050, channels: 1, seconds: "1", synth: ["sine", "440"])
+        #expect(rename(home.dir.file("tone.wav"), dir + "/tone.wav") == 0)
+        let r = try await home.run(["07:00", "-D", "null", "--dry-run"])
+        #expect(r.exitCode == 0 && r.stdout.contains("sound: \(dir)/tone.wav (") && r.stdout.contains("(from \(Self.configPath(home)) line 1)"), "\(r)")
+        // Stored alarms keep what their command line gave: the file's sound stays the file's.
+        let add = try await home.run(["add", "07:00", "--days", "daily", "-D", "null"])
+        #expect(add.exitCode == 0, "\(add)")
+        let list = try await home.listJSON()
+        #expect(list.first?["sound"] as? String == dir + "/tone.wav", "\(list)")
+    }
+
     @Test("every kind of mistake: exit 78 before anything else, one line naming the file, the line and the key", arguments: [
         ("volume = 60\ntyme = \"07:00\"\n", "line 2: unknown key 'tyme'"),
         ("volume = \"loud\"\n", "line 1, volume: --volume: invalid value 'loud'"),
@@ -46,6 +61,7 @@ struct ConfigFileEndToEndTests {
         ("volume = 6.5\n", "line 1: the value of 'volume'"),
         ("snooze = 5\n", "line 1, snooze"),
         ("ring-for = \"1m\"\nfade-in = \"5m\"\n", "longer than --ring-for"),
+        ("snooze = \"10m\"\nsnooze-long = \"5m\"\n", "--snooze-long 5m is shorter than --snooze 10m"),
         ("ring-for = \"1ms\"\n", "line 1, ring-for: --ring-for 1ms is shorter than a second"),
         ("late-limit = \"999ms\"\n", "line 1, late-limit: --late-limit 999ms is shorter than a second"),
         ("inhibit = \"sometimes\"\n", "line 1, inhibit: --inhibit: invalid mode"),

@@ -47,9 +47,23 @@ public struct ConfigDefaults {
         do { entries = try ConfigFile.parse(text, known: knownKeys) } catch {
             throw WakeFailure(.config, "config file '\(path.printable)' \(error.description); correct it")
         }
-        let config = ConfigDefaults(path: path, entries: entries)
+        let config = ConfigDefaults(path: path, entries: Self.anchored(entries, in: path))
         try config.check()
         return config
+    }
+
+    /// A sound named relative to the file (`sound = "alarm.ogg"`) is read from the file's own
+    /// directory, as its calendars are (`DayOffCalendars.configured`): not from wherever a one-off
+    /// or the daemon happens to run.
+    static func anchored(_ entries: [ConfigFile.Entry], in path: String) -> [ConfigFile.Entry] {
+        guard let slash = path.lastIndex(of: "/") else { return entries }
+        let directory = String(path[..<slash])
+        return entries.map { e in
+            guard AlarmOption.named(e.key)?.kind == .file, !e.value.isEmpty, !e.value.hasPrefix("/") else { return e }
+            var anchored = e
+            anchored.value = directory + "/" + e.value
+            return anchored
+        }
     }
 
     /// The daemon's read, which nobody watches: whatever it cannot use (an unreadable file, a bad
@@ -71,13 +85,18 @@ public struct ConfigDefaults {
             try ConfigFile.parse(t, known: knownKeys)
         }
         config.problems = parseProblems.map { "config file '\(path.printable)' \($0.description); that line is ignored" }
-        // Values the command line would refuse: each is dropped, then a fade longer than the ring.
-        for e in entries ?? [] {
+        // Values the command line would refuse: each is dropped, then a long snooze shorter than
+        // the snooze, then a fade longer than the ring.
+        for e in Self.anchored(entries ?? [], in: path) {
             if let message = config.problem(with: e) {
                 config.problems.append("config file '\(path.printable)' line \(e.line), \(e.key): \(message); wake's built-in value is used instead")
             } else {
                 config.entries.append(e)
             }
+        }
+        if let problem = RingSettings.longSnoozeProblem(config.values(for: ringKeys)) {
+            config.entries.removeAll { $0.key == AlarmOption.snoozeLong.name }
+            config.problems.append("config file '\(path.printable)': \(problem); the long snooze is ignored")
         }
         do { _ = try RingSettings(values: config.values(for: ringKeys)) } catch {
             config.entries.removeAll { $0.key == "fade-in" }

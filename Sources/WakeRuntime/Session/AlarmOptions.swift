@@ -49,6 +49,7 @@ public struct RingSettings {
             throw WakeFailure(.usage, "--\(AlarmOption.fadeIn.name) \((texts[AlarmOption.fadeIn.name] ?? "").printable) is longer than --\(AlarmOption.ringFor.name) \((texts[AlarmOption.ringFor.name] ?? "").printable); "
                            + "shorten the fade or ring longer")
         }
+        if let problem = Self.longSnoozeProblem(given) { throw WakeFailure(.usage, problem) }
         let snoozeLimit = number(.snoozeLimit)
         // Checked by its description above: a text that does not parse here never reaches this line.
         let preAlarm = parsed[AlarmOption.preAlarm.name]?.text.flatMap { text in
@@ -68,6 +69,20 @@ public struct RingSettings {
 }
 
 extension RingSettings {
+    /// A long snooze shorter than the snooze (`--snooze-long 5m` with `--snooze 10m`), which each
+    /// value alone does not show: the line that says so, or nil. `values` as `init(values:)`
+    /// takes them (a key left out is its built-in default). The daemon and the config file's
+    /// tolerant read set the long snooze aside on it; everyone else refuses.
+    public static func longSnoozeProblem(_ values: [String: String]) -> String? {
+        func duration(_ o: AlarmOption) -> (text: String, value: Duration)? {
+            guard let text = values[o.name] ?? o.defaultText, case .success(let v) = o.parse(text), let d = v.duration else { return nil }
+            return (text, d)
+        }
+        guard let long = duration(.snoozeLong), let snooze = duration(.snooze), long.value < snooze.value else { return nil }
+        return "\(AlarmOption.snoozeLong.flag) \(long.text.printable) is shorter than \(AlarmOption.snooze.flag) \(snooze.text.printable); "
+            + "give a long snooze at least as long, or leave it out (it is then twice the snooze)"
+    }
+
     /// The ring options a front end gave (`values`, by long name; `given`: the flags it gave,
     /// `--volume`), with config.toml's values under those it did not give, checked: the command
     /// line's `wake add` and the D-Bus API's Add read their options through this one path.

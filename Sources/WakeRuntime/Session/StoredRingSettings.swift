@@ -64,6 +64,17 @@ extension RingSettings {
             case .failure(let problem): dropped.append((key, value, "\(problem.message) (\(shown) in alarms.toml)"))
             }
         }
+        // Each checks alone; the pair does not: a long snooze shorter than the snooze gives way
+        // (the long button then snoozes twice the snooze).
+        let longKey = AlarmOption.snoozeLong.name
+        if let problem = RingSettings.longSnoozeProblem(values) {
+            let from = [longKey, AlarmOption.snooze.name].map { key in
+                "\(key) " + (stored[key] != nil ? "stored with the alarm" : defaults.entry(key) != nil ? "from config.toml" : "wake's default")
+            }.joined(separator: ", ")
+            adjustments.append(Adjustment(option: longKey, value: values[longKey] ?? "", reason: "\(problem) (\(from))",
+                                          instead: "snoozes twice the snooze on its long button", mark: "snooze-long set aside"))
+            values[longKey] = nil
+        }
         let settings: RingSettings
         do {
             settings = try RingSettings(values: values)
