@@ -19,16 +19,21 @@ def spawn(cmd, env=None, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, sess
     return p
 
 
+def signal_children(pid, sig):
+    """Sends `sig` to the children of `pid` (what strace or /usr/bin/time runs)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            for child in f.read().split():
+                os.kill(int(child), sig)
+    except OSError:
+        pass
+
+
 def cleanup():
     """Kills whatever this run started and is still running (a child of strace included)."""
     for p in SPAWNED:
         if p.returncode is None and p.poll() is None:
-            try:
-                with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
-                    for pid in f.read().split():
-                        os.kill(int(pid), signal.SIGKILL)
-            except OSError:
-                pass
+            signal_children(p.pid, signal.SIGKILL)
             p.kill()
             p.wait()
 

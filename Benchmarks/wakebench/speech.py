@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .common import env_with, log
 from .daemon import armed_count, write_alarms
-from .processes import reap, spawn
+from .processes import reap, signal_children, spawn
 
 
 def _private_env(d):
@@ -38,12 +38,7 @@ def _measure(cmd, env, until=None, limit=60.0):
         deadline = time.monotonic() + limit
         while not until() and time.monotonic() < deadline and p.poll() is None:
             time.sleep(0.02)
-        try:
-            with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
-                for pid in f.read().split():
-                    os.kill(int(pid), signal.SIGTERM)
-        except OSError:
-            pass
+        signal_children(p.pid, signal.SIGTERM)  # wake, not time: time would leave it running
     code, usage = reap(p)
     try:
         peak_kb = int(Path(out.name).read_text().split()[-1])
