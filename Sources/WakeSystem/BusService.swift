@@ -78,22 +78,7 @@ public final class BusService {
     /// handshake goes on in `process()`.
     /// `address`: another bus than the session's (`unix:path=...`), for tests that run several.
     public init(description: String, address: String? = nil) throws(BusError) {
-        var b: OpaquePointer?
-        if let address {
-            var r = wake_sd_bus_new(&b)
-            guard r >= 0, let bus = b else { throw NotificationBus.error("sd_bus_new", r) }
-            r = wake_sd_bus_set_address(bus, address)
-            if r >= 0 { r = wake_sd_bus_set_bus_client(bus, 1) }
-            if r >= 0 { r = wake_sd_bus_start(bus) }
-            if r < 0 {
-                wake_sd_bus_close_unref(bus)
-                throw BusError(call: "sd_bus_start", name: nil, message: "cannot connect to '\(address)' (\(NotificationBus.text(errno: r)))")
-            }
-        } else {
-            let r = NotificationBus.sessionBusAbsent ? -ENOENT : wake_sd_bus_open_user(&b)
-            guard r >= 0, b != nil else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no session bus (\(NotificationBus.text(errno: r)))") }
-        }
-        guard let b else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no bus") }
+        let b = try NotificationBus.open(address: address)
         bus = b
         _ = wake_sd_bus_set_description(b, description)
     }

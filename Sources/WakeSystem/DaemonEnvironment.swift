@@ -34,12 +34,5 @@ public enum DaemonEnvironment {
         return out
     }
 
-    /// Takes on `environment`'s values of `names` (a variable it lacks is unset, as the daemon
-    /// lacks it). Call it before any thread starts: `setenv` is not safe beside threads that
-    /// read the environment.
-    public static func adopt(_ environment: [String: String]) {
-        for name in names {
-            if let value = environment[name] { setenv(name, value, 1) } else { unsetenv(name) }
-        }
-    }
+    // `ProcessStart.adopt` takes them on, before any thread starts.
 }

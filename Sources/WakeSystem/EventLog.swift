@@ -64,7 +64,7 @@ public final class EventLog {
             opened = STDOUT_FILENO
         } else {
             do {
-                opened = try RegularFile.open(path, flags: O_WRONLY | O_APPEND | O_CREAT, mode: 0o644,
+                opened = try RegularFile.open(path, flags: O_WRONLY | O_APPEND | O_CREAT, mode: 0o600,
                                               accept: [.regular, .characterDevice, .fifo]).fd
             } catch {
                 throw fail(error.reason, error.errno)

@@ -1,6 +1,3 @@
-import CALSA
-import Glibc
-
 /// Keeps other libraries' diagnostics out of wake's own lines on stderr.
 ///
 /// What prints there, measured or read in their sources:
@@ -21,13 +18,8 @@ import Glibc
 ///
 /// Also sets `JACK_NO_START_SERVER=1` (unless already set): without it a jack PCM tries to start
 /// a JACK server, which prints a screenful and takes seconds, at 07:00.
+/// `ProcessStart.silenceLibraries` applies both, once, after argument parsing and before any
+/// thread starts.
 public enum LibraryNoise {
-    /// Call once, early, after argument parsing (swift-argument-parser prints its help and usage
-    /// errors through stdio) and before any thread starts (`setenv` is not thread-safe).
-    public static func silence() { _ = once }
-
-    private static let once: Void = {
-        setenv("JACK_NO_START_SERVER", "1", 0)
-        _ = wake_divert_stdio_stderr(-1)
-    }()
+    static let assignments = [ProcessStart.Assignment("JACK_NO_START_SERVER", "1", overwrite: false)]
 }

@@ -33,16 +33,36 @@ public final class NotificationBus {
     /// The subscription to the server's signals failed: buttons will not work.
     public var onWatchFailed: ((BusError) -> Void)?
 
-    /// Opens the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`). The
-    /// socket connects at once or fails at once; the authentication and Hello that follow are
-    /// sent and read by `process()`, so this never waits for the bus daemon.
-    public init() throws(BusError) {
-        var b: OpaquePointer?
-        // With nothing to connect to, the answer libsystemd would give, without loading it.
-        let r = Self.sessionBusAbsent ? -ENOENT : wake_sd_bus_open_user(&b)
-        guard r >= 0, let b else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no session bus (\(Self.text(errno: r)))") }
+    /// Opens the session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`), or the
+    /// bus at `address` (tests, which run several, and never change the process's environment).
+    /// The socket connects at once or fails at once; the authentication and Hello that follow
+    /// are sent and read by `process()`, so this never waits for the bus daemon.
+    public init(address: String? = nil) throws(BusError) {
+        let b = try Self.open(address: address)
         bus = b
         _ = wake_sd_bus_set_description(b, "wake-notify")
+    }
+
+    /// A client connection to the session bus, or to the bus at `address`, started (handshake
+    /// under way).
+    static func open(address: String?) throws(BusError) -> OpaquePointer {
+        var b: OpaquePointer?
+        guard let address else {
+            // With nothing to connect to, the answer libsystemd would give, without loading it.
+            let r = sessionBusAbsent ? -ENOENT : wake_sd_bus_open_user(&b)
+            guard r >= 0, let b else { throw BusError(call: "sd_bus_open_user", name: nil, message: "no session bus (\(text(errno: r)))") }
+            return b
+        }
+        var r = wake_sd_bus_new(&b)
+        guard r >= 0, let bus = b else { throw error("sd_bus_new", r) }
+        r = wake_sd_bus_set_address(bus, address)
+        if r >= 0 { r = wake_sd_bus_set_bus_client(bus, 1) }
+        if r >= 0 { r = wake_sd_bus_start(bus) }
+        if r < 0 {
+            wake_sd_bus_close_unref(bus)
+            throw BusError(call: "sd_bus_start", name: nil, message: "cannot connect to '\(address)' (\(text(errno: r)))")
+        }
+        return bus
     }
 
     deinit {

@@ -3,7 +3,7 @@ import CLinux
 
 /// Signals delivered as reads from a file descriptor (`signalfd`) instead of handlers, so they
 /// join the one `poll()` loop and no code runs in signal context. The signals must be blocked
-/// before any thread starts, which is why `blockSignals()` is the first thing `main` does.
+/// before any thread starts, which is why `ProcessStart.begin()` is the first thing `main` does.
 public final class SignalChannel {
     /// Signals that steer the alarm or the terminal.
     public static let control: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGTSTP, SIGCONT, SIGWINCH]
@@ -33,14 +33,12 @@ public final class SignalChannel {
         return unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
-    /// Blocks the received signals for this thread and every thread created after it.
-    /// SIGPIPE is ignored: a closed stdout must never kill an alarm that still has to ring.
-    public static func blockSignals() {
+    /// Chooses the received signals (`received`) and returns them as the set to block, which
+    /// `ProcessStart.begin` blocks for this thread and every thread created after it.
+    static func chooseReceived() -> sigset_t {
         // SIGCONT, SIGTSTP and SIGWINCH only steer the terminal: taken even if ignored.
         received = (control + fatal).filter { [SIGCONT, SIGTSTP, SIGWINCH].contains($0) || !isIgnored($0) }
-        var set = set(received)
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-        signal(SIGPIPE, SIG_IGN)
+        return set(received)
     }
 
     public init() throws(SystemCallError) {

@@ -13,23 +13,20 @@ public enum SoundServerEnvironment {
         case note(String)
     }
 
-    /// Sets `XDG_RUNTIME_DIR` to `/run/user/<uid>` when it is unset and that directory is safe to
+    /// What `ProcessStart.begin` sets: wake's stream named (`streamNaming`), and
+    /// `XDG_RUNTIME_DIR` as `/run/user/<uid>` when it is unset and that directory is safe to
     /// use: a real directory (not a link), owned by this user, not writable by group or others.
-    /// Returns nil when nothing needed saying (set already, or set now), else one line for the
-    /// caller to show as a note.
-    ///
-    /// Call first thing in `main`, before any thread starts: `setenv` is not thread-safe, and
-    /// libraries read the environment from their own threads.
-    public static func prepare() -> String? {
-        nameStream()
+    /// Why the server cannot be found otherwise is said only if a device behind it fails
+    /// (`explainUnreachable`).
+    static func assignments() -> [ProcessStart.Assignment] {
         let current = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        switch decide(current: current, base: runtimeBase, uid: getuid()) {
-        case .alreadySet: return nil
-        case .use(let dir):
-            setenv("XDG_RUNTIME_DIR", dir, 1)
-            return nil
-        case .note(let line): return line
+        let runtime: [ProcessStart.Assignment]
+        if case .use(let dir) = decide(current: current, base: runtimeBase, uid: getuid()) {
+            runtime = [.init("XDG_RUNTIME_DIR", dir)]
+        } else {
+            runtime = []
         }
+        return streamNaming(userProperties: getenv("PULSE_PROP").map { String(cString: $0) } ?? "") + runtime
     }
 
     /// What wake's stream says about itself on a sound server (the volume control shows "wake";
@@ -40,10 +37,9 @@ public enum SoundServerEnvironment {
     /// own client) adds `PULSE_PROP` to every context's properties where they are not set yet,
     /// and `PULSE_PROP_OVERRIDE_<key>` over what is set: the plugin names its context "ALSA
     /// plug-in [wake]". A user's own `PULSE_PROP` comes after, so it wins.
-    static func nameStream() {
-        let user = getenv("PULSE_PROP").map { String(cString: $0) } ?? ""
-        setenv("PULSE_PROP", user.isEmpty ? streamProperties : streamProperties + " " + user, 1)
-        setenv("PULSE_PROP_OVERRIDE_application.name", "wake", 0)
+    static func streamNaming(userProperties user: String) -> [ProcessStart.Assignment] {
+        [.init("PULSE_PROP", user.isEmpty ? streamProperties : streamProperties + " " + user),
+         .init("PULSE_PROP_OVERRIDE_application.name", "wake", overwrite: false)]
     }
 
     static func decide(current: String?, base: String, uid: uid_t) -> Decision {

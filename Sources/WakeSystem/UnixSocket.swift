@@ -25,8 +25,8 @@ public final class UnixSocket {
         case end
     }
 
-    /// Listens at `path` (mode 0600), replacing a socket left there by a process that died; any
-    /// other kind of file is left alone and refused.
+    /// Listens at `path` (mode 0600; its directory must be the caller's own, 0700), replacing a
+    /// socket left there by a process that died; any other kind of file is left alone and refused.
     public static func listen(at path: String, backlog: Int32 = 16) throws(SystemCallError) -> UnixSocket {
         var address = try address(path)
         var st = stat()
@@ -36,14 +36,14 @@ public final class UnixSocket {
         }
         let fd = try syscall("socket(AF_UNIX)") { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
         do throws(SystemCallError) {
-            // bind makes the socket file with the umask applied: make it 0600 from the start.
-            let old = umask(0o177)
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
             }
-            let bindErrno = Glibc.errno
-            umask(old)
-            if bound != 0 { throw SystemCallError("bind(\(path))", Errno(rawValue: bindErrno)) }
+            if bound != 0 { throw SystemCallError("bind(\(path))", Errno(rawValue: Glibc.errno)) }
+            // bind makes the file with the umask applied; the umask is the whole process's, so it
+            // is not changed around the call: the caller's 0700 directory keeps others out until
+            // the mode is set (fchmod on a socket does not reach its file on Linux), before listen.
+            try syscall("chmod(\(path))") { chmod(path, 0o600) }
             try syscall("listen(\(path))") { Glibc.listen(fd, backlog) }
         } catch {
             close(fd)

@@ -13,18 +13,9 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
     exit(0)
 }
 
-// Signals are blocked before anything else, so no thread ever exists with them unblocked:
-// they arrive through the signalfd in the event loop instead (see SignalChannel).
-SignalChannel.blockSignals()
-
-// A closed stdin, stdout or stderr would hand its number to the next open(): the built-in
-// sound's memfd could become "stdout" and wake's own messages would corrupt it. Fill the gaps.
-StandardDescriptors.reopenClosed()
-
-// From cron, ssh or a unit without XDG_RUNTIME_DIR, find the user's sound server where logind
-// put it; before any thread starts, since it sets the environment. Why the server cannot be
-// found is said only if a device behind it fails.
-_ = SoundServerEnvironment.prepare()
+// Process-wide state (the signal mask, SIGPIPE, the standard descriptors, the sound server's
+// environment) is set before anything else, so no thread ever sees it change (ProcessStart).
+ProcessStart.begin()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -76,7 +67,7 @@ let rest = Array(arguments.dropFirst())
 // Libraries that print their own lines to stderr (libmpg123, libpulse, JACK) would break ours.
 // After parsing: ArgumentParser prints help and usage errors through stdio.
 func startRunning() -> SignalChannel {
-    LibraryNoise.silence()
+    ProcessStart.silenceLibraries()
     let signals: SignalChannel
     do {
         signals = try SignalChannel()
@@ -167,6 +158,9 @@ case "snooze":
 case "cancel":
     run(CancelCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.cancel, id: c.command.id, console: console) }
 case "daemon":
+    // A user service starts with a soft limit of 1024 descriptors: the alarms' timers share one
+    // per clock, and the rest (the device, the files, the clients) get all the hard limit allows.
+    ProcessStart.raiseDescriptorLimit()
     run(DaemonCommand.self, readsConfig: true, tolerant: true, quiet: \.quiet,
         eventStream: { $0.events == "-" }) {
         c, console, signals throws(WakeFailure) in

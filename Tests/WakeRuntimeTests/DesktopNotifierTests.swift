@@ -45,10 +45,8 @@ struct DesktopNotifierTests {
 
     /// A notifier on the mock's bus, for a session with one alarm that rings at once.
     static func ringing(_ mock: NotificationMock, settings: AlarmEngine.Settings = .init()) throws -> (TestSession, DesktopNotifier) {
-        setenv("DBUS_SESSION_BUS_ADDRESS", mock.bus.address, 1)
-        defer { unsetenv("DBUS_SESSION_BUS_ADDRESS") }
         let session = TestSession()
-        let notifier = DesktopNotifier(mode: .auto, bus: try NotificationBus())
+        let notifier = DesktopNotifier(mode: .auto, bus: try NotificationBus(address: mock.bus.address), address: mock.bus.address)
         notifier.start(in: session)
         try session.runner.arm(RunnerTests.setup(session.world, settings: settings))
         session.world.advance(by: .seconds(8 * 3600))

@@ -164,7 +164,7 @@ struct SystemChildren {
         _ = wake_stdio_stderr_puts("two lines\nin one write\n")
         wake_restore_stdio_stderr(previous)
         close(fd)
-        LibraryNoise.silence()
+        ProcessStart.silenceLibraries()
         _ = wake_stdio_stderr_puts("LIBRARY-NOISE-MARKER\n")
         print("JACK_NO_START_SERVER=\(getenv("JACK_NO_START_SERVER").map { String(cString: $0) } ?? "unset")")
     }

@@ -10,16 +10,14 @@ import WakeCore
 struct SystemEventLogTests {
     let t = Instant(nanoseconds: 1_700_000_000_000_000_000)
 
-    @Test("a regular file is created 0644 and appended to")
+    @Test("a regular file is created 0600 (its lines say when you sleep) and appended to")
     func regularFile() throws {
         let dir = try TestDirectory("wake-sys")
         let path = dir.file("events.jsonl")
-        let old = umask(0)
-        defer { umask(old) }
         do { let log = try EventLog(path: path, zone: .utc); log.emit("one", at: t) }
         do { let log = try EventLog(path: path, zone: .utc); log.emit("two", at: t, [("n", .int(2))]) }
         var st = stat()
-        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o644)
+        #expect(stat(path, &st) == 0 && st.st_mode & 0o777 == 0o600)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.split(separator: "\n").count == 2 && text.contains("\"event\":\"one\"") && text.contains("\"n\":2"), "\(text)")
     }

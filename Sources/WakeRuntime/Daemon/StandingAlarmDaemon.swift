@@ -65,9 +65,6 @@ public enum StandingAlarmDaemon {
             return .done
         }
         for warning in lock.warnings { console.error("warning: " + warning) }
-        // A user service starts with a soft limit of 1024 descriptors: the alarms' timers share
-        // one per clock, and the rest (the device, the files, the clients) get all the hard limit allows.
-        DescriptorLimit.raiseSoftToHard()
         if notifyMode == .require, !c.notifyGiven {
             // Nobody watches a daemon's start: a notification server that is not up yet (a
             // login before the desktop's, a boot with linger) must not keep the alarms silent.

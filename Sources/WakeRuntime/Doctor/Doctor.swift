@@ -26,11 +26,11 @@ public enum Doctor {
     /// the daemon reaches. Before any thread starts.
     public static func adoptDaemonEnvironment() -> DaemonEnvironment.Source {
         if let pid = DaemonLock.runningPID(), let environment = DaemonEnvironment.environment(ofProcess: pid) {
-            DaemonEnvironment.adopt(environment)
+            ProcessStart.adopt(environment)
             return .daemon(pid: pid)
         }
         if case .success(let out) = ChildProcess.run(["systemctl", "--user", "show-environment"], timeout: .seconds(1)), out.status == 0 {
-            DaemonEnvironment.adopt(DaemonEnvironment.parse(out.stdout.split(separator: "\n").map(String.init)))
+            ProcessStart.adopt(DaemonEnvironment.parse(out.stdout.split(separator: "\n").map(String.init)))
             return .userManager
         }
         return .shell

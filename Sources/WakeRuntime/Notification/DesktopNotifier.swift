@@ -37,10 +37,13 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
     /// `bus`: the connection made at arm time, if one could be; another is tried when an alarm
     /// starts ringing and there is none (the session bus may have come since).
     private let initialBus: NotificationBus?
+    /// The bus a new connection goes to: the session bus (nil), or a test's own.
+    private let address: String?
 
-    init(mode: AlarmOptions.NotifyMode, bus: NotificationBus?) {
+    init(mode: AlarmOptions.NotifyMode, bus: NotificationBus?, address: String? = nil) {
         self.mode = mode
         initialBus = bus
+        self.address = address
     }
 
     public func start(in session: SessionContext) {
@@ -165,7 +168,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
     /// wake was armed); never blocks.
     private func connection() -> NotificationBus? {
         if let bus { return bus }
-        guard let fresh = try? NotificationBus(), attach(fresh) else { return nil }
+        guard let fresh = try? NotificationBus(address: address), attach(fresh) else { return nil }
         return fresh
     }
 
