@@ -134,33 +134,59 @@ public enum AtomicFile {
         return bytes
     }
 
-    /// `bytes` as text with each line that is not UTF-8 left empty (a table's header as a bare
-    /// `[`, so that the table it opens is what gets set aside), and those lines' numbers.
-    static func textByLine(_ bytes: [UInt8]) -> (text: String, invalidLines: [Int]) {
-        if let s = String(validating: bytes, as: UTF8.self) { return (s, []) }
+    /// What a file's bytes read as, line by line.
+    struct LineText: Equatable {
+        var text: String
+        /// Lines that are not UTF-8, left empty (a table's header as a bare `[`, so that the
+        /// table it opens is what gets set aside).
+        var invalidLines: [Int] = []
+        /// Lines whose comment is not UTF-8 (a `# café` saved as Latin-1): the comment is cut
+        /// off, as a reader skips it anyway, and what comes before it is kept.
+        var commentLines: [Int] = []
+    }
+
+    static func textByLine(_ bytes: [UInt8]) -> LineText {
+        if let s = String(validating: bytes, as: UTF8.self) { return LineText(text: s) }
+        var out = LineText(text: "")
         var lines: [String] = []
-        var invalid: [Int] = []
         for (i, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             if let s = String(validating: line, as: UTF8.self) {
                 lines.append(s)
+            } else if let code = beforeComment(line) {
+                lines.append(code)
+                out.commentLines.append(i + 1)
             } else {
                 lines.append(line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }.first == UInt8(ascii: "[") ? "[" : "")
-                invalid.append(i + 1)
+                out.invalidLines.append(i + 1)
             }
         }
-        return (lines.joined(separator: "\n"), invalid)
+        out.text = lines.joined(separator: "\n")
+        return out
     }
 
-    /// `bytes` as UTF-8 text, or a corrupt-file error naming the first line that is not.
-    static func text(_ bytes: [UInt8], path: String) throws(StoreError) -> String {
-        if let s = String(validating: bytes, as: UTF8.self) { return s }
-        var line = 1
-        var start = 0
-        for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "\n") {
-            if String(validating: bytes[start..<i], as: UTF8.self) == nil { break }
-            line += 1
-            start = i + 1
+    /// The line up to its comment (a `#` outside a quoted string), when that part is UTF-8;
+    /// nil when the line has no comment or its code itself is not text.
+    static func beforeComment(_ line: ArraySlice<UInt8>) -> String? {
+        var quote: UInt8? = nil
+        var escaped = false
+        for i in line.indices {
+            let b = line[i]
+            if let q = quote {
+                if escaped { escaped = false } else if b == UInt8(ascii: "\\") && q == UInt8(ascii: "\"") { escaped = true } else if b == q { quote = nil }
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
+                quote = b
+            } else if b == UInt8(ascii: "#") {
+                return String(validating: line[..<i], as: UTF8.self)
+            }
         }
+        return nil
+    }
+
+    /// `bytes` as UTF-8 text (a comment that is not, cut off), or a corrupt-file error naming the
+    /// first line that is not.
+    static func text(_ bytes: [UInt8], path: String) throws(StoreError) -> String {
+        let read = textByLine(bytes)
+        guard let line = read.invalidLines.first else { return read.text }
         throw StoreError(path: path, reason: "line \(line): not valid UTF-8 text", isCorrupt: true, line: line)
     }
 

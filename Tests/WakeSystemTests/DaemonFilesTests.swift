@@ -157,10 +157,33 @@ struct DaemonFilesTests {
     @Test("bytes that are not UTF-8 empty only their lines (a header keeps its '[')")
     func textByLine() {
         let bytes = Array("a = \"1\"\n".utf8) + [0x62, 0xE9, 0x0A] + Array("  [t".utf8) + [0xFF] + Array("]\nc\n".utf8)
-        let (text, invalid) = AtomicFile.textByLine(bytes)
-        #expect(text == "a = \"1\"\n\n[\nc\n")
-        #expect(invalid == [2, 3])
-        #expect(AtomicFile.textByLine(Array("plain\n".utf8)) == ("plain\n", []))
+        let read = AtomicFile.textByLine(bytes)
+        #expect(read.text == "a = \"1\"\n\n[\nc\n")
+        #expect(read.invalidLines == [2, 3] && read.commentLines.isEmpty)
+        #expect(AtomicFile.textByLine(Array("plain\n".utf8)) == .init(text: "plain\n"))
+    }
+
+    /// Issue 49, item 12: one Latin-1 byte in a comment set aside the alarm above it.
+    @Test("a comment that is not UTF-8 is cut off and said; the alarm above it is kept, by both reads")
+    func invalidComment() throws {
+        // `# café` in Latin-1 on a line of its own, and after a value; a '#' inside a string is not a comment.
+        let bytes = Array("[alarms.work]\ntime = \"06:30\"\n# caf".utf8) + [0xE9] + Array("\ndays = [\"mon\"] # caf".utf8) + [0xE9]
+            + Array("\nmessage = \"#1 \\\" #\"\ncreated = \"2026-11-23T03:00:00Z\"\n".utf8)
+        let read = AtomicFile.textByLine(bytes)
+        #expect(read.invalidLines.isEmpty && read.commentLines == [3, 4], "\(read)")
+        #expect(read.text.hasPrefix("[alarms.work]\ntime = \"06:30\"\n\ndays = [\"mon\"] \nmessage = \"#1 \\\" #\"\n"), "\(read.text)")
+        #expect(AtomicFile.beforeComment(ArraySlice(Array("m = \"a#b\" ".utf8) + [0xE9])) == nil)
+
+        let dir = try TestDirectory()
+        let s = store(in: dir)
+        _ = s.prepareDirectories()
+        try Data(bytes).write(to: URL(fileURLWithPath: s.alarmsFile))
+        let tolerant = s.loadTolerant(keepLastGood: false)
+        #expect(tolerant.alarms?.map(\.name) == ["work"], "\(tolerant)")
+        #expect(tolerant.alarms?.first?.options["message"] == "#1 \" #", "\(tolerant)")
+        #expect(tolerant.problems.count == 2 && tolerant.problems.allSatisfy { $0.contains("a comment that is not valid UTF-8 text is skipped; its alarm is kept") },
+                "\(tolerant.problems)")
+        #expect(try s.load().map(\.name) == ["work"])
     }
 
     @Test("the history read tolerantly: a bad line costs only itself")

@@ -35,6 +35,27 @@ struct TestCommandTests {
         try await WakeProcess.run(args, environment: home.environment.merging(noBus) { $1 }.merging(extra) { $1 }, timeout: .seconds(90))
     }
 
+    /// Issue 49, item 15: `wake now -D null --ring-for 5s`, the try the README gave, ended with
+    /// exit 4 (rang unanswered), which make shows as "Error 4", a failure to a newcomer.
+    @Test("the README's try (make run ARGS='...') ends with exit 0 and says what reached the output")
+    func readmeTry() async throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md").path
+        let text = try String(contentsOfFile: readme, encoding: .utf8)
+        let tries = text.split(separator: "\n").compactMap { line -> [String]? in
+            guard let start = line.range(of: "make run ARGS='"), let end = line[start.upperBound...].firstIndex(of: "'") else { return nil }
+            let args = line[start.upperBound..<end].split(separator: " ").map(String.init)
+            return args == ["07:00"] ? nil : args  // the quick start's own alarm, not a try
+        }
+        #expect(tries.count == 1, "\(tries)")
+        let home = try AlarmHome()
+        for args in tries {
+            let r = try await Self.run(home, args)
+            #expect(r.exitCode == 0, "wake \(args.joined(separator: " ")): \(r)")
+            #expect(r.stdout.contains("SOUND REACHED THE OUTPUT"), "\(r)")
+        }
+    }
+
     @Test("wake test work on a file PCM: the alarm's sound is written there, quietly (15 % gain), and the report says so; --full at its own volume")
     func standingAlarmOnAFilePCM() async throws {
         let (home, tone, tonePeak) = try await Self.home()
