@@ -23,11 +23,11 @@ public enum Requester: Hashable, Sendable {
     case control(String)
     /// A button on the desktop notification.
     case notification
-    /// An MPRIS client (a media key, a headset button, the desktop's media widget, playerctl),
-    /// by its unique bus name: any program on the session bus can send these, so the log keeps who.
-    case mediaControl(caller: String)
-    /// A client of wake's D-Bus API, by its unique bus name.
-    case busAPI(caller: String)
+    /// An MPRIS client (a media key, a headset button, the desktop's media widget, playerctl):
+    /// any program on the session bus can send these, so the log keeps who.
+    case mediaControl(caller: BusCaller)
+    /// A client of wake's D-Bus API.
+    case busAPI(caller: BusCaller)
     /// The right answer to the alarm's `--challenge` sum, typed on the terminal.
     case answer
 

@@ -135,7 +135,7 @@ public struct AlarmEngine: Sendable {
         case armRingLimit(Wait)
         case disarmRingLimit
         case reportClockChange(ClockReading)
-        case reportSnoozed(until: Wait)
+        case reportSnoozed(until: Wait, by: Requester)
         /// A command that means nothing in this state (a stop while waiting, a snooze while snoozed).
         case reportIgnored(AlarmCommand, by: Requester)
         /// A snooze past the limit: refused, and the alarm rings on.
@@ -289,7 +289,7 @@ public struct AlarmEngine: Sendable {
         let until = length.wait(from: now, settings: settings)
         state = .snoozed(until)
         snoozesUsed += 1
-        return [.stopRinging, .disarmRingLimit, .reportSnoozed(until: until), .armTimer(until)]
+        return [.stopRinging, .disarmRingLimit, .reportSnoozed(until: until, by: who), .armTimer(until)]
     }
 
     private mutating func finish(_ outcome: Outcome, ringing: Bool) -> [Action] {

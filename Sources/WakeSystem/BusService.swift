@@ -7,10 +7,12 @@ public struct BusCall: Sendable {
     public var path: String
     public var interface: String
     public var member: String
-    /// The caller's unique bus name (`:1.42`): recorded with what it asked, so a snooze nobody
-    /// remembers can be traced to the program that sent it.
+    /// The caller's unique bus name (`:1.42`).
     public var sender: String
     public var arguments: [BusValue]
+    /// The caller with its process, as the bus daemon said when it first called: recorded with
+    /// what it asked, so a snooze nobody remembers can be traced to the program that sent it.
+    public var caller: BusCaller
 }
 
 /// The answer to a `BusCall`.
@@ -62,6 +64,10 @@ public final class BusService {
     private var nameReplies: [String: (Result<Void, BusError>) -> Void] = [:]
     /// The call being dispatched, while its handler runs: what `deferReply()` keeps.
     private var dispatching: OpaquePointer?
+    /// Who is behind each unique name that has called (names are never reused on a bus), and
+    /// the calls that wait for the bus daemon's answer about a new one (`CallerQuery`).
+    private var callers = CallerBook()
+    private var waitingCalls: [String: [(OpaquePointer, Handler)]] = [:]
 
     /// A box for the handler sd-bus calls back with; kept alive by `handlers`.
     private final class Handler {
@@ -92,6 +98,9 @@ public final class BusService {
         if limit > .zero { flush(within: limit) }
         for s in slots { wake_sd_bus_slot_unref(s) }
         slots = []
+        // Calls still waiting for their caller's answer go unanswered with the connection.
+        for (_, calls) in waitingCalls { for (m, _) in calls { wake_sd_bus_message_unref(m) } }
+        waitingCalls = [:]
         wake_sd_bus_close_unref(bus)
         self.bus = nil
         handlers = []
@@ -170,21 +179,71 @@ public final class BusService {
         if let slot { slots.append(slot) }
     }
 
+    /// A call from a name not met before waits (a few milliseconds) for the bus daemon to say
+    /// which process it is; never the loop: the question is asked and answered asynchronously.
     private func dispatch(_ m: OpaquePointer, _ handler: Handler) -> Int32 {
         guard wake_sd_bus_message_is_method_call(m, nil, nil) > 0 else { return 0 }
+        let sender = wake_sd_bus_message_get_sender(m).map { String(cString: $0) } ?? ""
+        if sender.isEmpty { return run(m, handler, caller: BusCaller(uniqueName: sender)) }
+        if let known = callers.known[sender] { return run(m, handler, caller: known) }
+        guard wake_sd_bus_message_ref(m) != nil else { return run(m, handler, caller: BusCaller(uniqueName: sender)) }
+        let first = waitingCalls[sender] == nil
+        waitingCalls[sender, default: []].append((m, handler))
+        if first && !askWhoIs(sender) { resolved(BusCaller(uniqueName: sender)) }
+        return 1
+    }
+
+    private func run(_ m: OpaquePointer, _ handler: Handler, caller: BusCaller) -> Int32 {
         func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
         let arguments: [BusValue]
         do { arguments = try BusMessageCoding.readAll(m) } catch {
             return reply(to: m, .invalidArgs("cannot read the arguments: \(error.message)"))
         }
         let call = BusCall(path: text(wake_sd_bus_message_get_path(m)), interface: text(wake_sd_bus_message_get_interface(m)),
-                           member: text(wake_sd_bus_message_get_member(m)), sender: text(wake_sd_bus_message_get_sender(m)),
-                           arguments: arguments)
+                           member: text(wake_sd_bus_message_get_member(m)), sender: caller.uniqueName, arguments: arguments,
+                           caller: caller)
         // sd-bus has answered Peer before this; anything else the handler does not know is an error, never silence.
         dispatching = m
         defer { dispatching = nil }
         guard let answer = handler.handle(call) else { return reply(to: m, .unknownMethod(call)) }
         return reply(to: m, answer)
+    }
+
+    /// Asks the bus daemon for `sender`'s PID (GetConnectionUnixProcessID); false when the
+    /// question could not be sent.
+    private func askWhoIs(_ sender: String) -> Bool {
+        guard let bus else { return false }
+        var m: OpaquePointer?
+        guard wake_sd_bus_message_new_method_call(bus, &m, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                  "GetConnectionUnixProcessID") >= 0, let m else { return false }
+        defer { wake_sd_bus_message_unref(m) }
+        guard (try? BusMessageCoding.append(.string(sender), to: m)) != nil else { return false }
+        let query = CallerQuery(service: self, sender: sender)
+        let r = wake_sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
+            guard let userdata else { return 0 }
+            let query = Unmanaged<CallerQuery>.fromOpaque(userdata).takeRetainedValue()
+            var pid: UInt32 = 0
+            let known = reply.map { wake_sd_bus_message_is_method_error($0, nil) == 0
+                && wake_sd_bus_message_read_basic($0, CChar(UInt8(ascii: "u")), &pid) > 0 } ?? false
+            query.service?.resolved(known ? BusCaller(uniqueName: query.sender, pid: Int32(bitPattern: pid),
+                                                      program: CurrentProcess.name(of: Int32(bitPattern: pid)))
+                                          : BusCaller(uniqueName: query.sender))
+            return 0
+        }, Unmanaged.passRetained(query).toOpaque(), 1_000_000)
+        if r < 0 {
+            Unmanaged.passUnretained(query).release()
+            return false
+        }
+        return true
+    }
+
+    /// The answer about a caller came (or could not): its waiting calls run, in order.
+    private func resolved(_ caller: BusCaller) {
+        callers.remember(caller)
+        for (m, handler) in waitingCalls.removeValue(forKey: caller.uniqueName) ?? [] {
+            _ = run(m, handler, caller: caller)
+            wake_sd_bus_message_unref(m)
+        }
     }
 
     /// From inside a handler: the call it is answering, kept so that it can be answered after
@@ -252,5 +311,26 @@ public final class BusService {
     public func flush(within limit: Duration) {
         guard let bus else { return }
         BusLoop.flush(bus, within: limit)
+    }
+}
+
+/// A question to the bus daemon about a caller, carried through sd-bus's callback.
+private final class CallerQuery {
+    weak var service: BusService?
+    let sender: String
+    init(service: BusService, sender: String) { self.service = service; self.sender = sender }
+}
+
+/// The callers a service has met, by unique name, and the calls waiting for one's answer.
+struct CallerBook {
+    /// A bound on what is remembered: a desktop's clients are a few, a script calling in a loop
+    /// makes a new name each time.
+    static let limit = 64
+    private(set) var known: [String: BusCaller] = [:]
+    private var order: [String] = []
+
+    mutating func remember(_ caller: BusCaller) {
+        if known.updateValue(caller, forKey: caller.uniqueName) == nil { order.append(caller.uniqueName) }
+        while order.count > Self.limit { known[order.removeFirst()] = nil }
     }
 }

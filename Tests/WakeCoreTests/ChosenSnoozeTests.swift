@@ -9,7 +9,7 @@ struct ChosenSnoozeTests {
     typealias T = AlarmEngineTests
 
     static func snoozed(_ actions: [AlarmEngine.Action]) -> Wait? {
-        for a in actions { if case .reportSnoozed(let until) = a { return until } }
+        for a in actions { if case .reportSnoozed(let until, _) = a { return until } }
         return nil
     }
 
@@ -26,7 +26,7 @@ struct ChosenSnoozeTests {
         for (length, wait) in cases {
             var (e, now) = T.ringing()
             let actions = e.handle(.snooze(length, by: who, now + .seconds(5)))
-            #expect(actions == [.stopRinging, .disarmRingLimit, .reportSnoozed(until: wait), .armTimer(wait)], "\(length)")
+            #expect(actions == [.stopRinging, .disarmRingLimit, .reportSnoozed(until: wait, by: who), .armTimer(wait)], "\(length)")
             #expect(e.state == .snoozed(wait) && e.snoozes.used == 1)
             // Not before its end, then it rings again.
             let end = wait.clock == .wall ? ClockReading(realtime: wait.instant, boottime: wait.instant - .seconds(1_000_000))

@@ -112,13 +112,17 @@ import WakeSystem
             let path = BusAPIDescription.path(of: "work")
             r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Snooze", "a{sv}", "1", "length", "s", "3m"])
             #expect(r.exitCode == 0, "\(r)")
-            #expect(recorder.events.contains { if case .snoozed = $0.kind { true } else { false } })
+            // Issue 49, item 8: the snooze names its caller, resolved when it called to a program and PID.
+            let snoozedBy = recorder.events.compactMap { e -> Requester? in if case .snoozed(_, let by) = e.kind { by } else { nil } }
+            guard case .busAPI(let snoozer)? = snoozedBy.first else { Issue.record("\(snoozedBy)"); return }
+            #expect(snoozer.program == "busctl" && (snoozer.pid ?? 0) > 0 && snoozer.uniqueName.hasPrefix(":1."), "\(snoozer)")
+            #expect(Requester.busAPI(caller: snoozer).description.hasPrefix("the D-Bus API (busctl, pid "), "\(snoozer)")
             r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
             #expect(r.exitCode == 0, "\(r)")
             let stoppedBy = recorder.events.compactMap { e -> Requester? in
                 if case .finished(.stopped(let by)) = e.kind { return by } else { return nil }
             }
-            #expect(stoppedBy.count == 1 && stoppedBy.first.map { if case .busAPI(let caller) = $0 { caller.hasPrefix(":1.") } else { false } } == true,
+            #expect(stoppedBy.count == 1 && stoppedBy.first.map { if case .busAPI(let caller) = $0 { caller.uniqueName.hasPrefix(":1.") && caller.program == "busctl" } else { false } } == true,
                     "\(stoppedBy)")
         }
     }

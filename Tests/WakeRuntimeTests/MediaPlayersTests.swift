@@ -61,14 +61,15 @@ struct MediaPlayersTests {
                 Issue.record("firm: \(String(describing: session.runner.outcome(of: "firm")))")
                 return
             }
-            #expect(caller.hasPrefix(":"), "\(caller)")
+            #expect(caller.uniqueName.hasPrefix(":") && caller.program == "busctl" && (caller.pid ?? 0) > 0, "\(caller)")
             try await spin(session) { box.value.names["firm"] == nil }
             #expect(players.names.keys.sorted() == ["gentle"], "firm's player went with its alarm: \(players.names)")
 
             let calls = session.recorded.filter { $0.0 == "mpris" }.map { fields in
                 Dictionary(fields.1.map { ($0.0, "\($0.1)") }, uniquingKeysWith: { a, _ in a })
             }
-            #expect(calls.count == 2 && calls.allSatisfy { $0["by"]?.contains("mpris") == true && $0["caller"]?.contains(":") == true }, "\(calls)")
+            #expect(calls.count == 2 && calls.allSatisfy { $0["by"]?.contains("mpris") == true && $0["caller"]?.contains(":") == true
+                && $0["caller_program"]?.contains("busctl") == true }, "\(calls)")
             #expect(calls.first?["alarm"]?.contains("gentle") == true && calls.last?["alarm"]?.contains("firm") == true, "\(calls)")
 
             // An unknown method is an error by name, never silence; Previous is answered and does nothing.

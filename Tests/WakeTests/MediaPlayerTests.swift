@@ -91,6 +91,8 @@ struct MediaPlayerTests {
             let asked = try #require(wake.events.first { $0.name == "mpris" })
             #expect(asked["method"] == "Pause" && asked["command"] == "snooze" && asked["by"] == "mpris", "\(asked)")
             #expect(asked["caller"]?.hasPrefix(":") == true, "the caller's unique bus name: \(asked)")
+            // Issue 49, item 8: the snooze itself names its caller, resolved to the program and PID when it called.
+            #expect(snoozed["by"] == "mpris" && snoozed["caller_program"] == "playerctl" && snoozed["caller_pid"] != nil, "\(snoozed)")
             try await waitFor("playerctl --follow prints Paused (PropertiesChanged)") { follow.currentStdout.contains("Paused") }
             follow.send(SIGTERM)  // (a failure above leaves it to end with the bus)
             _ = await follow.wait(timeout: .seconds(10))
@@ -111,7 +113,7 @@ struct MediaPlayerTests {
             #expect(r.exitCode == 0, "\(wake.report(r))")
             let stopped = try #require(wake.events.first { $0.name == "stopped" }, "\(wake.report(r))")
             #expect(stopped["by"] == "mpris" && stopped["caller"]?.hasPrefix(":") == true, "\(stopped)")
-            #expect(r.stdout.contains("stopped by the media controls (:"), "\(wake.report(r))")
+            #expect(r.stdout.contains("stopped by the media controls (playerctl, pid "), "\(wake.report(r))")
             #expect(try await !players(mock).contains("wake"), "the name is released at the end")
         }
     }

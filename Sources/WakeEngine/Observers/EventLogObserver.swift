@@ -53,9 +53,9 @@ public final class EventLogObserver: RuntimeObserver {
             fields.append(("late_ms", .milliseconds(late)))
             if let sound = chosen[event.alarm] ?? soundChoice(event.alarm) { fields.append(("sound", .string(sound))) }
             if let m = message(event.alarm) { fields.append(("message", .string(m))) }
-        case .snoozed(let until):
+        case .snoozed(let until, let who):
             name = "snoozed"
-            fields.append(("until", iso(until)))
+            fields += [("until", iso(until))] + Self.requester(who)
         case .finished(let outcome):
             switch outcome {
             case .stopped(let who):
@@ -155,14 +155,22 @@ public final class EventLogObserver: RuntimeObserver {
         log.emit(name, at: event.time.realtime, fields)
     }
 
+    /// A D-Bus caller: its unique name, and the process as resolved when it called.
+    public static func callerFields(_ caller: BusCaller) -> [(String, EventLog.Value)] {
+        var fields: [(String, EventLog.Value)] = [("caller", .string(caller.uniqueName))]
+        if let pid = caller.pid { fields.append(("caller_pid", .int(Int64(pid)))) }
+        if let program = caller.program { fields.append(("caller_program", .string(program))) }
+        return fields
+    }
+
     static func requester(_ who: Requester) -> [(String, EventLog.Value)] {
         switch who {
         case .key(let k): return [("by", .string("key")), ("key", .string(k))]
         case .signal(let name, _): return [("by", .string("signal")), ("signal", .string(name))]
         case .control(let client): return [("by", .string("control")), ("client", .string(client))]
         case .notification: return [("by", .string("notification"))]
-        case .mediaControl(let caller): return [("by", .string("mpris")), ("caller", .string(caller))]
-        case .busAPI(let caller): return [("by", .string("dbus")), ("caller", .string(caller))]
+        case .mediaControl(let caller): return [("by", .string("mpris"))] + callerFields(caller)
+        case .busAPI(let caller): return [("by", .string("dbus"))] + callerFields(caller)
         case .answer: return [("by", .string("answer"))]
         }
     }

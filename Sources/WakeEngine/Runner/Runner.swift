@@ -347,9 +347,9 @@ public final class Runner {
             a.ringLimit?.disarm()
         case .reportClockChange:
             publish(id, .clockChanged, at: now)
-        case .reportSnoozed(let until):
+        case .reportSnoozed(let until, let who):
             a.wait = until
-            publish(id, .snoozed(until: until.wallInstant(from: now)), at: now)
+            publish(id, .snoozed(until: until.wallInstant(from: now), by: who), at: now)
         case .reportIgnored(let command, let who):
             publish(id, .ignored(command, by: who), at: now)
         case .reportSnoozeRefused(let count, let who):

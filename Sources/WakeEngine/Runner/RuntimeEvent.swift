@@ -13,7 +13,7 @@ public struct RuntimeEvent: Sendable {
         case preRingStarted(main: Instant)
         /// The pre-alarm was stopped by `by`; the alarm stays set for `main` (wall clock).
         case preRingStopped(by: Requester, main: Instant)
-        case snoozed(until: Instant)
+        case snoozed(until: Instant, by: Requester)
         case finished(Outcome)
         case clockChanged
         case suspended

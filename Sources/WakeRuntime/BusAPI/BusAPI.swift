@@ -255,7 +255,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         switch event.kind {
         case .ringStarted:
             signal("Ringing", [.objectPath(path), .string(name)])
-        case .snoozed(let until):
+        case .snoozed(let until, _):
             signal("Snoozed", [.objectPath(path), .string(name), .uint64(µs(until))])
         case .finished(.stopped(let by)), .finished(.cancelled(let by)):
             signal("Stopped", [.objectPath(path), .string(name), .string(by.description)])
@@ -398,7 +398,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                 return BusAPIDescription.reply(error)
             }
         }
-        session.runner.command(command, by: .busAPI(caller: call.sender), alarm: name, activeOnly: true, length: length)
+        session.runner.command(command, by: .busAPI(caller: call.caller), alarm: name, activeOnly: true, length: length)
         return .done
     }
 
@@ -415,7 +415,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             return .deferred
         }
         jobs += 1
-        waiting.append(Job(id: jobs, method: method, sender: call.sender, work: work, reply: reply, answer: answer))
+        waiting.append(Job(id: jobs, method: method, sender: call.caller.description, work: work, reply: reply, answer: answer))
         startNext()
         return .deferred
     }

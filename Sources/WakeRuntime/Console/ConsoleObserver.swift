@@ -87,7 +87,7 @@ public final class ConsoleObserver: RuntimeObserver {
                          + (keysReadable() ? " (u if you are up already: skips it)" : ""))
             lastRingingLine = nil
             console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
-        case .snoozed(let until):
+        case .snoozed(let until, _):
             lastRingingLine = nil
             snoozedNow.insert(event.alarm)
             console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(clock(until))")

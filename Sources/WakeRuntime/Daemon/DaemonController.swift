@@ -615,7 +615,7 @@ public final class DaemonController: RuntimeObserver {
             let played = remembered[name]?.played ?? []
             guard ShuffleBag.record(tried: [path], played: played, entries: entries) != played else { return }
             save(name) { r in r.played = ShuffleBag.record(tried: [path], played: r.played, entries: entries) }
-        case .snoozed(let until):
+        case .snoozed(let until, _):
             save(name) { r in
                 r.ringingSince = nil
                 r.snoozedUntil = until

@@ -4,7 +4,7 @@ import WakeSystem
 /// One ringing alarm's MPRIS player: a connection of its own to the session bus (the spec fixes
 /// the object path, so two players need two connections), the name it owns, and the two
 /// interfaces at /org/mpris/MediaPlayer2. It knows nothing of alarms: it shows a status and a
-/// track, and hands every method a client calls to `onCall` with the caller's unique name.
+/// track, and hands every method a client calls to `onCall` with the caller.
 /// Nothing here waits for the bus: the name request and every reply move when the owner's loop
 /// calls `service.process()`.
 final class MediaPlayer {
@@ -48,7 +48,7 @@ final class MediaPlayer {
     private(set) var status: Status
     private(set) var track: Track
     /// A client called `Method`; the `String` is its unique bus name.
-    var onCall: ((Method, String) -> Void)?
+    var onCall: ((Method, BusCaller) -> Void)?
 
     /// Connects (without waiting) and serves the objects; the name is asked for by `claim`.
     /// Throws when there is no session bus to connect to.
@@ -165,7 +165,7 @@ final class MediaPlayer {
             },
             call: { [unowned self] call in
                 if let method = Method(rawValue: call.member) {
-                    onCall?(method, call.sender)
+                    onCall?(method, call.caller)
                     return .done
                 }
                 // Previous, Seek, SetPosition and OpenUri: the spec asks for no effect when the

@@ -74,7 +74,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
             if joining { alarms[id]?.audible = true }
         case .ringing, .sound(.silent):
             alarms[id, default: Tracked()].audible = true
-        case .snoozed(let until):
+        case .snoozed(let until, _):
             guard alarms[id] != nil else { return }
             alarms[id]?.phase = .snoozed(until: until)
         case .preRingStarted:
@@ -200,7 +200,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
 
     // MARK: calls in
 
-    private func called(_ method: MediaPlayer.Method, by caller: String, alarm id: String) {
+    private func called(_ method: MediaPlayer.Method, by caller: BusCaller, alarm id: String) {
         let who = Requester.mediaControl(caller: caller)
         let command: AlarmCommand?
         switch method {
@@ -218,7 +218,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
             command = mode(id).stopCommand
         }
         record("mpris", alarm: id, [("method", .string(method.rawValue)), ("command", .string(command?.rawValue ?? "none")),
-                                    ("by", .string(who.kind)), ("caller", .string(caller))])
+                                    ("by", .string(who.kind))] + EventLogObserver.callerFields(caller))
         if let command { session.runner.command(command, by: who, alarm: id, activeOnly: true) }
     }
 

@@ -101,7 +101,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
             default: return
             }
             t.phase = .ringing(since: t.since)
-        case .snoozed(let until):
+        case .snoozed(let until, _):
             t.phase = .snoozed(until: clock(until, seconds: false))
         case .preRingStarted(let main):
             t.phase = .preRinging(main: clock(main, seconds: false))
