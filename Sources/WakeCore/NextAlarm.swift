@@ -20,9 +20,14 @@ public struct NextAlarm: Hashable, Sendable {
     public var state: State
     /// Why the days before `at` do not ring (`StandingSchedule.reasons`): a skip, a pause, a holiday.
     public var skipped: [String]
+    /// `skipped` comes from every occurrence passed over (false when the plan kept only the first
+    /// `StandingSchedule.passedOverKept`): the line's count of the rest says "at least".
+    public var skippedAll: Bool
 
-    public init(id: String, standing: Bool, at: Instant, message: String? = nil, state: State = .waiting, skipped: [String] = []) {
+    public init(id: String, standing: Bool, at: Instant, message: String? = nil, state: State = .waiting, skipped: [String] = [],
+                skippedAll: Bool = true) {
         self.id = id; self.standing = standing; self.at = at; self.message = message; self.state = state; self.skipped = skipped
+        self.skippedAll = skippedAll
     }
 
     /// The first of `candidates`: one that rings now, else the soonest; a tie goes to the
@@ -39,7 +44,8 @@ public struct NextAlarm: Hashable, Sendable {
     /// `06:30 tomorrow (work), in 7h 12m`, `06:39 today (work), snoozed, in 8m 12s`,
     /// `06:30 today (work), pre-alarm ringing, in 4m 10s` or
     /// `ringing since 06:30 (work)`, then `: MESSAGE` when there is one, then each reason a day
-    /// before it does not ring (`; Mon 6 Apr skipped: Easter Monday (holidays.ics)`); a one-off
+    /// before it does not ring (`; Mon 6 Apr skipped: Easter Monday (holidays.ics)`; the first
+    /// few and a count of the rest, `StandingSchedule.shortened`); a one-off
     /// has no name in brackets. Escaped: it goes to a terminal or a status bar as it is.
     /// Without `wait` (`wake next --follow`), the wait phrase is left out (`06:30 tomorrow
     /// (work): Stand-up`, `06:39 today (work), snoozed`): a line printed once and shown for hours
@@ -58,7 +64,7 @@ public struct NextAlarm: Hashable, Sendable {
             }
             let how = [tag, wait ? Formatting.waitPhrase(at - now) : nil].compactMap { $0 }
             return "\(time) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name)" + how.map { ", " + $0 }.joined()
-                + AlarmMessage.suffix(message) + skipped.map { "; " + TerminalText.escape($0) }.joined()
+                + AlarmMessage.suffix(message) + StandingSchedule.shortened(skipped, complete: skippedAll).map { "; " + TerminalText.escape($0) }.joined()
         }
     }
 

@@ -24,6 +24,28 @@ extension StandingSchedule {
         return phrases
     }
 
+    /// How many reasons one line says before it counts the rest.
+    public static let reasonsShown = 3
+
+    /// The first few phrases and a count of the rest (`and 58 more`), for one line: a calendar
+    /// that passes over many weeks would otherwise say up to `passedOverKept` reasons on it.
+    /// `complete`: `phrases` come from every occurrence passed over (false when the plan kept
+    /// only the first `passedOverKept`, and there may be more than counted).
+    public static func shortened(_ phrases: [String], complete: Bool = true) -> [String] {
+        guard phrases.count > reasonsShown + 1 else { return phrases }
+        let rest = phrases.count - reasonsShown
+        return Array(phrases.prefix(reasonsShown)) + [complete ? "and \(rest) more" : "and at least \(rest) more"]
+    }
+
+    /// Why a recurring alarm has no day to ring (`Plan.noDayUntil`): `every day until Sat 3 Jan
+    /// 2037 is a holiday in 'holidays.ics'`. `files`: the calendars holding its days off, as the
+    /// caller names them (quoted and escaped); none: its occurrences are skipped.
+    public static func noDayPhrase(until: Instant, files: [String], now: Instant, zone: TimeZoneRules) -> String {
+        let day = Formatting.datePhrase(until, now: now, zone: zone)
+        guard !files.isEmpty else { return "every day until \(day) is skipped" }
+        return "every day until \(day) is a holiday in " + files.joined(separator: ", ")
+    }
+
     /// The word a JSON reader matches on: `skip`, `pause` or `holiday`.
     public static func kind(_ reason: SkipReason) -> String {
         switch reason {

@@ -17,6 +17,9 @@
 ///   --undo` and `wake resume` before its time bring it back, and `wake list` shows it meanwhile.
 ///   One whose time passed inside a pause is passed over as a skipped one once the pause ends
 ///   (recorded as skipped, so a restored alarms.toml does not bring it back), and then done.
+/// - only a one-off is ever done: a recurring alarm whose every occurrence in the walk
+///   (`walkLimit` of them) is passed over, as a calendar whose days cover them all does, has
+///   nothing to arm (`Plan.noDayUntil`) and stays in the alarms file.
 public enum StandingSchedule {
     /// Why an occurrence does not ring.
     public enum SkipReason: Hashable, Sendable {
@@ -37,7 +40,8 @@ public enum StandingSchedule {
 
     public struct Plan: Equatable, Sendable {
         /// The occurrence to arm: in the future, or passed but within the late limit (the engine
-        /// then rings at once). Nil: nothing more to ring (a one-off that is done).
+        /// then rings at once). Nil: nothing to arm now (a one-off that is done or kept, or a
+        /// recurring alarm with no day to ring in the walk).
         public var next: Deadline?
         /// Occurrences that passed beyond the late limit while nothing rang them, the latest last
         /// (at most `missedKept` of them).
@@ -54,11 +58,16 @@ public enum StandingSchedule {
         /// A one-off with nothing to arm that stays in the alarms file until this instant: its
         /// skipped occurrence, or the end of the pause its occurrence falls in.
         public var keptUntil: Instant?
+        /// A recurring alarm with nothing to arm: every occurrence the walk looked at, up to this
+        /// last one, is passed over (a calendar covering every day, a mistyped DTEND). Not done:
+        /// it stays in the alarms file, unarmed, and rings again once the calendar leaves a day.
+        public var noDayUntil: Instant?
         /// The occurrences passed over since the last one dealt with, in order, with their
         /// reasons (a pause's run of them as its first; at most `passedOverKept`).
         public var passedOver: [PassedOver]
-        /// True when the alarm is a one-off that has nothing left: it can be removed.
-        public var isDone: Bool { next == nil && keptUntil == nil }
+        /// True when the alarm is a one-off that has nothing left: it can be removed. Never for a
+        /// recurring alarm (`noDayUntil`).
+        public var isDone: Bool { next == nil && keptUntil == nil && noDayUntil == nil }
 
         public init(next: Deadline?, missed: [Instant], skipped: Instant?, keptUntil: Instant? = nil, passedOver: [PassedOver] = []) {
             self.next = next; self.missed = missed; self.skipped = skipped; self.keptUntil = keptUntil; self.passedOver = passedOver
@@ -72,6 +81,8 @@ public enum StandingSchedule {
     public static let missedKept = 8
     /// How many passed-over occurrences a plan lists: a few weeks of holidays and skips.
     public static let passedOverKept = 64
+    /// How many occurrences a plan looks at, at most: a daily alarm's eleven years.
+    public static let walkLimit = 4096
 
     /// The first occurrence strictly after `after`, with the one-off rules.
     public static func occurrence(of alarm: StandingAlarm, after: Instant, zone: TimeZoneRules) -> Deadline? {
@@ -104,9 +115,12 @@ public enum StandingSchedule {
         var skipped: Instant?
         var skippedPassed: Instant?
         var passedOver: [PassedOver] = []
+        var after = handled
         func plan(_ next: Deadline?, keptUntil: Instant? = nil) -> Plan {
             var p = Plan(next: next, missed: Array(missed.suffix(missedKept)), skipped: skipped, keptUntil: keptUntil, passedOver: passedOver)
             p.skippedPassed = skippedPassed
+            // A recurring alarm is never done: with nothing to arm, it waits for a day to ring.
+            if !isOneOff && next == nil { p.noDayUntil = after }
             return p
         }
         func skip(_ t: Instant) {
@@ -116,7 +130,6 @@ public enum StandingSchedule {
         func pass(_ t: Instant, _ reason: SkipReason) {
             if passedOver.count < passedOverKept { passedOver.append(PassedOver(instant: t, reason: reason)) }
         }
-        var after = handled
         // A daemon away for years would walk every day since: start a little before the late
         // limit's reach instead, and count what lies before as missed.
         let reach = lateLimit > .zero ? lateLimit : .seconds(366 * 86_400)
@@ -127,7 +140,7 @@ public enum StandingSchedule {
             }
             after = horizon
         }
-        for _ in 0..<4096 {
+        for _ in 0..<walkLimit {
             guard let o = occurrence(of: alarm, after: after, zone: zone) else { return plan(nil) }
             if record.isPaused(o.instant), let until = record.pausedUntil {
                 pass(o.instant, .paused(until: until))

@@ -202,6 +202,43 @@ struct SkipScheduleTests {
         #expect(StandingSchedule.reasons([past], skipsAhead: 0, now: now, zone: Self.zone).isEmpty)
     }
 
+    @Test("a yearly event of 366 days covers every day: a recurring alarm has no day to ring and is not done; a one-off still is")
+    func calendarCoveringEveryDay() throws {
+        // 2026-01-01 plus 366 days, every year: each day is inside one of them (issue 49).
+        let c = try Self.calendar("BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nDURATION:P366D\r\nRRULE:FREQ=YEARLY\r\nSUMMARY:Always\r\nEND:VEVENT\r\n")
+        let now = Self.at(0, 1)
+        let plan = StandingSchedule.plan(Self.weekdays(), record: AlarmRecord(name: "work"), lateLimit: .zero, now: now, zone: Self.zone,
+                                         dayOff: Self.dayOff(c))
+        #expect(plan.next == nil)
+        #expect(!plan.isDone, "a recurring alarm is never done: the daemon would delete it from alarms.toml")
+        // The walk's last occurrence: 4,096 weekdays, about 15 years of them.
+        let until = try #require(plan.noDayUntil)
+        #expect(until > utc(2042, 1, 1) && until < utc(2043, 1, 1), "\(until)")
+        #expect(plan.passedOver.count == StandingSchedule.passedOverKept && plan.skippedPassed == nil)
+        #expect(StandingSchedule.noDayPhrase(until: utc(2042, 9, 5, 6, 30), files: ["'h.ics'"], now: now, zone: Self.zone)
+                == "every day until Fri 5 Sep 2042 is a holiday in 'h.ics'")
+
+        // A one-off that has rung is done, calendar or not; one ahead on such a day rings (its own moment).
+        let once = StandingAlarm(name: "once", hour: 6, minute: 30, second: 0, days: 0, date: nil, options: [:], created: Self.monday)
+        var rang = AlarmRecord(name: "once")
+        rang.lastFired = Self.at(0)
+        let done = StandingSchedule.plan(once, record: rang, lateLimit: .zero, now: Self.at(0, 7), zone: Self.zone, dayOff: Self.dayOff(c))
+        #expect(done.isDone && done.noDayUntil == nil)
+        #expect(StandingSchedule.plan(once, record: AlarmRecord(name: "once"), lateLimit: .zero, now: now, zone: Self.zone,
+                                      dayOff: Self.dayOff(c)).next?.instant == Self.at(0))
+    }
+
+    @Test("one line says the first few reasons and a count of the rest; at least, when the plan kept only the first ones")
+    func reasonsShortened() {
+        let phrases = (1...64).map { "day \($0)" }
+        #expect(StandingSchedule.shortened(phrases) == ["day 1", "day 2", "day 3", "and 61 more"])
+        #expect(StandingSchedule.shortened(phrases, complete: false).last == "and at least 61 more")
+        #expect(StandingSchedule.shortened(Array(phrases.prefix(4))) == Array(phrases.prefix(4)), "no count for one more")
+        let next = NextAlarm(id: "work", standing: true, at: Self.at(70), skipped: phrases, skippedAll: false)
+        #expect(next.line(now: Self.at(0, 1), zone: Self.zone, wait: false)
+                == "06:30 Mon 1 Feb 2027 (work); day 1; day 2; day 3; and at least 61 more")
+    }
+
     @Test("history: skips as an array, the old single skip still read and merged, paused_from; read back equal")
     func historyRoundTrip() throws {
         var work = AlarmRecord(name: "work")

@@ -101,4 +101,30 @@ struct DaemonDayOffTests {
         #expect(d.controller.occurrence(of: "work") == Self.seven(3))
         #expect(Self.events(d, "skipped").count == 2)
     }
+
+    @Test("a calendar covering every day: the recurring alarm stays in alarms.toml, unarmed, said once; it is armed again when the calendar leaves a day")
+    func calendarCoveringEveryDayKeepsTheAlarm() throws {
+        let dir = try TestDirectory()
+        let always = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nDURATION:P366D\r\nRRULE:FREQ=YEARLY\r\n"
+            + "SUMMARY:Always\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        let calendar = try dir.write("always.ics", Array(always.utf8))
+        let d = try Daemon(at: Self.wednesday, alarms: [Self.alarm(calendar)], history: [Self.rangWednesday])
+        #expect(d.controller.occurrence(of: "work") == nil, "nothing to arm")
+        #expect(try d.store.load().map(\.name) == ["work"], "a recurring alarm is never done: it stays in alarms.toml")
+        let said = d.lines.lines.filter { $0.contains("'work' rings on no day") }
+        #expect(said.count == 1 && said.first?.contains("every day until") == true && said.first?.contains("is a holiday in '\(calendar)'") == true
+                && said.first?.contains("stays in alarms.toml") == true, "\(d.lines.lines)")
+        #expect(!d.lines.lines.contains { $0.contains("does not ring on") }, "not 64 lines, one a day: \(d.lines.lines)")
+        Self.reload(d)
+        d.advance(by: .seconds(2 * 86_400))
+        Self.reload(d)
+        #expect(try d.store.load().map(\.name) == ["work"])
+        #expect(d.lines.lines.filter { $0.contains("'work' rings on no day") }.count == 1, "said once, not at every reload")
+        #expect(Self.events(d, "file_problem").filter { $0.contains("rings on no day") }.count == 1, "\(d.events)")
+
+        // The calendar corrected: the alarm is armed again, on the next day, without being added again.
+        _ = try dir.write("always.ics", Array(SkipActionsTests.holidays.utf8))
+        Self.reload(d)
+        #expect(d.controller.occurrence(of: "work") == Self.seven(3), "Saturday 28 November 07:00: \(d.lines.lines)")
+    }
 }

@@ -64,4 +64,24 @@ struct DayOffCalendarsTests {
         try store.update { $0 = [Self.weekday] }
         #expect(Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc).isEmpty, "no calendar, no finding")
     }
+
+    /// One all-day event of 366 days, every year: every day is a holiday (issue 49).
+    static let always = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nDURATION:P366D\r\nRRULE:FREQ=YEARLY\r\n"
+        + "SUMMARY:Always\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+
+    @Test("wake doctor: files.calendars FAIL naming the alarm and the file when its calendar leaves it no day to ring")
+    func doctorFailsOnNoDay() throws {
+        let dir = try TestDirectory()
+        let always = try dir.write("always.ics", Array(Self.always.utf8))
+        let store = AlarmStore(alarmsFile: dir.path + "/wake/alarms.toml", historyFile: dir.path + "/wake/history.toml")
+        var alarm = Self.weekday
+        alarm.options["skip-days"] = always
+        try store.update { $0 = [alarm] }
+        let now = Instant(nanoseconds: 1_795_824_000 * 1_000_000_000)  // 2026-11-28 00:00 UTC
+        let found = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
+        #expect(found.count == 1 && found[0].status == .fail && found[0].alarms == ["work"], "\(found)")
+        #expect(found.first?.found.hasPrefix("alarm 'work' rings on no day: every day until ") == true
+                && found.first?.found.hasSuffix(" is a holiday in '\(always)'") == true, "\(found)")
+        #expect(found.first?.fix?.contains("DTEND or RRULE") == true, "\(found)")
+    }
 }

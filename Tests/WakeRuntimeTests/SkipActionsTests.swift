@@ -224,6 +224,48 @@ struct SkipActionsTests {
         #expect(w.said().contains("added 'work': 06:30 on weekdays; next 06:30:00 tomorrow"), "\(w.said())")
     }
 
+    @Test("wake add refuses a calendar that leaves the alarm no day in the next year (78, naming the file); one that leaves a day prints that day")
+    func addRefusesACalendarWithNoDay() throws {
+        let w = try World()
+        let always = try w.dir.write("always.ics", Array(DayOffCalendarsTests.always.utf8))
+        // Thirteen months off, then days to ring: still no day in the next year.
+        let long = try w.dir.write("long.ics", Array((
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261101\r\nDTEND;VALUE=DATE:20271101\r\nSUMMARY:Sabbatical\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20271101\r\nDTEND;VALUE=DATE:20280101\r\nSUMMARY:Sabbatical\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
+        for (file, says) in [(always, "every day until "), (long, "its first day to ring is Mon 3 Jan 2028")] {
+            do {
+                _ = try w.add(skipDays: [file])
+                Issue.record("a calendar with no day to ring was taken: \(w.said())")
+            } catch {
+                #expect(error.kind == .config, "exit 78: \(error.kind)")
+                #expect(error.message.hasPrefix("--skip-days: '\(file)' leaves the alarm no day to ring in the next year (") && error.message.contains(says),
+                        "\(error.message)")
+            }
+        }
+        #expect(try w.context.store.load().isEmpty, "nothing refused was stored")
+        #expect(!w.said().contains("added"), "\(w.said())")
+
+        // Six weeks off: added, the real next ring printed, and the first few days with a count.
+        let weeks = try w.dir.write("weeks.ics", Array(
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261124\r\nDTEND;VALUE=DATE:20270105\r\nSUMMARY:Break\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
+        #expect(try w.add(skipDays: [weeks]) == .done)
+        let line = w.said()
+        #expect(line.contains("added 'work': 06:30 on weekdays; next 06:30:00 Tue 5 Jan 2027, in 42d 7h; Tue 24 Nov skipped: Break (weeks.ics); "
+                              + "Wed 25 Nov skipped: Break (weeks.ics); Thu 26 Nov skipped: Break (weeks.ics); and 27 more"), "\(line)")
+    }
+
+    @Test("wake list: a recurring alarm whose calendar came to cover every day says 'no day rings', naming the file")
+    func listSaysNoDayRings() throws {
+        let w = try World()
+        _ = try w.add()
+        _ = try w.dir.write("holidays-us.ics", Array(DayOffCalendarsTests.always.utf8))
+        let start = w.lines.lines.count
+        _ = try StandingAlarmActions.list(json: false, console: w.console, in: w.context)
+        let row = try #require(w.lines.lines.dropFirst(start).first { $0.hasPrefix("work ") })
+        #expect(row.contains("no day rings: every day until ") && row.contains(" is a holiday in '\(w.calendar)'"), "\(row)")
+        #expect(try w.listed()["next"] is NSNull, "nothing to ring")
+    }
+
     @Test("wake next and wake list name the holiday and its calendar: 'Thu 26 Nov skipped: Thanksgiving Day (holidays-us.ics)'")
     func nextAndListNameTheHoliday() throws {
         let w = try World()

@@ -83,6 +83,9 @@ public final class DaemonController: RuntimeObserver {
     private var historyFailing = false
     /// The problems with the files last said: each is said when it appears, not at every reload.
     private var problemsSaid: Set<String> = []
+    /// The recurring alarms with no day to ring (`Plan.noDayUntil`) that have been said: each
+    /// once, when it comes to that, again only after it has had a day to ring since.
+    private var noDaySaid: Set<String> = []
     /// While a reload runs, the history's changes wait here and are written once at its end:
     /// a daemon back after a week with thousands of alarms writes the file once, not per alarm.
     private var queued: [(name: String, change: (inout AlarmRecord) -> Void)]?
@@ -258,11 +261,13 @@ public final class DaemonController: RuntimeObserver {
             let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone,
                                              dayOff: calendars.dayOff)
             recordPlan(alarm.name, plan, record: record)
-            sayPassedOver(alarm.name, plan)
+            sayNoDay(alarm.name, plan, calendars)
+            if plan.noDayUntil == nil { sayPassedOver(alarm.name, plan) }
             kept[alarm.name] = plan.keptUntil
             guard let next = plan.next else {
                 // A one-off skipped or paused is kept, not armed: `--undo` or `resume` may bring it back.
-                if plan.isDone { done.append(alarm.name) }
+                // A recurring alarm is never done: with no day to ring it stays in the file, unarmed.
+                if plan.isDone && alarm.days == 0 { done.append(alarm.name) }
                 runner.remove(alarm.name)
                 armed[alarm.name] = nil
                 continue
@@ -275,6 +280,7 @@ public final class DaemonController: RuntimeObserver {
         }
         recovering = false
         for name in kept.keys where !present.contains(name) { kept[name] = nil }
+        noDaySaid.formIntersection(present)
         lookAgainWhenKeptEnds()
         if !done.isEmpty { removeDone(done) }
         forgetUnusedSounds(alarms)
@@ -525,6 +531,21 @@ public final class DaemonController: RuntimeObserver {
         }
         changed.skips.removeAll { $0 <= realtime }
         if changed != record { save(name) { $0 = changed } }
+    }
+
+    /// Says once, when it comes to that, that a recurring alarm has no day to ring (a calendar
+    /// covering every day): on stderr, in the event log (`file_problem`) and on the desktop. The
+    /// alarm stays in alarms.toml, unarmed; its occurrences are not said one by one.
+    private func sayNoDay(_ name: String, _ plan: StandingSchedule.Plan, _ calendars: DayOffCalendars) {
+        guard let why = calendars.noDay(plan, now: realtime, zone: zone) else {
+            noDaySaid.remove(name)
+            return
+        }
+        guard noDaySaid.insert(name).inserted else { return }
+        let line = "alarm '\(name)' rings on no day: \(why); it stays in alarms.toml, not armed: \(DayOffCalendars.noDayFix)"
+        console.error(line)
+        log?.emit("file_problem", at: realtime, [("problem", .string(line))])
+        services.announce?(line)
     }
 
     /// Says once, when the daemon first plans past it, each occurrence a skip or a holiday passes

@@ -55,20 +55,36 @@ extension Doctor {
 
     /// The holiday calendars of the alarms (`--skip-days`), read as the daemon reads them: one it
     /// cannot read, or one that runs out within 60 days, is WARN (the alarm rings on those days,
-    /// which is heard, but not what was asked). No finding when no alarm has a calendar.
+    /// which is heard, but not what was asked); one that leaves an alarm no day to ring (every
+    /// day a holiday) is FAIL, since that alarm never rings. No finding when no alarm has a calendar.
     static func calendarFindings(store: AlarmStore, configPath: String?, now: Instant = SystemClock.now().realtime,
                                  zone: TimeZoneRules = ZoneLoader.local().zone) -> [DoctorFinding] {
         let config = ConfigDefaults.loadTolerant(path: configPath)
         let cache = DayOffCalendars.Cache()
+        let history = store.loadHistoryTolerant().records
         var problems: [String] = [], names: [String] = [], files: Set<String> = []
+        var silenced: [String] = [], silencedNames: [String] = []
         for a in store.loadTolerant(keepLastGood: false).alarms ?? [] {  // the doctor changes nothing
             guard let paths = DayOffCalendars.paths(for: a, config: config) else { continue }
             let c = DayOffCalendars.read(paths, zone: zone, cache: cache)
             names.append(a.name)
             files.formUnion(c.calendars.map(\.path))
             problems += (c.problems + c.runningOut(today: zone.localTime(at: now).date)).map { "alarm '\(a.name)' \($0)" }
+            // Planned as the daemon plans it, to find the alarm every day of which is a holiday.
+            let lateLimit = (try? RingSettings.tolerating(stored: a.options, defaults: config))?.settings.engine.lateLimit ?? Defaults.lateLimit
+            let plan = StandingSchedule.plan(a, record: history[a.name] ?? AlarmRecord(name: a.name), lateLimit: lateLimit, now: now,
+                                             zone: zone, dayOff: c.dayOff)
+            if let why = c.noDay(plan, now: now, zone: zone) {
+                silenced.append("alarm '\(a.name)' rings on no day: \(why)")
+                silencedNames.append(a.name)
+            }
         }
         guard !names.isEmpty else { return [] }
+        if let first = silenced.first {
+            return [DoctorFinding(.files, "files.calendars", alarms: silencedNames, .fail,
+                                  first + (silenced.count > 1 ? " (and \(silenced.count - 1) more)" : ""),
+                                  fix: DayOffCalendars.noDayFix + "; until then the alarm stays in alarms.toml and never rings")]
+        }
         if let first = problems.first {
             return [DoctorFinding(.files, "files.calendars", alarms: names, .warn, first + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""),
                                   fix: "correct the calendar, or make a new one with 'wake holidays import' or your calendar program; "

@@ -90,6 +90,31 @@ public struct DayOffCalendars {
         return nil
     }
 
+    /// The calendars holding the days off `passed` passes over, in order, each once, as a
+    /// line names them (`'/home/me/holidays.ics'`): the files to correct when no day rings.
+    public func paths(holding passed: [StandingSchedule.PassedOver], zone: TimeZoneRules) -> [String] {
+        var out: [String] = []
+        for p in passed {
+            guard case .dayOff = p.reason else { continue }
+            let date = zone.localTime(at: p.instant).date
+            guard let c = calendars.first(where: { $0.calendar.event(on: date) != nil }) else { continue }
+            let named = "'\(c.path.printable)'"
+            if !out.contains(named) { out.append(named) }
+        }
+        return out
+    }
+
+    /// Why a recurring alarm rings on no day in its plan (`Plan.noDayUntil`), as `wake list`,
+    /// `wake doctor` and the daemon say it: `every day until Sat 3 Jan 2037 is a holiday in
+    /// '/home/me/holidays.ics'`; nil when it has a day to ring.
+    public func noDay(_ plan: StandingSchedule.Plan, now: Instant, zone: TimeZoneRules) -> String? {
+        guard let until = plan.noDayUntil else { return nil }
+        return StandingSchedule.noDayPhrase(until: until, files: paths(holding: plan.passedOver, zone: zone), now: now, zone: zone)
+    }
+
+    /// What to do about it, said after `noDay`'s line.
+    public static let noDayFix = "correct the calendar (is an event's DTEND or RRULE mistyped?) or take it out of skip-days"
+
     /// A line for each calendar with no day beyond the next `reachDays` from `today`: one that
     /// has run out skips nothing more, and a new year's holidays may be missing.
     public func runningOut(today: CivilDate) -> [String] {

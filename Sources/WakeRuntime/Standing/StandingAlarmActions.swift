@@ -104,8 +104,15 @@ public enum StandingAlarmActions {
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
-        guard let next = StandingSchedule.occurrence(of: alarm, after: now, zone: zone) else {
+        guard StandingSchedule.occurrence(of: alarm, after: now, zone: zone) != nil else {
             throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
+        }
+        // Its first ring as the daemon will plan it: the calendar's days passed over. A calendar
+        // that leaves it no day in the next year is a mistake (a mistyped DTEND or RRULE), said now.
+        let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: alarm.name), lateLimit: .zero, now: now, zone: zone,
+                                          dayOff: calendars.calendars.dayOff)
+        guard let next = first.next, next.instant - now <= .seconds(366 * 86_400) else {
+            throw noDayInAYear(first, calendars: calendars.calendars, now: now, zone: zone)
         }
 
         // The checks a one-off alarm gets (ArmChecks, the same device and mixer checks), so
@@ -152,11 +159,10 @@ public enum StandingAlarmActions {
         guard let name = added else {
             throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
         }
-        // Its first ring as the daemon will plan it: the calendar's days passed over, and said.
-        let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: name), lateLimit: .zero, now: now, zone: zone,
-                                          dayOff: calendars.calendars.dayOff)
-        let reasons = StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone)
-        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(first.next?.instant ?? next.instant, now: now, zone: zone))"
+        // Its first ring, the calendar's days passed over said (the first few, and a count).
+        let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
+                                                 complete: first.passedOver.count < StandingSchedule.passedOverKept)
+        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
                      + reasons.map { "; " + $0.printable }.joined())
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
         // Whether the daemon can arm it on the RTC, as far as can be told from here.
@@ -196,6 +202,17 @@ public enum StandingAlarmActions {
         return (paths.isEmpty ? nil : text, calendars)
     }
 
+    /// `wake add` (and the D-Bus API's Add) refusing a calendar that leaves the alarm no day to
+    /// ring in the next year: exit 78, naming the calendar.
+    static func noDayInAYear(_ plan: StandingSchedule.Plan, calendars: DayOffCalendars, now: Instant, zone: TimeZoneRules) -> WakeFailure {
+        let files = calendars.paths(holding: plan.passedOver, zone: zone)
+        let named = files.isEmpty ? "its calendars" : files.joined(separator: ", ")
+        let when = plan.next.map { "its first day to ring is \(Formatting.datePhrase($0.instant, now: now, zone: zone))" }
+            ?? "every day until \(Formatting.datePhrase(plan.noDayUntil ?? now, now: now, zone: zone)) is a holiday in \(files.count == 1 ? "it" : "them")"
+        return WakeFailure(.config, "\(AlarmOption.skipDays.flag): \(named) leaves the alarm no day to ring in the next year (\(when)); "
+                           + "correct the calendar (is an event's DTEND or RRULE mistyped?) or give another")
+    }
+
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
     static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
         var base = a.shortTimeText.filter { $0 != ":" }
@@ -232,6 +249,10 @@ public enum StandingAlarmActions {
         /// The occurrences passed over before `next`, and why, said as phrases (`reasons`).
         var passedOver: [StandingSchedule.PassedOver] = []
         var reasons: [String] = []
+        /// `reasons` come from every occurrence passed over (not only the plan's first `passedOverKept`).
+        var reasonsAll = true
+        /// A recurring alarm with no day to ring (`Plan.noDayUntil`): why, as `DayOffCalendars.noDay` says it.
+        var noDay: String?
         /// The skips asked for that lie ahead; the pause's start when it lies ahead.
         var skips: [Instant] = []
         var pausedFrom: Instant?
@@ -251,23 +272,26 @@ public enum StandingAlarmActions {
             let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
             let lateLimit = read?.settings.engine.lateLimit ?? Defaults.lateLimit
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
-            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone,
-                                             dayOff: (calendars[a.name] ?? DayOffCalendars()).dayOff)
+            let dayOffs = calendars[a.name] ?? DayOffCalendars()
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone, dayOff: dayOffs.dayOff)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
             let skips = record.skips.filter { $0 > now }
             let skipNext = ahead.contains { $0.reason == .requested } || (record.lastSkipped.map { $0 > now } ?? false)
             let reasons = StandingSchedule.reasons(ahead, skipsAhead: skips.count, now: now, zone: zone)
+            let reasonsAll = plan.passedOver.count < StandingSchedule.passedOverKept
+            let noDay = dayOffs.noDay(plan, now: now, zone: zone)
             var state = "waiting"
             let pausedFrom = record.pausedFrom.flatMap { $0 > now ? $0 : nil }
             let paused = pausedFrom != nil ? nil : record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
+            else if let noDay { state = "no day rings: " + noDay }
             else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
                 // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
                 state = "skipped by the pause until \(pauseText(p, now: now, zone: zone))"
             } else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
-            else if !reasons.isEmpty { state = reasons.joined(separator: "; ") }
+            else if !reasons.isEmpty { state = StandingSchedule.shortened(reasons, complete: reasonsAll).joined(separator: "; ") }
             else if skipNext { state = "skipped-next" }
             else if let f = pausedFrom, let u = record.pausedUntil {
                 state = "waiting; paused from \(pauseText(f, now: now, zone: zone)) until \(pauseText(u, now: now, zone: zone))"
@@ -280,7 +304,7 @@ public enum StandingAlarmActions {
             }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
                        pausedUntil: pausedFrom != nil ? record.pausedUntil : paused, settings: read?.settings, adjustments: read?.adjustments ?? [],
-                       passedOver: ahead, reasons: reasons, skips: skips, pausedFrom: pausedFrom,
+                       passedOver: ahead, reasons: reasons, reasonsAll: reasonsAll, noDay: noDay, skips: skips, pausedFrom: pausedFrom,
                        rings: { t in
                            !record.skips.contains(t) && !record.isPaused(t)
                                && (a.days == 0 || calendars[a.name]?.dayOff(zone.localTime(at: t).date) == nil)
@@ -485,7 +509,8 @@ public enum StandingAlarmActions {
             guard let at = e.next else { return nil }
             // Why the days before it do not ring (a snoozed alarm rings on the day it rang).
             let skipped = e.phase == .waiting ? e.standing?.reasons ?? [] : []
-            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message, state: e.phase, skipped: skipped)
+            return NextAlarm(id: e.id, standing: e.standing != nil, at: at, message: e.message, state: e.phase, skipped: skipped,
+                             skippedAll: e.standing?.reasonsAll ?? true)
         }
         let next = NextAlarm.soonest(candidates)
         let note = next.map { $0.standing && !o.daemon } == true ? noDaemonNote : nil
