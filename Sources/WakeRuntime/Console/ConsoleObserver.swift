@@ -90,7 +90,8 @@ public final class ConsoleObserver: RuntimeObserver {
         case .snoozed(let until):
             lastRingingLine = nil
             snoozedNow.insert(event.alarm)
-            console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(clock(until))")
+            let untilText = Formatting.clockTimeAndDay(until, now: event.time.realtime, zone: zone, alwaysSeconds: true)
+            console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(untilText)")
         case .finished(let outcome):
             lastRingingLine = nil
             snoozedNow.remove(event.alarm)

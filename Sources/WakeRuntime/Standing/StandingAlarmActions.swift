@@ -262,7 +262,7 @@ public enum StandingAlarmActions {
             let pausedFrom = record.pausedFrom.flatMap { $0 > now ? $0 : nil }
             let paused = pausedFrom != nil ? nil : record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
-            else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
+            else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))" }
             else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
                 // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
                 state = "skipped by the pause until \(pauseText(p, now: now, zone: zone))"
