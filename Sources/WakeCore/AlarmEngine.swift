@@ -74,7 +74,8 @@ public struct AlarmEngine: Sendable {
         /// Zero means no limit.
         public var lateLimit: Duration
         public var snooze: Duration
-        /// The notification's second snooze button (`--snooze-long`); twice `snooze` unless given.
+        /// The notification's second snooze button (`--snooze-long`); unless given, twice `snooze`
+        /// within `SnoozeLength.longest` (a 12h snooze's long button is 12h, not a day).
         public var snoozeLong: Duration
         /// Zero means ring until stopped.
         public var ringFor: Duration
@@ -88,7 +89,7 @@ public struct AlarmEngine: Sendable {
         public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
                     snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false, preAlarm: PreAlarm? = nil) {
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
-            self.snoozeLong = snoozeLong ?? snooze * 2
+            self.snoozeLong = snoozeLong ?? min(snooze * 2, SnoozeLength.longest)
             self.challenge = challenge
             self.preAlarm = preAlarm
         }

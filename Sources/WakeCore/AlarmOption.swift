@@ -31,8 +31,9 @@ public struct AlarmOption: Sendable, Hashable {
         /// A whole number of percent, 1 to 100 (0 is refused: an alarm nobody hears).
         case percent
         /// A duration (`DurationText`). `minimum`: the least a non-zero value may be; `zero`:
-        /// what 0 means, or nil when 0 is refused.
-        case duration(minimum: Duration, zero: String?)
+        /// what 0 means, or nil when 0 is refused; `maximum`: the most it may be, if anything
+        /// (`SnoozeLength.longest` for a snooze).
+        case duration(minimum: Duration, zero: String?, maximum: Duration? = nil)
         /// One word of a list.
         case choice([String])
         /// A note for the alarm (`AlarmMessage`).
@@ -112,6 +113,7 @@ public struct AlarmOption: Sendable, Hashable {
         case .device: return "a device name, as 'default'"
         case .percent: return "a whole number from 1 to 100"
         case .count(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .duration(_, _, let maximum?): return "a duration up to \(DurationText.format(maximum)), as 9m"
         case .duration: return "a duration from zero up, as 9m"
         case .choice(let words): return words.count > 1 ? "\(words.dropLast().joined(separator: ", ")) or \(words.last ?? "")" : words.joined()
         case .message: return "a note of at most \(AlarmMessage.limit) characters"
@@ -142,7 +144,7 @@ public struct AlarmOption: Sendable, Hashable {
                 return fail(": invalid value '\(text.printable)'; give a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return .success(.number(v))
-        case .duration(let minimum, let zero):
+        case .duration(let minimum, let zero, let maximum):
             let d: Duration
             do { d = try DurationText.parse(text) } catch { return fail(": \(error.description)") }
             if d == .zero {
@@ -151,6 +153,11 @@ public struct AlarmOption: Sendable, Hashable {
             if d < minimum {
                 let span = Formatting.span(minimum)
                 return fail(" \(text.printable) is shorter than \(span == "1s" ? "a second" : span)\(zero.map { "; give \(span) or more, or 0 \($0)" } ?? "; give \(span) or more")")
+            }
+            // A longer one is more likely a slip (`90h` for `90s`) than a wish.
+            if let maximum, d > maximum {
+                let most = DurationText.format(maximum)
+                return fail(" \(text.printable) is longer than \(most), the longest it may be; give \(most) or less")
             }
             return .success(.duration(d))
         case .choice(let words):
@@ -190,13 +197,13 @@ extension AlarmOption {
     public static let fadeIn = AlarmOption("fade-in", .duration(minimum: .zero, zero: "for none"), default: DurationText.format(Defaults.fadeIn),
                                            scope: [.ring, .stored, .config],
                                            help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
-    public static let snooze = AlarmOption("snooze", .duration(minimum: .zero, zero: nil), default: DurationText.format(Defaults.snooze),
-                                           scope: [.ring, .stored, .config], help: "How long a snooze lasts.")
-    // No default text: unset, it follows --snooze (twice it), so a config.toml or a command line
-    // that lengthens the snooze lengthens the long one with it.
-    public static let snoozeLong = AlarmOption("snooze-long", .duration(minimum: .zero, zero: nil), default: nil,
+    public static let snooze = AlarmOption("snooze", .duration(minimum: .zero, zero: nil, maximum: SnoozeLength.longest), default: DurationText.format(Defaults.snooze),
+                                           scope: [.ring, .stored, .config], help: "How long a snooze lasts, at most \(DurationText.format(SnoozeLength.longest)).")
+    // No default text: unset, it follows --snooze (twice it, within the longest snooze), so a
+    // config.toml or a command line that lengthens the snooze lengthens the long one with it.
+    public static let snoozeLong = AlarmOption("snooze-long", .duration(minimum: .zero, zero: nil, maximum: SnoozeLength.longest), default: nil,
                                                scope: [.ring, .stored, .config],
-                                               help: "How long the notification's second snooze button snoozes. Default: twice --snooze.")
+                                               help: "How long the notification's second snooze button snoozes, at most \(DurationText.format(SnoozeLength.longest)). Default: twice --snooze, within that.")
     // 0 for no limit, as --late-limit's and --ring-for's 0, so a command line can lift a limit
     // config.toml sets. A limit never silences: a snooze past it is refused and said, and the
     // alarm rings on (until stopped, or for --ring-for).

@@ -62,19 +62,25 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
     }
 
     /// A bar's few characters: `06:30` within a day, `Fri 06:30` within six, `4 Dec 06:30`
-    /// beyond; `06:39 snoozed`; `06:30 pre-alarm`; `06:30 ringing`.
+    /// beyond; `06:39 snoozed` today, `Sat 06:39 snoozed` another day (a snooze's end names its
+    /// day when it is not today's, as every "snoozed until" does); `06:30 pre-alarm`; `06:30 ringing`.
     static func short(_ a: NextAlarm, now: Instant, zone: TimeZoneRules) -> String {
         let time = Formatting.clockTime(a.at, zone: zone)
-        switch a.state {
-        case .ringing: return time + " ringing"
-        case .snoozed: return time + " snoozed"
-        case .preRinging: return time + " pre-alarm"
-        case .waiting:
-            let wait = a.at - now
-            if wait <= .seconds(Self.day) { return time }
-            let date = zone.localTime(at: a.at).date
+        let date = zone.localTime(at: a.at).date
+        let wait = a.at - now
+        func dated() -> String {
             if wait <= .seconds(6 * Self.day) { return Formatting.weekdayNames[date.weekday] + " " + time }
             return "\(date.day) \(Formatting.monthName(date.month, short: true)) \(time)"
+        }
+        switch a.state {
+        case .ringing: return time + " ringing"
+        case .snoozed:
+            let today = date.daysSinceEpoch == zone.localTime(at: now).date.daysSinceEpoch
+            return (today ? time : dated()) + " snoozed"
+        case .preRinging: return time + " pre-alarm"
+        case .waiting:
+            if wait <= .seconds(Self.day) { return time }
+            return dated()
         }
     }
 

@@ -26,6 +26,16 @@ extension Formatting {
         }
     }
 
+    /// When something ends or comes back, as a snooze's end is said ("snoozed until ..."): the
+    /// clock time (`clockTime`), then the day (`dayPhrase`) when it is not `now`'s, so a time
+    /// tomorrow or days away never reads as today's: `16:03:57`, `16:03:57 tomorrow`,
+    /// `16:03:57 Sat 14 Mar`.
+    public static func clockTimeAndDay(_ target: Instant, now: Instant, zone: TimeZoneRules, alwaysSeconds: Bool = false) -> String {
+        let time = clockTime(target, zone: zone, alwaysSeconds: alwaysSeconds)
+        let sameDay = zone.localTime(at: target).date.daysSinceEpoch == zone.localTime(at: now).date.daysSinceEpoch
+        return sameDay ? time : "\(time) \(dayPhrase(target, now: now, zone: zone))"
+    }
+
     /// How long until something, in the two largest units that matter: "in 2d 3h",
     /// "in 23h 58m", "in 12m 5s", "in 45s". Rounded up to the second, then cut to the units
     /// shown, so a wait is never shown as more than it is once those units are read.

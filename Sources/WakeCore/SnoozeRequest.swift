@@ -30,7 +30,7 @@ public struct SnoozeRequest: Equatable, Sendable {
         case 0: break
         case 1:
             let word = words[0]
-            if readsAsLength(word) && !isAlarmName(word) { spanText = word } else { id = word }
+            if readsAsNegativeLength(word) { spanText = word } else if readsAsLength(word) && !isAlarmName(word) { spanText = word } else { id = word }
         case 2: (id, spanText) = (words[0], words[1])
         default:
             throw Problem("snooze takes an ID and a length at most, not '\(words.map(\.printable).joined(separator: " "))'; "
@@ -48,8 +48,17 @@ public struct SnoozeRequest: Equatable, Sendable {
     /// Whether `word` reads as a snooze length (`20m`, `0`): `wake add` refuses such a name.
     public static func readsAsLength(_ word: String) -> Bool { (try? DurationText.parse(word)) != nil }
 
+    /// Whether `word` reads as a length with a minus sign (`-5m`, `-1`): no alarm has such a
+    /// name (`wake add` takes none starting with '-'), so it is a length, and a wrong one.
+    public static func readsAsNegativeLength(_ word: String) -> Bool {
+        word.hasPrefix("-") && word.dropFirst().first?.isNumber == true
+    }
+
     /// A length more than zero and at most `SnoozeLength.longest`.
     static func span(_ text: String) throws(Problem) -> Duration {
+        if readsAsNegativeLength(text) {
+            throw Problem("snooze length '\(text.printable)' is negative: a snooze lasts a positive length; give one as 20m, or a time as --until 07:40")
+        }
         let d: Duration
         do { d = try DurationText.parse(text) } catch { throw Problem("snooze length: \(error.description)") }
         guard d > .zero else { throw Problem("snooze length '\(text.printable)' is zero: it would not snooze; \(advice)") }

@@ -117,7 +117,8 @@ case "next" where rest.isEmpty || rest == ["--json"]:
     execute { console, _ throws(WakeFailure) in try StandingAlarmActions.next(json: !rest.isEmpty, console: console) }
 case "stop" where plainWords && rest.count <= 1:
     execute { console, _ throws(WakeFailure) in try ControlActions.run(.stop, id: rest.first, console: console) }
-case "snooze" where plainWords && rest.count <= 2:
+// A negative length (`wake snooze -5m`) is no option: its words say what is wrong with it.
+case "snooze" where rest.count <= 2 && rest.allSatisfy({ !$0.hasPrefix("-") || SnoozeRequest.readsAsNegativeLength($0) }):
     execute { console, _ throws(WakeFailure) in try ControlActions.snooze(words: rest, until: nil, console: console) }
 case "cancel" where plainWords && rest.count == 1:
     execute { console, _ throws(WakeFailure) in try ControlActions.run(.cancel, id: rest[0], console: console) }

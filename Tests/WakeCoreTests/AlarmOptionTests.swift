@@ -57,6 +57,22 @@ struct AlarmOptionTests {
         #expect(problem(.mixer, "\u{1B}[2J")?.contains("\u{1B}") == false)
     }
 
+    @Test("a snooze, short or long, is at most 12h (SnoozeLength.longest), as 'wake snooze LENGTH' is: 90h for 90s is refused at arm time")
+    func snoozeCeiling() {
+        #expect(SnoozeLength.longest == .seconds(12 * 3600))
+        for option in [AlarmOption.snooze, .snoozeLong] {
+            #expect(problem(option, "12h") == nil && problem(option, "43200s") == nil, "\(option.name): 12h is the longest, and allowed")
+            #expect(problem(option, "90h") == "\(option.flag) 90h is longer than 12h, the longest it may be; give 12h or less")
+            #expect(problem(option, "12h1s") != nil && problem(option, "3650d") != nil)
+            #expect(option.expects == "a duration up to 12h, as 9m")
+        }
+        // Left unset, the long button is twice the snooze, within the ceiling too.
+        #expect(AlarmEngine.Settings(snooze: .seconds(12 * 3600)).snoozeLong == SnoozeLength.longest)
+        #expect(AlarmEngine.Settings(snooze: .seconds(8 * 3600)).snoozeLong == SnoozeLength.longest)
+        // The other durations have no ceiling.
+        #expect(problem(.ringFor, "13h") == nil && problem(.lateLimit, "2d") == nil)
+    }
+
     @Test("values come back typed")
     func typed() throws {
         #expect(try AlarmOption.volume.parse("40").get() == .number(40))

@@ -51,6 +51,28 @@ struct NextAlarmFeedTests {
         #expect(f.line(nil, now: now, zone: .utc).text == #"{"text":"","tooltip":"no alarm","class":"none","alt":"none"}"#)
     }
 
+    @Test("a bar's short text names a snooze's day when it is not today, however close: 23:27 today, Wed 00:30, Sat 10:30")
+    func snoozedShort() throws {
+        func short(_ a: NextAlarm, zone: TimeZoneRules = .utc) -> String? {
+            let text = NextAlarmFeedFormat.waybar.line(a, now: now, zone: zone).text
+            return text.split(separator: "\"").dropFirst(3).first.map { String($0.dropFirst(2)) }  // {"text":"⏰ ...",
+        }
+        var snoozed = NextAlarm(id: "4242", standing: false, at: utc(2026, 11, 24, 23, 27), state: .snoozed)
+        #expect(short(snoozed) == "23:27 snoozed")
+        snoozed.at = utc(2026, 11, 25, 0, 30)  // 72 minutes away, but tomorrow
+        #expect(short(snoozed) == "Wed 00:30 snoozed")
+        #expect(NextAlarmFeedFormat.plain.line(snoozed, now: now, zone: .utc).text == "00:30 tomorrow, snoozed")
+        snoozed.at = utc(2026, 11, 28, 10, 30)
+        #expect(short(snoozed) == "Sat 10:30 snoozed")
+        // The day is the zone's: 04:30 UTC tomorrow is still today's 23:30 in New York.
+        snoozed.at = utc(2026, 11, 25, 4, 30)
+        let newYork = try zone("America/New_York")
+        #expect(short(snoozed) == "Wed 04:30 snoozed" && short(snoozed, zone: newYork) == "23:30 snoozed")
+        // At midnight the day words turn: the follower looks again then.
+        snoozed.at = utc(2026, 11, 25, 0, 30)
+        #expect(NextAlarmFeed.nextChange(of: snoozed, format: .waybar, now: now, zone: .utc) == utc(2026, 11, 25, 0, 0))
+    }
+
     @Test("i3blocks: full and short text as persist mode's JSON, urgent while ringing; an empty full_text hides the block")
     func i3blocks() {
         let f = NextAlarmFeedFormat.i3blocks

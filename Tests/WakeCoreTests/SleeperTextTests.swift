@@ -53,6 +53,20 @@ struct SleeperTextTests {
         #expect(Formatting.ringsAt(utc(2026, 11, 25, 9, 30), now: now, zone: berlin) == "10:30:00 Wed 25 Nov, in 2d 3h")
     }
 
+    @Test("a snooze's end ('snoozed until ...' on the console, the notification, wake list): the time, and the day when it is not today")
+    func snoozedUntil() throws {
+        let berlin = try zone("Europe/Berlin")
+        let now = utc(2026, 11, 23, 15, 3, 57)  // Mon 23 Nov 16:03:57 CET
+        #expect(Formatting.clockTimeAndDay(utc(2026, 11, 23, 15, 12, 57), now: now, zone: berlin, alwaysSeconds: true) == "16:12:57")
+        #expect(Formatting.clockTimeAndDay(utc(2026, 11, 23, 22, 59), now: now, zone: berlin) == "23:59")
+        // Past midnight in Berlin (23:30 UTC), though the same day in UTC.
+        #expect(Formatting.clockTimeAndDay(utc(2026, 11, 23, 23, 30), now: now, zone: berlin, alwaysSeconds: true) == "00:30:00 tomorrow")
+        #expect(Formatting.clockTimeAndDay(utc(2026, 11, 23, 23, 30), now: now, zone: .utc) == "23:30")
+        // 90h for 90s, as before the ceiling: Saturday, said as such.
+        #expect(Formatting.clockTimeAndDay(now + .seconds(90 * 3600), now: now, zone: berlin, alwaysSeconds: true) == "10:03:57 Fri 27 Nov")
+        #expect(Formatting.clockTimeAndDay(utc(2026, 11, 28, 15, 3, 57), now: now, zone: berlin, alwaysSeconds: true) == "16:03:57 Sat 28 Nov")
+    }
+
     @Test("a time in a spring-forward gap: the deadline says so, and the note explains")
     func gapNote() throws {
         let berlin = try zone("Europe/Berlin")

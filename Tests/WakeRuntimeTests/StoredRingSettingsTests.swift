@@ -97,6 +97,44 @@ struct StoredRingSettingsTests {
         #expect(config.problems.count == 1 && config.problems[0].contains("--snooze-long 5m is shorter than --snooze 10m"), "\(config.problems)")
     }
 
+    @Test("a snooze over 12h (90h for 90s): refused by wake add and the API's Add (64) and config.toml's strict read (78); set aside, said, by the daemon's reads")
+    func snoozeCeiling() throws {
+        // `wake add` and the D-Bus API's Add read their options through this one path.
+        for (key, value) in [("snooze", "90h"), ("snooze-long", "3650d")] {
+            do {
+                _ = try RingSettings(layering: [key: value], under: ConfigDefaults(), given: ["--" + key])
+                Issue.record("\(key) \(value) accepted")
+            } catch {
+                #expect(error.kind == .usage && error.message == "--\(key) \(value) is longer than 12h, the longest it may be; give 12h or less")
+            }
+        }
+        #expect(try RingSettings(values: ["snooze": "12h"]).engine.snoozeLong == .seconds(12 * 3600), "twice 12h is cut to 12h")
+
+        // A stored alarm: the snooze set aside alone, the default used, the rest kept.
+        let read = try RingSettings.tolerating(stored: ["snooze": "90h", "device": "hw:1,0"])
+        #expect(read.settings.engine.snooze == Defaults.snooze && read.settings.device == "hw:1,0")
+        let a = try #require(read.adjustments.first)
+        #expect(read.adjustments.count == 1 && a.option == "snooze" && a.mark == "snooze set aside")
+        #expect(a.line(alarm: "work") == "alarm 'work': --snooze 90h is longer than 12h, the longest it may be; give 12h or less "
+                + "(snooze = \"90h\" in alarms.toml); it rings with snooze 9m (wake's default) instead, and keeps its other options")
+
+        let dir = try TestDirectory()
+        let path = dir.file("config.toml")
+        try "snooze = \"90h\"\nvolume = 60\n".write(toFile: path, atomically: false, encoding: .utf8)
+        do {
+            _ = try ConfigDefaults.load(path: path)
+            Issue.record("config.toml's snooze = \"90h\" accepted")
+        } catch {
+            #expect(error.kind == .config && error.message.hasSuffix("line 1, snooze: --snooze 90h is longer than 12h, the longest it may be; give 12h or less"),
+                    "\(error.message)")
+        }
+        let tolerant = ConfigDefaults.loadTolerant(path: path)
+        #expect(tolerant.entry("snooze") == nil && tolerant.entry("volume")?.value == "60")
+        #expect(tolerant.problems.count == 1 && tolerant.problems[0].contains("line 1, snooze: --snooze 90h is longer than 12h")
+                && tolerant.problems[0].hasSuffix("wake's built-in value is used instead"), "\(tolerant.problems)")
+        #expect(try RingSettings(values: tolerant.values(for: ConfigDefaults.ringKeys)).engine.snooze == Defaults.snooze)
+    }
+
     @Test("a sound named relative to config.toml is read from the file's directory; an absolute one is left as it is")
     func configSoundAnchored() throws {
         let dir = try TestDirectory()

@@ -151,7 +151,8 @@ struct StoreTests {
         }
         #expect(bytes(s.alarmsFile) == text)
 
-        let latin1: [UInt8] = Array("# ok\n# caf".utf8) + [0xE9] + Array("\n".utf8)
+        // (A comment that is not UTF-8 is skipped, DaemonFilesTests.invalidComment; a value is not.)
+        let latin1: [UInt8] = Array("# ok\nmessage = \"caf".utf8) + [0xE9] + Array("\"\n".utf8)
         #expect(FileManager.default.createFile(atPath: s.alarmsFile, contents: Data(latin1)))
         let e = storeError { () throws(StoreError) in try s.load() }
         #expect(e?.isCorrupt == true && e?.line == 2 && e?.reason == "line 2: not valid UTF-8 text")

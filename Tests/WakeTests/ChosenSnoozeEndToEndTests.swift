@@ -20,6 +20,13 @@ struct ChosenSnoozeEndToEndTests {
     }
 
     /// `HH:MM:SS` in UTC, the world's zone.
+    /// A snooze's end as wake says it: the time, and ` tomorrow` once it is past midnight (UTC).
+    static func said(_ d: Date) -> String {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC") ?? utc.timeZone
+        return clock(d) + (utc.isDate(d, inSameDayAs: Date()) ? "" : " tomorrow")
+    }
+
     static func clock(_ d: Date) -> String {
         let f = DateFormatter()
         f.timeZone = TimeZone(identifier: "UTC")
@@ -56,16 +63,16 @@ struct ChosenSnoozeEndToEndTests {
         let until = try #require(Self.date(snoozed["until"]))
         let lead = until.timeIntervalSince(try #require(Self.date(snoozed["time"])))
         #expect(lead > 1198 && lead <= 1201, "the log's until is 20 minutes on: \(snoozed)")
-        #expect(r.exitCode == 0 && r.stdout.hasPrefix("snoozed the ") && r.stdout.hasSuffix(" alarm (pid \(wake.pid)) until \(Self.clock(until))\n"),
+        #expect(r.exitCode == 0 && r.stdout.hasPrefix("snoozed the ") && r.stdout.hasSuffix(" alarm (pid \(wake.pid)) until \(Self.said(until))\n"),
                 "the reply says the time the log says: \(r)")
         let entry = try #require(try await world.entry(wake.pid))
-        #expect(entry["state"] as? String == "snoozed until \(Self.clock(until))", "\(entry)")
+        #expect(entry["state"] as? String == "snoozed until \(Self.said(until))", "\(entry)")
         #expect(entry["snoozes"] as? Int == 2 && entry["snooze_limit"] is NSNull, "\(entry)")
 
         r = try await world.run(["stop"])
         #expect(r.exitCode == 0, "\(r)")
         let ended = await wake.wait(timeout: .seconds(60))
-        #expect(ended.exitCode == 0 && ended.stdout.contains("snoozed until \(Self.clock(until))"), "the ringing process says it too: \(wake.report(ended))")
+        #expect(ended.exitCode == 0 && ended.stdout.contains("snoozed until \(Self.said(until))"), "the ringing process says it too: \(wake.report(ended))")
     }
 
     @Test("wake snooze ID --until HH:MM:SS: a wall-clock time, said in the reply, and it rings again then")
@@ -78,7 +85,7 @@ struct ChosenSnoozeEndToEndTests {
         // Three whole seconds on, so the time named is ahead when the request arrives.
         let target = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3).rounded(.down) + 1)
         let r = try await world.run(["snooze", "\(wake.pid)", "--until", Self.clock(target)])
-        #expect(r.exitCode == 0 && r.stdout.hasSuffix("(pid \(wake.pid)) until \(Self.clock(target))\n"), "\(r)")
+        #expect(r.exitCode == 0 && r.stdout.hasSuffix("(pid \(wake.pid)) until \(Self.said(target))\n"), "\(r)")
         let snoozed = try await wake.waitForEvent("snoozed")
         #expect(Self.date(snoozed["until"]) == target, "\(snoozed)")
         let again = try await wake.waitForEvent("ringing", occurrence: 2, timeout: .seconds(30))

@@ -87,10 +87,17 @@ public final class ConsoleObserver: RuntimeObserver {
                          + (keysReadable() ? " (u if you are up already: skips it)" : ""))
             lastRingingLine = nil
             console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
-        case .snoozed(let until, _):
+        case .snoozed(let until, let who):
             lastRingingLine = nil
             snoozedNow.insert(event.alarm)
-            console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(clock(until))")
+            let untilText = Formatting.clockTimeAndDay(until, now: event.time.realtime, zone: zone, alwaysSeconds: true)
+            // A program on the bus is named (any program may send it; the person at the keys knows their key).
+            let by: String
+            switch who {
+            case .mediaControl, .busAPI: by = " by \(who.description)"
+            default: by = ""
+            }
+            console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(untilText)\(by)")
         case .finished(let outcome):
             lastRingingLine = nil
             snoozedNow.remove(event.alarm)

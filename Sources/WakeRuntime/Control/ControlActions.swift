@@ -31,9 +31,10 @@ public enum ControlActions {
     }
 
     /// `run`, for a snooze of `length`, of the wakes registered in `directory` (found after the
-    /// ID is checked), its times said in `zone` (the machine's when nil).
+    /// ID is checked), its times said in `zone` (the machine's when nil) as seen at `now` (the
+    /// clock's when nil).
     static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
-                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?) throws(WakeFailure) -> CommandResult {
+                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?, now: Instant? = nil) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
@@ -45,7 +46,7 @@ public enum ControlActions {
             switch r["kind"] {
             case "done":
                 acted = true
-                console.result(doneLine(r, zone: zone))
+                console.result(doneLine(r, zone: zone, now: now ?? SystemClock.realtime))
             case "refused":
                 refusals.append(refusalLine(r))
             default:
@@ -71,10 +72,11 @@ public enum ControlActions {
         return (time.isEmpty ? "the alarm" : "the \(time) alarm") + " (pid \((r["pid"] ?? "?").printable))"
     }
 
-    static func doneLine(_ r: ControlRecord, zone: TimeZoneRules) -> String {
+    /// The reply for one alarm a command reached; a snooze's end names its day when it is not `now`'s.
+    static func doneLine(_ r: ControlRecord, zone: TimeZoneRules, now: Instant) -> String {
         switch r["action"] {
         case "snoozed":
-            let until = r.instant("until").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) } ?? ""
+            let until = r.instant("until").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone, alwaysSeconds: true) } ?? ""
             return "snoozed \(label(r))\(until)"
         case "cancelled": return "cancelled \(label(r))"
         case "up-already": return "up already: \(label(r)) is skipped"

@@ -11,7 +11,7 @@ extension ControlActions {
         return try run(.snooze, id: request.id, length: request.length, console: console, directory: { () throws(WakeFailure) in
             if let context { return try context.controlDirectory() }
             return try directory()
-        }, zone: context?.zone)
+        }, zone: context?.zone, now: context?.now())
     }
 
     static func snoozeRequest(words: [String], until: String?, console: Console,

@@ -20,7 +20,8 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
 
     private enum Phase: Equatable {
         case ringing
-        case snoozed(until: Instant)
+        /// Snoozed at `at` until `until` (both wall clock): the title names the day when it is not `at`'s.
+        case snoozed(until: Instant, at: Instant)
         /// The pre-alarm rings quietly: any button stops it, and the alarm stays set.
         case preRinging
         case ended
@@ -76,7 +77,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
             alarms[id, default: Tracked()].audible = true
         case .snoozed(let until, _):
             guard alarms[id] != nil else { return }
-            alarms[id]?.phase = .snoozed(until: until)
+            alarms[id]?.phase = .snoozed(until: until, at: event.time.realtime)
         case .preRingStarted:
             // Heard from its start (the runner says `ringing` for the alarm's own ring only).
             alarms[id, default: Tracked()].phase = .preRinging
@@ -190,8 +191,8 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
         var time = session.deadlineText(of: id)
         if session.standing { time += " (\(id))" }
         var title = "Alarm \(time)"
-        if case .snoozed(let until) = phase {
-            title += ", snoozed until " + Formatting.clockTime(until, zone: session.zone, alwaysSeconds: false)
+        if case .snoozed(let until, let at) = phase {
+            title += ", snoozed until " + Formatting.clockTimeAndDay(until, now: at, zone: session.zone)
         }
         if phase == .preRinging { title += ", pre-alarm" }
         let message = session.runner.setup(of: id)?.message

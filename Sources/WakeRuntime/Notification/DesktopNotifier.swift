@@ -102,7 +102,7 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
             }
             t.phase = .ringing(since: t.since)
         case .snoozed(let until, _):
-            t.phase = .snoozed(until: clock(until, seconds: false))
+            t.phase = .snoozed(until: Formatting.clockTimeAndDay(until, now: event.time.realtime, zone: session.zone))
         case .preRingStarted(let main):
             t.phase = .preRinging(main: clock(main, seconds: false))
         case .preRingStopped(_, let main):

@@ -363,7 +363,9 @@ public final class AlarmSession: SessionContext {
             let snoozed = (runner.snoozes(of: wait.alarm) ?? SnoozeCount()).snoozed + " until"
             let label = (wait.snoozed ? snoozed : "alarm") + (mode == .daemon ? " " + wait.alarm : "")
                 + (runner.setup(of: wait.alarm)?.message.map { " (\($0))" } ?? "")
-            let at = Formatting.clockTime(wait.wall, zone: zone, alwaysSeconds: true)
+            // A snooze's end names its day when it is not today's, as every "snoozed until" does.
+            let at = wait.snoozed ? Formatting.clockTimeAndDay(wait.wall, now: now, zone: zone, alwaysSeconds: true)
+                : Formatting.clockTime(wait.wall, zone: zone, alwaysSeconds: true)
             let nowText = Formatting.clockTime(now, zone: zone, alwaysSeconds: true)
             console.status { columns in
                 StatusLine.render(label: label, deadline: at, remaining: wait.remaining, now: nowText, width: columns)

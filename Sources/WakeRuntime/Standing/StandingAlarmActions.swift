@@ -285,7 +285,7 @@ public enum StandingAlarmActions {
             let pausedFrom = record.pausedFrom.flatMap { $0 > now ? $0 : nil }
             let paused = pausedFrom != nil ? nil : record.pausedUntil.flatMap { $0 > now ? $0 : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
-            else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTime(s, zone: zone, alwaysSeconds: true))" }
+            else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))" }
             else if let noDay { state = "no day rings: " + noDay }
             else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
                 // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
@@ -359,11 +359,11 @@ public enum StandingAlarmActions {
     /// the occurrence's snoozes of its limit, when it has one (`snoozed 2 of 3 until 07:18:00`,
     /// `ringing (snoozed 1 of 3)`), as the table shows it so a limit is never a surprise at
     /// 07:00; the JSON's `state` keeps its words and has the count in fields of its own.
-    static func liveState(_ r: ControlRecord, zone: TimeZoneRules, counted: Bool = false) -> String {
+    static func liveState(_ r: ControlRecord, zone: TimeZoneRules, now: Instant, counted: Bool = false) -> String {
         let count = counted ? r.snoozes ?? SnoozeCount() : SnoozeCount()
         switch r["state"] {
         case "snoozed":
-            let until = r.instant("next").map { " until " + Formatting.clockTime($0, zone: zone, alwaysSeconds: true) }
+            let until = r.instant("next").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone, alwaysSeconds: true) }
             return count.snoozed + (until ?? "")
         case let s? where s == "ringing" || s == "silent": return s + (count.ofLimit.map { " (snoozed \($0))" } ?? "")
         case let s?: return s.printable
@@ -373,7 +373,7 @@ public enum StandingAlarmActions {
 
     /// `wouldWake`: whether an alarm armed now would wake the machine, for the alarms no daemon
     /// has said so for (`WakeLook`, asked at most once).
-    static func entries(_ rows: [Row], running: [ControlRecord], zone: TimeZoneRules, wouldWake: () -> Bool) -> [Entry] {
+    static func entries(_ rows: [Row], running: [ControlRecord], zone: TimeZoneRules, now: Instant, wouldWake: () -> Bool) -> [Entry] {
         func said(_ r: ControlRecord?) -> Bool? { r?["wakes_system"].map { $0 == "1" } }
         var live: [String: ControlRecord] = [:]
         for r in running where r["kind"] == "alarm" && r["standing"] == "1" { if let id = r["id"] { live[id] = r } }
@@ -385,8 +385,8 @@ public enum StandingAlarmActions {
             var shown: String?
             var next = row.next?.instant
             if let r, r["state"] != "waiting" {
-                state = liveState(r, zone: zone)
-                shown = liveState(r, zone: zone, counted: true)
+                state = liveState(r, zone: zone, now: now)
+                shown = liveState(r, zone: zone, now: now, counted: true)
                 next = r.instant("next")
             }
             // What the daemon rings with, config.toml and set-aside options included.
@@ -402,7 +402,7 @@ public enum StandingAlarmActions {
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
-                                 state: liveState(r, zone: zone), shownState: liveState(r, zone: zone, counted: true), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
+                                 state: liveState(r, zone: zone, now: now), shownState: liveState(r, zone: zone, now: now, counted: true), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
                                  device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 },
                                  phase: phase(r), ringingSince: r.instant("since"),
                                  snoozesUsed: phase(r) == .waiting ? nil : r.snoozes?.used,
@@ -470,7 +470,7 @@ public enum StandingAlarmActions {
             console.error("warning: \(error.message); running alarms are not shown")
         }
         let look = WakeLook()
-        let entries = entries(rows, running: running, zone: zone, wouldWake: { look.now.wakesSystem })
+        let entries = entries(rows, running: running, zone: zone, now: now, wouldWake: { look.now.wakesSystem })
         return Overview(entries: entries, standingCount: alarms.count, daemon: daemon, zone: zone, now: now, problems: problems,
                         wakeLook: look)
     }
