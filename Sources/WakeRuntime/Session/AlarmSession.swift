@@ -36,6 +36,8 @@ public final class AlarmSession: SessionContext {
     private var stdinRegistration: Reactor.Registration?
     /// The answer being typed while an alarm asks a `--challenge` sum.
     private var entry = ChallengeEntry()
+    /// The terminal's bytes cut into keys, kept across reads: an escape sequence is one key.
+    private var keyReader = TerminalKeyReader()
     /// `runner.challengesAsked` when the entry began: a new sum starts an empty entry.
     private var entryAsked = 0
     /// Ticks once a wall-clock second while a countdown is drawn or wake waits to be brought to
@@ -443,7 +445,7 @@ public final class AlarmSession: SessionContext {
             stdinRegistration = nil
             return
         }
-        for k in keys {
+        for k in keyReader.keys(in: keys) {
             // Under --challenge, digits, backspace and Enter type the answer; the snooze keys
             // still snooze, and any other key is a stop the engine refuses (and says so).
             if runner.isChallenging {
@@ -451,7 +453,8 @@ public final class AlarmSession: SessionContext {
                     entry.clear()
                     entryAsked = runner.challengesAsked
                 }
-                switch entry.key(k) {
+                // An escape sequence (Delete, an F-key, a mouse report) is no key of the entry.
+                switch k.byte.map({ entry.key($0) }) ?? .notEntry {
                 case .typing(let text):
                     console.status { _ in "answer: \(text)" }
                     continue
