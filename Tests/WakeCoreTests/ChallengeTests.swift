@@ -123,6 +123,22 @@ struct ChallengeTests {
         #expect(Self.answer([[Self.esc] + Array("[1".utf8) + [0x03] + Array("3".utf8)]) == ("3", ["escape", "ctrl-C"]))
     }
 
+    // MARK: Ctrl-Z
+
+    @Test("Ctrl-Z: waiting, the process stops; ringing, refused under a challenge and a snooze without; pre-ringing, a snooze (the quiet ring stops)")
+    func ctrlZByState() {
+        let wait = Wait(instant: Instant(seconds: 5000), clock: .wall)
+        let since = Instant(seconds: 100)
+        for challenge in [false, true] {
+            #expect(AlarmEngine.suspended(in: .armed(wait), challenge: challenge) == .stopsProcess)
+            #expect(AlarmEngine.suspended(in: .snoozed(wait), challenge: challenge) == .stopsProcess)
+            #expect(AlarmEngine.suspended(in: .finished(.timedOut), challenge: challenge) == .stopsProcess)
+            #expect(AlarmEngine.suspended(in: .preRinging(since: since, main: wait), challenge: challenge) == .snoozes)
+        }
+        #expect(AlarmEngine.suspended(in: .ringing(since: since), challenge: true) == .refused)
+        #expect(AlarmEngine.suspended(in: .ringing(since: since), challenge: false) == .snoozes)
+    }
+
     // MARK: the engine's rule
 
     @Test("the rule by requester: a key never ends it, the notification and media keys snooze, the answer, a shell, a signal and the D-Bus API end it")
