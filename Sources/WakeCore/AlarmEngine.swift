@@ -244,6 +244,21 @@ public struct AlarmEngine: Sendable {
         }
     }
 
+    /// What Ctrl-Z (SIGTSTP) does to an alarm, by its state. While it waits (armed, snoozed) wake
+    /// stops as job control expects, the terminal given back first. While it rings or pre-rings a
+    /// stopped process would be silent until `fg` (and `--ring-for` would count on), so it is not
+    /// stopped: under `--challenge` Ctrl-Z is refused as a key's stop is, and it rings on; without
+    /// one it snoozes as the snooze key does (a pre-ring: the quiet ring stops, the alarm stays set).
+    public enum SuspendRule: Hashable, Sendable { case stopsProcess, refused, snoozes }
+
+    public static func suspended(in state: State, challenge: Bool) -> SuspendRule {
+        switch state {
+        case .ringing: return challenge ? .refused : .snoozes
+        case .preRinging: return .snoozes
+        case .armed, .snoozed, .finished: return .stopsProcess
+        }
+    }
+
     private var isArmed: Bool { if case .armed = state { return true } else { return false } }
     private var isRinging: Bool { if case .ringing = state { return true } else { return false } }
     private var isPreRinging: Bool { if case .preRinging = state { return true } else { return false } }

@@ -10,6 +10,30 @@ public enum SoundList {
     /// The most entries a folder or a list is taken with: more are left out, and said.
     public static let maxEntries = 1000
 
+    /// The most missing files of a list named one by one; more are said as one line with a count.
+    public static let missingNamed = 3
+
+    /// A list's entries that do not exist, as warnings end (each line says they are left out):
+    /// one line each when they are few, else one line with the count and the first few names,
+    /// so a list of 5,000 moved files is one line, not 5,000.
+    public static func missingLines(_ missing: [String]) -> [String] {
+        func quoted(_ path: String) -> String { "'" + TerminalText.printable(path) + "'" }
+        guard missing.count > missingNamed else { return missing.map { quoted($0) + ": no such file; it is left out" } }
+        let named = missing.prefix(missingNamed).map(quoted).joined(separator: "; ")
+        return ["\(grouped(missing.count)) of its files are missing, e.g. \(named); they are left out"]
+    }
+
+    /// `4998` as `4,998`.
+    static func grouped(_ n: Int) -> String {
+        var digits = String(n.magnitude)
+        var out = ""
+        while digits.count > 3 {
+            out = "," + digits.suffix(3) + out
+            digits.removeLast(3)
+        }
+        return (n < 0 ? "-" : "") + digits + out
+    }
+
     /// The extensions (case ignored) a folder's files are taken with.
     public static let extensions = ["wav", "flac", "ogg", "oga", "opus", "mp3", "aif", "aiff"]
 

@@ -9,8 +9,10 @@ public struct SoundCollection: Sendable, Equatable {
     public var path: String
     /// Regular files (or links to them), in the folder's byte order or the list's order.
     public var entries: [String]
-    /// One line per entry or list line refused, naming it.
+    /// One line per entry or list line refused, naming it (a list's missing files are `missing`).
     public var problems: [String]
+    /// A list's entries that do not exist, in its order: said together (`SoundList.missingLines`).
+    public var missing: [String] = []
     /// A folder's files left out for their extension (counted, never warned about).
     public var ignored: Int
     /// False when the folder cannot be listed (its permissions).
@@ -35,7 +37,7 @@ public struct SoundCollection: Sendable, Equatable {
                 case .regular?:
                     result.entries.append(entry)
                 case nil:
-                    result.problems.append("'\(entry.printable)': no such file")
+                    result.missing.append(entry)
                 case let other?:
                     result.problems.append("'\(entry.printable)' is \(other), not a sound file")
                 }

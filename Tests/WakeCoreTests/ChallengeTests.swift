@@ -69,6 +69,76 @@ struct ChallengeTests {
         #expect(e.text == "" && e.key(0x0D) == .empty)
     }
 
+    // MARK: escape sequences are keys
+
+    /// Types `reads` (one array per read) through a key reader into an entry, as the session does:
+    /// the answer typed, and the keys that were not the entry's.
+    static func answer(_ reads: [[UInt8]]) -> (text: String, others: [String]) {
+        var reader = TerminalKeyReader()
+        var e = ChallengeEntry()
+        var others: [String] = []
+        for read in reads {
+            for key in reader.keys(in: read) {
+                if let b = key.byte, e.key(b) != .notEntry { continue }
+                others.append(key.name)
+            }
+        }
+        return (e.text, others)
+    }
+
+    static let esc: UInt8 = 0x1B
+
+    @Test("Delete, F-keys, arrows and mouse reports are one key each: their digits never type into the answer")
+    func escapeSequencesAreKeys() {
+        let delete = [Self.esc] + Array("[3~".utf8)
+        let f1 = [Self.esc] + Array("OP".utf8)
+        let f5 = [Self.esc] + Array("[15~".utf8)
+        let up = [Self.esc] + Array("[A".utf8)
+        let shiftF5 = [Self.esc] + Array("[15;2~".utf8)
+        let x10Mouse = [Self.esc] + Array("[M".utf8) + [0x20, 0x35, 0x38]  // button, column '5', row '8'
+        let sgrMouse = [Self.esc] + Array("[<0;12;5M".utf8)
+        let typed = Array("8".utf8) + delete + f1 + f5 + up + shiftF5 + x10Mouse + sgrMouse + Array("5".utf8)
+        let (text, others) = Self.answer([typed])
+        #expect(text == "85")
+        #expect(others == ["delete", "f1", "f5", "up", "f5", "mouse", "mouse"])
+        #expect(KeyBinding.command(for: TerminalKey.sequence("delete")) == (.stop, .key("delete")))
+    }
+
+    @Test("a sequence split across two reads is still one key; a lone escape is a key at once, and a sequence's rest after it is swallowed")
+    func splitSequences() {
+        // ESC [ 1 | 5 ~ : the F5 key, split inside its digits.
+        #expect(Self.answer([Array("4".utf8) + [Self.esc] + Array("[1".utf8), Array("5~2".utf8)]) == ("42", ["f5"]))
+        // A mouse report split inside its raw bytes.
+        #expect(Self.answer([[Self.esc] + Array("[M ".utf8), Array("56".utf8) + Array("7".utf8)]) == ("7", ["mouse"]))
+        // Escape alone at the end of a read: said at once; if "[3~" follows, it is that key's rest.
+        var reader = TerminalKeyReader()
+        #expect(reader.keys(in: [Self.esc]) == [.sequence("escape")])
+        #expect(reader.keys(in: Array("[3~9".utf8)) == [.byte(0x39)])
+        // Escape then a plain key (Alt-5, or two presses): the escape, then the key.
+        #expect(Self.answer([[Self.esc] + Array("5".utf8)]) == ("5", ["escape"]))
+        #expect(Self.answer([[Self.esc], Array("5".utf8)]) == ("5", ["escape"]))
+        // A runaway sequence is still one key; a control byte inside one ends it and is read afresh.
+        let runaway = [Self.esc, UInt8(ascii: "[")] + [UInt8](repeating: UInt8(ascii: "1"), count: 400) + Array("~7".utf8)
+        #expect(Self.answer([runaway]) == ("7", ["escape"]))
+        #expect(Self.answer([[Self.esc] + Array("[1".utf8) + [0x03] + Array("3".utf8)]) == ("3", ["escape", "ctrl-C"]))
+    }
+
+    // MARK: Ctrl-Z
+
+    @Test("Ctrl-Z: waiting, the process stops; ringing, refused under a challenge and a snooze without; pre-ringing, a snooze (the quiet ring stops)")
+    func ctrlZByState() {
+        let wait = Wait(instant: Instant(seconds: 5000), clock: .wall)
+        let since = Instant(seconds: 100)
+        for challenge in [false, true] {
+            #expect(AlarmEngine.suspended(in: .armed(wait), challenge: challenge) == .stopsProcess)
+            #expect(AlarmEngine.suspended(in: .snoozed(wait), challenge: challenge) == .stopsProcess)
+            #expect(AlarmEngine.suspended(in: .finished(.timedOut), challenge: challenge) == .stopsProcess)
+            #expect(AlarmEngine.suspended(in: .preRinging(since: since, main: wait), challenge: challenge) == .snoozes)
+        }
+        #expect(AlarmEngine.suspended(in: .ringing(since: since), challenge: true) == .refused)
+        #expect(AlarmEngine.suspended(in: .ringing(since: since), challenge: false) == .snoozes)
+    }
+
     // MARK: the engine's rule
 
     @Test("the rule by requester: a key never ends it, the notification and media keys snooze, the answer, a shell, a signal and the D-Bus API end it")

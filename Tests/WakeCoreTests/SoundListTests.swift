@@ -8,6 +8,17 @@ struct SoundListTests {
         SoundList.parseM3U(bytes: Array(text.utf8), listDirectory: dir)
     }
 
+    @Test("a list's missing files: one line each when few; many are one line with the count and the first three names")
+    func missingFilesSaidOnce() {
+        #expect(SoundList.missingLines([]) == [])
+        #expect(SoundList.missingLines(["/a.wav", "/b\u{1B}.wav"])
+                == ["'/a.wav': no such file; it is left out", "'\(TerminalText.printable("/b\u{1B}.wav"))': no such file; it is left out"])
+        let many = (1...4998).map { "/m/\($0).wav" }
+        #expect(SoundList.missingLines(many) == ["4,998 of its files are missing, e.g. '/m/1.wav'; '/m/2.wav'; '/m/3.wav'; they are left out"])
+        #expect(SoundList.missingLines(Array(many.prefix(4))).first?.hasPrefix("4 of its files are missing") == true)
+        #expect(SoundList.missingLines(Array(repeating: "/x.wav", count: 1_234_567)).first?.hasPrefix("1,234,567 of") == true)
+    }
+
     @Test func takesRelativeAndAbsolutePathsAndSkipsComments() {
         let list = parse("#EXTM3U\n#EXTINF:12,Birds - Dawn\nbirds.ogg\n\n  /abs/bell.wav  \n#EXTGRP:x\nsub/../rain.flac\n./a b.mp3\n")
         #expect(list.entries == ["/music/birds.ogg", "/abs/bell.wav", "/music/rain.flac", "/music/a b.mp3"])

@@ -95,6 +95,18 @@ struct ArmChecksTests {
                 && sound.warnings[1].contains("missing.wav': no such file"), "\(sound.warnings)")
     }
 
+    @Test("a list of 5,000 missing files and one that exists: one warning with the count, in every mode", arguments: modes)
+    func manyMissingSaidOnce(mode: ArmChecks.Mode) async throws {
+        let dir = try TestDirectory()
+        _ = try await makeSound(in: dir, name: "a.wav", rate: 44100, channels: 1, seconds: "1", synth: ["sine", "440"])
+        let lines = (1...5000).map { "gone/\($0).wav" } + ["a.wav"]
+        let list = try dir.write("l.m3u", Array(lines.joined(separator: "\n").utf8))
+        let sound = try ArmChecks.sound(list, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
+        #expect(sound.entries.count == 1 && sound.entries.first?.hasSuffix("/a.wav") == true)
+        #expect(sound.warnings.count == 1 && sound.warnings[0].contains("5,000 of its files are missing, e.g. '")
+                && sound.warnings[0].contains("/gone/3.wav'; they are left out") && !sound.warnings[0].contains("/gone/4.wav"), "\(sound.warnings)")
+    }
+
     @Test("a signal while decoding ends the check in every mode; wake add says nothing was added", arguments: modes)
     func interrupted(mode: ArmChecks.Mode) async throws {
         let dir = try TestDirectory()

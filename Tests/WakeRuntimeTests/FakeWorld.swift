@@ -169,6 +169,7 @@ final class EventRecorder: RuntimeObserver {
                 case .backFromSilent: return "backFromSilent"
                 case .soundChosen: return "soundChosen"
                 case .entryFailed: return "entryFailed"
+                case .builtInChosen: return "builtInChosen"
                 }
             case .problem: return "problem"
             }

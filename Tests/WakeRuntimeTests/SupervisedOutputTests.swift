@@ -326,6 +326,7 @@ struct SupervisedOutputTests {
         #expect(failed.map(\.0) == [missing, broken] && failed.map(\.1) == [broken, good], "\(events)")
         #expect(events.contains(.soundChosen(path: good)), "\(events)")
         #expect(!events.contains { if case .fallback = $0 { true } else { false } }, "no fallback past the folder: \(events)")
+        #expect(!events.contains(.builtInChosen), "\(events)")
         output.stop()
 
         // None of them opens: wake's built-in sound on the same device, as for a single file.
@@ -334,6 +335,10 @@ struct SupervisedOutputTests {
         try Self.turn(reactor, for: .seconds(10)) { events.contains(.audible) }
         let fallback = events.compactMap { if case .fallback(let from, let to, let reason) = $0 { (from, to, reason) } else { nil } }
         #expect(fallback.first?.1 == "built-in sound on null" && fallback.first?.2.contains("gone.wav") == true, "\(events)")
+        // Said as such, after the fallback: what rings is no file of the folder (the ring line, the event, the notice).
+        #expect(events.firstIndex(of: .builtInChosen).map { $0 > (events.firstIndex { if case .fallback = $0 { true } else { false } } ?? .max) } == true,
+                "\(events)")
+        #expect(!events.contains { if case .soundChosen = $0 { true } else { false } }, "\(events)")
         #expect(events.contains(.audible))
         output.finish(within: .seconds(2))
     }

@@ -33,14 +33,19 @@ struct TerminalJobControlTests {
         #expect(!o.output.contains("q cancels"), "a background job gets no key hint: \(o.output)")
     }
 
-    @Test("Ctrl-Z while ringing, then fg: the ringing line is shown again")
-    func redrawAfterStop() async throws {
+    @Test("Ctrl-Z while a challenged alarm rings: refused and said, the process never stops, it rings on; stopped from outside and continued, the ringing line is shown again")
+    func ctrlZRefusedUnderChallenge() async throws {
         let (o, events) = try await runOnPty(
-            ["now", "-D", "null", "--ring-for", "0", "--inhibit", "off"],
-            steps: ["wait:ringing", "cbreak", "ctrl:Z", "state:T", "signal:CONT", "cbreak", "sleep:1", "key:x"])
+            ["now", "-D", "null", "--ring-for", "0", "--inhibit", "off", "--challenge", "math"],
+            steps: ["wait:ringing", "cbreak", "ctrl:Z", "wait:ctrl_z", "snapshot:after", "signal:STOP", "state:T", "signal:CONT",
+                    "cbreak", "sleep:1", "solve"])
         #expect(o.exit == 0, "\(o)")
-        #expect(o.output.components(separatedBy: "RINGING").count - 1 == 2, "the ringing line again after fg: \(o.output)")
-        #expect(events.last?.name == "stopped", "\(o)")
+        #expect(o.snapshots["after"]?.state != "T" && o.snapshots["after"]?.cbreak == true, "Ctrl-Z did not stop it: \(o)")
+        #expect(o.output.contains("Ctrl-Z does not pause a ringing alarm under --challenge; solve the sum ("), "\(o.output)")
+        #expect(events.first { $0.name == "ctrl_z" }?["result"] == "refused", "\(o)")
+        #expect(!events.contains { $0.name == "snoozed" }, "\(o)")
+        #expect(o.output.components(separatedBy: "RINGING").count - 1 == 2, "the ringing line again after a stop and continue: \(o.output)")
+        #expect(events.last?.name == "stopped" && events.last?["by"] == "answer", "\(o)")
     }
 }
 

@@ -17,6 +17,8 @@ public final class EventLogObserver: RuntimeObserver {
     /// says which it opened (`chosen`); written as the ringing event's `sound`.
     public var soundChoice: (String) -> String? = { _ in nil }
     private var chosen: [String: String] = [:]
+    /// The ringing event's `sound` when a folder's or list's files all failed and wake's own rings.
+    public static let builtInSound = "built-in"
 
     public init(log: EventLog, zone: TimeZoneRules) {
         self.log = log
@@ -142,6 +144,10 @@ public final class EventLogObserver: RuntimeObserver {
                 fields += [("tries", .int(Int64(tries))), ("silent_s", .int(span.secondsRoundedUp))]
             case .soundChosen(let path):
                 chosen[event.alarm] = path
+                return
+            case .builtInChosen:
+                // No file of the folder or list plays: the ringing event names what does.
+                chosen[event.alarm] = Self.builtInSound
                 return
             case .entryFailed(let path, let next, let reason):
                 name = "fallback"

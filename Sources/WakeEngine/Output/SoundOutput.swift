@@ -101,6 +101,9 @@ public enum OutputEvent: Hashable, Sendable {
     /// A folder or list as the sound: the file `path` failed (`reason`: missing, broken) and
     /// `next` is tried instead.
     case entryFailed(path: String, next: String, reason: String)
+    /// A folder or list as the sound: none of its files plays (each failed, as the `entryFailed`
+    /// and `fallback` before it say), so wake's built-in sound rings instead.
+    case builtInChosen
 }
 
 /// The sound path as the runner sees it: start, stop, and events back. Never blocks.

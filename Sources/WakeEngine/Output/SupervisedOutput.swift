@@ -359,6 +359,9 @@ public final class SupervisedOutput: SoundOutput {
         let next = chain.advance(after: failure, cards: cardNumbers)
         // With no terminal there is no bell to fall back to: the failure itself is the news.
         if next != .bell || bell != nil { onEvent?(.fallback(from: from, to: describe(next), reason: lastFailure)) }
+        // A folder's or list's files all failed: what rings now is wake's own sound, not the
+        // file the ring line and the notification named.
+        if failure == .sound, request?.playsEntries == true, case .device(_, .builtIn) = next { onEvent?(.builtInChosen) }
         launch(next)
     }
 

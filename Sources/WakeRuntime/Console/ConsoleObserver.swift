@@ -35,6 +35,9 @@ public final class ConsoleObserver: RuntimeObserver {
     var challenge: (String) -> String? = { _ in nil }
     private(set) var lastRingingLine: String?
     private var lastRinging = ""
+    /// The ringing line around what it says plays: said again, naming the new sound, when a
+    /// folder's or list's file fails (redrawn) or none of them plays (said at once).
+    private var ringingParts: (head: String, tail: String)?
     /// Alarms whose ringing line has just said their sum (its `challenge` event says nothing
     /// more), and those snoozed now (a key's ignored stop is explained as such).
     private var asked: Set<String> = []
@@ -69,9 +72,10 @@ public final class ConsoleObserver: RuntimeObserver {
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
             let count = snoozes(event.alarm).ofLimit.map { ", snoozed " + $0 } ?? ""
-            let playing = soundChoice(event.alarm).map { ", playing '\($0.printable)'" } ?? ""
-            let line = "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)\(count)\(playing)"
-                + AlarmMessage.suffix(message(event.alarm)) + "."
+            let parts = (head: "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)\(count)",
+                         tail: AlarmMessage.suffix(message(event.alarm)) + ".")
+            ringingParts = parts
+            let line = parts.head + (soundChoice(event.alarm).map { ", playing '\($0.printable)'" } ?? "") + parts.tail
             lastRingingLine = line
             lastRinging = event.alarm
             asked.insert(event.alarm)
@@ -132,8 +136,18 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info("\(alarmName(event.alarm))wrong: \(answer.printable) is not \(question); still ringing")
         case .problem(let reason):
             console.error(reason)
+        case .sound(.builtInChosen):
+            // Every file of the folder or list failed: the ringing line named one that never
+            // played; it is said again with what rings.
+            guard let parts = ringingParts, lastRingingLine != nil, lastRinging == event.alarm else { break }
+            let line = parts.head + ", playing wake's built-in sound (no file of the folder or list could be played)" + parts.tail
+            lastRingingLine = line
+            console.info(line + keysHint(event.alarm))
         case .sound(let output):
             sound(output)
+            if case .entryFailed(_, let next, _) = output, let parts = ringingParts, lastRingingLine != nil, lastRinging == event.alarm {
+                lastRingingLine = parts.head + ", playing '\(next.printable)'" + parts.tail  // what a redraw says
+            }
         }
     }
 
@@ -194,7 +208,7 @@ public final class ConsoleObserver: RuntimeObserver {
             console.error("still no sound after \(Formatting.span(span)) (\(tries) tries); trying again")
         case .backFromSilent(let device, let tries, let span):
             console.error("SOUND IS BACK on '\(device.printable)' after \(Formatting.span(span)) without sound (\(tries) tries)")
-        case .soundChosen:
+        case .soundChosen, .builtInChosen:
             break  // named in the ringing line, or by the failure that led to it
         case .entryFailed(let path, let next, let reason):
             console.error("sound file '\(path.printable)' failed (\(reason)); playing '\(next.printable)' instead")

@@ -70,6 +70,9 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         try? bus.notify(notice, replacing: 0) { _ in }
     }
 
+    /// What the notice says plays when no file of a folder or list could.
+    static let builtInSound = "wake's built-in sound"
+
     // MARK: events in
 
     public func observe(_ event: RuntimeEvent) {
@@ -85,6 +88,10 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
         case .sound(.soundChosen(let path)):
             guard t.sound != path else { return }
             t.sound = path
+            guard case .ringing? = t.phase else { alarms[id] = t; return }
+        case .sound(.builtInChosen):
+            // No file of the folder or list plays: the notice names what does.
+            t.sound = Self.builtInSound
             guard case .ringing? = t.phase else { alarms[id] = t; return }
         case .sound(.fallback(_, let to, let reason)) where to == "bell":
             t.bellReason = reason

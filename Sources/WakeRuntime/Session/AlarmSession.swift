@@ -36,6 +36,8 @@ public final class AlarmSession: SessionContext {
     private var stdinRegistration: Reactor.Registration?
     /// The answer being typed while an alarm asks a `--challenge` sum.
     private var entry = ChallengeEntry()
+    /// The terminal's bytes cut into keys, kept across reads: an escape sequence is one key.
+    private var keyReader = TerminalKeyReader()
     /// `runner.challengesAsked` when the entry began: a new sum starts an empty entry.
     private var entryAsked = 0
     /// Ticks once a wall-clock second while a countdown is drawn or wake waits to be brought to
@@ -398,7 +400,9 @@ public final class AlarmSession: SessionContext {
     /// Signals that end a one-off alarm that is not ringing yet.
     static func cancelsBeforeRinging(_ s: Int32) -> Bool { !keptWaitingBy.contains(s) }
 
-    private func handleSignals(_ arrived: [Int32]? = nil) {
+    /// Internal, not private: the in-process tests hand it signals (a test process cannot take
+    /// a real SIGTSTP).
+    func handleSignals(_ arrived: [Int32]? = nil) {
         for s in arrived ?? signals.drain() {
             let who = Requester.signal(name: SignalChannel.name(of: s), number: s)
             switch (s, mode) {
@@ -415,6 +419,8 @@ public final class AlarmSession: SessionContext {
             case (SIGUSR1, _):
                 runner.command(.snooze, by: who, activeOnly: mode == .daemon)
             case (SIGTSTP, _):
+                // Ringing or pre-ringing, a stopped process would be silent until fg: not stopped.
+                guard !ctrlZWhileRinging(by: who) else { break }
                 // Give the terminal back as the shell expects it, then stop as the default action would.
                 console.clearStatus()
                 terminal?.restore()
@@ -436,6 +442,40 @@ public final class AlarmSession: SessionContext {
         }
     }
 
+    /// Ctrl-Z (SIGTSTP) while something rings or pre-rings, by `AlarmEngine.suspended`: refused
+    /// under `--challenge` (said, it rings on), else a snooze as the snooze key's. Each is said on
+    /// the console and is a `ctrl_z` event. False when nothing rings: wake stops as job control expects.
+    private func ctrlZWhileRinging(by who: Requester) -> Bool {
+        let rules = runner.alarmIDs.compactMap { id -> (String, AlarmEngine.SuspendRule)? in
+            guard let state = runner.state(of: id), let settings = runner.setup(of: id)?.settings else { return nil }
+            return (id, AlarmEngine.suspended(in: state, challenge: settings.challenge))
+        }
+        guard rules.contains(where: { $0.1 != .stopsProcess }) else { return false }
+        for (id, rule) in rules where rule != .stopsProcess {
+            let result: String
+            if rule == .refused {
+                let sum = runner.challenge(of: id).map { " (\($0.question))" } ?? ""
+                console.info("Ctrl-Z does not pause a ringing alarm under --challenge; solve the sum\(sum) or snooze (s, z or space)")
+                result = "refused"
+            } else {
+                let preRinging: Bool
+                if case .preRinging? = runner.state(of: id) { preRinging = true } else { preRinging = false }
+                console.info(preRinging ? "Ctrl-Z does not pause a ringing alarm: the quiet ring stops, as a key does"
+                                        : "Ctrl-Z does not pause a ringing alarm: it snoozes it, as s does")
+                runner.command(.snooze, by: who, alarm: id)
+                switch runner.state(of: id) {
+                case .snoozed?: result = "snoozed"
+                case .armed?: result = "pre_stopped"
+                default: result = "snooze_refused"  // past --snooze-limit: it rings on, and the refusal is said
+                }
+            }
+            var fields: [(String, EventLog.Value)] = mode == .daemon ? [("alarm", .string(id))] : []
+            fields.append(("result", .string(result)))
+            log?.emit("ctrl_z", at: SystemClock.realtime, fields)
+        }
+        return true
+    }
+
     private func handleKeys(_ revents: Int16) {
         guard let terminal else { return }
         let keys = terminal.readKeys()
@@ -445,7 +485,7 @@ public final class AlarmSession: SessionContext {
             stdinRegistration = nil
             return
         }
-        for k in keys {
+        for k in keyReader.keys(in: keys) {
             // Under --challenge, digits, backspace and Enter type the answer; the snooze keys
             // still snooze, and any other key is a stop the engine refuses (and says so).
             if runner.isChallenging {
@@ -453,7 +493,8 @@ public final class AlarmSession: SessionContext {
                     entry.clear()
                     entryAsked = runner.challengesAsked
                 }
-                switch entry.key(k) {
+                // An escape sequence (Delete, an F-key, a mouse report) is no key of the entry.
+                switch k.byte.map({ entry.key($0) }) ?? .notEntry {
                 case .typing(let text):
                     console.status { _ in "answer: \(text)" }
                     continue

@@ -131,9 +131,9 @@ public enum ArmChecks {
     private static func list(_ collection: SoundCollection, volume: Int, mode: Mode, interrupt: @escaping () -> Int32?,
                              progress: ((String) -> Void)?, builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
         let what = "sound \(collection.described)"
-        let problems = collection.problems.map { "\(what): \($0)" }
+        let problems = (collection.problems.map { $0 + "; it is left out" } + SoundList.missingLines(collection.missing)).map { "\(what): \($0)" }
         guard case .daemon(let alarm) = mode else {
-            var warnings = problems.map { "warning: \($0); it is left out" }
+            var warnings = problems.map { "warning: " + $0 }
             var good: [String] = []
             var refused: [String] = []
             var reasons: [String] = []
@@ -169,7 +169,7 @@ public enum ArmChecks {
                          refused: refused)
         }
         let named = "alarm '\(alarm.printable)': "
-        let warnings = problems.map { named + $0 + "; it is left out" }
+        let warnings = problems.map { named + $0 }
         guard !collection.entries.isEmpty else {
             var sound = try ringBuiltIn(builtIn, decoded: nil, warning: named + collection.emptyReason + "; it will ring wake's built-in sound",
                                         mode: mode)

@@ -79,6 +79,16 @@ public enum AlarmTest {
                                  snoozeLong: ring.engine.snoozeLong, challenge: ring.engine.challenge)
         }
         var subject: String { name.map { "alarm '\($0.printable)'" } ?? "the ring options given" }
+        /// Whether the sound is the standing alarm's own, as stored (not one given on `wake test`'s command line).
+        var soundIsStored: Bool
+        /// How the sound is checked: a standing alarm's stored sound as the daemon loads it (a file
+        /// gone or silent rings the built-in sound, said), so the test shows what the alarm would
+        /// do; a sound given on the command line as `wake now -s` checks it, refused (66) when it
+        /// cannot be used: the test was asked about that file, and ringing wake's own would pass it.
+        var soundMode: ArmChecks.Mode {
+            guard let name, soundIsStored else { return .oneOff }
+            return .daemon(alarm: name)
+        }
     }
 
     /// Reads the request: `--for`, the alarm's options (or the options given) over config.toml.
@@ -100,7 +110,8 @@ public enum AlarmTest {
         guard let name = request.name else {
             var values = request.config.values(for: ConfigDefaults.ringKeys)
             for (key, value) in request.commandLine { values[key] = value }
-            return Plan(name: nil, ring: try RingSettings(values: values), adjustments: [], length: length, full: request.full, notify: notify)
+            return Plan(name: nil, ring: try RingSettings(values: values), adjustments: [], length: length, full: request.full, notify: notify,
+                        soundIsStored: false)
         }
         let standing: AlarmStore
         if let store { standing = store } else { standing = try userStore() }
@@ -116,7 +127,8 @@ public enum AlarmTest {
             for (key, value) in request.commandLine { values[key] = value }
             ring = try RingSettings(values: values)
         }
-        return Plan(name: name, ring: ring, adjustments: read.adjustments, length: length, full: request.full, notify: notify)
+        return Plan(name: name, ring: ring, adjustments: read.adjustments, length: length, full: request.full, notify: notify,
+                    soundIsStored: request.commandLine[AlarmOption.sound.name] == nil)
     }
 
     /// The user's standing alarms.
@@ -137,8 +149,8 @@ public enum AlarmTest {
         if let zoneWarning { console.error("warning: " + zoneWarning) }
 
         // The sound, decoded and judged at the alarm's own volume, as when it was set; a standing
-        // alarm's as the daemon loads it (a file gone or silent rings the built-in sound, said).
-        let sound = try ArmChecks.sound(plan.ring.soundPath, volume: plan.ring.volume, mode: plan.name.map { ArmChecks.Mode.daemon(alarm: $0) } ?? .oneOff,
+        // alarm's stored one as the daemon loads it (`soundMode`).
+        let sound = try ArmChecks.sound(plan.ring.soundPath, volume: plan.ring.volume, mode: plan.soundMode,
                                         interrupt: { SignalChannel.pending() }, builtIn: DefaultSound.open)
         if let w = sound.warning { warn(w) }
         for w in sound.warnings { console.error(w.hasPrefix("warning: ") ? w : "warning: " + w) }
