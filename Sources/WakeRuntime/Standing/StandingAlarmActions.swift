@@ -875,7 +875,7 @@ public enum StandingAlarmActions {
             let there = planned.map { "'\($0.name)' is paused \(leftText($0))" }.joined(separator: "; ")
             let start = planned.first.flatMap { left($0).first?.startDay(in: zone) }
             console.info((day == nil ? "no pause is on now" : none) + "; \(there): lift it with 'wake resume"
-                         + (start.map { " --on \($0)" } ?? "") + "', or every pause with 'wake resume --all'")
+                         + names.map { " " + $0.printable }.joined() + (start.map { " --on \($0)" } ?? "") + "', or every pause with 'wake resume --all'")
             return .done
         }
         let config = context.config()
