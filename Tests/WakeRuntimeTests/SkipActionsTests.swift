@@ -146,6 +146,10 @@ struct SkipActionsTests {
         // Asked again: already so.
         #expect(try w.skip(on: ["2026-12-01"]) == .done)
         #expect(w.said().contains("'work' already skips Tue 1 Dec 06:30"), "\(w.said())")
+        // A day given twice is one skip, said once.
+        let twice = w.lines.lines.count
+        #expect(try w.skip(on: ["2026-12-02,2026-12-02"]) == .done)
+        #expect(w.said(from: twice).hasPrefix("skipping 'work' at Wed 2 Dec 06:30; it rings next"), "\(w.said(from: twice))")
         // --undo alone takes back every skip ahead.
         #expect(try w.skip(undo: true) == .done)
         #expect(try w.record().skips.isEmpty)

@@ -863,7 +863,7 @@ public enum StandingAlarmActions {
             left(a).map { span($0, now: now, zone: zone) }.joined(separator: ", ")
         }
         if lifted.isEmpty {
-            let who = names.isEmpty ? "no standing alarm is" : names.map { "'\($0)'" }.joined(separator: ", ") + " is not"
+            let who = names.isEmpty ? "no standing alarm is" : names.map { "'\($0)'" }.joined(separator: ", ") + (names.count > 1 ? " are not" : " is not")
             let planned = chosen.filter { !left($0).isEmpty }
             let none = day.map { _ in "\(who) paused on \(TerminalText.printable(dateText ?? "", limit: 40))" }
                 ?? (names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
@@ -873,9 +873,12 @@ public enum StandingAlarmActions {
             }
             // A pause ahead is not lifted by a bare `wake resume`: say it is there, and how to lift it.
             let there = planned.map { "'\($0.name)' is paused \(leftText($0))" }.joined(separator: "; ")
-            let start = planned.first.flatMap { left($0).first?.startDay(in: zone) }
-            console.info((day == nil ? "no pause is on now" : none) + "; \(there): lift it with 'wake resume"
-                         + names.map { " " + $0.printable }.joined() + (start.map { " --on \($0)" } ?? "") + "', or every pause with 'wake resume --all'")
+            // The first pause planned ahead, by its start date; else the one on now, by the bare verb.
+            let ahead = planned.lazy.compactMap { a in left(a).first { !$0.hasBegun(at: now) } }.first
+            let many = planned.count > 1 || planned.contains { left($0).count > 1 }
+            console.info((day == nil ? "no pause is on now" : none) + "; \(there): lift \(many ? "one" : "it") with 'wake resume"
+                         + names.map { " " + $0.printable }.joined() + (ahead?.startDay(in: zone).map { " --on \($0)" } ?? "")
+                         + "', or every pause with 'wake resume --all'")
             return .done
         }
         let config = context.config()
