@@ -121,7 +121,7 @@ public enum AlarmHistory {
         #
         # The same strict TOML subset as alarms.toml: one [NAME] table per alarm, with any of
         #   fired = "2026-11-24T05:30:00Z"          the occurrence last recorded as fired (before it rang)
-        #   skips = ["2026-11-25"]                  the occurrences `wake skip` asked to skip (their local dates), kept until they pass
+        #   skips = ["2026-11-25"]                  the occurrences `wake skip` asked to skip (their local dates), kept through the day
         #   missed = "2026-11-23T05:30:00Z"         the occurrence last recorded as missed
         #   snoozed_until = "2026-11-24T05:39:00Z"  until when it was snoozed (not kept over a restart)
         #   skipped = "2026-11-25T05:30:00Z"        the occurrence last passed over because it was skipped
