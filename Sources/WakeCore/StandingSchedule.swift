@@ -4,9 +4,9 @@
 ///   looked at again, so a restart after a crash rings nothing twice;
 /// - an occurrence that passed while no daemon ran rings at once if it is within the alarm's
 ///   late limit (0: no limit), else it is missed, and the next one is planned;
-/// - a skipped occurrence (`record.skips`) is passed over; a one-off is done once it has rung or
+/// - a skipped occurrence (`record.skips`: its local date) is passed over; a one-off is done once it has rung or
 ///   been missed;
-/// - an occurrence inside the record's pause (`pausedFrom` to `pausedUntil`) passes quietly,
+/// - an occurrence inside one of the record's pauses (`pauses`) passes quietly,
 ///   neither rung nor missed, as a skipped one does (`wake pause`);
 /// - a recurring alarm's occurrence on a day off (`dayOff`: its holiday calendars) passes over
 ///   too; a one-off names its own moment and rings whatever the calendar says;
@@ -97,6 +97,15 @@ public enum StandingSchedule {
                                days: DaySet(bits: alarm.days), zone: zone)
     }
 
+    /// The occurrence of `alarm` on the local date `date` in `zone`, if it rings that day.
+    public static func occurrence(of alarm: StandingAlarm, on date: CivilDate, zone: TimeZoneRules) -> Deadline? {
+        let dayStart = zone.instant(for: LocalDateTime(date: date, hour: 0, minute: 0, second: 0))
+        guard let o = occurrence(of: alarm, after: dayStart - .nanoseconds(1), zone: zone), zone.localTime(at: o.instant).date == date else {
+            return nil
+        }
+        return o
+    }
+
     /// The plan for `alarm` at `now`. `lateLimit` is the alarm's own (`--late-limit`); `dayOff`
     /// names the holiday a local date is, if it is one (the alarm's calendars).
     public static func plan(_ alarm: StandingAlarm, record: AlarmRecord, lateLimit: Duration, now: Instant,
@@ -142,7 +151,7 @@ public enum StandingSchedule {
         }
         for _ in 0..<walkLimit {
             guard let o = occurrence(of: alarm, after: after, zone: zone) else { return plan(nil) }
-            if record.isPaused(o.instant), let until = record.pausedUntil {
+            if let until = record.pause(containing: o.instant)?.until {
                 pass(o.instant, .paused(until: until))
                 if isOneOff {
                     // Kept while the pause lasts, then passed over as a skip once it has ended.
@@ -150,11 +159,11 @@ public enum StandingSchedule {
                     skip(o.instant)
                     return plan(nil)
                 }
-                // Quiet: every occurrence up to the pause's end at once (a pause may be long).
+                // Quiet: every occurrence up to the pause's end at once (a pause may be long; the next may follow).
                 after = until - .nanoseconds(1)
                 continue
             }
-            if record.skips.contains(o.instant) {
+            if record.isSkipped(o.instant, zone: zone) {
                 // Passed over, in the past or ahead: the next plan starts after it.
                 pass(o.instant, .requested)
                 skip(o.instant)

@@ -54,7 +54,7 @@ enum ArgumentChecks {
     static let valueOptions: [String: String] = {
         // Every option of an alarm, and the commands' own that take a value.
         var spellings = ["--events": "--events", "--until": "--until", "--for": "--for",
-                         "--years": "--years", "--output": "--output", "-o": "--output"]
+                         "--years": "--years", "--output": "--output", "-o": "--output", "--count": "--count"]
         for option in AlarmOption.all {
             spellings[option.flag] = option.flag
             if let short = option.short { spellings["-\(short)"] = option.flag }
@@ -123,6 +123,7 @@ enum ArgumentChecks {
                 throw WakeFailure(.usage, "\(option): '\(value.printable)' looks like an option; if it is a name, write it as ./\(value.printable)")
             }
             if value.dropFirst().first?.isNumber == true {
+                if option == "--count" { throw WakeFailure(.usage, "--count \(value.printable): \(StandingAlarmActions.skipCountRule)") }
                 let hint = AlarmOption.named(String(option.dropFirst(2)))?.expects ?? "a value that does not start with '-'"
                 throw WakeFailure(.usage, "\(option): negative value '\(value.printable)'; give \(hint)")
             }

@@ -138,18 +138,20 @@ case "next":
         return try NextFollower.follow(format: n.format, follow: n.follow, json: n.json, console: console, signals: signals)
     }
 case "skip":
-    run(SkipCommand.self) { c, console, _ throws(WakeFailure) in
+    run(SkipCommand.self, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
         let s = c.command
         return try StandingAlarmActions.skip(.init(name: s.name, undo: s.undo, count: s.count, dates: s.on), console: console)
     }
 case "pause":
-    run(PauseCommand.self) { c, console, _ throws(WakeFailure) in
+    run(PauseCommand.self, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
         try StandingAlarmActions.pause(until: c.command.until, from: c.command.from, long: c.command.long, names: c.command.names, console: console)
     }
 case "resume":
-    run(ResumeCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.resume(names: c.command.names, console: console) }
+    run(ResumeCommand.self, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
+        try StandingAlarmActions.resume(names: c.command.names, all: c.command.all, on: c.command.on, console: console)
+    }
 case "remove":
-    run(RemoveCommand.self) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
+    run(RemoveCommand.self, quiet: \.quiet) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
 case "stop":
     run(StopCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.stop, id: c.command.id, console: console) }
 case "snooze":

@@ -8,7 +8,7 @@ struct PauseTests {
 
     func record(pausedUntil: Instant?) -> AlarmRecord {
         var r = AlarmRecord(name: "work")
-        r.pausedUntil = pausedUntil
+        r.pauses = pausedUntil.map { [Pause(until: $0)] } ?? []
         return r
     }
 
@@ -75,14 +75,25 @@ struct PauseTests {
         #expect(after.next?.instant == S.at(0, 6, 30))
     }
 
-    @Test("kept in the history file as paused_until, read back exactly")
+    @Test("kept in the history file as pauses, read back exactly; the single pause an older wake wrote still read")
     func history() throws {
         var r = record(pausedUntil: utc(2026, 12, 6, 23))
+        r.pauses.append(Pause(from: utc(2026, 12, 20, 23), until: utc(2027, 1, 3, 23)))
         r.lastFired = utc(2026, 11, 24, 5, 30)
         let text = AlarmHistory.serialize(["work": r])
-        #expect(text.contains("paused_until = \"2026-12-06T23:00:00Z\"\n"))
+        #expect(text.contains("pauses = [\"2026-12-06T23:00:00Z\", \"2026-12-20T23:00:00Z/2027-01-03T23:00:00Z\"]\n"), "\(text)")
+        #expect(!text.contains("paused_"), "the old keys are not written")
         #expect(try AlarmHistory.parse(text) == ["work": r])
-        #expect(AlarmHistory.header.contains("paused_until"))
+        #expect(AlarmHistory.header.contains("pauses = "))
+        // An older wake's one pause, migrated on read; one whose start is not before its end is none.
+        let old = try AlarmHistory.parse("[work]\npaused_from = \"2026-12-20T23:00:00Z\"\npaused_until = \"2027-01-03T23:00:00Z\"\n")
+        #expect(old["work"]?.pauses == [Pause(from: utc(2026, 12, 20, 23), until: utc(2027, 1, 3, 23))])
+        #expect(try AlarmHistory.parse("[work]\npaused_until = \"2026-12-06T23:00:00Z\"\n")["work"]?.pauses == [Pause(until: utc(2026, 12, 6, 23))])
+        #expect(try AlarmHistory.parse("[work]\npaused_from = \"2027-01-03T23:00:00Z\"\npaused_until = \"2026-12-06T23:00:00Z\"\n")["work"]?.pauses == [])
+        // Refused with the line: not a pause, or a start after its end.
+        for bad in ["[\"soon\"]", "[\"2027-01-03T23:00:00Z/2026-12-06T23:00:00Z\"]", "\"2026-12-06T23:00:00Z\""] {
+            #expect(throws: AlarmBook.ParseError.self, "\(bad)") { try AlarmHistory.parse("[work]\npauses = \(bad)\n") }
+        }
         #expect(!record(pausedUntil: S.at(0, 0)).isEmpty)
     }
 

@@ -95,7 +95,7 @@ struct SkipScheduleTests {
     @Test("several skips pass over exactly those occurrences, each saying it was asked for")
     func severalSkips() throws {
         var record = AlarmRecord(name: "work")
-        record.skips = [Self.at(1), Self.at(3), Self.at(8)]  // Tue 24, Thu 26, Tue 1 Dec
+        record.skips = [1, 3, 8].map { utcDay(Self.at($0)) }  // Tue 24, Thu 26, Tue 1 Dec
         let rang = Self.rung(Self.weekdays(), record: record, until: Self.at(11))
         #expect(rang == [0, 2, 4, 7, 9, 10].map { Self.at($0) })
 
@@ -117,14 +117,14 @@ struct SkipScheduleTests {
         let c = try Self.calendar("BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261126\r\nSUMMARY:Holiday\r\nEND:VEVENT\r\n")
         var record = AlarmRecord(name: "work")
         record.lastFired = Self.at(0)
-        record.skips = [Self.at(1), Self.at(2)]  // Tue 24 (passed at Tue 08:00) and Wed 25; Thu 26 a holiday
+        record.skips = [1, 2].map { utcDay(Self.at($0)) }  // Tue 24 (passed at Tue 08:00) and Wed 25; Thu 26 a holiday
         let plan = StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .seconds(3 * 3600), now: Self.at(1, 8), zone: Self.zone,
                                          dayOff: Self.dayOff(c))
         #expect(plan.next?.instant == Self.at(4))
         #expect(plan.skipped == Self.at(3) && plan.skippedPassed == Self.at(1))
         // Recorded so, and the passed skip pruned, the next plan never looks at Tuesday again.
         record.lastSkipped = plan.skippedPassed
-        record.skips = [Self.at(2)]
+        record.skips = [utcDay(Self.at(2))]
         let again = StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .seconds(3 * 3600), now: Self.at(1, 8), zone: Self.zone,
                                           dayOff: Self.dayOff(c))
         #expect(again.next?.instant == Self.at(4) && again.missed.isEmpty)
@@ -136,8 +136,7 @@ struct SkipScheduleTests {
     @Test("a pause from one date until another is quiet only inside it: before --from rings, from --until on rings")
     func pauseFromUntil() {
         var record = AlarmRecord(name: "work")
-        record.pausedFrom = Self.at(2, 0, 0)   // Wed 25 00:00
-        record.pausedUntil = Self.at(4, 0, 0)  // Fri 27 00:00
+        record.pauses = [Pause(from: Self.at(2, 0, 0), until: Self.at(4, 0, 0))]  // Wed 25 00:00 to Fri 27 00:00
         #expect(!record.isPaused(Self.at(2, 0, 0) - .nanoseconds(1)) && record.isPaused(Self.at(2, 0, 0)))
         #expect(record.isPaused(Self.at(4, 0, 0) - .nanoseconds(1)) && !record.isPaused(Self.at(4, 0, 0)))
         #expect(Self.rung(Self.weekdays(), record: record, until: Self.at(8)) == [0, 1, 4, 7].map { Self.at($0) })
@@ -155,7 +154,7 @@ struct SkipScheduleTests {
         #expect(StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .zero, now: Self.at(0, 12), zone: Self.zone).next?.instant
                 == Self.at(1))
         // Without --from, the same pause is on from now.
-        record.pausedFrom = nil
+        record.pauses[0].from = nil
         #expect(StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .zero, now: Self.at(0, 12), zone: Self.zone).next?.instant
                 == Self.at(4))
     }
@@ -183,7 +182,7 @@ struct SkipScheduleTests {
         let c = try Self.calendar(Self.fourKinds)
         var record = AlarmRecord(name: "work")
         record.lastFired = Self.at(4)                                     // Fri 27 rang
-        record.skips = [Self.at(8), Self.at(9), Self.at(11), Self.at(14)]  // Tue 1, Wed 2, Fri 4, Mon 7 Dec
+        record.skips = [8, 9, 11, 14].map { utcDay(Self.at($0)) }  // Tue 1, Wed 2, Fri 4, Mon 7 Dec
         let now = Self.at(6, 12)                                          // Sun 29 noon
         let plan = StandingSchedule.plan(Self.weekdays(), record: record, lateLimit: .zero, now: now, zone: Self.zone, dayOff: Self.dayOff(c))
         #expect(plan.next?.instant == Self.at(15))  // Tue 8 Dec
@@ -239,24 +238,26 @@ struct SkipScheduleTests {
                 == "06:30 Mon 1 Feb 2027 (work); day 1; day 2; day 3; and at least 61 more")
     }
 
-    @Test("history: skips as an array, the old single skip still read and merged, paused_from; read back equal")
+    @Test("history: skips as local dates, the instants and single skip an older wake wrote still read and merged; read back equal")
     func historyRoundTrip() throws {
         var work = AlarmRecord(name: "work")
-        work.skips = [utc(2026, 11, 25, 5, 30), utc(2026, 12, 1, 5, 30, ns: 7)]
-        work.pausedFrom = utc(2026, 12, 21)
-        work.pausedUntil = utc(2027, 1, 4)
+        work.skips = [CivilDate(year: 2026, month: 11, day: 25), CivilDate(year: 2026, month: 12, day: 1)]
         let text = AlarmHistory.serialize(["work": work])
-        #expect(text.contains("\nskips = [\"2026-11-25T05:30:00Z\", \"2026-12-01T05:30:00.000000007Z\"]\n"), "\(text)")
-        #expect(text.contains("\npaused_from = \"2026-12-21T00:00:00Z\"\n") && text.contains("\npaused_until = \"2027-01-04T00:00:00Z\"\n"))
+        #expect(text.contains("\nskips = [\"2026-11-25\", \"2026-12-01\"]\n"), "\(text)")
         #expect(!text.contains("\nskip = "), "the old key is not written")
         #expect(try AlarmHistory.parse(text) == ["work": work])
 
-        // What a wake before `skips` wrote.
+        // What a wake before `skips` wrote, and one before dates: instants, kept as such until migrated.
         let legacy = try AlarmHistory.parse("[work]\nskip = \"2026-11-25T05:30:00Z\"\n")
-        #expect(legacy["work"]?.skips == [utc(2026, 11, 25, 5, 30)])
-        let both = try AlarmHistory.parse("[work]\nskips = [\"2026-12-01T05:30:00Z\", \"2026-11-25T05:30:00Z\"]\nskip = \"2026-11-25T05:30:00Z\"\n")
-        #expect(both["work"]?.skips == [utc(2026, 11, 25, 5, 30), utc(2026, 12, 1, 5, 30)], "merged, in order, once each")
+        #expect(legacy["work"]?.legacySkips == [utc(2026, 11, 25, 5, 30)] && legacy["work"]?.skips == [])
+        let both = try AlarmHistory.parse("[work]\nskips = [\"2026-12-01T05:30:00.000000007Z\", \"2026-11-25T05:30:00Z\"]\nskip = \"2026-11-25T05:30:00Z\"\n")
+        #expect(both["work"]?.legacySkips == [utc(2026, 11, 25, 5, 30), utc(2026, 12, 1, 5, 30, ns: 7)], "merged, in order, once each")
         #expect(AlarmHistory.serialize(legacy).contains("skips = [\"2026-11-25T05:30:00Z\"]"))
+        #expect(try AlarmHistory.parse(AlarmHistory.serialize(both)) == both, "read back as they were, until migrated")
+        // Migrated in the zone they were taken in: the local date of each occurrence.
+        let berlin = try WakeCoreTests.zone("Europe/Berlin")
+        let migrated = try #require(both["work"]).migratingSkips(zone: berlin)
+        #expect(migrated.skips == [CivilDate(year: 2026, month: 11, day: 25), CivilDate(year: 2026, month: 12, day: 1)] && migrated.legacySkips.isEmpty)
         // Refused with the line: a skip that is not a time, skips not an array.
         #expect(historyError("[work]\nskips = [\"soon\"]\n")?.line == 2)
         #expect(historyError("[work]\nskips = \"2026-11-25T05:30:00Z\"\n")?.line == 2)

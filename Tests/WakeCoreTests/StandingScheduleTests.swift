@@ -65,7 +65,7 @@ struct StandingScheduleTests {
     @Test("skip passes over exactly one occurrence, ahead or passed")
     func skipOne() {
         var record = AlarmRecord(name: "work")
-        record.skips = [Self.at(0, 6, 30)]
+        record.skips = [utcDay(Self.at(0, 6, 30))]
         let ahead = StandingSchedule.plan(Self.alarm(), record: record, lateLimit: .seconds(1800), now: Self.at(0, 1, 0), zone: Self.utc)
         #expect(ahead.next?.instant == Self.at(1, 6, 30) && ahead.skipped == Self.at(0, 6, 30))
         let passed = StandingSchedule.plan(Self.alarm(), record: record, lateLimit: .seconds(1800), now: Self.at(0, 6, 40), zone: Self.utc)
@@ -83,7 +83,7 @@ struct StandingScheduleTests {
         #expect(StandingSchedule.plan(dated, record: AlarmRecord(name: "work"), lateLimit: .zero, now: Self.at(0, 1), zone: Self.utc).next?.instant
                 == Self.at(3, 6, 30))
         var skipped = AlarmRecord(name: "work")
-        skipped.skips = [Self.at(3, 6, 30)]
+        skipped.skips = [utcDay(Self.at(3, 6, 30))]
         // Skipped ahead: nothing armed, but kept until its time, so `wake skip --undo` can bring it back.
         let ahead = StandingSchedule.plan(dated, record: skipped, lateLimit: .zero, now: Self.at(0, 1), zone: Self.utc)
         #expect(ahead.next == nil && ahead.skipped == Self.at(3, 6, 30) && ahead.keptUntil == Self.at(3, 6, 30) && !ahead.isDone)

@@ -43,3 +43,6 @@ func local(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int 
 func utcSeconds(_ y: Int, _ mo: Int, _ d: Int, _ h: Int = 0, _ mi: Int = 0, _ s: Int = 0) -> Int64 {
     local(y, mo, d, h, mi, s).secondsAsIfUTC
 }
+
+/// The local date in UTC of `t`: a skip as the history keeps it, for tests in UTC.
+func utcDay(_ t: Instant) -> CivilDate { TimeZoneRules.utc.localTime(at: t).date }

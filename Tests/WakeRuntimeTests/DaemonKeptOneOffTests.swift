@@ -31,7 +31,7 @@ struct DaemonKeptOneOffTests {
         try d.start()
         #expect(d.controller?.occurrence(of: "dentist") == RunnerTests.morning)
         let end = RunnerTests.morning + .seconds(86_400)
-        try Self.history(d) { $0.pausedUntil = end }
+        try Self.history(d) { $0.pauses = [Pause(until: end)] }
         #expect(d.controller?.occurrence(of: "dentist") == nil, "not armed while paused")
         #expect(try d.store.load().map(\.name) == ["dentist"], "kept, not deleted")
 
@@ -50,9 +50,9 @@ struct DaemonKeptOneOffTests {
     func resumedBeforeItsTime() throws {
         let d = try D(alarms: [Self.once])
         try d.start()
-        try Self.history(d) { $0.pausedUntil = RunnerTests.morning + .seconds(86_400) }
+        try Self.history(d) { $0.pauses = [Pause(until: RunnerTests.morning + .seconds(86_400))] }
         d.advance(by: .seconds(3600))
-        try Self.history(d) { $0.pausedUntil = RunnerTests.evening + .seconds(3600) }  // `wake resume`: the pause ends now
+        try Self.history(d) { $0.pauses = [Pause(until: RunnerTests.evening + .seconds(3600))] }  // `wake resume`: the pause ends now
         #expect(d.controller?.occurrence(of: "dentist") == RunnerTests.morning)
         d.advance(by: .seconds(7 * 3600))
         #expect(d.runner.isRinging, "\(d.lines.lines)")
@@ -62,9 +62,9 @@ struct DaemonKeptOneOffTests {
     func skipUndone() throws {
         let d = try D(alarms: [Self.once])
         try d.start()
-        try Self.history(d) { $0.skips = [RunnerTests.morning] }
+        try Self.history(d) { $0.skips = [utcDay(RunnerTests.morning)] }
         #expect(d.controller?.occurrence(of: "dentist") == nil)
-        #expect(try d.record("dentist")?.skips == [RunnerTests.morning], "the skip stays in the history until its time")
+        #expect(try d.record("dentist")?.skips == [utcDay(RunnerTests.morning)], "the skip stays in the history until its time")
         #expect(try d.store.load().map(\.name) == ["dentist"], "kept, not deleted")
         // `wake skip --undo` clears both forms; the daemon's memory of the skip must not win.
         try Self.history(d) { r in
@@ -77,7 +77,7 @@ struct DaemonKeptOneOffTests {
 
         let other = try D(alarms: [Self.once])
         try other.start()
-        try Self.history(other) { $0.skips = [RunnerTests.morning] }
+        try Self.history(other) { $0.skips = [utcDay(RunnerTests.morning)] }
         other.advance(by: .seconds(8 * 3600))
         #expect(!other.runner.isRinging)
         #expect(try other.store.load().isEmpty, "removed at its skipped time")

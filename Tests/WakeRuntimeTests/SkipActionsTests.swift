@@ -96,7 +96,7 @@ struct SkipActionsTests {
         let start = w.lines.lines.count
         #expect(try w.skip(count: 3) == .done)
         // Tue 24, Wed 25, (Thu 26 is Thanksgiving), Fri 27.
-        #expect(try w.record().skips == [Self.at(1), Self.at(2), Self.at(4)])
+        #expect(try w.record().skips == [1, 2, 4].map { utcDay(Self.at($0)) })
         #expect(w.said(from: start).contains("skipping 'work' at Tue 24 Nov 06:30, Wed 25 Nov 06:30, Fri 27 Nov 06:30; it rings next at 06:30:00 Mon 30 Nov"),
                 "\(w.said(from: start))")
         let work = try w.listed()
@@ -110,7 +110,7 @@ struct SkipActionsTests {
 
         // Three more: counted from those already skipped, the holiday again not counted.
         #expect(try w.skip(count: 3) == .done)
-        #expect(try w.record().skips == [1, 2, 4, 7, 8, 9].map { Self.at($0) })
+        #expect(try w.record().skips == [1, 2, 4, 7, 8, 9].map { utcDay(Self.at($0)) })
     }
 
     @Test("skip --on two dates skips exactly those; a weekend, a passed day or a bad date is refused; --count with --on is refused; --undo --on takes one back")
@@ -118,7 +118,7 @@ struct SkipActionsTests {
         let w = try World()
         _ = try w.add()
         #expect(try w.skip(on: ["2026-11-25,2026-12-01"]) == .done)
-        #expect(try w.record().skips == [Self.at(2), Self.at(8)])
+        #expect(try w.record().skips == [utcDay(Self.at(2)), utcDay(Self.at(8))])
         var work = try w.listed()
         #expect(work["next"] as? String == Self.iso(Self.at(1)), "Tuesday still rings: \(work)")
         #expect(work["skips"] as? [String] == [Self.iso(Self.at(2)), Self.iso(Self.at(8))])
@@ -137,15 +137,19 @@ struct SkipActionsTests {
         refused({ () throws(WakeFailure) in try w.skip(count: 2, on: ["2026-11-27"]) }, "--count and --on do not go together")
         refused({ () throws(WakeFailure) in try w.skip(count: 0) }, "--count 0")
         refused({ () throws(WakeFailure) in try w.skip(count: 2, undo: true) }, "leave out --count")
-        #expect(try w.record().skips == [Self.at(2), Self.at(8)], "nothing refused was written")
+        #expect(try w.record().skips == [utcDay(Self.at(2)), utcDay(Self.at(8))], "nothing refused was written")
 
         let start = w.lines.lines.count
         #expect(try w.skip(on: ["2026-11-25"], undo: true) == .done)
         #expect(w.said(from: start).contains("'work' rings again at Wed 25 Nov 06:30"), "\(w.said(from: start))")
-        #expect(try w.record().skips == [Self.at(8)])
+        #expect(try w.record().skips == [utcDay(Self.at(8))])
         // Asked again: already so.
         #expect(try w.skip(on: ["2026-12-01"]) == .done)
         #expect(w.said().contains("'work' already skips Tue 1 Dec 06:30"), "\(w.said())")
+        // A day given twice is one skip, said once.
+        let twice = w.lines.lines.count
+        #expect(try w.skip(on: ["2026-12-02,2026-12-02"]) == .done)
+        #expect(w.said(from: twice).hasPrefix("skipping 'work' at Wed 2 Dec 06:30; it rings next"), "\(w.said(from: twice))")
         // --undo alone takes back every skip ahead.
         #expect(try w.skip(undo: true) == .done)
         #expect(try w.record().skips.isEmpty)
@@ -162,7 +166,7 @@ struct SkipActionsTests {
         #expect(w.said(from: start).contains("'work' paused from Wed 25 Nov 00:00 until Fri 27 Nov 00:00; it rings next at 06:30:00 tomorrow"),
                 "\(w.said(from: start))")
         var record = try w.record()
-        #expect(record.pausedFrom == Self.at(2, 0, 0) && record.pausedUntil == Self.at(4, 0, 0))
+        #expect(record.pauses == [Pause(from: Self.at(2, 0, 0), until: Self.at(4, 0, 0))])
         var work = try w.listed()
         #expect(work["next"] as? String == Self.iso(Self.at(1)), "it rings before the pause: \(work)")
         #expect(work["paused_from"] as? String == Self.iso(Self.at(2, 0, 0)) && work["paused_until"] as? String == Self.iso(Self.at(4, 0, 0)))
@@ -176,10 +180,20 @@ struct SkipActionsTests {
         #expect((work["skipped"] as? [[String: Any]])?.map { $0["reason"] as? String } == ["pause"], "\(work)")
         #expect(work["state"] as? String == "paused until Fri 27 Nov 00:00", "\(work)")
 
-        // Resumed before it begins: nothing is left of it, and Wednesday rings.
+        // A bare resume lifts only the pause on now: this one lies ahead, and the line says how to lift it.
+        let bare = w.lines.lines.count
         #expect(try StandingAlarmActions.resume(names: ["work"], console: w.console, in: w.context) == .done)
+        #expect(w.said(from: bare).contains("no pause is on now; 'work' is paused from tomorrow 00:00 until Fri 27 Nov 00:00: "
+                                            + "lift it with 'wake resume work --on 2026-11-25', or every pause with 'wake resume --all'"),
+                "\(w.said(from: bare))")
+        #expect(try w.record().pauses.count == 1)
+        // Resumed by a date inside it, before it begins: nothing is left of it, and Wednesday rings.
+        let dated = w.lines.lines.count
+        #expect(try StandingAlarmActions.resume(names: ["work"], on: "2026-11-26", console: w.console, in: w.context) == .done)
+        #expect(w.said(from: dated).contains("'work' resumed: lifted the pause from tomorrow 00:00 until Fri 27 Nov 00:00; it rings next at 06:30:00 tomorrow"),
+                "\(w.said(from: dated))")
         record = try w.record()
-        #expect(record.pausedFrom == nil && record.pausedUntil == nil)
+        #expect(record.pauses.isEmpty)
         #expect(try w.listed()["next"] as? String == Self.iso(Self.at(2)))
 
         // --from not before --until is refused.
@@ -303,7 +317,7 @@ struct SkipActionsTests {
         // 390 daily skips from Tuesday on, as earlier `wake skip`s left them.
         try w.context.store.updateHistory { h in
             var r = AlarmRecord(name: "work")
-            r.skips = (1...390).map { Self.at($0) }
+            r.skips = (1...390).map { utcDay(Self.at($0)) }
             h["work"] = r
         }
         let before = try w.record().skips

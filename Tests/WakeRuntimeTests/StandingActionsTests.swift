@@ -85,10 +85,10 @@ struct StandingActionsTests {
         #expect(try StandingAlarmActions.skip(name: "work", undo: true, console: w.console, in: w.context) == .done)
         #expect(try w.context.store.loadHistory()["work"]?.skips.isEmpty == true)
         #expect(try StandingAlarmActions.pause(until: "2026-11-30", names: [], console: w.console, in: w.context) == .done)
-        #expect(try w.context.store.loadHistory()["work"]?.pausedUntil != nil)
+        #expect(try w.context.store.loadHistory()["work"]?.pauses.isEmpty == false)
         #expect(try StandingAlarmActions.list(json: true, console: w.console, in: w.context) == .done)
         #expect(try StandingAlarmActions.resume(names: [], console: w.console, in: w.context) == .done)
-        let resumed = try w.context.store.loadHistory()["work"]?.pausedUntil
+        let resumed = try w.context.store.loadHistory()["work"]?.pauses.first?.until
         #expect(resumed.map { $0 <= Self.now } == true, "resume ends the pause now: \(String(describing: resumed))")
         #expect(!w.said.contains("no daemon is running"), "a daemon runs here: \(w.said)")
     }

@@ -400,7 +400,7 @@ extension StoreTests {
             }
         }
         #expect(e?.reason == "no alarm named 'z'")
-        try s.updateHistory { $0["x", default: AlarmRecord(name: "x")].skips = [Instant(nanoseconds: 5)] }
-        #expect(try s.loadHistory()["x"]?.skips == [Instant(nanoseconds: 5)])
+        try s.updateHistory { $0["x", default: AlarmRecord(name: "x")].skips = [CivilDate(year: 2026, month: 12, day: 24)] }
+        #expect(try s.loadHistory()["x"]?.skips == [CivilDate(year: 2026, month: 12, day: 24)])
     }
 }

@@ -65,6 +65,9 @@ struct OptionTableTests {
             let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
             #expect(r.exitCode == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"), "\(option.flag): \(r)")
         }
+        // A command's own count too: `wake skip --count -1` was called a time in the past.
+        let r = try await WakeProcess.run(["skip", "work", "--count", "-1"])
+        #expect(r.exitCode == 64 && r.stderr.contains("--count -1: the count must be 1 or more"), "\(r)")
     }
 
     @Test("the guide's options table names every ring option")

@@ -334,7 +334,7 @@ public final class DaemonController: RuntimeObserver {
         // A skip still ahead that the file no longer holds in either form was taken back
         // (`wake skip --undo`), not lost: had this daemon's write failed, the file would still
         // say `skip` for it.
-        if fileRead, let s = skipped, s > realtime, !record.skips.contains(s), record.lastSkipped != s { skipped = nil }
+        if fileRead, let s = skipped, s > realtime, !record.isSkipped(s, zone: zone), record.lastSkipped != s { skipped = nil }
         record.lastSkipped = later(record.lastSkipped, skipped)
         // The shuffle's memory: the file's, which every ring writes, unless it could not be read.
         if !fileRead { record.played = known.played }
@@ -529,7 +529,9 @@ public final class DaemonController: RuntimeObserver {
         if let skipped = plan.skippedPassed, skipped > (record.lastSkipped ?? Instant(nanoseconds: Int64.min)) {
             changed.lastSkipped = skipped
         }
-        changed.skips.removeAll { $0 <= realtime }
+        // Each skip is kept through its day (a move west that day still skips it), and an older
+        // wake's skip instants are written as dates.
+        changed = changed.migratingSkips(zone: zone).pruningSkips(now: realtime, zone: zone)
         if changed != record { save(name) { $0 = changed } }
     }
 

@@ -256,6 +256,8 @@ public enum StandingAlarmActions {
         /// The skips asked for that lie ahead; the pause's start when it lies ahead.
         var skips: [Instant] = []
         var pausedFrom: Instant?
+        /// Every pause that has not ended, in order (`pausedUntil`, `pausedFrom`: the first).
+        var pauses: [Pause] = []
         /// Whether an occurrence after `next` rings: the record's skips and pause, the calendars' days off.
         var rings: (Instant) -> Bool = { _ in true }
     }
@@ -276,14 +278,16 @@ public enum StandingAlarmActions {
             let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone, dayOff: dayOffs.dayOff)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
-            let skips = record.skips.filter { $0 > now }
+            let skips = record.skipInstants(of: a, zone: zone).filter { $0 > now }
             let skipNext = ahead.contains { $0.reason == .requested } || (record.lastSkipped.map { $0 > now } ?? false)
             let reasons = StandingSchedule.reasons(ahead, skipsAhead: skips.count, now: now, zone: zone)
             let reasonsAll = plan.passedOver.count < StandingSchedule.passedOverKept
             let noDay = dayOffs.noDay(plan, now: now, zone: zone)
             var state = "waiting"
-            let pausedFrom = record.pausedFrom.flatMap { $0 > now ? $0 : nil }
-            let paused = pausedFrom != nil ? nil : record.pausedUntil.flatMap { $0 > now ? $0 : nil }
+            // The pause in force, or else the next one planned.
+            let pause = record.pauses.first { $0.until > now }
+            let pausedFrom = pause.flatMap { $0.hasBegun(at: now) ? nil : $0.from }
+            let paused = pause.flatMap { $0.hasBegun(at: now) ? $0.until : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))" }
             else if let noDay { state = "no day rings: " + noDay }
@@ -293,7 +297,7 @@ public enum StandingAlarmActions {
             } else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
             else if !reasons.isEmpty { state = StandingSchedule.shortened(reasons, complete: reasonsAll).joined(separator: "; ") }
             else if skipNext { state = "skipped-next" }
-            else if let f = pausedFrom, let u = record.pausedUntil {
+            else if let f = pausedFrom, let u = pause?.until {
                 state = "waiting; paused from \(pauseText(f, now: now, zone: zone)) until \(pauseText(u, now: now, zone: zone))"
             }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
@@ -303,10 +307,11 @@ public enum StandingAlarmActions {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
-                       pausedUntil: pausedFrom != nil ? record.pausedUntil : paused, settings: read?.settings, adjustments: read?.adjustments ?? [],
+                       pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [],
                        passedOver: ahead, reasons: reasons, reasonsAll: reasonsAll, noDay: noDay, skips: skips, pausedFrom: pausedFrom,
+                       pauses: record.pauses.filter { $0.until > now },
                        rings: { t in
-                           !record.skips.contains(t) && !record.isPaused(t)
+                           !record.isSkipped(t, zone: zone) && !record.isPaused(t)
                                && (a.days == 0 || calendars[a.name]?.dayOff(zone.localTime(at: t).date) == nil)
                        })
         }
@@ -575,6 +580,9 @@ public enum StandingAlarmActions {
                 ("missed", iso(r.missed)),
                 ("paused_until", iso(r.pausedUntil)),
                 ("paused_from", iso(r.pausedFrom)),
+                ("pauses", JSONText.array(r.pauses.map { p in
+                    JSONText.object([("from", iso(p.from)), ("until", iso(p.until))])
+                })),
                 ("skips", JSONText.array(r.skips.map { JSONText.quote(Formatting.iso8601($0, zone: zone)) })),
                 ("skipped", JSONText.array(r.passedOver.map { p in
                     var holiday = "null"
@@ -600,6 +608,7 @@ public enum StandingAlarmActions {
                 ("missed", "null"),
                 ("paused_until", "null"),
                 ("paused_from", "null"),
+                ("pauses", "[]"),
                 ("skips", "[]"),
                 ("skipped", "[]"),
                 ("options", "{}"),
@@ -630,6 +639,8 @@ public enum StandingAlarmActions {
 
     /// The most occurrences one `wake skip --count` passes over: a year of a daily alarm.
     public static let skipCountLimit = 366
+    /// What `--count` takes, said when it is refused.
+    public static let skipCountRule = "the count must be 1 or more (at most \(skipCountLimit)): the number of occurrences to skip"
 
     public static func skip(name: String, undo: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         try skip(SkipRequest(name: name, undo: undo), console: console, in: context)
@@ -640,9 +651,7 @@ public enum StandingAlarmActions {
         let store = context.store
         let zone = context.zone(console)
         let now = context.now()
-        if let n = request.count, !(1...skipCountLimit).contains(n) {
-            throw usage("--count \(n): give a number of occurrences from 1 to \(skipCountLimit)")
-        }
+        if let n = request.count, !(1...skipCountLimit).contains(n) { throw usage("--count \(n): \(skipCountRule)") }
         if request.count != nil && !request.dates.isEmpty { throw usage("--count and --on do not go together; give one") }
         if request.undo && request.count != nil { throw usage("--undo takes back every skip ahead, or those --on dates; leave out --count") }
         let alarms: [StandingAlarm]
@@ -654,23 +663,27 @@ public enum StandingAlarmActions {
         var onDates: [Instant] = []
         for text in request.dates {
             for day in text.split(separator: ",", omittingEmptySubsequences: false) {
-                onDates.append(try occurrence(of: alarm, onDate: String(day), now: now, zone: zone))
+                let t = try occurrence(of: alarm, onDate: String(day), now: now, zone: zone)
+                if !onDates.contains(t) { onDates.append(t) }  // a day given twice is one skip
             }
         }
         func when(_ t: Instant) -> String { "\(Formatting.datePhrase(t, now: now, zone: zone)) \(Formatting.clockTime(t, zone: zone))" }
         do {
             let (changed, record, tooMany) = try store.updateHistory { history -> ([Instant], AlarmRecord, Bool) in
-                var record = history[alarm.name] ?? AlarmRecord(name: alarm.name)
+                var record = (history[alarm.name] ?? AlarmRecord(name: alarm.name)).migratingSkips(zone: zone)
                 var changed: [Instant] = []
+                func day(_ t: Instant) -> CivilDate { zone.localTime(at: t).date }
                 if request.undo {
                     // Taken back, whether or not a daemon has already passed over it.
-                    let ahead = record.skips.filter { $0 > now } + [record.lastSkipped].compactMap { $0 }.filter { $0 > now }
-                    changed = onDates.isEmpty ? ahead : ahead.filter(onDates.contains)
-                    record.skips.removeAll(where: changed.contains)
+                    let ahead = record.skipInstants(of: alarm, zone: zone).filter { $0 > now }
+                        + [record.lastSkipped].compactMap { $0 }.filter { $0 > now }
+                    changed = Array(Set(onDates.isEmpty ? ahead : ahead.filter(onDates.contains))).sorted()
+                    let days = Set(changed.map(day))
+                    record.skips.removeAll(where: days.contains)
                     if let l = record.lastSkipped, changed.contains(l) { record.lastSkipped = nil }
                 } else if !onDates.isEmpty {
-                    changed = onDates.filter { !record.skips.contains($0) }
-                    record.skips = Array(Set(record.skips + onDates)).sorted()
+                    changed = onDates.filter { !record.isSkipped($0, zone: zone) }
+                    record.skips = Array(Set(record.skips + onDates.map(day))).sorted()
                 } else {
                     // The next occurrences that would ring, one by one: what is already skipped,
                     // paused or a holiday is passed over, not counted.
@@ -678,10 +691,10 @@ public enum StandingAlarmActions {
                     for _ in 0..<(request.count ?? 1) {
                         guard let next = StandingSchedule.plan(alarm, record: trial, lateLimit: lateLimit, now: now, zone: zone,
                                                                dayOff: calendars.dayOff).next?.instant else { break }
-                        trial.skips.append(next)
+                        trial.skips.append(day(next))
                         changed.append(next)
                     }
-                    record.skips = Array(Set(record.skips + changed)).sorted()
+                    record.skips = Array(Set(record.skips + changed.map(day))).sorted()
                 }
                 // Left as it was: the history could not be read back with more.
                 if record.skips.count > AlarmHistory.skipsKept { return ([], record, true) }
@@ -761,25 +774,48 @@ public enum StandingAlarmActions {
             from = start > now ? start : nil
         }
         let chosen = try chosenAlarms(names, store: store, verb: "pause")
+        let new = Pause(from: from, until: until)
         let records: [String: AlarmRecord]
+        var outcomes: [String: Pause.Outcome] = [:]
+        var full: String?
         do {
             records = try store.updateHistory { history in
+                var changed = history
                 for a in chosen {
-                    var record = history[a.name] ?? AlarmRecord(name: a.name)
-                    record.pausedUntil = until
-                    record.pausedFrom = from
-                    history[a.name] = record
+                    // A second pause is kept beside the first, or joined with it where they meet.
+                    var record = (changed[a.name] ?? AlarmRecord(name: a.name)).pruningPauses(now: now)
+                    let (pauses, outcome) = Pause.adding(new, to: record.pauses)
+                    guard pauses.count <= AlarmHistory.pausesKept else { full = a.name; return history }
+                    record.pauses = pauses
+                    changed[a.name] = record
+                    outcomes[a.name] = outcome
                 }
+                history = changed
                 return history
             }
         } catch {
             throw storeError(error)
         }
+        if let full {
+            throw usage("'\(full)' already has \(AlarmHistory.pausesKept) pauses; lift some with 'wake resume \(full) --all', then pause again")
+        }
         let config = context.config()
-        let end = (from.map { "from \(pauseText($0, now: now, zone: zone)) " } ?? "") + "until \(pauseText(until, now: now, zone: zone))"
         for a in chosen {
-            let next = nextRing(a, record: records[a.name], config: config, zone: zone, now: now)
-            var line = "'\(a.name)' paused \(end)"
+            let record = records[a.name] ?? AlarmRecord(name: a.name)
+            var line: String
+            var result = new
+            switch outcomes[a.name] ?? .added {
+            case .added:
+                line = "'\(a.name)' paused \(span(new, now: now, zone: zone))"
+            case .joined(let there, let into):
+                result = into
+                line = "'\(a.name)' paused \(span(into, now: now, zone: zone)) (joined with "
+                    + there.map { "the pause \(span($0, now: now, zone: zone))" }.joined(separator: " and ") + " already there)"
+            case .covered(let by):
+                result = by
+                line = "'\(a.name)' is already paused \(span(by, now: now, zone: zone)), which covers it; nothing changed"
+            }
+            let next = nextRing(a, record: record, config: config, zone: zone, now: now)
             if let next {
                 line += "; it rings next at \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
             } else if let due = oneOffTime(a, zone: zone), due > now {
@@ -788,52 +824,103 @@ public enum StandingAlarmActions {
                     + "does not ring, unless 'wake resume' comes before it"
             }
             // (A recurring alarm always has an occurrence after the pause: PauseEnd.latest.)
+            let others = record.pauses.filter { $0 != result && $0.until > now }
+            if !others.isEmpty { line += "; also paused " + others.map { span($0, now: now, zone: zone) }.joined(separator: ", ") }
             console.info(line)
         }
         return .done
     }
 
-    /// `wake resume [NAME...]`: the pause ends now; what passed during it stays quiet.
-    public static func resume(names: [String], console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    /// `from Mon 21 Dec 00:00 until Mon 4 Jan 00:00`, or `until Thu 3 Dec 00:00` once it has begun.
+    static func span(_ p: Pause, now: Instant, zone: TimeZoneRules) -> String {
+        let start = p.from.flatMap { $0 > now ? "from \(pauseText($0, now: now, zone: zone)) " : nil } ?? ""
+        return start + "until \(pauseText(p.until, now: now, zone: zone))"
+    }
+
+    /// `wake resume [--all | --on DATE] [NAME...]`: the pause in force ends now (what passed
+    /// during it stays quiet); `all`: every pause, those planned ahead too (dropped: nothing passed
+    /// in them); `on`: the pause that the local date DATE falls in, on now or ahead. Each line says
+    /// which pause it lifted, and which are left.
+    public static func resume(names: [String], all: Bool = false, on dateText: String? = nil, console: Console,
+                              in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let context = try StandingContext.given(context)
         let store = context.store
         let zone = context.zone(console)
         let now = context.now()
+        if all && dateText != nil { throw usage("--all lifts every pause and --on the one on a date; give one") }
+        var day: (start: Instant, end: Instant)?
+        if let dateText {
+            let shown = TerminalText.printable(dateText, limit: 40)
+            guard let local = PauseEnd.parse(dateText), local.hour == 0, local.minute == 0, local.second == 0, !dateText.contains("T") else {
+                throw usage("--on: invalid date '\(shown)'; give a local date, as 2026-12-21: the pause that day falls in is lifted")
+            }
+            day = (zone.instant(for: local), zone.instant(for: LocalDateTime(date: local.date.adding(days: 1), hour: 0, minute: 0, second: 0)))
+        }
         let chosen = try chosenAlarms(names, store: store, verb: "resume")
-        let resumed: [String]
+        var lifted: [String: [Pause]] = [:]
         let records: [String: AlarmRecord]
         do {
-            (resumed, records) = try store.updateHistory { history -> ([String], [String: AlarmRecord]) in
-                var resumed: [String] = []
+            records = try store.updateHistory { history in
                 for a in chosen {
-                    guard var record = history[a.name], let p = record.pausedUntil, p > now else { continue }
-                    if let f = record.pausedFrom, f > now {
-                        // Not begun: nothing passed during it, so nothing is left of it.
-                        record.pausedUntil = nil
-                        record.pausedFrom = nil
-                    } else {
-                        record.pausedUntil = now
+                    guard var record = history[a.name] else { continue }
+                    let targets = record.pauses.filter { p in
+                        guard p.until > now else { return false }
+                        if all { return true }
+                        if let day { return p.start < day.end && day.start < p.until }
+                        return p.hasBegun(at: now)
+                    }
+                    guard !targets.isEmpty else { continue }
+                    // One on now ends now; one not begun is dropped: nothing passed during it.
+                    record.pauses = record.pauses.compactMap { p in
+                        guard targets.contains(p) else { return p }
+                        return p.hasBegun(at: now) ? Pause(from: p.from, until: now) : nil
                     }
                     history[a.name] = record
-                    resumed.append(a.name)
+                    lifted[a.name] = targets
                 }
-                return (resumed, history)
+                return history
             }
         } catch {
             throw storeError(error)
         }
-        if resumed.isEmpty {
-            console.info(names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
+        func left(_ a: StandingAlarm) -> [Pause] { (records[a.name]?.pauses ?? []).filter { $0.until > now } }
+        func leftText(_ a: StandingAlarm) -> String {
+            left(a).map { span($0, now: now, zone: zone) }.joined(separator: ", ")
+        }
+        if lifted.isEmpty {
+            let who = names.isEmpty ? "no standing alarm is" : names.map { "'\($0)'" }.joined(separator: ", ") + (names.count > 1 ? " are not" : " is not")
+            let planned = chosen.filter { !left($0).isEmpty }
+            let none = day.map { _ in "\(who) paused on \(TerminalText.printable(dateText ?? "", limit: 40))" }
+                ?? (names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
+            guard !planned.isEmpty else {
+                console.info(none)
+                return .done
+            }
+            // A pause ahead is not lifted by a bare `wake resume`: say it is there, and how to lift it.
+            let there = planned.map { "'\($0.name)' is paused \(leftText($0))" }.joined(separator: "; ")
+            // The first pause planned ahead, by its start date; else the one on now, by the bare verb.
+            let ahead = planned.lazy.compactMap { a in left(a).first { !$0.hasBegun(at: now) } }.first
+            let many = planned.count > 1 || planned.contains { left($0).count > 1 }
+            console.info((day == nil ? "no pause is on now" : none) + "; \(there): lift \(many ? "one" : "it") with 'wake resume"
+                         + names.map { " " + $0.printable }.joined() + (ahead?.startDay(in: zone).map { " --on \($0)" } ?? "")
+                         + "', or every pause with 'wake resume --all'")
             return .done
         }
         let config = context.config()
-        for a in chosen where resumed.contains(a.name) {
-            if let due = oneOffTime(a, zone: zone), due <= now {
-                console.info("'\(a.name)' resumed; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; the daemon removes it")
-                continue
+        for a in chosen {
+            guard let gone = lifted[a.name] else { continue }
+            let record = records[a.name]
+            var line = "'\(a.name)' resumed: lifted the pause " + gone.map { span($0, now: now, zone: zone) }.joined(separator: " and the pause ")
+            if let s = record?.snoozedUntil, s > now {
+                // The snooze holds through a pause and its end: it rings then.
+                line += "; snoozed until \(Formatting.clockTime(s, zone: zone)); it rings then"
+            } else if let due = oneOffTime(a, zone: zone), due <= now {
+                line += "; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; the daemon removes it"
+            } else if let next = nextRing(a, record: record, config: config, zone: zone, now: now)?.instant {
+                line += "; it rings next at \(Formatting.ringsAt(next, now: now, zone: zone))"
             }
-            let next = nextRing(a, record: records[a.name], config: config, zone: zone, now: now)?.instant
-            console.info("'\(a.name)' resumed" + (next.map { "; it rings next at \(Formatting.ringsAt($0, now: now, zone: zone))" } ?? ""))
+            if !left(a).isEmpty { line += "; still paused \(leftText(a))" }
+            console.info(line)
         }
         return .done
     }

@@ -82,6 +82,9 @@ struct SkipCommand: ParsableCommand {
 
     @Flag(help: "Take the skips back: every one ahead, or those --on the dates given.")
     var undo = false
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
 }
 
 /// `wake pause --until DATE [NAME...]`: a holiday for the standing alarms.
@@ -89,7 +92,7 @@ struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Keep every standing alarm (or the named ones) quiet until a date.",
-        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. --from DATE starts the pause later (a local date: from 00:00 that day), so a holiday can be planned ahead; only occurrences from it up to --until are quiet. Occurrences inside the pause pass quietly, neither rung nor missed; a one-off inside it is kept until the pause ends. The daemon honours it across restarts. 'wake resume' ends it early.")
+        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. --from DATE starts the pause later (a local date: from 00:00 that day), so a holiday can be planned ahead; only occurrences from it up to --until are quiet. Occurrences inside the pause pass quietly, neither rung nor missed; a one-off inside it is kept until the pause ends. A second pause is kept beside the first; one that overlaps or touches a pause already there is joined with it (the line says so). The daemon honours it across restarts. 'wake resume' ends it early.")
 
     @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
     var until: String
@@ -102,6 +105,9 @@ struct PauseCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp("The alarms to pause (default: every standing alarm).", valueName: "name"))
     var names: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
 }
 
 /// `wake resume [NAME...]`: the pause ends now.
@@ -109,10 +115,19 @@ struct ResumeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "End the pause of every standing alarm (or the named ones) now.",
-        discussion: "What passed during the pause stays quiet; the next occurrence rings.")
+        discussion: "What passed during the pause stays quiet; the next occurrence rings. Without --all or --on it lifts only the pause on now: a pause planned ahead stays (the line says which pause was lifted and which are left).")
+
+    @Flag(help: "Lift every pause, those planned ahead too.")
+    var all = false
+
+    @Option(help: ArgumentHelp("Lift the pause this local date falls in, as 2026-12-21 (on now or planned ahead).", valueName: "date"))
+    var on: String?
 
     @Argument(help: ArgumentHelp("The alarms to resume (default: every paused one).", valueName: "name"))
     var names: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
 }
 
 /// `wake remove NAME`.
@@ -121,6 +136,9 @@ struct RemoveCommand: ParsableCommand {
 
     @Argument(help: "The alarm's name (see 'wake list').")
     var name: String
+
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
 }
 
 /// `wake daemon`: rings the standing alarms, in the foreground (the systemd user unit runs it).
