@@ -197,7 +197,8 @@ public enum AlarmHistory {
                     guard items.count <= pausesKept else { throw fail("pauses holds more than \(pausesKept) pauses; remove some") }
                     for item in items {
                         guard let p = Pause.parse(item) else {
-                            throw fail("pauses must hold UTC times, or FROM/UNTIL pairs, such as \"2026-12-21T00:00:00Z/2027-01-04T00:00:00Z\", not \"\(item.printable)\"")
+                            throw fail("pauses must hold UTC times, or FROM/UNTIL pairs, such as "
+                                       + "\"2026-12-21T00:00:00Z/2027-01-04T00:00:00Z\", not \"\(item.printable)\"")
                         }
                         current!.pauses = Pause.adding(p, to: current!.pauses).pauses
                     }

@@ -197,13 +197,17 @@ extension AlarmOption {
     public static let fadeIn = AlarmOption("fade-in", .duration(minimum: .zero, zero: "for none"), default: DurationText.format(Defaults.fadeIn),
                                            scope: [.ring, .stored, .config],
                                            help: "Rise from -40 dB to the volume, evenly in decibels, over this long (e.g. 30s).")
-    public static let snooze = AlarmOption("snooze", .duration(minimum: .zero, zero: nil, maximum: SnoozeLength.longest), default: DurationText.format(Defaults.snooze),
-                                           scope: [.ring, .stored, .config], help: "How long a snooze lasts, at most \(DurationText.format(SnoozeLength.longest)).")
+    public static let snooze = AlarmOption("snooze", .duration(minimum: .zero, zero: nil, maximum: SnoozeLength.longest),
+                                           default: DurationText.format(Defaults.snooze), scope: [.ring, .stored, .config],
+                                           help: "How long a snooze lasts, at most \(DurationText.format(SnoozeLength.longest)).")
     // No default text: unset, it follows --snooze (twice it, within the longest snooze), so a
     // config.toml or a command line that lengthens the snooze lengthens the long one with it.
-    public static let snoozeLong = AlarmOption("snooze-long", .duration(minimum: .zero, zero: nil, maximum: SnoozeLength.longest), default: nil,
+    public static let snoozeLong = AlarmOption("snooze-long", .duration(minimum: .zero, zero: nil, maximum: SnoozeLength.longest),
+                                               default: nil,
                                                scope: [.ring, .stored, .config],
-                                               help: "How long the notification's second snooze button snoozes, at most \(DurationText.format(SnoozeLength.longest)). Default: twice --snooze, within that.")
+                                               help: "How long the notification's second snooze button snoozes, at most "
+                                                     + "\(DurationText.format(SnoozeLength.longest)). "
+                                                     + "Default: twice --snooze, within that.")
     // 0 for no limit, as --late-limit's and --ring-for's 0, so a command line can lift a limit
     // config.toml sets. A limit never silences: a snooze past it is refused and said, and the
     // alarm rings on (until stopped, or for --ring-for).

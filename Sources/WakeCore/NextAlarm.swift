@@ -64,7 +64,8 @@ public struct NextAlarm: Hashable, Sendable {
             }
             let how = [tag, wait ? Formatting.waitPhrase(at - now) : nil].compactMap { $0 }
             return "\(time) \(Formatting.dayPhrase(at, now: now, zone: zone))\(name)" + how.map { ", " + $0 }.joined()
-                + AlarmMessage.suffix(message) + StandingSchedule.shortened(skipped, complete: skippedAll).map { "; " + TerminalText.escape($0) }.joined()
+                + AlarmMessage.suffix(message)
+                + StandingSchedule.shortened(skipped, complete: skippedAll).map { "; " + TerminalText.escape($0) }.joined()
         }
     }
 

@@ -30,7 +30,9 @@ public struct SnoozeRequest: Equatable, Sendable {
         case 0: break
         case 1:
             let word = words[0]
-            if readsAsNegativeLength(word) { spanText = word } else if readsAsLength(word) && !isAlarmName(word) { spanText = word } else { id = word }
+            if readsAsNegativeLength(word) { spanText = word }
+            else if readsAsLength(word) && !isAlarmName(word) { spanText = word }
+            else { id = word }
         case 2: (id, spanText) = (words[0], words[1])
         default:
             throw Problem("snooze takes an ID and a length at most, not '\(words.map(\.printable).joined(separator: " "))'; "
@@ -57,7 +59,8 @@ public struct SnoozeRequest: Equatable, Sendable {
     /// A length more than zero and at most `SnoozeLength.longest`.
     static func span(_ text: String) throws(Problem) -> Duration {
         if readsAsNegativeLength(text) {
-            throw Problem("snooze length '\(text.printable)' is negative: a snooze lasts a positive length; give one as 20m, or a time as --until 07:40")
+            throw Problem("snooze length '\(text.printable)' is negative: a snooze lasts a positive length; "
+                          + "give one as 20m, or a time as --until 07:40")
         }
         let d: Duration
         do { d = try DurationText.parse(text) } catch { throw Problem("snooze length: \(error.description)") }

@@ -100,7 +100,8 @@ public enum StandingSchedule {
     /// The occurrence of `alarm` on the local date `date` in `zone`, if it rings that day.
     public static func occurrence(of alarm: StandingAlarm, on date: CivilDate, zone: TimeZoneRules) -> Deadline? {
         let dayStart = zone.instant(for: LocalDateTime(date: date, hour: 0, minute: 0, second: 0))
-        guard let o = occurrence(of: alarm, after: dayStart - .nanoseconds(1), zone: zone), zone.localTime(at: o.instant).date == date else {
+        guard let o = occurrence(of: alarm, after: dayStart - .nanoseconds(1), zone: zone),
+              zone.localTime(at: o.instant).date == date else {
             return nil
         }
         return o

@@ -157,13 +157,16 @@ public struct AlarmStore: Sendable {
         // A byte that is not UTF-8 (a bad copy, an editor's other encoding) sets aside its alarm, not the file.
         let read = AtomicFile.textByLine(bytes)
         let unreadable = read.invalidLines.map { AlarmBook.ParseError(line: $0, message: "not valid UTF-8 text") }
-        let (alarms, problems) = TolerantParse.parse(read.text, dropping: .table, unreadable: unreadable) { (t) throws(AlarmBook.ParseError) in
+        let (alarms, problems) = TolerantParse.parse(read.text, dropping: .table,
+                                                     unreadable: unreadable) { (t) throws(AlarmBook.ParseError) in
             try AlarmBook.parse(t)
         }
         guard let alarms else { return fromLastGood(because: problems.first.map { "'\(TerminalText.escape(alarmsFile))': \($0)" } ?? "") }
         if problems.isEmpty && keepLastGood { keepAsLastGood(read.text) }
         let file = TerminalText.escape(alarmsFile)
-        let comments = read.commentLines.map { "'\(file)' line \($0): a comment that is not valid UTF-8 text is skipped; its alarm is kept" }
+        let comments = read.commentLines.map {
+            "'\(file)' line \($0): a comment that is not valid UTF-8 text is skipped; its alarm is kept"
+        }
         let said = problems.map { "'\(file)' \($0.description): that alarm is set aside until the file is fixed; the others ring" }
         return TolerantRead(alarms: alarms, problems: comments + said)
     }
@@ -210,7 +213,8 @@ public struct AlarmStore: Sendable {
         guard let bytes else { return ([:], []) }
         let read = AtomicFile.textByLine(bytes)
         let unreadable = read.invalidLines.map { AlarmBook.ParseError(line: $0, message: "not valid UTF-8 text") }
-        let (records, problems) = TolerantParse.parse(read.text, dropping: .line, unreadable: unreadable) { (t) throws(AlarmBook.ParseError) in
+        let (records, problems) = TolerantParse.parse(read.text, dropping: .line,
+                                                      unreadable: unreadable) { (t) throws(AlarmBook.ParseError) in
             try AlarmHistory.parse(t)
         }
         let said = problems.map { StoreError(path: historyFile, reason: $0.description, isCorrupt: true, line: $0.line) }

@@ -172,7 +172,9 @@ public enum AtomicFile {
         for i in line.indices {
             let b = line[i]
             if let q = quote {
-                if escaped { escaped = false } else if b == UInt8(ascii: "\\") && q == UInt8(ascii: "\"") { escaped = true } else if b == q { quote = nil }
+                if escaped { escaped = false }
+                else if b == UInt8(ascii: "\\") && q == UInt8(ascii: "\"") { escaped = true }
+                else if b == q { quote = nil }
             } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
                 quote = b
             } else if b == UInt8(ascii: "#") {

@@ -151,7 +151,9 @@ case "resume":
         try StandingAlarmActions.resume(names: c.command.names, all: c.command.all, on: c.command.on, console: console)
     }
 case "remove":
-    run(RemoveCommand.self, quiet: \.quiet) { c, console, _ throws(WakeFailure) in try StandingAlarmActions.remove(name: c.command.name, console: console) }
+    run(RemoveCommand.self, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
+        try StandingAlarmActions.remove(name: c.command.name, console: console)
+    }
 case "stop":
     run(StopCommand.self) { c, console, _ throws(WakeFailure) in try ControlActions.run(.stop, id: c.command.id, console: console) }
 case "snooze":

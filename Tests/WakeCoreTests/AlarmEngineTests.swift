@@ -190,7 +190,8 @@ struct AlarmEngineTests {
         let pressed = Self.at(Self.deadlineSeconds + 30)
         let until = Wait(instant: pressed.boottime + .seconds(9 * 60), clock: .elapsed)
         let actions = e.handle(event)
-        #expect(actions.count == 4 && actions.first == .stopRinging && actions[1] == .disarmRingLimit && actions.last == .armTimer(until), "\(actions)")
+        #expect(actions.count == 4 && actions.first == .stopRinging && actions[1] == .disarmRingLimit && actions.last == .armTimer(until),
+                "\(actions)")
         guard actions.count == 4, case .reportSnoozed(until, let who) = actions[2] else { Issue.record("\(actions)"); return }
         if case .command(_, let asker, _) = event { #expect(who == asker, "the snooze names who asked") } else { Issue.record("\(event)") }
         #expect(e.state == .snoozed(until))

@@ -49,7 +49,9 @@ struct AlarmHistoryTests {
                 func t(_ rng: inout PropertyRNG) -> Instant? {
                     rng.chance(50) ? Instant(nanoseconds: Int64(bitPattern: rng.next())) : nil
                 }
-                r.lastFired = t(&rng); r.legacySkips = t(&rng).map { [$0] } ?? []; r.skips = rng.chance(50) ? [CivilDate(year: 1970 + rng.below(300), month: 1 + rng.below(12), day: 1 + rng.below(28))] : []; r.missed = t(&rng); r.snoozedUntil = t(&rng); r.lastSkipped = t(&rng); r.ringingSince = t(&rng)
+                r.lastFired = t(&rng); r.legacySkips = t(&rng).map { [$0] } ?? []
+                r.skips = rng.chance(50) ? [CivilDate(year: 1970 + rng.below(300), month: 1 + rng.below(12), day: 1 + rng.below(28))] : []
+                r.missed = t(&rng); r.snoozedUntil = t(&rng); r.lastSkipped = t(&rng); r.ringingSince = t(&rng)
                 records[r.name] = r
             }
             #expect(try AlarmHistory.parse(AlarmHistory.serialize(records)) == records)

@@ -125,7 +125,10 @@ struct ChallengeTests {
 
     // MARK: Ctrl-Z
 
-    @Test("Ctrl-Z: waiting, the process stops; ringing, refused under a challenge and a snooze without; pre-ringing, a snooze (the quiet ring stops)")
+    @Test("""
+        Ctrl-Z: waiting, the process stops; ringing, refused under a challenge and a snooze without; \
+        pre-ringing, a snooze (the quiet ring stops)
+        """)
     func ctrlZByState() {
         let wait = Wait(instant: Instant(seconds: 5000), clock: .wall)
         let since = Instant(seconds: 100)

@@ -90,12 +90,16 @@ struct ChosenSnoozeTests {
         #expect(SnoozeRequest.readsAsLength("20m") && SnoozeRequest.readsAsLength("0") && !SnoozeRequest.readsAsLength("work"))
     }
 
-    @Test("refused, one line each, naming the value: zero, negative, unreadable, past 12h, both a length and --until, too many words, --until not a time of day")
+    @Test("""
+        refused, one line each, naming the value: zero, negative, unreadable, past 12h, \
+        both a length and --until, too many words, --until not a time of day
+        """)
     func refusals() {
         let cases: [(String?, String)] = [
             (Self.problem(["0"]), "snooze length '0' is zero: it would not snooze; give a length as 20m, or a time as --until 07:40"),
             // A minus sign is a length's, never an alarm's name or a time in the past.
-            (Self.problem(["-5m"]), "snooze length '-5m' is negative: a snooze lasts a positive length; give one as 20m, or a time as --until 07:40"),
+            (Self.problem(["-5m"]), "snooze length '-5m' is negative: a snooze lasts a positive length; "
+                                    + "give one as 20m, or a time as --until 07:40"),
             (Self.problem(["work", "-5m"]), "snooze length '-5m' is negative"),
             (Self.problem(["-1"]), "snooze length '-1' is negative"),
             (Self.problem(["work", "2O"]), "snooze length: invalid duration '2O'"),

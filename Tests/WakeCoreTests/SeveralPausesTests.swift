@@ -33,7 +33,8 @@ struct SeveralPausesTests {
         var rang: [Instant] = []
         var now = S.at(0, 1)
         for _ in 0..<3 {
-            guard let next = StandingSchedule.plan(S.alarm(days: .daily), record: record, lateLimit: .seconds(60), now: now, zone: S.utc).next
+            guard let next = StandingSchedule.plan(S.alarm(days: .daily), record: record, lateLimit: .seconds(60), now: now,
+                                                   zone: S.utc).next
             else { break }
             rang.append(next.instant)
             record.lastFired = next.instant
@@ -49,7 +50,8 @@ struct SeveralPausesTests {
 
     /// A daily 06:30, and the Tuesday (2026-11-24) it skips, taken in `from`; planned in `to`
     /// on Monday evening there.
-    func plannedAfterMoving(from: TimeZoneRules, to: TimeZoneRules, legacy: Bool = false) -> (next: Instant?, tuesday: Instant, wednesday: Instant) {
+    func plannedAfterMoving(from: TimeZoneRules, to: TimeZoneRules,
+                            legacy: Bool = false) -> (next: Instant?, tuesday: Instant, wednesday: Instant) {
         let alarm = S.alarm(days: .daily, created: utc(2026, 11, 20))
         let tuesday = CivilDate(year: 2026, month: 11, day: 24)
         var record = AlarmRecord(name: "work")
@@ -63,7 +65,9 @@ struct SeveralPausesTests {
         }
         let now = to.instant(for: LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 23), hour: 21, minute: 0, second: 0))
         let plan = StandingSchedule.plan(alarm, record: record, lateLimit: .seconds(1800), now: now, zone: to)
-        func at(_ day: Int) -> Instant { to.instant(for: LocalDateTime(date: CivilDate(year: 2026, month: 11, day: day), hour: 6, minute: 30, second: 0)) }
+        func at(_ day: Int) -> Instant {
+            to.instant(for: LocalDateTime(date: CivilDate(year: 2026, month: 11, day: day), hour: 6, minute: 30, second: 0))
+        }
         return (plan.next?.instant, at(24), at(25))
     }
 

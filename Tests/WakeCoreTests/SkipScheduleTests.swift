@@ -204,7 +204,8 @@ struct SkipScheduleTests {
     @Test("a yearly event of 366 days covers every day: a recurring alarm has no day to ring and is not done; a one-off still is")
     func calendarCoveringEveryDay() throws {
         // 2026-01-01 plus 366 days, every year: each day is inside one of them (issue 49).
-        let c = try Self.calendar("BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nDURATION:P366D\r\nRRULE:FREQ=YEARLY\r\nSUMMARY:Always\r\nEND:VEVENT\r\n")
+        let c = try Self.calendar("BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nDURATION:P366D\r\nRRULE:FREQ=YEARLY\r\n"
+                                  + "SUMMARY:Always\r\nEND:VEVENT\r\n")
         let now = Self.at(0, 1)
         let plan = StandingSchedule.plan(Self.weekdays(), record: AlarmRecord(name: "work"), lateLimit: .zero, now: now, zone: Self.zone,
                                          dayOff: Self.dayOff(c))
@@ -250,14 +251,16 @@ struct SkipScheduleTests {
         // What a wake before `skips` wrote, and one before dates: instants, kept as such until migrated.
         let legacy = try AlarmHistory.parse("[work]\nskip = \"2026-11-25T05:30:00Z\"\n")
         #expect(legacy["work"]?.legacySkips == [utc(2026, 11, 25, 5, 30)] && legacy["work"]?.skips == [])
-        let both = try AlarmHistory.parse("[work]\nskips = [\"2026-12-01T05:30:00.000000007Z\", \"2026-11-25T05:30:00Z\"]\nskip = \"2026-11-25T05:30:00Z\"\n")
+        let both = try AlarmHistory.parse("[work]\nskips = [\"2026-12-01T05:30:00.000000007Z\", \"2026-11-25T05:30:00Z\"]\n"
+                                          + "skip = \"2026-11-25T05:30:00Z\"\n")
         #expect(both["work"]?.legacySkips == [utc(2026, 11, 25, 5, 30), utc(2026, 12, 1, 5, 30, ns: 7)], "merged, in order, once each")
         #expect(AlarmHistory.serialize(legacy).contains("skips = [\"2026-11-25T05:30:00Z\"]"))
         #expect(try AlarmHistory.parse(AlarmHistory.serialize(both)) == both, "read back as they were, until migrated")
         // Migrated in the zone they were taken in: the local date of each occurrence.
         let berlin = try WakeCoreTests.zone("Europe/Berlin")
         let migrated = try #require(both["work"]).migratingSkips(zone: berlin)
-        #expect(migrated.skips == [CivilDate(year: 2026, month: 11, day: 25), CivilDate(year: 2026, month: 12, day: 1)] && migrated.legacySkips.isEmpty)
+        #expect(migrated.skips == [CivilDate(year: 2026, month: 11, day: 25), CivilDate(year: 2026, month: 12, day: 1)]
+                && migrated.legacySkips.isEmpty)
         // Refused with the line: a skip that is not a time, skips not an array.
         #expect(historyError("[work]\nskips = [\"soon\"]\n")?.line == 2)
         #expect(historyError("[work]\nskips = \"2026-11-25T05:30:00Z\"\n")?.line == 2)

@@ -64,7 +64,8 @@ struct SleeperTextTests {
         #expect(Formatting.clockTimeAndDay(utc(2026, 11, 23, 23, 30), now: now, zone: .utc) == "23:30")
         // 90h for 90s, as before the ceiling: Saturday, said as such.
         #expect(Formatting.clockTimeAndDay(now + .seconds(90 * 3600), now: now, zone: berlin, alwaysSeconds: true) == "10:03:57 Fri 27 Nov")
-        #expect(Formatting.clockTimeAndDay(utc(2026, 11, 28, 15, 3, 57), now: now, zone: berlin, alwaysSeconds: true) == "16:03:57 Sat 28 Nov")
+        #expect(Formatting.clockTimeAndDay(utc(2026, 11, 28, 15, 3, 57), now: now, zone: berlin, alwaysSeconds: true)
+                == "16:03:57 Sat 28 Nov")
     }
 
     @Test("a time in a spring-forward gap: the deadline says so, and the note explains")

@@ -14,7 +14,8 @@ struct SoundListTests {
         #expect(SoundList.missingLines(["/a.wav", "/b\u{1B}.wav"])
                 == ["'/a.wav': no such file; it is left out", "'\(TerminalText.printable("/b\u{1B}.wav"))': no such file; it is left out"])
         let many = (1...4998).map { "/m/\($0).wav" }
-        #expect(SoundList.missingLines(many) == ["4,998 of its files are missing, e.g. '/m/1.wav'; '/m/2.wav'; '/m/3.wav'; they are left out"])
+        #expect(SoundList.missingLines(many)
+                == ["4,998 of its files are missing, e.g. '/m/1.wav'; '/m/2.wav'; '/m/3.wav'; they are left out"])
         #expect(SoundList.missingLines(Array(many.prefix(4))).first?.hasPrefix("4 of its files are missing") == true)
         #expect(SoundList.missingLines(Array(repeating: "/x.wav", count: 1_234_567)).first?.hasPrefix("1,234,567 of") == true)
     }

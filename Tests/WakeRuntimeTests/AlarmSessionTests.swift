@@ -73,16 +73,18 @@ struct AlarmSessionTests {
         #expect(lines.lines.contains { $0.contains("snoozed") }, "the console said the snooze: \(lines.lines)")
     }
 
-    @Test("Ctrl-Z while ringing never stops the process: under --challenge refused and said, it rings on; without, a snooze; each a ctrl_z event",
-          arguments: [true, false])
+    @Test("""
+        Ctrl-Z while ringing never stops the process: under --challenge refused and said, it rings on; \
+        without, a snooze; each a ctrl_z event
+        """, arguments: [true, false])
     func ctrlZWhileRinging(challenge: Bool) throws {
         let dir = try TestDirectory()
         let log = try EventLog(path: dir.file("events.jsonl"), zone: .utc)
         let world = FakeWorld(realtime: RunnerTests.evening)
         let lines = Console.LineCapture()
         let settings = AlarmEngine.Settings(challenge: challenge)
-        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: log, signals: try SignalChannel(),
-                                       inhibitor: .off, alarmTimers: nil, settings: settings,
+        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: log,
+                                       signals: try SignalChannel(), inhibitor: .off, alarmTimers: nil, settings: settings,
                                        world: AlarmSession.World(clock: world, timers: world, output: world))
         var ringingAfter: Bool?
         session.attach(Script([
@@ -91,13 +93,16 @@ struct AlarmSessionTests {
             { s in ringingAfter = s.runner.isRinging },
             { s in s.runner.command(.stop, by: .control("wake stop")) },
         ]))
-        let result = session.run(try RunnerTests.setup(world, settings: settings), spec: .timeOfDay(hour: 7, minute: 0, second: 0), wake: Self.plan)
+        let result = session.run(try RunnerTests.setup(world, settings: settings), spec: .timeOfDay(hour: 7, minute: 0, second: 0),
+                                 wake: Self.plan)
         #expect(result == .rang(.stopped(by: .control("wake stop"))), "never stopped or left silent: \(result)")
         let events = ChildProcess.read(dir.file("events.jsonl"))
         if challenge {
             #expect(ringingAfter == true, "it rings on")
-            #expect(lines.lines.contains { $0.hasPrefix("Ctrl-Z does not pause a ringing alarm under --challenge; solve the sum (") }, "\(lines.lines)")
-            #expect(events.contains("\"event\":\"ctrl_z\"") && events.contains("\"result\":\"refused\"") && !events.contains("\"snoozed\""), "\(events)")
+            #expect(lines.lines.contains { $0.hasPrefix("Ctrl-Z does not pause a ringing alarm under --challenge; solve the sum (") },
+                    "\(lines.lines)")
+            #expect(events.contains("\"event\":\"ctrl_z\"") && events.contains("\"result\":\"refused\"") && !events.contains("\"snoozed\""),
+                    "\(events)")
         } else {
             #expect(ringingAfter == false, "snoozed")
             #expect(lines.lines.contains("Ctrl-Z does not pause a ringing alarm: it snoozes it, as s does"), "\(lines.lines)")
@@ -110,8 +115,8 @@ struct AlarmSessionTests {
         let world = FakeWorld(realtime: RunnerTests.evening)
         let lines = Console.LineCapture()
         let settings = AlarmEngine.Settings(challenge: true, preAlarm: PreAlarm(lead: .seconds(600), percent: 25))
-        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: nil, signals: try SignalChannel(),
-                                       inhibitor: .off, alarmTimers: nil, settings: settings,
+        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: nil,
+                                       signals: try SignalChannel(), inhibitor: .off, alarmTimers: nil, settings: settings,
                                        world: AlarmSession.World(clock: world, timers: world, output: world))
         var afterCtrlZ: AlarmEngine.State?
         session.attach(Script([
@@ -121,7 +126,8 @@ struct AlarmSessionTests {
             { _ in world.advance(by: .seconds(300)) },                        // 07:00: the alarm itself
             { s in s.runner.command(.stop, by: .control("wake stop")) },
         ]))
-        let result = session.run(try RunnerTests.setup(world, settings: settings), spec: .timeOfDay(hour: 7, minute: 0, second: 0), wake: Self.plan)
+        let result = session.run(try RunnerTests.setup(world, settings: settings), spec: .timeOfDay(hour: 7, minute: 0, second: 0),
+                                 wake: Self.plan)
         if case .armed? = afterCtrlZ {} else { Issue.record("the alarm stays set: \(String(describing: afterCtrlZ))") }
         #expect(lines.lines.contains("Ctrl-Z does not pause a ringing alarm: the quiet ring stops, as a key does"), "\(lines.lines)")
         #expect(result == .rang(.stopped(by: .control("wake stop"))), "\(result)")

@@ -193,22 +193,28 @@ struct AlarmTestReportTests {
         }
     }
 
-    @Test("a sound given on wake test's command line is checked as wake now -s checks it (refused, 66); only the stored one as the daemon loads it")
+    @Test("""
+        a sound given on wake test's command line is checked as wake now -s checks it (refused, 66); \
+        only the stored one as the daemon loads it
+        """)
     func soundGivenIsRefused() throws {
         let w = try StandingActionsTests.World()
         #expect(try w.add(["06:30"], days: "weekdays", name: "work", ["device": "null"]) == .done)
         func plan(_ name: String?, _ commandLine: [String: String]) throws(WakeFailure) -> AlarmTest.Plan {
-            try AlarmTest.plan(.init(name: name, commandLine: commandLine, length: "1s", full: false, json: false, config: ConfigDefaults()),
+            try AlarmTest.plan(.init(name: name, commandLine: commandLine, length: "1s", full: false, json: false,
+                                     config: ConfigDefaults()),
                                store: w.context.store)
         }
-        #expect(try plan("work", [:]).soundMode == .daemon(alarm: "work"), "the stored sound: a file gone rings the built-in, as at the alarm")
+        #expect(try plan("work", [:]).soundMode == .daemon(alarm: "work"),
+                "the stored sound: a file gone rings the built-in, as at the alarm")
         #expect(try plan("work", ["volume": "40"]).soundMode == .daemon(alarm: "work"))
         for given in ["/dev/zero", "/nonexistent/wake-test.wav"] {
             for name in ["work", nil] {
                 let p = try plan(name, ["sound": given])
                 #expect(p.soundMode == .oneOff)
                 do {
-                    _ = try ArmChecks.sound(p.ring.soundPath, volume: p.ring.volume, mode: p.soundMode, interrupt: { nil }, builtIn: RunnerTests.tone)
+                    _ = try ArmChecks.sound(p.ring.soundPath, volume: p.ring.volume, mode: p.soundMode, interrupt: { nil },
+                                            builtIn: RunnerTests.tone)
                     Issue.record("\(given) was taken")
                 } catch {
                     #expect(error.kind == .soundUnusable && error.message.contains(given), "\(error.message)")

@@ -104,7 +104,8 @@ struct ArmChecksTests {
         let sound = try ArmChecks.sound(list, volume: 100, mode: mode, interrupt: { nil }, builtIn: Self.builtIn)
         #expect(sound.entries.count == 1 && sound.entries.first?.hasSuffix("/a.wav") == true)
         #expect(sound.warnings.count == 1 && sound.warnings[0].contains("5,000 of its files are missing, e.g. '")
-                && sound.warnings[0].contains("/gone/3.wav'; they are left out") && !sound.warnings[0].contains("/gone/4.wav"), "\(sound.warnings)")
+                && sound.warnings[0].contains("/gone/3.wav'; they are left out") && !sound.warnings[0].contains("/gone/4.wav"),
+                "\(sound.warnings)")
     }
 
     @Test("a signal while decoding ends the check in every mode; wake add says nothing was added", arguments: modes)

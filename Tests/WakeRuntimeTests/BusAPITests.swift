@@ -122,7 +122,9 @@ import WakeSystem
             let stoppedBy = recorder.events.compactMap { e -> Requester? in
                 if case .finished(.stopped(let by)) = e.kind { return by } else { return nil }
             }
-            #expect(stoppedBy.count == 1 && stoppedBy.first.map { if case .busAPI(let caller) = $0 { caller.uniqueName.hasPrefix(":1.") && caller.program == "busctl" } else { false } } == true,
+            #expect(stoppedBy.count == 1 && stoppedBy.first.map {
+                        if case .busAPI(let caller) = $0 { caller.uniqueName.hasPrefix(":1.") && caller.program == "busctl" } else { false }
+                    } == true,
                     "\(stoppedBy)")
         }
     }

@@ -102,7 +102,10 @@ struct DaemonDayOffTests {
         #expect(Self.events(d, "skipped").count == 2)
     }
 
-    @Test("a calendar covering every day: the recurring alarm stays in alarms.toml, unarmed, said once; it is armed again when the calendar leaves a day")
+    @Test("""
+        a calendar covering every day: the recurring alarm stays in alarms.toml, unarmed, said once; \
+        it is armed again when the calendar leaves a day
+        """)
     func calendarCoveringEveryDayKeepsTheAlarm() throws {
         let dir = try TestDirectory()
         let always = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nDURATION:P366D\r\nRRULE:FREQ=YEARLY\r\n"
@@ -112,7 +115,8 @@ struct DaemonDayOffTests {
         #expect(d.controller.occurrence(of: "work") == nil, "nothing to arm")
         #expect(try d.store.load().map(\.name) == ["work"], "a recurring alarm is never done: it stays in alarms.toml")
         let said = d.lines.lines.filter { $0.contains("'work' rings on no day") }
-        #expect(said.count == 1 && said.first?.contains("every day until") == true && said.first?.contains("is a holiday in '\(calendar)'") == true
+        #expect(said.count == 1 && said.first?.contains("every day until") == true
+                && said.first?.contains("is a holiday in '\(calendar)'") == true
                 && said.first?.contains("stays in alarms.toml") == true, "\(d.lines.lines)")
         #expect(!d.lines.lines.contains { $0.contains("does not ring on") }, "not 64 lines, one a day: \(d.lines.lines)")
         Self.reload(d)

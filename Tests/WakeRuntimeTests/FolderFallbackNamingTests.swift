@@ -39,7 +39,8 @@ struct FolderFallbackNamingTests {
 
         let ringing = lines.lines.filter { $0.hasPrefix("RINGING:") }
         #expect(ringing.count == 2 && ringing.last?.contains("playing wake's built-in sound") == true, "\(lines.lines)")
-        #expect(console.lastRingingLine?.contains("gone.wav") == false, "a redraw names what rings: \(String(describing: console.lastRingingLine))")
+        #expect(console.lastRingingLine?.contains("gone.wav") == false,
+                "a redraw names what rings: \(String(describing: console.lastRingingLine))")
         let events = ((try? String(contentsOfFile: directory + "/events.jsonl", encoding: .utf8)) ?? "").split(separator: "\n")
         let event = events.first { $0.contains("\"event\":\"ringing\"") }.map(String.init) ?? ""
         #expect(event.contains("\"sound\":\"built-in\"") && !event.contains("gone.wav"), "\(events)")

@@ -41,7 +41,8 @@ struct PauseActionsTests {
         #expect(longer.hasPrefix("'work' paused from Mon 21 Dec 00:00 until Sun 10 Jan 2027 00:00 (joined with the pause "
                                  + "from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00 already there)"), "\(longer)")
         let inside = try Self.pause(w, until: "2026-12-25", from: "2026-12-24")
-        #expect(inside.hasPrefix("'work' is already paused from Mon 21 Dec 00:00 until Sun 10 Jan 2027 00:00, which covers it; nothing changed"),
+        #expect(inside.hasPrefix("'work' is already paused from Mon 21 Dec 00:00 until Sun 10 Jan 2027 00:00, "
+                                 + "which covers it; nothing changed"),
                 "\(inside)")
         #expect(try Self.pauses(w) == [Pause(until: utc(2026, 11, 26)), Pause(from: utc(2026, 12, 21), until: utc(2027, 1, 10))])
     }
@@ -59,19 +60,24 @@ struct PauseActionsTests {
         #expect(try Self.pauses(w) == [Pause(until: Self.now), christmas], "ended now, so what passed in it stays quiet")
 
         let dated = try Self.resume(w, on: "2026-12-25")
-        #expect(dated.hasPrefix("'work' resumed: lifted the pause from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00; it rings next"), "\(dated)")
+        #expect(dated.hasPrefix("'work' resumed: lifted the pause from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00; it rings next"),
+                "\(dated)")
         #expect(try Self.pauses(w).allSatisfy { $0.until <= Self.now })
         #expect(try Self.resume(w, all: true) == "not paused: 'work'")
 
         _ = try Self.pause(w, until: "2026-11-26")
         _ = try Self.pause(w, until: "2027-01-04", from: "2026-12-21")
         let none = try Self.resume(w, on: "2026-12-01")
-        #expect(none == "'work' is not paused on 2026-12-01; 'work' is paused until Thu 26 Nov 00:00, from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00: "
+        #expect(none == "'work' is not paused on 2026-12-01; 'work' is paused until Thu 26 Nov 00:00, "
+                + "from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00: "
                 + "lift one with 'wake resume work --on 2026-12-21', or every pause with 'wake resume --all'", "\(none)")
         let all = try Self.resume(w, all: true)
-        #expect(all.hasPrefix("'work' resumed: lifted the pause until Thu 26 Nov 00:00 and the pause from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00; it rings next"),
+        #expect(all.hasPrefix("'work' resumed: lifted the pause until Thu 26 Nov 00:00 "
+                              + "and the pause from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00; it rings next"),
                 "\(all)")
-        #expect(throws: WakeFailure.self) { _ = try StandingAlarmActions.resume(names: [], all: true, on: "2026-12-25", console: w.console, in: w.context) }
+        #expect(throws: WakeFailure.self) {
+            _ = try StandingAlarmActions.resume(names: [], all: true, on: "2026-12-25", console: w.console, in: w.context)
+        }
     }
 
     @Test("resume of a pause written while the alarm was snoozed: it says the snooze holds and when it rings")

@@ -190,7 +190,8 @@ struct SkipActionsTests {
         // Resumed by a date inside it, before it begins: nothing is left of it, and Wednesday rings.
         let dated = w.lines.lines.count
         #expect(try StandingAlarmActions.resume(names: ["work"], on: "2026-11-26", console: w.console, in: w.context) == .done)
-        #expect(w.said(from: dated).contains("'work' resumed: lifted the pause from tomorrow 00:00 until Fri 27 Nov 00:00; it rings next at 06:30:00 tomorrow"),
+        #expect(w.said(from: dated).contains("'work' resumed: lifted the pause from tomorrow 00:00 until Fri 27 Nov 00:00; "
+                                             + "it rings next at 06:30:00 tomorrow"),
                 "\(w.said(from: dated))")
         record = try w.record()
         #expect(record.pauses.isEmpty)
@@ -238,21 +239,27 @@ struct SkipActionsTests {
         #expect(w.said().contains("added 'work': 06:30 on weekdays; next 06:30:00 tomorrow"), "\(w.said())")
     }
 
-    @Test("wake add refuses a calendar that leaves the alarm no day in the next year (78, naming the file); one that leaves a day prints that day")
+    @Test("""
+        wake add refuses a calendar that leaves the alarm no day in the next year (78, naming the file); \
+        one that leaves a day prints that day
+        """)
     func addRefusesACalendarWithNoDay() throws {
         let w = try World()
         let always = try w.dir.write("always.ics", Array(DayOffCalendarsTests.always.utf8))
         // Thirteen months off, then days to ring: still no day in the next year.
         let long = try w.dir.write("long.ics", Array((
-            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261101\r\nDTEND;VALUE=DATE:20271101\r\nSUMMARY:Sabbatical\r\nEND:VEVENT\r\n"
-            + "BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20271101\r\nDTEND;VALUE=DATE:20280101\r\nSUMMARY:Sabbatical\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261101\r\nDTEND;VALUE=DATE:20271101\r\n"
+            + "SUMMARY:Sabbatical\r\nEND:VEVENT\r\n"
+            + "BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20271101\r\nDTEND;VALUE=DATE:20280101\r\nSUMMARY:Sabbatical\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
         for (file, says) in [(always, "every day until "), (long, "its first day to ring is Mon 3 Jan 2028")] {
             do {
                 _ = try w.add(skipDays: [file])
                 Issue.record("a calendar with no day to ring was taken: \(w.said())")
             } catch {
                 #expect(error.kind == .config, "exit 78: \(error.kind)")
-                #expect(error.message.hasPrefix("--skip-days: '\(file)' leaves the alarm no day to ring in the next year (") && error.message.contains(says),
+                #expect(error.message.hasPrefix("--skip-days: '\(file)' leaves the alarm no day to ring in the next year (")
+                        && error.message.contains(says),
                         "\(error.message)")
             }
         }
@@ -260,11 +267,13 @@ struct SkipActionsTests {
         #expect(!w.said().contains("added"), "\(w.said())")
 
         // Six weeks off: added, the real next ring printed, and the first few days with a count.
-        let weeks = try w.dir.write("weeks.ics", Array(
-            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261124\r\nDTEND;VALUE=DATE:20270105\r\nSUMMARY:Break\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8))
+        let weeks = try w.dir.write("weeks.ics", Array((
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261124\r\nDTEND;VALUE=DATE:20270105\r\nSUMMARY:Break\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
         #expect(try w.add(skipDays: [weeks]) == .done)
         let line = w.said()
-        #expect(line.contains("added 'work': 06:30 on weekdays; next 06:30:00 Tue 5 Jan 2027, in 42d 7h; Tue 24 Nov skipped: Break (weeks.ics); "
+        #expect(line.contains("added 'work': 06:30 on weekdays; next 06:30:00 Tue 5 Jan 2027, in 42d 7h; "
+                              + "Tue 24 Nov skipped: Break (weeks.ics); "
                               + "Wed 25 Nov skipped: Break (weeks.ics); Thu 26 Nov skipped: Break (weeks.ics); and 27 more"), "\(line)")
     }
 

@@ -97,7 +97,10 @@ struct StoredRingSettingsTests {
         #expect(config.problems.count == 1 && config.problems[0].contains("--snooze-long 5m is shorter than --snooze 10m"), "\(config.problems)")
     }
 
-    @Test("a snooze over 12h (90h for 90s): refused by wake add and the API's Add (64) and config.toml's strict read (78); set aside, said, by the daemon's reads")
+    @Test("""
+        a snooze over 12h (90h for 90s): refused by wake add and the API's Add (64) and config.toml's strict read (78); \
+        set aside, said, by the daemon's reads
+        """)
     func snoozeCeiling() throws {
         // `wake add` and the D-Bus API's Add read their options through this one path.
         for (key, value) in [("snooze", "90h"), ("snooze-long", "3650d")] {
@@ -105,7 +108,8 @@ struct StoredRingSettingsTests {
                 _ = try RingSettings(layering: [key: value], under: ConfigDefaults(), given: ["--" + key])
                 Issue.record("\(key) \(value) accepted")
             } catch {
-                #expect(error.kind == .usage && error.message == "--\(key) \(value) is longer than 12h, the longest it may be; give 12h or less")
+                #expect(error.kind == .usage
+                        && error.message == "--\(key) \(value) is longer than 12h, the longest it may be; give 12h or less")
             }
         }
         #expect(try RingSettings(values: ["snooze": "12h"]).engine.snoozeLong == .seconds(12 * 3600), "twice 12h is cut to 12h")
@@ -125,7 +129,8 @@ struct StoredRingSettingsTests {
             _ = try ConfigDefaults.load(path: path)
             Issue.record("config.toml's snooze = \"90h\" accepted")
         } catch {
-            #expect(error.kind == .config && error.message.hasSuffix("line 1, snooze: --snooze 90h is longer than 12h, the longest it may be; give 12h or less"),
+            #expect(error.kind == .config
+                    && error.message.hasSuffix("line 1, snooze: --snooze 90h is longer than 12h, the longest it may be; give 12h or less"),
                     "\(error.message)")
         }
         let tolerant = ConfigDefaults.loadTolerant(path: path)

@@ -336,7 +336,9 @@ struct SupervisedOutputTests {
         let fallback = events.compactMap { if case .fallback(let from, let to, let reason) = $0 { (from, to, reason) } else { nil } }
         #expect(fallback.first?.1 == "built-in sound on null" && fallback.first?.2.contains("gone.wav") == true, "\(events)")
         // Said as such, after the fallback: what rings is no file of the folder (the ring line, the event, the notice).
-        #expect(events.firstIndex(of: .builtInChosen).map { $0 > (events.firstIndex { if case .fallback = $0 { true } else { false } } ?? .max) } == true,
+        #expect(events.firstIndex(of: .builtInChosen).map {
+                    $0 > (events.firstIndex { if case .fallback = $0 { true } else { false } } ?? .max)
+                } == true,
                 "\(events)")
         #expect(!events.contains { if case .soundChosen = $0 { true } else { false } }, "\(events)")
         #expect(events.contains(.audible))

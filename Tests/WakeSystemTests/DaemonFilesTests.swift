@@ -181,7 +181,8 @@ struct DaemonFilesTests {
         let tolerant = s.loadTolerant(keepLastGood: false)
         #expect(tolerant.alarms?.map(\.name) == ["work"], "\(tolerant)")
         #expect(tolerant.alarms?.first?.options["message"] == "#1 \" #", "\(tolerant)")
-        #expect(tolerant.problems.count == 2 && tolerant.problems.allSatisfy { $0.contains("a comment that is not valid UTF-8 text is skipped; its alarm is kept") },
+        #expect(tolerant.problems.count == 2
+                && tolerant.problems.allSatisfy { $0.contains("a comment that is not valid UTF-8 text is skipped; its alarm is kept") },
                 "\(tolerant.problems)")
         #expect(try s.load().map(\.name) == ["work"])
     }

@@ -54,7 +54,8 @@ struct ProcessStateTests {
     @Test("only ProcessStart changes process-wide state, in Sources and in Tests")
     func onlyAtStart() throws {
         // The alarm-timer helper is a program of its own (its main may set what it likes).
-        let sources = try Self.files(under: "Sources", extensions: ["swift", "c", "h"]).filter { !$0.hasPrefix("Sources/wake-alarm-timer/") }
+        let sources = try Self.files(under: "Sources", extensions: ["swift", "c", "h"])
+            .filter { !$0.hasPrefix("Sources/wake-alarm-timer/") }
         let tests = try Self.files(under: "Tests", extensions: ["swift"])
         #expect(sources.count > 100 && tests.count > 100, "no sources found under \(Self.root.path)")
         var found: [String] = []

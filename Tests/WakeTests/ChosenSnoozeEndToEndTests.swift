@@ -63,7 +63,8 @@ struct ChosenSnoozeEndToEndTests {
         let until = try #require(Self.date(snoozed["until"]))
         let lead = until.timeIntervalSince(try #require(Self.date(snoozed["time"])))
         #expect(lead > 1198 && lead <= 1201, "the log's until is 20 minutes on: \(snoozed)")
-        #expect(r.exitCode == 0 && r.stdout.hasPrefix("snoozed the ") && r.stdout.hasSuffix(" alarm (pid \(wake.pid)) until \(Self.said(until))\n"),
+        #expect(r.exitCode == 0 && r.stdout.hasPrefix("snoozed the ")
+                && r.stdout.hasSuffix(" alarm (pid \(wake.pid)) until \(Self.said(until))\n"),
                 "the reply says the time the log says: \(r)")
         let entry = try #require(try await world.entry(wake.pid))
         #expect(entry["state"] as? String == "snoozed until \(Self.said(until))", "\(entry)")
@@ -72,7 +73,8 @@ struct ChosenSnoozeEndToEndTests {
         r = try await world.run(["stop"])
         #expect(r.exitCode == 0, "\(r)")
         let ended = await wake.wait(timeout: .seconds(60))
-        #expect(ended.exitCode == 0 && ended.stdout.contains("snoozed until \(Self.said(until))"), "the ringing process says it too: \(wake.report(ended))")
+        #expect(ended.exitCode == 0 && ended.stdout.contains("snoozed until \(Self.said(until))"),
+                "the ringing process says it too: \(wake.report(ended))")
     }
 
     @Test("wake snooze ID --until HH:MM:SS: a wall-clock time, said in the reply, and it rings again then")

@@ -93,7 +93,9 @@ struct MediaPlayerTests {
             #expect(asked["caller"]?.hasPrefix(":") == true, "the caller's unique bus name: \(asked)")
             // Issue 49, item 8: the snooze itself names its caller, resolved to the program and PID when it called.
             #expect(snoozed["by"] == "mpris" && snoozed["caller_program"] == "playerctl" && snoozed["caller_pid"] != nil, "\(snoozed)")
-            try await waitFor("the snooze line names playerctl") { wake.child.currentStdout.contains("by the media controls (playerctl, pid ") }
+            try await waitFor("the snooze line names playerctl") {
+                wake.child.currentStdout.contains("by the media controls (playerctl, pid ")
+            }
             try await waitFor("playerctl --follow prints Paused (PropertiesChanged)") { follow.currentStdout.contains("Paused") }
             follow.send(SIGTERM)  // (a failure above leaves it to end with the bus)
             _ = await follow.wait(timeout: .seconds(10))

@@ -35,7 +35,8 @@ struct PauseEndToEndTests {
 
         r = try await home.run(["pause", "--until", until])
         #expect(r.exitCode == 0 && r.stdout.contains("'gym' paused")
-                && r.stdout.contains("'work' is already paused until ") && r.stdout.contains("which covers it; nothing changed"), "every alarm: \(r)")
+                && r.stdout.contains("'work' is already paused until ") && r.stdout.contains("which covers it; nothing changed"),
+                "every alarm: \(r)")
         r = try await home.run(["next"])
         #expect(r.exitCode == 0 && r.stdout.contains("(work)") && r.stdout.contains(", in 4d") || r.stdout.contains(", in 5d"), "\(r)")
         r = try await home.run(["list"])
@@ -162,7 +163,8 @@ struct PauseEndToEndTests {
         var entry = try #require(try await trip(), "deleted by the pause: \(ChildProcess.read(events))")
         #expect((entry["state"] as? String)?.hasPrefix("paused until") == true && entry["next"] is NSNull, "\(entry)")
         r = try await home.run(["resume"])
-        #expect(r.exitCode == 0 && r.stdout.contains("'trip' resumed: lifted the pause until ") && r.stdout.contains("; it rings next at"), "\(r)")
+        #expect(r.exitCode == 0 && r.stdout.contains("'trip' resumed: lifted the pause until ") && r.stdout.contains("; it rings next at"),
+                "\(r)")
         try await waitUntil("armed again after resume") { armed("trip") == 2 }
 
         r = try await home.run(["skip", "trip"])

@@ -98,7 +98,8 @@ struct SkipDaysEndToEndTests {
         #expect(work["paused_from"] as? String == Self.date(in: 3) + "T00:00:00+00:00", "\(work)")
         #expect(work["paused_until"] as? String == Self.date(in: 5) + "T00:00:00+00:00", "\(work)")
         #expect((work["state"] as? String)?.hasPrefix("waiting; paused from ") == true, "\(work)")
-        #expect(ChildProcess.read(home.dir.file("config") + "/wake/history.toml").contains("pauses = [\"\(Self.date(in: 3))T00:00:00Z/\(Self.date(in: 5))T00:00:00Z\"]"))
+        #expect(ChildProcess.read(home.dir.file("config") + "/wake/history.toml")
+                    .contains("pauses = [\"\(Self.date(in: 3))T00:00:00Z/\(Self.date(in: 5))T00:00:00Z\"]"))
     }
 }
 

@@ -33,7 +33,10 @@ struct TerminalJobControlTests {
         #expect(!o.output.contains("q cancels"), "a background job gets no key hint: \(o.output)")
     }
 
-    @Test("Ctrl-Z while a challenged alarm rings: refused and said, the process never stops, it rings on; stopped from outside and continued, the ringing line is shown again")
+    @Test("""
+        Ctrl-Z while a challenged alarm rings: refused and said, the process never stops, it rings on; \
+        stopped from outside and continued, the ringing line is shown again
+        """)
     func ctrlZRefusedUnderChallenge() async throws {
         let (o, events) = try await runOnPty(
             ["now", "-D", "null", "--ring-for", "0", "--inhibit", "off", "--challenge", "math"],

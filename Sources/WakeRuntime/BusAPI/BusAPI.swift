@@ -205,7 +205,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         case .preRinging?: state = "pre-ringing"
         default: state = paused ? "paused" : "waiting"
         }
-        let skipped = (record.skipInstants(of: alarm, zone: controller.zone) + [record.lastSkipped].compactMap { $0 }).filter { $0 > now }.map(µs)
+        let skipped = (record.skipInstants(of: alarm, zone: controller.zone) + [record.lastSkipped].compactMap { $0 })
+            .filter { $0 > now }.map(µs)
         return AlarmView(name: name, time: alarm.shortTimeText, days: alarm.days == 0 ? "" : alarm.daySet.canonical,
                          date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
                          nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),

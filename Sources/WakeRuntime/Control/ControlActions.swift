@@ -34,7 +34,8 @@ public enum ControlActions {
     /// ID is checked), its times said in `zone` (the machine's when nil) as seen at `now` (the
     /// clock's when nil).
     static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
-                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?, now: Instant? = nil) throws(WakeFailure) -> CommandResult {
+                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?,
+                    now: Instant? = nil) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
@@ -76,7 +77,8 @@ public enum ControlActions {
     static func doneLine(_ r: ControlRecord, zone: TimeZoneRules, now: Instant) -> String {
         switch r["action"] {
         case "snoozed":
-            let until = r.instant("until").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone, alwaysSeconds: true) } ?? ""
+            let until = r.instant("until").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone, alwaysSeconds: true) }
+                ?? ""
             return "snoozed \(label(r))\(until)"
         case "cancelled": return "cancelled \(label(r))"
         case "up-already": return "up already: \(label(r)) is skipped"

@@ -381,7 +381,8 @@ public final class DaemonController: RuntimeObserver {
         if let until = record.snoozedUntil, until > fired {
             if until > now { return (until, fired, false) }
             if inTime(until) {
-                console.info("'\(name)' was snoozed until \(Formatting.clockTimeAndDay(until, now: now, zone: zone)) when the daemon stopped; ringing it now")
+                console.info("'\(name)' was snoozed until \(Formatting.clockTimeAndDay(until, now: now, zone: zone)) "
+                             + "when the daemon stopped; ringing it now")
                 return (now, fired, false)
             }
         }

@@ -71,7 +71,8 @@ extension Doctor {
             files.formUnion(c.calendars.map(\.path))
             problems += (c.problems + c.runningOut(today: zone.localTime(at: now).date)).map { "alarm '\(a.name)' \($0)" }
             // Planned as the daemon plans it, to find the alarm every day of which is a holiday.
-            let lateLimit = (try? RingSettings.tolerating(stored: a.options, defaults: config))?.settings.engine.lateLimit ?? Defaults.lateLimit
+            let lateLimit = (try? RingSettings.tolerating(stored: a.options, defaults: config))?.settings.engine.lateLimit
+                ?? Defaults.lateLimit
             let plan = StandingSchedule.plan(a, record: history[a.name] ?? AlarmRecord(name: a.name), lateLimit: lateLimit, now: now,
                                              zone: zone, dayOff: c.dayOff)
             if let why = c.noDay(plan, now: now, zone: zone) {

@@ -131,7 +131,8 @@ public enum ArmChecks {
     private static func list(_ collection: SoundCollection, volume: Int, mode: Mode, interrupt: @escaping () -> Int32?,
                              progress: ((String) -> Void)?, builtIn: () throws(SoundFile.OpenError) -> SoundFile) throws(WakeFailure) -> Sound {
         let what = "sound \(collection.described)"
-        let problems = (collection.problems.map { $0 + "; it is left out" } + SoundList.missingLines(collection.missing)).map { "\(what): \($0)" }
+        let problems = (collection.problems.map { $0 + "; it is left out" } + SoundList.missingLines(collection.missing))
+            .map { "\(what): \($0)" }
         guard case .daemon(let alarm) = mode else {
             var warnings = problems.map { "warning: " + $0 }
             var good: [String] = []

@@ -208,7 +208,8 @@ public enum StandingAlarmActions {
         let files = calendars.paths(holding: plan.passedOver, zone: zone)
         let named = files.isEmpty ? "its calendars" : files.joined(separator: ", ")
         let when = plan.next.map { "its first day to ring is \(Formatting.datePhrase($0.instant, now: now, zone: zone))" }
-            ?? "every day until \(Formatting.datePhrase(plan.noDayUntil ?? now, now: now, zone: zone)) is a holiday in \(files.count == 1 ? "it" : "them")"
+            ?? "every day until \(Formatting.datePhrase(plan.noDayUntil ?? now, now: now, zone: zone)) is a holiday in "
+               + "\(files.count == 1 ? "it" : "them")"
         return WakeFailure(.config, "\(AlarmOption.skipDays.flag): \(named) leaves the alarm no day to ring in the next year (\(when)); "
                            + "correct the calendar (is an event's DTEND or RRULE mistyped?) or give another")
     }
@@ -289,7 +290,9 @@ public enum StandingAlarmActions {
             let pausedFrom = pause.flatMap { $0.hasBegun(at: now) ? nil : $0.from }
             let paused = pause.flatMap { $0.hasBegun(at: now) ? $0.until : nil }
             if daemon, record.ringingSince != nil { state = "ringing" }
-            else if daemon, let s = record.snoozedUntil, s > now { state = "snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))" }
+            else if daemon, let s = record.snoozedUntil, s > now {
+                state = "snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))"
+            }
             else if let noDay { state = "no day rings: " + noDay }
             else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
                 // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
@@ -407,7 +410,8 @@ public enum StandingAlarmActions {
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
                                  days: "once", next: r.instant("next"),
-                                 state: liveState(r, zone: zone, now: now), shownState: liveState(r, zone: zone, now: now, counted: true), sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
+                                 state: liveState(r, zone: zone, now: now), shownState: liveState(r, zone: zone, now: now, counted: true),
+                                 sound: r["sound"].flatMap { $0.isEmpty ? nil : $0 },
                                  device: r["device"] ?? "", wakesSystem: said(r), message: r["message"].flatMap { $0.isEmpty ? nil : $0 },
                                  phase: phase(r), ringingSince: r.instant("since"),
                                  snoozesUsed: phase(r) == .waiting ? nil : r.snoozes?.used,
@@ -797,7 +801,8 @@ public enum StandingAlarmActions {
             throw storeError(error)
         }
         if let full {
-            throw usage("'\(full)' already has \(AlarmHistory.pausesKept) pauses; lift some with 'wake resume \(full) --all', then pause again")
+            throw usage("'\(full)' already has \(AlarmHistory.pausesKept) pauses; "
+                        + "lift some with 'wake resume \(full) --all', then pause again")
         }
         let config = context.config()
         for a in chosen {
@@ -851,10 +856,12 @@ public enum StandingAlarmActions {
         var day: (start: Instant, end: Instant)?
         if let dateText {
             let shown = TerminalText.printable(dateText, limit: 40)
-            guard let local = PauseEnd.parse(dateText), local.hour == 0, local.minute == 0, local.second == 0, !dateText.contains("T") else {
+            guard let local = PauseEnd.parse(dateText), local.hour == 0, local.minute == 0, local.second == 0,
+                  !dateText.contains("T") else {
                 throw usage("--on: invalid date '\(shown)'; give a local date, as 2026-12-21: the pause that day falls in is lifted")
             }
-            day = (zone.instant(for: local), zone.instant(for: LocalDateTime(date: local.date.adding(days: 1), hour: 0, minute: 0, second: 0)))
+            day = (zone.instant(for: local),
+                   zone.instant(for: LocalDateTime(date: local.date.adding(days: 1), hour: 0, minute: 0, second: 0)))
         }
         let chosen = try chosenAlarms(names, store: store, verb: "resume")
         var lifted: [String: [Pause]] = [:]
@@ -888,7 +895,8 @@ public enum StandingAlarmActions {
             left(a).map { span($0, now: now, zone: zone) }.joined(separator: ", ")
         }
         if lifted.isEmpty {
-            let who = names.isEmpty ? "no standing alarm is" : names.map { "'\($0)'" }.joined(separator: ", ") + (names.count > 1 ? " are not" : " is not")
+            let who = names.isEmpty ? "no standing alarm is"
+                : names.map { "'\($0)'" }.joined(separator: ", ") + (names.count > 1 ? " are not" : " is not")
             let planned = chosen.filter { !left($0).isEmpty }
             let none = day.map { _ in "\(who) paused on \(TerminalText.printable(dateText ?? "", limit: 40))" }
                 ?? (names.isEmpty ? "no standing alarm is paused" : "not paused: " + names.map { "'\($0)'" }.joined(separator: ", "))
@@ -910,12 +918,14 @@ public enum StandingAlarmActions {
         for a in chosen {
             guard let gone = lifted[a.name] else { continue }
             let record = records[a.name]
-            var line = "'\(a.name)' resumed: lifted the pause " + gone.map { span($0, now: now, zone: zone) }.joined(separator: " and the pause ")
+            var line = "'\(a.name)' resumed: lifted the pause "
+                + gone.map { span($0, now: now, zone: zone) }.joined(separator: " and the pause ")
             if let s = record?.snoozedUntil, s > now {
                 // The snooze holds through a pause and its end: it rings then.
                 line += "; snoozed until \(Formatting.clockTime(s, zone: zone)); it rings then"
             } else if let due = oneOffTime(a, zone: zone), due <= now {
-                line += "; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; the daemon removes it"
+                line += "; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; "
+                        + "the daemon removes it"
             } else if let next = nextRing(a, record: record, config: config, zone: zone, now: now)?.instant {
                 line += "; it rings next at \(Formatting.ringsAt(next, now: now, zone: zone))"
             }

@@ -110,8 +110,8 @@ public enum AlarmTest {
         guard let name = request.name else {
             var values = request.config.values(for: ConfigDefaults.ringKeys)
             for (key, value) in request.commandLine { values[key] = value }
-            return Plan(name: nil, ring: try RingSettings(values: values), adjustments: [], length: length, full: request.full, notify: notify,
-                        soundIsStored: false)
+            return Plan(name: nil, ring: try RingSettings(values: values), adjustments: [], length: length, full: request.full,
+                        notify: notify, soundIsStored: false)
         }
         let standing: AlarmStore
         if let store { standing = store } else { standing = try userStore() }

@@ -92,7 +92,12 @@ struct PauseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Keep every standing alarm (or the named ones) quiet until a date.",
-        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), at most a year ahead without --long. --from DATE starts the pause later (a local date: from 00:00 that day), so a holiday can be planned ahead; only occurrences from it up to --until are quiet. Occurrences inside the pause pass quietly, neither rung nor missed; a one-off inside it is kept until the pause ends. A second pause is kept beside the first; one that overlaps or touches a pause already there is joined with it (the line says so). The daemon honours it across restarts. 'wake resume' ends it early.")
+        discussion: "DATE is a local date (2026-12-07: the alarms ring again from that day) or a local date and time (2026-12-07T12:00), "
+            + "at most a year ahead without --long. --from DATE starts the pause later (a local date: from 00:00 that day), so a holiday "
+            + "can be planned ahead; only occurrences from it up to --until are quiet. Occurrences inside the pause pass quietly, neither "
+            + "rung nor missed; a one-off inside it is kept until the pause ends. A second pause is kept beside the first; one that "
+            + "overlaps or touches a pause already there is joined with it (the line says so). The daemon honours it across restarts. "
+            + "'wake resume' ends it early.")
 
     @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
     var until: String
@@ -115,7 +120,8 @@ struct ResumeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "End the pause of every standing alarm (or the named ones) now.",
-        discussion: "What passed during the pause stays quiet; the next occurrence rings. Without --all or --on it lifts only the pause on now: a pause planned ahead stays (the line says which pause was lifted and which are left).")
+        discussion: "What passed during the pause stays quiet; the next occurrence rings. Without --all or --on it lifts only the pause on "
+            + "now: a pause planned ahead stays (the line says which pause was lifted and which are left).")
 
     @Flag(help: "Lift every pause, those planned ahead too.")
     var all = false
