@@ -221,12 +221,6 @@ public struct AlarmStore: Sendable {
         return (records ?? [:], said)
     }
 
-    /// The alarms and what happened to them, read together (without a lock: each file is
-    /// replaced whole, never written in place).
-    public func loadAll() throws(StoreError) -> (alarms: [StandingAlarm], history: [String: AlarmRecord]) {
-        (try load(), try loadHistory())
-    }
-
     /// `update` for the history.
     public func updateHistory<T>(_ change: (inout [String: AlarmRecord]) throws(StoreError) -> T) throws(StoreError) -> T {
         try Self.ensureDirectory(historyDirectory)

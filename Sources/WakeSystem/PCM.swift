@@ -156,12 +156,6 @@ public final class PCM {
         return Int(wake_snd_pcm_writei(h, buffer, snd_pcm_uframes_t(frames)))
     }
 
-    /// Frames of room in the buffer, or a negative errno.
-    public func available() -> Int {
-        guard let h = handle else { return -Int(EBADFD) }
-        return Int(wake_snd_pcm_avail_update(h))
-    }
-
     /// Recovers from an underrun (-EPIPE) or a suspend (-ESTRPIPE); throws for anything else.
     public func recover(from code: Int) throws(ALSAError) {
         guard let h = handle else { throw ALSAError("snd_pcm_recover", device: device, code: -EBADFD) }

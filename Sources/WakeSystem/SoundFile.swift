@@ -263,11 +263,6 @@ public final class SoundFile {
         Audibility.silenceReason(frames: frames, sampleRate: sampleRate, allZero: allZero, peak: peak, volume: volume)
     }
 
-    /// Refuses the sound when it would be silent at `volume` percent (`--volume 0`, or a quiet file turned down).
-    public func checkAudible(volume: Int) throws(OpenError) {
-        if let why = silenceReason(volume: volume) { throw OpenError(path: path, reason: why) }
-    }
-
     public var duration: Duration {
         let rate = Int64(sampleRate)  // 1000...384000, checked when opened: no overflow below
         return .seconds(frames / rate) + .nanoseconds(frames % rate * 1_000_000_000 / rate)

@@ -54,8 +54,6 @@ public final class Terminal {
 
     deinit { restore() }
 
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
-
     /// The width of the terminal on `fd` in columns, nil when unknown.
     public static func columns(of fd: Int32) -> Int? {
         let c = wake_terminal_columns(fd)

@@ -25,11 +25,6 @@ public enum ZoneLoader {
     /// True when `TZ` is set: it pins the zone, and the machine's zone is not watched.
     public static var zonePinned: Bool { getenv("TZ") != nil }
 
-    /// The bytes of a zone file, or nil when it cannot be read (see `load` for the reason).
-    public static func readFile(_ path: String) -> [UInt8]? {
-        do { return try RegularFile.readAll(path) } catch { return nil }
-    }
-
     /// A zone by name (`Europe/Berlin`), absolute TZif path, or POSIX rule (`CET-1CEST,M3.5.0,M10.5.0/3`).
     public static func zone(named spec: String) -> TimeZoneRules? {
         switch load(named: spec, zoneDirectory: zoneDirectory) {

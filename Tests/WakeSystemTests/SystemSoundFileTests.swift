@@ -87,7 +87,6 @@ struct SystemSoundFileTests {
         #expect(s.silenceReason(volume: 100) == nil)
         #expect(s.silenceReason(volume: 1) == nil)  // -46 dBFS
         #expect(s.silenceReason(volume: 0) == "the sound is silent: --volume 0 scales every sample to 0")
-        #expect(throws: SoundFile.OpenError.self) { try s.checkAudible(volume: 0) }
         let q = try SoundFile(path: try await soxSound(dir, "q.wav", ["synth", "1", "sine", "440", "vol", "-50dB"]))
         #expect(q.silenceReason(volume: 10)?.hasSuffix("dBFS at --volume 10; an alarm needs more than -60.0 dBFS") == true)
     }

@@ -101,9 +101,6 @@ final class LoopingSource {
         }
     }
 
-    /// Drops what is staged: after a device is lost, the next starts where the file is.
-    func discardPending() { stagedOffset = stagedFrames }
-
     /// Reads the next chunk, looping at the end, and applies the gain.
     func fill() throws(SoundFile.ReadError) {
         stagedFrames = 0
