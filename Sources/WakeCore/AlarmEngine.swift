@@ -249,13 +249,15 @@ public struct AlarmEngine: Sendable {
     /// stopped process would be silent until `fg` (and `--ring-for` would count on), so it is not
     /// stopped: under `--challenge` Ctrl-Z is refused as a key's stop is, and it rings on; without
     /// one it snoozes as the snooze key does (a pre-ring: the quiet ring stops, the alarm stays set).
+    /// A challenged alarm's snooze is refused too: a snooze, then Ctrl-Z, would be a stop by key.
     public enum SuspendRule: Hashable, Sendable { case stopsProcess, refused, snoozes }
 
     public static func suspended(in state: State, challenge: Bool) -> SuspendRule {
         switch state {
         case .ringing: return challenge ? .refused : .snoozes
         case .preRinging: return .snoozes
-        case .armed, .snoozed, .finished: return .stopsProcess
+        case .snoozed: return challenge ? .refused : .stopsProcess
+        case .armed, .finished: return .stopsProcess
         }
     }
 

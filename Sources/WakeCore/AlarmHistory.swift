@@ -195,7 +195,7 @@ public enum AlarmHistory {
                         throw fail("pauses takes an array of pauses, as [\"2026-12-21T00:00:00Z/2027-01-04T00:00:00Z\"]")
                     }
                     guard items.count <= pausesKept else { throw fail("pauses holds more than \(pausesKept) pauses; remove some") }
-                    for item in items {
+                    for item in items where !Pause.isEmpty(item) {
                         guard let p = Pause.parse(item) else {
                             throw fail("pauses must hold UTC times, or FROM/UNTIL pairs, such as "
                                        + "\"2026-12-21T00:00:00Z/2027-01-04T00:00:00Z\", not \"\(item.printable)\"")

@@ -51,6 +51,17 @@ public struct Pause: Hashable, Sendable, Comparable {
     /// The local date it starts on in `zone`, as `--on` takes it (`2026-12-21`); nil without a start.
     public func startDay(in zone: TimeZoneRules) -> String? { from.map { TOMLSubset.dateText(zone.localTime(at: $0).date) } }
 
+    /// Whether `text` is a FROM/UNTIL pair of one instant (as an earlier wake's resume at a
+    /// pause's very start wrote): it covers nothing, so it is skipped rather than costing the
+    /// record's other pauses. A start after its end is a mistake, said.
+    public static func isEmpty(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let from = TOMLSubset.instant(String(parts[0])), let until = TOMLSubset.instant(String(parts[1])) else {
+            return false
+        }
+        return from == until
+    }
+
     /// A pause in `text`'s form; nil if it is not one (or its start is not before its end).
     public static func parse(_ text: String) -> Pause? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)

@@ -134,12 +134,14 @@ struct ChallengeTests {
         let since = Instant(seconds: 100)
         for challenge in [false, true] {
             #expect(AlarmEngine.suspended(in: .armed(wait), challenge: challenge) == .stopsProcess)
-            #expect(AlarmEngine.suspended(in: .snoozed(wait), challenge: challenge) == .stopsProcess)
             #expect(AlarmEngine.suspended(in: .finished(.timedOut), challenge: challenge) == .stopsProcess)
             #expect(AlarmEngine.suspended(in: .preRinging(since: since, main: wait), challenge: challenge) == .snoozes)
         }
         #expect(AlarmEngine.suspended(in: .ringing(since: since), challenge: true) == .refused)
         #expect(AlarmEngine.suspended(in: .ringing(since: since), challenge: false) == .snoozes)
+        // Snoozed: Ctrl-Z would keep the snooze from ringing until `fg`; under a challenge that is a stop by key.
+        #expect(AlarmEngine.suspended(in: .snoozed(wait), challenge: true) == .refused)
+        #expect(AlarmEngine.suspended(in: .snoozed(wait), challenge: false) == .stopsProcess)
     }
 
     // MARK: the engine's rule

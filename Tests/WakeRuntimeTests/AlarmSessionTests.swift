@@ -110,6 +110,31 @@ struct AlarmSessionTests {
         }
     }
 
+    @Test("Ctrl-Z while a --challenge alarm is snoozed is refused and said: the process is not stopped, and the snooze rings again")
+    func ctrlZWhileSnoozedUnderChallenge() throws {
+        let world = FakeWorld(realtime: RunnerTests.evening)
+        let lines = Console.LineCapture()
+        let settings = AlarmEngine.Settings(challenge: true)
+        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: nil,
+                                       signals: try SignalChannel(), inhibitor: .off, alarmTimers: nil, settings: settings,
+                                       world: AlarmSession.World(clock: world, timers: world, output: world))
+        var ringsAgain: Bool?
+        session.attach(Script([
+            { _ in world.advance(by: .seconds(8 * 3600)) },                   // 07:00: it rings
+            { s in s.runner.command(.snooze, by: .key("s")) },                // snoozed (a challenge leaves the snooze keys)
+            { _ in session.handleSignals([SIGTSTP]) },                        // Ctrl-Z while snoozed
+            { _ in world.advance(by: .seconds(9 * 60)) },                     // the snooze ends
+            { s in ringsAgain = s.runner.isRinging },
+            { s in s.runner.command(.stop, by: .control("wake stop")) },
+        ]))
+        let result = session.run(try RunnerTests.setup(world, settings: settings), spec: .timeOfDay(hour: 7, minute: 0, second: 0),
+                                 wake: Self.plan)
+        #expect(result == .rang(.stopped(by: .control("wake stop"))), "\(result)")
+        #expect(ringsAgain == true, "the snooze rang again: the process was never stopped")
+        #expect(lines.lines.contains("Ctrl-Z does not stop wake while a --challenge alarm is snoozed: it rings again when the snooze ends"),
+                "\(lines.lines)")
+    }
+
     @Test("Ctrl-Z while the pre-alarm rings stops the quiet ring, as a key does; the alarm stays set and rings")
     func ctrlZWhilePreRinging() throws {
         let world = FakeWorld(realtime: RunnerTests.evening)

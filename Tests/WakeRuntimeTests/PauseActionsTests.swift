@@ -70,7 +70,7 @@ struct PauseActionsTests {
         let none = try Self.resume(w, on: "2026-12-01")
         #expect(none == "'work' is not paused on 2026-12-01; 'work' is paused until Thu 26 Nov 00:00, "
                 + "from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00: "
-                + "lift one with 'wake resume work --on 2026-12-21', or every pause with 'wake resume --all'", "\(none)")
+                + "lift one with 'wake resume work --on 2026-12-21', or every pause with 'wake resume --all work'", "\(none)")
         let all = try Self.resume(w, all: true)
         #expect(all.hasPrefix("'work' resumed: lifted the pause until Thu 26 Nov 00:00 "
                               + "and the pause from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00; it rings next"),
@@ -96,5 +96,29 @@ struct PauseActionsTests {
         }
         let said = try Self.resume(w)
         #expect(said == "'work' resumed: lifted the pause until Wed 25 Nov 00:00; snoozed until 23:05; it rings then", "\(said)")
+    }
+
+    @Test("resumed the instant a pause begins: dropped, never an empty FROM/FROM that would cost the others; one read is skipped")
+    func resumeAtItsStart() throws {
+        let w = try World()
+        _ = try w.add(["06:30"], days: "daily", name: "work")
+        _ = try Self.pause(w, until: "2027-01-04", from: "2026-12-21")
+        try w.context.store.updateHistory { h in h["work"]?.pauses.insert(Pause(from: Self.now, until: utc(2026, 11, 26)), at: 0) }
+        _ = try Self.resume(w)
+        #expect(try Self.pauses(w) == [Pause(from: utc(2026, 12, 21), until: utc(2027, 1, 4))], "the planned pause is kept")
+        // An empty pair an older wake (or a hand) wrote is skipped; the pauses beside it stay.
+        let text = "[work]\npauses = [\"2026-11-23T23:00:00Z/2026-11-23T23:00:00Z\", \"2026-12-21T00:00:00Z/2027-01-04T00:00:00Z\"]\n"
+        #expect(try AlarmHistory.parse(text)["work"]?.pauses == [Pause(from: utc(2026, 12, 21), until: utc(2027, 1, 4))])
+    }
+
+    @Test("a pause after a resume is not 'joined' with the pause that resume just ended")
+    func pauseAfterResume() throws {
+        let w = try World()
+        _ = try w.add(["06:30"], days: "daily", name: "work")
+        _ = try Self.pause(w, until: "2026-11-26")
+        _ = try Self.resume(w)
+        let again = try Self.pause(w, until: "2026-11-28")
+        #expect(again.hasPrefix("'work' paused until Sat 28 Nov 00:00; it rings next") && !again.contains("joined"), "\(again)")
+        #expect(try Self.pauses(w) == [Pause(until: utc(2026, 11, 28))])
     }
 }

@@ -184,7 +184,7 @@ struct SkipActionsTests {
         let bare = w.lines.lines.count
         #expect(try StandingAlarmActions.resume(names: ["work"], console: w.console, in: w.context) == .done)
         #expect(w.said(from: bare).contains("no pause is on now; 'work' is paused from tomorrow 00:00 until Fri 27 Nov 00:00: "
-                                            + "lift it with 'wake resume work --on 2026-11-25', or every pause with 'wake resume --all'"),
+                                            + "lift it with 'wake resume work --on 2026-11-25', or every pause with 'wake resume --all work'"),
                 "\(w.said(from: bare))")
         #expect(try w.record().pauses.count == 1)
         // Resumed by a date inside it, before it begins: nothing is left of it, and Wednesday rings.
@@ -275,6 +275,16 @@ struct SkipActionsTests {
         #expect(line.contains("added 'work': 06:30 on weekdays; next 06:30:00 Tue 5 Jan 2027, in 42d 7h; "
                               + "Tue 24 Nov skipped: Break (weeks.ics); "
                               + "Wed 25 Nov skipped: Break (weeks.ics); Thu 26 Nov skipped: Break (weeks.ics); and 27 more"), "\(line)")
+    }
+
+    @Test("a one-off two years ahead is added: only a recurring alarm needs a day to ring within the year")
+    func addTakesAOneOffFarAhead() throws {
+        let w = try World()
+        let date = w.clock.now + .seconds(730 * 86_400)
+        let day = TimeZoneRules.utc.localTime(at: date).date
+        let when = "\(day.year)-\(day.month < 10 ? "0" : "")\(day.month)-\(day.day < 10 ? "0" : "")\(day.day)T07:00"
+        #expect(try w.add([when], days: nil, name: "far", skipDays: []) == .done, "\(w.said())")
+        #expect(try w.context.store.load().map(\.name) == ["far"])
     }
 
     @Test("wake list: a recurring alarm whose calendar came to cover every day says 'no day rings', naming the file")

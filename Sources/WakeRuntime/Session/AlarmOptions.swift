@@ -80,7 +80,7 @@ extension RingSettings {
         }
         guard let long = duration(.snoozeLong), let snooze = duration(.snooze), long.value < snooze.value else { return nil }
         return "\(AlarmOption.snoozeLong.flag) \(long.text.printable) is shorter than \(AlarmOption.snooze.flag) \(snooze.text.printable); "
-            + "give a long snooze at least as long, or leave it out (it is then twice the snooze)"
+            + "give a long snooze at least as long, or leave it out (it is then twice the snooze, at most 12h)"
     }
 
     /// The ring options a front end gave (`values`, by long name; `given`: the flags it gave,

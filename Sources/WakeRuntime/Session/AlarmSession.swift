@@ -453,7 +453,10 @@ public final class AlarmSession: SessionContext {
         guard rules.contains(where: { $0.1 != .stopsProcess }) else { return false }
         for (id, rule) in rules where rule != .stopsProcess {
             let result: String
-            if rule == .refused {
+            if rule == .refused, case .snoozed? = runner.state(of: id) {
+                console.info("Ctrl-Z does not stop wake while a --challenge alarm is snoozed: it rings again when the snooze ends")
+                result = "refused"
+            } else if rule == .refused {
                 let sum = runner.challenge(of: id).map { " (\($0.question))" } ?? ""
                 console.info("Ctrl-Z does not pause a ringing alarm under --challenge; solve the sum\(sum) or snooze (s, z or space)")
                 result = "refused"

@@ -108,10 +108,11 @@ public enum StandingAlarmActions {
             throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
         }
         // Its first ring as the daemon will plan it: the calendar's days passed over. A calendar
-        // that leaves it no day in the next year is a mistake (a mistyped DTEND or RRULE), said now.
+        // that leaves a recurring alarm no day in the next year is a mistake (a mistyped DTEND or
+        // RRULE), said now; a one-off rings on its own day, however far ahead.
         let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: alarm.name), lateLimit: .zero, now: now, zone: zone,
                                           dayOff: calendars.calendars.dayOff)
-        guard let next = first.next, next.instant - now <= .seconds(366 * 86_400) else {
+        guard let next = first.next, alarm.days == 0 || next.instant - now <= .seconds(366 * 86_400) else {
             throw noDayInAYear(first, calendars: calendars.calendars, now: now, zone: zone)
         }
 
@@ -644,7 +645,7 @@ public enum StandingAlarmActions {
     /// The most occurrences one `wake skip --count` passes over: a year of a daily alarm.
     public static let skipCountLimit = 366
     /// What `--count` takes, said when it is refused.
-    public static let skipCountRule = "the count must be 1 or more (at most \(skipCountLimit)): the number of occurrences to skip"
+    public static let skipCountRule = "give a count from 1 to \(skipCountLimit): the number of occurrences to skip"
 
     public static func skip(name: String, undo: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         try skip(SkipRequest(name: name, undo: undo), console: console, in: context)
@@ -788,6 +789,8 @@ public enum StandingAlarmActions {
                 for a in chosen {
                     // A second pause is kept beside the first, or joined with it where they meet.
                     var record = (changed[a.name] ?? AlarmRecord(name: a.name)).pruningPauses(now: now)
+                    // One that starts now covers all before it: a pause already over is not "joined".
+                    if new.from == nil { record.pauses.removeAll { $0.until <= now } }
                     let (pauses, outcome) = Pause.adding(new, to: record.pauses)
                     guard pauses.count <= AlarmHistory.pausesKept else { full = a.name; return history }
                     record.pauses = pauses
@@ -880,7 +883,8 @@ public enum StandingAlarmActions {
                     // One on now ends now; one not begun is dropped: nothing passed during it.
                     record.pauses = record.pauses.compactMap { p in
                         guard targets.contains(p) else { return p }
-                        return p.hasBegun(at: now) ? Pause(from: p.from, until: now) : nil
+                        // (One that begins this very instant has nothing before now: dropped, never FROM/FROM.)
+                        return p.start < now ? Pause(from: p.from, until: now) : nil
                     }
                     history[a.name] = record
                     lifted[a.name] = targets
@@ -911,7 +915,7 @@ public enum StandingAlarmActions {
             let many = planned.count > 1 || planned.contains { left($0).count > 1 }
             console.info((day == nil ? "no pause is on now" : none) + "; \(there): lift \(many ? "one" : "it") with 'wake resume"
                          + names.map { " " + $0.printable }.joined() + (ahead?.startDay(in: zone).map { " --on \($0)" } ?? "")
-                         + "', or every pause with 'wake resume --all'")
+                         + "', or every pause with 'wake resume --all" + names.map { " " + $0.printable }.joined() + "'")
             return .done
         }
         let config = context.config()
@@ -922,7 +926,7 @@ public enum StandingAlarmActions {
                 + gone.map { span($0, now: now, zone: zone) }.joined(separator: " and the pause ")
             if let s = record?.snoozedUntil, s > now {
                 // The snooze holds through a pause and its end: it rings then.
-                line += "; snoozed until \(Formatting.clockTime(s, zone: zone)); it rings then"
+                line += "; snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone)); it rings then"
             } else if let due = oneOffTime(a, zone: zone), due <= now {
                 line += "; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; "
                         + "the daemon removes it"
