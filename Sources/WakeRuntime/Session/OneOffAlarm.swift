@@ -213,7 +213,8 @@ public enum OneOffAlarm {
         console.result("snooze: \(DurationText.format(settings.snooze))" + (settings.snoozeLimit.map { ", at most \($0) times a ring" } ?? "")
                        + from(.snooze, .snoozeLimit))
         let longGiven = options.ring.values[AlarmOption.snoozeLong.name] != nil
-        console.result("snooze long: \(DurationText.format(settings.snoozeLong))" + (longGiven ? from(.snoozeLong) : " (twice the snooze, at most 12h)"))
+        console.result("snooze long: \(DurationText.format(settings.snoozeLong))"
+                       + (longGiven ? from(.snoozeLong) : " (twice the snooze, at most 12h)"))
         console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from(.ringFor))
         console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from(.lateLimit))
         console.result("mixer: \(mixer)" + from(.mixer, .minVolume))
