@@ -479,7 +479,8 @@ public enum StandingAlarmActions {
         let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config, calendars: calendars)
         // An option the daemon sets aside is a problem in the file, as a broken alarm is.
         let problems = read.problems + config.problems + calendarProblems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
-        defer { for p in problems + runningOut { console.error("warning: " + p) } }
+        // A skipped comment (read.notes) is said too, but costs nothing: not a problem.
+        defer { for p in problems + read.notes + runningOut { console.error("warning: " + p) } }
         var running: [ControlRecord] = []
         do { running = try ControlActions.ask(.list, in: try context.controlDirectory(), console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
