@@ -140,7 +140,8 @@ import WakeSystem
             }
             func left() throws -> [Pause] { (try store.loadHistory()["work"]?.pauses ?? []).filter { $0.until > now } }
             func resume(_ arguments: [String]) async throws -> ProcessResult {
-                try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Resume", "sa{sv}"] + arguments)
+                try await Self.busctl(mock, session,
+                                      ["call", Self.name, Self.root, BusAPIDescription.manager, "Resume", "sa{sv}"] + arguments)
             }
             // Christmas planned ahead: a bare Resume lifts nothing, and says which option would.
             let christmas = Pause(from: now + .seconds(30 * day), until: now + .seconds(40 * day))

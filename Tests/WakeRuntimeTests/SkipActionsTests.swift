@@ -268,7 +268,8 @@ struct SkipActionsTests {
         var fromConfig = w.context
         let configPath = w.dir.path + "/config.toml"
         fromConfig.config = { ConfigDefaults(path: configPath, entries: [ConfigFile.Entry(key: "skip-days", value: always, line: 2)]) }
-        let request = StandingAlarmActions.AddRequest(when: ["06:30"], days: "weekdays", name: "work", ring: try RingSettings(values: ["device": "null"]),
+        let request = StandingAlarmActions.AddRequest(when: ["06:30"], days: "weekdays", name: "work",
+                                                      ring: try RingSettings(values: ["device": "null"]),
                                                       given: ["--device"], skipDays: [])
         do {
             _ = try StandingAlarmActions.add(request, console: w.console, signals: w.signals, in: fromConfig)

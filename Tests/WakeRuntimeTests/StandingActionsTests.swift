@@ -119,6 +119,7 @@ struct StandingActionsTests {
         #expect(try StandingAlarmActions.list(json: false, console: w.console, in: w.context) == .done)
         #expect(w.said.contains("work"))
         #expect(w.said.contains("warning: '\(w.context.store.alarmsFile)' line ")
-                && w.said.contains(": a comment that is not valid UTF-8 text is skipped; its alarm is kept; save the file as UTF-8"), "\(w.said)")
+                && w.said.contains(": a comment that is not valid UTF-8 text is skipped; its alarm is kept; save the file as UTF-8"),
+                "\(w.said)")
     }
 }

@@ -184,7 +184,9 @@ struct DaemonFilesTests {
         // A note, not a problem: nothing is set aside, so `wake list` does not fail for it.
         #expect(tolerant.problems.isEmpty, "\(tolerant.problems)")
         #expect(tolerant.notes.count == 2
-                && tolerant.notes.allSatisfy { $0.hasSuffix("a comment that is not valid UTF-8 text is skipped; its alarm is kept; save the file as UTF-8") },
+                && tolerant.notes.allSatisfy {
+                    $0.hasSuffix("a comment that is not valid UTF-8 text is skipped; its alarm is kept; save the file as UTF-8")
+                },
                 "\(tolerant.notes)")
         #expect(try s.load().map(\.name) == ["work"])
     }

@@ -409,9 +409,11 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             let zone = context.zone(console)
             let there = chosen.compactMap { a -> String? in
                 guard let left = after[a.name], !left.isEmpty else { return nil }
-                return "'\(a.name.printable)' is paused " + left.map { StandingAlarmActions.span($0, now: now, zone: zone) }.joined(separator: ", ")
+                return "'\(a.name.printable)' is paused "
+                    + left.map { StandingAlarmActions.span($0, now: now, zone: zone) }.joined(separator: ", ")
             }
-            let what = date.map { "no pause falls on \(TerminalText.printable($0, limit: 40))" } ?? (all ? "no pause" : "no pause is on now")
+            let what = date.map { "no pause falls on \(TerminalText.printable($0, limit: 40))" }
+                ?? (all ? "no pause" : "no pause is on now")
             let fix = there.isEmpty ? "" : "; \(there.joined(separator: "; ")): lift one with the option 'on' (a date in it), "
                 + "or every pause with 'all' true"
             throw WakeFailure(.nothingMatched, "Resume: nothing lifted: \(what)" + fix)

@@ -113,7 +113,8 @@ public enum StandingAlarmActions {
                                           dayOff: calendars.calendars.dayOff)
         guard let next = first.next, next.instant - now <= .seconds(366 * 86_400) else {
             // The calendars are the command's own when it gave some, else config.toml's.
-            throw noDayInAYear(first, calendars: calendars.calendars, fromConfig: calendars.stored == nil ? config : nil, now: now, zone: zone)
+            throw noDayInAYear(first, calendars: calendars.calendars, fromConfig: calendars.stored == nil ? config : nil, now: now,
+                               zone: zone)
         }
 
         // The checks a one-off alarm gets (ArmChecks, the same device and mixer checks), so
