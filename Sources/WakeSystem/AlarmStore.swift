@@ -140,6 +140,9 @@ public struct AlarmStore: Sendable {
         /// nil when nothing could be read, not even a last good copy.
         public var alarms: [StandingAlarm]?
         public var problems: [String]
+        /// What was skipped without costing an alarm (a comment that is not UTF-8): said as a
+        /// warning, never counted as a problem in the file.
+        public var notes: [String] = []
     }
 
     /// `keepLastGood`: a file read whole is kept as the last good copy (the daemon's read); `wake
@@ -165,10 +168,10 @@ public struct AlarmStore: Sendable {
         if problems.isEmpty && keepLastGood { keepAsLastGood(read.text) }
         let file = TerminalText.escape(alarmsFile)
         let comments = read.commentLines.map {
-            "'\(file)' line \($0): a comment that is not valid UTF-8 text is skipped; its alarm is kept"
+            "'\(file)' line \($0): a comment that is not valid UTF-8 text is skipped; its alarm is kept; save the file as UTF-8"
         }
         let said = problems.map { "'\(file)' \($0.description): that alarm is set aside until the file is fixed; the others ring" }
-        return TolerantRead(alarms: alarms, problems: comments + said)
+        return TolerantRead(alarms: alarms, problems: said, notes: comments)
     }
 
     private func fromLastGood(because reason: String) -> TolerantRead {

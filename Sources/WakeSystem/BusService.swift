@@ -68,6 +68,10 @@ public final class BusService {
     /// the calls that wait for the bus daemon's answer about a new one (`CallerQuery`).
     private var callers = CallerBook()
     private var waitingCalls: [String: [(OpaquePointer, Handler)]] = [:]
+    /// The questions about callers on their way, each holding the +1 sd-bus's callback takes:
+    /// a floating slot is freed without its callback when the bus closes, so `close()`
+    /// releases what is left here (callback and close both run on the loop's thread).
+    private var inFlight: [String: Unmanaged<CallerQuery>] = [:]
 
     /// A box for the handler sd-bus calls back with; kept alive by `handlers`.
     private final class Handler {
@@ -103,6 +107,9 @@ public final class BusService {
         waitingCalls = [:]
         wake_sd_bus_close_unref(bus)
         self.bus = nil
+        // Closed, the bus runs no callback again: the questions it dropped are released here.
+        for (_, query) in inFlight { query.release() }
+        inFlight = [:]
         handlers = []
     }
 
@@ -218,20 +225,25 @@ public final class BusService {
                                                   "GetConnectionUnixProcessID") >= 0, let m else { return false }
         defer { wake_sd_bus_message_unref(m) }
         guard (try? BusMessageCoding.append(.string(sender), to: m)) != nil else { return false }
-        let query = CallerQuery(service: self, sender: sender)
+        let query = Unmanaged.passRetained(CallerQuery(service: self, sender: sender))
+        inFlight[sender] = query
         let r = wake_sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
             guard let userdata else { return 0 }
-            let query = Unmanaged<CallerQuery>.fromOpaque(userdata).takeRetainedValue()
+            let query = Unmanaged<CallerQuery>.fromOpaque(userdata).takeUnretainedValue()
+            // The +1 is the service's entry: taken out, it is released once the answer is used.
+            guard let service = query.service, let held = service.inFlight.removeValue(forKey: query.sender) else { return 0 }
+            defer { held.release() }
             var pid: UInt32 = 0
             let known = reply.map { wake_sd_bus_message_is_method_error($0, nil) == 0
                 && wake_sd_bus_message_read_basic($0, CChar(UInt8(ascii: "u")), &pid) > 0 } ?? false
-            query.service?.resolved(known ? BusCaller(uniqueName: query.sender, pid: Int32(bitPattern: pid),
-                                                      program: CurrentProcess.name(of: Int32(bitPattern: pid)))
-                                          : BusCaller(uniqueName: query.sender))
+            service.resolved(known ? BusCaller(uniqueName: query.sender, pid: Int32(bitPattern: pid),
+                                               program: CurrentProcess.name(of: Int32(bitPattern: pid)))
+                                   : BusCaller(uniqueName: query.sender))
             return 0
-        }, Unmanaged.passRetained(query).toOpaque(), 1_000_000)
+        }, query.toOpaque(), 1_000_000)
         if r < 0 {
-            Unmanaged.passUnretained(query).release()
+            inFlight[sender] = nil
+            query.release()
             return false
         }
         return true

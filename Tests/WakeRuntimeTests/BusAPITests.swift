@@ -73,7 +73,9 @@ import WakeSystem
             let controller = DaemonController(runner: session.runner, store: store, zone: .utc, console: session.console, log: nil,
                                               unpaced: true, config: ConfigDefaults(), services: services)
             try controller.start()
-            let api = BusAPI(controller: controller, clock: session.world, address: mock.address)
+            // Resume's action on the fixture's files, at the fake clock's start (the worker's thread reads it).
+            let api = BusAPI(controller: controller, clock: session.world, address: mock.address,
+                             standing: { StandingContext(store: store, now: { RunnerTests.evening }, zone: .utc) })
             api.start(in: session)
             defer { api.stop() }
             let deadline = ContinuousClock.now + .seconds(20)
@@ -128,6 +130,47 @@ import WakeSystem
                     "\(stoppedBy)")
         }
     }
+    @Test("Resume's options: none lifts the pause on now, 'on' the one a date falls in, 'all' every one; nothing lifted is NothingMatched")
+    func resumeTakesAllAndOn() async throws {
+        try await Self.withAPI([DaemonControllerTests.daily("work", 7)]) { f in
+            let (mock, session, store) = (f.mock, f.session, f.store)
+            let day: Int64 = 86_400, now = RunnerTests.evening  // Mon 23 Nov 2026 23:00 UTC
+            func paused(_ pauses: [Pause]) throws {
+                try store.updateHistory { h in var r = h["work"] ?? AlarmRecord(name: "work"); r.pauses = pauses; h["work"] = r }
+            }
+            func left() throws -> [Pause] { (try store.loadHistory()["work"]?.pauses ?? []).filter { $0.until > now } }
+            func resume(_ arguments: [String]) async throws -> ProcessResult {
+                try await Self.busctl(mock, session,
+                                      ["call", Self.name, Self.root, BusAPIDescription.manager, "Resume", "sa{sv}"] + arguments)
+            }
+            // Christmas planned ahead: a bare Resume lifts nothing, and says which option would.
+            let christmas = Pause(from: now + .seconds(30 * day), until: now + .seconds(40 * day))
+            try paused([christmas])
+            var r = try await resume(["work", "0"])
+            #expect(r.exitCode != 0 && r.stderr.contains("Resume: nothing lifted: no pause is on now; 'work' is paused from ")
+                    && r.stderr.contains("lift one with the option 'on' (a date in it), or every pause with 'all' true"), "\(r)")
+            #expect(!r.stderr.contains("--"), "the method takes no command-line flags: \(r)")
+            #expect(try left() == [christmas])
+            r = try await resume(["work", "1", "on", "s", "2026-12-21"])
+            #expect(r.exitCode != 0 && r.stderr.contains("nothing lifted: no pause falls on 2026-12-21"), "\(r)")
+            r = try await resume(["work", "1", "on", "s", "2026-12-24"])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(try left().isEmpty)
+
+            // A pause on now and one ahead: 'all' lifts both; both options together are refused.
+            try paused([Pause(until: now + .seconds(2 * day)), christmas])
+            r = try await resume(["work", "2", "all", "b", "true", "on", "s", "2026-12-24"])
+            #expect(r.exitCode != 0 && r.stderr.contains("give one"), "\(r)")
+            r = try await resume(["work", "1", "on", "s", "24/12"])
+            #expect(r.exitCode != 0 && r.stderr.contains("Resume: option 'on': invalid date '24/12'"), "\(r)")
+            r = try await resume(["", "1", "all", "b", "true"])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(try left().isEmpty)
+            r = try await resume(["work", "0"])
+            #expect(r.exitCode != 0 && r.stderr.contains("nothing lifted: no pause is on now") && !r.stderr.contains(";"), "\(r)")
+        }
+    }
+
     @Test("a pre-ringing alarm: State says so; Stop ends the pre-alarm by the caller and the alarm stays set; Add refuses a relative file")
     func preRingingAndRelativeFiles() async throws {
         try await Self.withAPI([DaemonControllerTests.daily("work", 7, options: ["pre-alarm": "10m"])]) { f in

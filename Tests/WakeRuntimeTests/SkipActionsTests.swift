@@ -252,7 +252,8 @@ struct SkipActionsTests {
             + "SUMMARY:Sabbatical\r\nEND:VEVENT\r\n"
             + "BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20271101\r\nDTEND;VALUE=DATE:20280101\r\nSUMMARY:Sabbatical\r\n"
             + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
-        for (file, says) in [(always, "every day until "), (long, "its first day to ring is Mon 3 Jan 2028")] {
+        for (file, says) in [(always, "(every day until Tue 5 Aug 2042 is a holiday in '\(always)');"),
+                             (long, "(its first day to ring is Mon 3 Jan 2028);")] {
             do {
                 _ = try w.add(skipDays: [file])
                 Issue.record("a calendar with no day to ring was taken: \(w.said())")
@@ -262,6 +263,22 @@ struct SkipActionsTests {
                         && error.message.contains(says),
                         "\(error.message)")
             }
+        }
+        // From config.toml's skip-days: the config file's entry is named, not --skip-days.
+        var fromConfig = w.context
+        let configPath = w.dir.path + "/config.toml"
+        fromConfig.config = { ConfigDefaults(path: configPath, entries: [ConfigFile.Entry(key: "skip-days", value: always, line: 2)]) }
+        let request = StandingAlarmActions.AddRequest(when: ["06:30"], days: "weekdays", name: "work",
+                                                      ring: try RingSettings(values: ["device": "null"]),
+                                                      given: ["--device"], skipDays: [])
+        do {
+            _ = try StandingAlarmActions.add(request, console: w.console, signals: w.signals, in: fromConfig)
+            Issue.record("config.toml's calendar with no day to ring was taken: \(w.said())")
+        } catch {
+            #expect(error.kind == .config, "exit 78: \(error.kind)")
+            #expect(error.message.hasPrefix("config file '\(configPath)' line 2, skip-days: '\(always)' leaves the alarm no day to ring")
+                    && error.message.hasSuffix("or take it out of skip-days") && !error.message.contains("--skip-days"),
+                    "\(error.message)")
         }
         #expect(try w.context.store.load().isEmpty, "nothing refused was stored")
         #expect(!w.said().contains("added"), "\(w.said())")

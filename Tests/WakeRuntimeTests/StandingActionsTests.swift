@@ -109,4 +109,17 @@ struct StandingActionsTests {
             #expect(error.kind == .config, "\(error.message)")
         }
     }
+
+    @Test("a comment that is not UTF-8: list says it as a warning and ends well (exit 0), the alarm shown")
+    func latin1CommentIsANote() throws {
+        let w = try World()
+        _ = try w.add(["06:30"], days: "daily", name: "work")
+        let text = try String(contentsOfFile: w.context.store.alarmsFile, encoding: .utf8)
+        try Data(Array(text.utf8) + Array("# caf".utf8) + [0xE9] + [0x0A]).write(to: URL(fileURLWithPath: w.context.store.alarmsFile))
+        #expect(try StandingAlarmActions.list(json: false, console: w.console, in: w.context) == .done)
+        #expect(w.said.contains("work"))
+        #expect(w.said.contains("warning: '\(w.context.store.alarmsFile)' line ")
+                && w.said.contains(": a comment that is not valid UTF-8 text is skipped; its alarm is kept; save the file as UTF-8"),
+                "\(w.said)")
+    }
 }

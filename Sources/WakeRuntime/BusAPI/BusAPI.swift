@@ -79,6 +79,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private let controller: DaemonController
     private let clock: RuntimeClock
     private let address: String?
+    /// Where Resume's action reads and writes; nil: the user's files (the in-process tests' own).
+    private let standing: (() -> StandingContext)?
     private var service: BusService?
     private var objects: BusObjects?
     private var registration: Reactor.Registration?
@@ -96,10 +98,11 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private var announced = false
 
     /// `address`: another bus than the session's (the in-process tests' private one).
-    public init(controller: DaemonController, clock: RuntimeClock, address: String? = nil) {
+    public init(controller: DaemonController, clock: RuntimeClock, address: String? = nil, standing: (() -> StandingContext)? = nil) {
         self.controller = controller
         self.clock = clock
         self.address = address
+        self.standing = standing
     }
 
     /// Whether the API is on the bus (for the tests).
@@ -357,9 +360,13 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                     return ""
                 }
             case "Resume":
-                guard a.count == 1, let name = text(0) else { return signature("s") }
+                // (s) alone, as the first Resume took: the pause on now.
+                guard a.count == 1 || a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                let r = try BusAPIOptions.resume(try options(1))
+                let standing = self.standing
                 return enqueue(call, "Resume") { console throws(WakeFailure) in
-                    _ = try StandingAlarmActions.resume(names: name.isEmpty ? [] : [name], console: console)
+                    try Self.resume(name.isEmpty ? [] : [name], all: r.all, on: r.on, console: console,
+                                    in: try StandingContext.given(standing?()))
                     return ""
                 }
             case "Snooze":
@@ -374,6 +381,44 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         } catch {
             return BusAPIDescription.reply(error)
         }
+    }
+
+    /// `wake resume`'s action, answered as an API call: what it lifted is said to the journal; a
+    /// call that lifts nothing is NothingMatched, saying what is there and which option lifts
+    /// it (the action's own line names the command line's flags, which the method does not take).
+    static func resume(_ names: [String], all: Bool, on date: String?, console: Console, in context: StandingContext) throws(WakeFailure) {
+        let store = context.store
+        let chosen = try StandingAlarmActions.chosenAlarms(names, store: store, verb: "resume")
+        let now = context.now()
+        func pauses() throws(WakeFailure) -> [String: [Pause]] {
+            let history: [String: AlarmRecord]
+            do { history = try store.loadHistory() } catch { throw StandingAlarmActions.storeError(error) }
+            return history.mapValues { $0.pauses.filter { $0.until > now } }
+        }
+        let before = try pauses()
+        let capture = Console.LineCapture()
+        do {
+            _ = try StandingAlarmActions.resume(names: names, all: all, on: date, console: Console(capturing: capture), in: context)
+        } catch where error.kind == .usage && error.message.hasPrefix("--on: ") {
+            throw WakeFailure(.usage, "Resume: option 'on': " + error.message.dropFirst(6))
+        }
+        let after = try pauses()
+        // Lifted: a pause there before that is gone or cut short now.
+        let lifted = chosen.contains { a in (before[a.name] ?? []).contains { !(after[a.name] ?? []).contains($0) } }
+        guard lifted else {
+            let zone = context.zone(console)
+            let there = chosen.compactMap { a -> String? in
+                guard let left = after[a.name], !left.isEmpty else { return nil }
+                return "'\(a.name.printable)' is paused "
+                    + left.map { StandingAlarmActions.span($0, now: now, zone: zone) }.joined(separator: ", ")
+            }
+            let what = date.map { "no pause falls on \(TerminalText.printable($0, limit: 40))" }
+                ?? (all ? "no pause" : "no pause is on now")
+            let fix = there.isEmpty ? "" : "; \(there.joined(separator: "; ")): lift one with the option 'on' (a date in it), "
+                + "or every pause with 'all' true"
+            throw WakeFailure(.nothingMatched, "Resume: nothing lifted: \(what)" + fix)
+        }
+        for line in capture.lines { console.info(line) }
     }
 
     /// Snooze and Stop: the runner's commands, as a notification button gives them, to an

@@ -55,6 +55,7 @@ public enum BusAPIDescription {
       </method>
       <method name="Resume">
        <arg name="name" type="s" direction="in"/>
+       <arg name="options" type="a{sv}" direction="in"/>
       </method>
       <method name="Snooze">
        <arg name="name" type="s" direction="in"/>

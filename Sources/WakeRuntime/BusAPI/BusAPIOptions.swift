@@ -111,6 +111,15 @@ struct BusAPIOptions {
         return (until, try options.text("from"), try options.flag("long"))
     }
 
+    /// Resume's `all` (every pause, planned ahead too) or `on` (the pause a date falls in), as
+    /// `wake resume` takes them; neither: the pause on now.
+    static func resume(_ options: BusAPIOptions) throws(WakeFailure) -> (all: Bool, on: String?) {
+        try options.finish(known: ["all", "on"])
+        let all = try options.flag("all"), on = try options.text("on")
+        if all && on != nil { throw WakeFailure(.usage, "Resume: option 'all' lifts every pause and 'on' the one on a date; give one") }
+        return (all, on)
+    }
+
     /// Snooze's `length` (a span, as `wake snooze 20m`), `until` (a time, as `--until 07:40`) or
     /// `long` (the alarm's long snooze), read by `wake snooze`'s own parser.
     static func snoozeLength(_ options: BusAPIOptions, name: String, now: Instant, zone: TimeZoneRules) throws(WakeFailure) -> SnoozeLength {

@@ -83,6 +83,8 @@ public final class DaemonController: RuntimeObserver {
     private var historyFailing = false
     /// The problems with the files last said: each is said when it appears, not at every reload.
     private var problemsSaid: Set<String> = []
+    /// The notes of the last reload (a skipped comment), said once as the problems are.
+    private var notesSaid: Set<String> = []
     /// The recurring alarms with no day to ring (`Plan.noDayUntil`) that have been said: each
     /// once, when it comes to that, again only after it has had a day to ring since.
     private var noDaySaid: Set<String> = []
@@ -195,6 +197,7 @@ public final class DaemonController: RuntimeObserver {
             onReloaded?()
         }
         standingAlarms = alarms
+        sayNotes(read.notes)
         // A line that cannot be read is set aside; the alarms still ring, planned from the rest
         // and from what this daemon remembers.
         let (history, historyProblems) = store.loadHistoryTolerant()
@@ -316,6 +319,13 @@ public final class DaemonController: RuntimeObserver {
             services.announce?(p)
         }
         problemsSaid = now
+    }
+
+    /// What a read skipped without costing an alarm: a warning, said once while it lasts; not
+    /// a problem (no event, no notification).
+    private func sayNotes(_ notes: [String]) {
+        for n in notes where !notesSaid.contains(n) { console.error("warning: " + n) }
+        notesSaid = Set(notes)
     }
 
     /// The record as the file has it, with what this process knows it rang, missed or skipped.

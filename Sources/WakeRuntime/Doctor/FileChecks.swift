@@ -17,8 +17,15 @@ extension Doctor {
         }
         do {
             let alarms = try store.load()
-            out.append(DoctorFinding(.files, "files.alarms", .pass,
-                                     alarms.isEmpty ? "no standing alarms (add one with 'wake add')" : "alarms.toml is well formed (\(alarms.count) alarm\(alarms.count == 1 ? "" : "s"))"))
+            // A comment that is not UTF-8 is skipped and costs nothing: a warning, not a failure.
+            let notes = store.loadTolerant(keepLastGood: false).notes
+            if let note = notes.first {
+                out.append(DoctorFinding(.files, "files.alarms", .warn, note + (notes.count > 1 ? " (and \(notes.count - 1) more)" : "")))
+            } else {
+                out.append(DoctorFinding(.files, "files.alarms", .pass,
+                                         alarms.isEmpty ? "no standing alarms (add one with 'wake add')"
+                                             : "alarms.toml is well formed (\(alarms.count) alarm\(alarms.count == 1 ? "" : "s"))"))
+            }
         } catch {
             let what = error.isCorrupt ? "correct or remove that alarm" : unreadableFix(store.alarmsFile)
             out.append(DoctorFinding(.files, "files.alarms", .fail, "alarms file " + error.description,

@@ -99,8 +99,8 @@ public enum StandingAlarmActions {
                 throw WakeFailure(.config, "\(option.flag): cannot make '\(typed.printable)' an absolute name: \(error); give the file's full path")
             }
         }
-        let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: context.config(), zone: zone, now: now,
-                                           console: console)
+        let config = context.config()
+        let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
@@ -113,7 +113,9 @@ public enum StandingAlarmActions {
         let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: alarm.name), lateLimit: .zero, now: now, zone: zone,
                                           dayOff: calendars.calendars.dayOff)
         guard let next = first.next, alarm.days == 0 || next.instant - now <= .seconds(366 * 86_400) else {
-            throw noDayInAYear(first, calendars: calendars.calendars, now: now, zone: zone)
+            // The calendars are the command's own when it gave some, else config.toml's.
+            throw noDayInAYear(first, calendars: calendars.calendars, fromConfig: calendars.stored == nil ? config : nil, now: now,
+                               zone: zone)
         }
 
         // The checks a one-off alarm gets (ArmChecks, the same device and mixer checks), so
@@ -204,15 +206,20 @@ public enum StandingAlarmActions {
     }
 
     /// `wake add` (and the D-Bus API's Add) refusing a calendar that leaves the alarm no day to
-    /// ring in the next year: exit 78, naming the calendar.
-    static func noDayInAYear(_ plan: StandingSchedule.Plan, calendars: DayOffCalendars, now: Instant, zone: TimeZoneRules) -> WakeFailure {
+    /// ring in the next year: exit 78, naming the calendar and where it was given (`--skip-days`,
+    /// or config.toml's `skip-days` when the command gave none: `config` is then that file).
+    static func noDayInAYear(_ plan: StandingSchedule.Plan, calendars: DayOffCalendars, fromConfig config: ConfigDefaults?, now: Instant,
+                             zone: TimeZoneRules) -> WakeFailure {
         let files = calendars.paths(holding: plan.passedOver, zone: zone)
-        let named = files.isEmpty ? "its calendars" : files.joined(separator: ", ")
+        let named = files.isEmpty ? "its calendars leave" : files.joined(separator: ", ") + (files.count == 1 ? " leaves" : " leave")
         let when = plan.next.map { "its first day to ring is \(Formatting.datePhrase($0.instant, now: now, zone: zone))" }
-            ?? "every day until \(Formatting.datePhrase(plan.noDayUntil ?? now, now: now, zone: zone)) is a holiday in "
-               + "\(files.count == 1 ? "it" : "them")"
-        return WakeFailure(.config, "\(AlarmOption.skipDays.flag): \(named) leaves the alarm no day to ring in the next year (\(when)); "
-                           + "correct the calendar (is an event's DTEND or RRULE mistyped?) or give another")
+            ?? StandingSchedule.noDayPhrase(until: plan.noDayUntil ?? now, files: files, now: now, zone: zone)
+        let problem = "\(named) the alarm no day to ring in the next year (\(when)); "
+            + "correct the calendar (is an event's DTEND or RRULE mistyped?) or "
+        guard let config else { return WakeFailure(.config, "\(AlarmOption.skipDays.flag): " + problem + "give another") }
+        let key = AlarmOption.skipDays.name
+        let at = config.entry(key).map { " line \($0.line), \(key)" } ?? ", \(key)"
+        return WakeFailure(.config, "config file '\((config.path ?? "config.toml").printable)'\(at): " + problem + "take it out of \(key)")
     }
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
@@ -474,7 +481,8 @@ public enum StandingAlarmActions {
         let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config, calendars: calendars)
         // An option the daemon sets aside is a problem in the file, as a broken alarm is.
         let problems = read.problems + config.problems + calendarProblems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
-        defer { for p in problems + runningOut { console.error("warning: " + p) } }
+        // A skipped comment (read.notes) is said too, but costs nothing: not a problem.
+        defer { for p in problems + read.notes + runningOut { console.error("warning: " + p) } }
         var running: [ControlRecord] = []
         do { running = try ControlActions.ask(.list, in: try context.controlDirectory(), console: console) } catch {
             console.error("warning: \(error.message); running alarms are not shown")
