@@ -73,6 +73,14 @@ struct AlarmSessionTests {
         #expect(lines.lines.contains { $0.contains("snoozed") }, "the console said the snooze: \(lines.lines)")
     }
 
+    /// A one-off session on the fake world, its lines captured: what the Ctrl-Z tests drive.
+    static func oneOff(_ world: FakeWorld, _ lines: Console.LineCapture, settings: AlarmEngine.Settings,
+                       log: EventLog? = nil) throws -> AlarmSession {
+        try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: log, signals: try SignalChannel(),
+                         inhibitor: .off, alarmTimers: nil, settings: settings,
+                         world: AlarmSession.World(clock: world, timers: world, output: world))
+    }
+
     @Test("""
         Ctrl-Z while ringing never stops the process: under --challenge refused and said, it rings on; \
         without, a snooze; each a ctrl_z event
@@ -83,9 +91,7 @@ struct AlarmSessionTests {
         let world = FakeWorld(realtime: RunnerTests.evening)
         let lines = Console.LineCapture()
         let settings = AlarmEngine.Settings(challenge: challenge)
-        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: log,
-                                       signals: try SignalChannel(), inhibitor: .off, alarmTimers: nil, settings: settings,
-                                       world: AlarmSession.World(clock: world, timers: world, output: world))
+        let session = try Self.oneOff(world, lines, settings: settings, log: log)
         var ringingAfter: Bool?
         session.attach(Script([
             { _ in world.advance(by: .seconds(8 * 3600)) },                   // 07:00: it rings
@@ -115,9 +121,7 @@ struct AlarmSessionTests {
         let world = FakeWorld(realtime: RunnerTests.evening)
         let lines = Console.LineCapture()
         let settings = AlarmEngine.Settings(challenge: true)
-        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: nil,
-                                       signals: try SignalChannel(), inhibitor: .off, alarmTimers: nil, settings: settings,
-                                       world: AlarmSession.World(clock: world, timers: world, output: world))
+        let session = try Self.oneOff(world, lines, settings: settings)
         var ringsAgain: Bool?
         session.attach(Script([
             { _ in world.advance(by: .seconds(8 * 3600)) },                   // 07:00: it rings
@@ -140,9 +144,7 @@ struct AlarmSessionTests {
         let world = FakeWorld(realtime: RunnerTests.evening)
         let lines = Console.LineCapture()
         let settings = AlarmEngine.Settings(challenge: true, preAlarm: PreAlarm(lead: .seconds(600), percent: 25))
-        let session = try AlarmSession(mode: .oneOff, zone: .utc, console: Console(capturing: lines), log: nil,
-                                       signals: try SignalChannel(), inhibitor: .off, alarmTimers: nil, settings: settings,
-                                       world: AlarmSession.World(clock: world, timers: world, output: world))
+        let session = try Self.oneOff(world, lines, settings: settings)
         var afterCtrlZ: AlarmEngine.State?
         session.attach(Script([
             { _ in world.advance(by: .seconds(8 * 3600 - 300)) },             // 06:55: the quiet ring

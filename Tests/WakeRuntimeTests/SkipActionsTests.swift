@@ -184,7 +184,8 @@ struct SkipActionsTests {
         let bare = w.lines.lines.count
         #expect(try StandingAlarmActions.resume(names: ["work"], console: w.console, in: w.context) == .done)
         #expect(w.said(from: bare).contains("no pause is on now; 'work' is paused from tomorrow 00:00 until Fri 27 Nov 00:00: "
-                                            + "lift it with 'wake resume work --on 2026-11-25', or every pause with 'wake resume --all work'"),
+                                            + "lift it with 'wake resume work --on 2026-11-25', "
+                                            + "or every pause with 'wake resume --all work'"),
                 "\(w.said(from: bare))")
         #expect(try w.record().pauses.count == 1)
         // Resumed by a date inside it, before it begins: nothing is left of it, and Wednesday rings.

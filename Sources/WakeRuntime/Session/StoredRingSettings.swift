@@ -72,7 +72,8 @@ extension RingSettings {
                 "\(key) " + (stored[key] != nil ? "stored with the alarm" : defaults.entry(key) != nil ? "from config.toml" : "wake's default")
             }.joined(separator: ", ")
             adjustments.append(Adjustment(option: longKey, value: values[longKey] ?? "", reason: "\(problem) (\(from))",
-                                          instead: "snoozes twice the snooze (at most 12h) on its long button", mark: "snooze-long set aside"))
+                                          instead: "snoozes twice the snooze (at most 12h) on its long button",
+                                          mark: "snooze-long set aside"))
             values[longKey] = nil
         }
         let settings: RingSettings
