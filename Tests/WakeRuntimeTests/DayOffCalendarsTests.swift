@@ -46,15 +46,24 @@ struct DayOffCalendarsTests {
         #expect(read.runningOut(today: CivilDate(year: 2027, month: 3, day: 1)).count == 2)
     }
 
+    /// 2026-11-28 00:00 UTC: when the doctor's calendar checks run.
+    static let doctorNow = Instant(nanoseconds: 1_795_824_000 * 1_000_000_000)
+
+    /// A store in `dir` holding the weekday alarm with `skipDays` as its calendar.
+    static func store(in dir: TestDirectory, skipDays: String) throws -> AlarmStore {
+        let store = AlarmStore(alarmsFile: dir.path + "/wake/alarms.toml", historyFile: dir.path + "/wake/history.toml")
+        var alarm = weekday
+        alarm.options["skip-days"] = skipDays
+        try store.update { $0 = [alarm] }
+        return store
+    }
+
     @Test("wake doctor: files.calendars PASS when each calendar reads and reaches on, WARN naming the alarm and the line otherwise")
     func doctorFinding() throws {
         let dir = try TestDirectory()
         let good = try dir.write("good.ics", Array(Self.calendar(["20261225", "20270401", "20271225"]).utf8))
-        let store = AlarmStore(alarmsFile: dir.path + "/wake/alarms.toml", historyFile: dir.path + "/wake/history.toml")
-        var alarm = Self.weekday
-        alarm.options["skip-days"] = good
-        try store.update { $0 = [alarm] }
-        let now = Instant(nanoseconds: 1_795_824_000 * 1_000_000_000)  // 2026-11-28 00:00 UTC
+        let store = try Self.store(in: dir, skipDays: good)
+        let now = Self.doctorNow
         let pass = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
         #expect(pass.count == 1 && pass[0].status == .pass && pass[0].alarms == ["work"], "\(pass)")
         _ = try dir.write("good.ics", Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:2026122\r\nEND:VEVENT\r\n".utf8))
@@ -73,11 +82,8 @@ struct DayOffCalendarsTests {
     func doctorFailsOnNoDay() throws {
         let dir = try TestDirectory()
         let always = try dir.write("always.ics", Array(Self.always.utf8))
-        let store = AlarmStore(alarmsFile: dir.path + "/wake/alarms.toml", historyFile: dir.path + "/wake/history.toml")
-        var alarm = Self.weekday
-        alarm.options["skip-days"] = always
-        try store.update { $0 = [alarm] }
-        let now = Instant(nanoseconds: 1_795_824_000 * 1_000_000_000)  // 2026-11-28 00:00 UTC
+        let store = try Self.store(in: dir, skipDays: always)
+        let now = Self.doctorNow
         let found = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
         #expect(found.count == 1 && found[0].status == .fail && found[0].alarms == ["work"], "\(found)")
         #expect(found.first?.found.hasPrefix("alarm 'work' rings on no day: every day until ") == true
