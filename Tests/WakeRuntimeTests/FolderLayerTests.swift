@@ -13,11 +13,7 @@ struct FolderLayerTests {
     /// Dependencies that run against the layering and close a circle, "From -> To", with why.
     static let knownUpward: [String: String] = [
         "Config -> Session": "ConfigDefaults speaks in RingSettings and WakeFailure, which live with the session",
-        "Holidays -> Session": "the holiday import answers in CommandResult and WakeFailure",
         "Holidays -> Standing": "the holiday import calls the standing alarms' verbs",
-        "Session -> Control": "OneOffAlarm, the one-off verb, attaches the control endpoint",
-        "Session -> Media": "AlarmOptions holds MediaPlayerMode, and OneOffAlarm attaches MediaPlayers",
-        "Session -> Notification": "OneOffAlarm sets the desktop notifier up",
         "Control -> Standing": "the control socket's actions call the standing alarms' verbs",
     ]
 

@@ -23,8 +23,8 @@ struct KernelDoorTests {
         "WakeRuntime/Daemon/StandingAlarmDaemon.swift": "getpid",
         "WakeRuntime/Notification/DesktopNotifier.swift": "getenv",
         "WakeRuntime/Session/AlarmSession.swift": "signal numbers, poll flags, STDIN_FILENO, lstat of the zone file",
+        "WakeRuntime/OneOff/OneOffAlarm.swift": "access() for the event log's path and directory in a dry run",
         "WakeRuntime/Session/DefaultSound.swift": "sin, for the sound made when the built-in one cannot be read",
-        "WakeRuntime/Session/OneOffAlarm.swift": "access() for the event log's path and directory in a dry run",
     ]
 
     /// Modules no file of the engine or the application imports: the C modules have wrappers in
