@@ -42,13 +42,14 @@ public enum BoundedCall {
         let isAbandoned = { () -> Bool in job.state.withLock { $0.abandoned } }
         do {
             try DetachedThread.start {
-                job.value = work(isAbandoned)
+                let value = work(isAbandoned)
+                job.value = value
                 let late = job.state.withLock { s -> Bool in
                     s.finished = true
                     if !s.abandoned { wake.signal() }
                     return s.abandoned
                 }
-                if late, let value = job.value { lateFinish(value) }
+                if late { lateFinish(value) }
             }
         } catch {
             wake.close()
