@@ -13,7 +13,6 @@ struct FolderLayerTests {
     /// Dependencies that run against the layering and close a circle, "From -> To", with why.
     static let knownUpward: [String: String] = [
         "Config -> Session": "ConfigDefaults speaks in RingSettings and WakeFailure, which live with the session",
-        "Holidays -> Standing": "the holiday import calls the standing alarms' verbs",
         "Control -> Standing": "the control socket's actions call the standing alarms' verbs",
     ]
 
