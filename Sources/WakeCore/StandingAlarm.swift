@@ -49,9 +49,6 @@ public struct StandingAlarm: Hashable, Sendable {
     /// The days it rings on (empty for a one-off).
     public var daySet: DaySet { DaySet(bits: days) }
 
-    /// Whether it rings on weekday `w` (0 = Sunday).
-    public func rings(onWeekday w: Int) -> Bool { daySet.contains(w) }
-
     /// `06:30:00`, as the alarms file writes it.
     public var timeText: String { "\(AlarmBook.two(hour)):\(AlarmBook.two(minute)):\(AlarmBook.two(second))" }
 

@@ -44,17 +44,9 @@ public enum TerminalText {
         return out
     }
 
-    /// At most `limit` characters: a longer text loses its middle, marked by one "…", keeping
-    /// its start (which names it) and its end (the file name of a path, the unit of a span).
-    public static func shorten(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
-        guard limit > 1 else { return limit == 1 ? "…" : "" }
-        let keep = limit - 1
-        return String(text.prefix(keep - keep / 2)) + "…" + String(text.suffix(keep / 2))
-    }
-
     /// Escaped, then shortened to `limit` characters without cutting an escape in two: the
-    /// form every untrusted string takes inside a message.
+    /// form every untrusted string takes inside a message. A longer text loses its middle, marked
+    /// by one "…", keeping its start (which names it) and its end (the file name of a path).
     public static func printable(_ text: String, limit: Int = nameLimit) -> String {
         // Lengths count scalars, never fewer than the characters a terminal shows, so the
         // result is never longer than `limit` characters.

@@ -176,11 +176,6 @@ extension String {
     /// escaped, and shortened in the middle to `TerminalText.nameLimit` characters.
     public var printable: String { TerminalText.printable(self) }
 
-    /// At most `limit` characters, so a pasted novel does not become a 100 KB error line.
-    public func abbreviated(to limit: Int) -> String {
-        count <= limit ? self : String(prefix(limit)) + "..."
-    }
-
     public func leftPadded(to width: Int, with pad: Character = "0") -> String {
         count >= width ? self : String(repeating: pad, count: width - count) + self
     }

@@ -25,14 +25,6 @@ public enum ZoneLoader {
     /// True when `TZ` is set: it pins the zone, and the machine's zone is not watched.
     public static var zonePinned: Bool { getenv("TZ") != nil }
 
-    /// A zone by name (`Europe/Berlin`), absolute TZif path, or POSIX rule (`CET-1CEST,M3.5.0,M10.5.0/3`).
-    public static func zone(named spec: String) -> TimeZoneRules? {
-        switch load(named: spec, zoneDirectory: zoneDirectory) {
-        case .success(let z): return z
-        case .failure: return nil
-        }
-    }
-
     struct ZoneProblem: Error { var reason: String }
 
     /// A zone by name, or why there is none: "unknown time zone", or what is wrong with the file

@@ -83,8 +83,8 @@ struct AlarmBookTests {
     @Test func daysMapToWeekdayBits() throws {
         let a = try AlarmBook.parse("[alarms.a]\ntime = \"07:00\"\ndays = [\"sun\", \"sat\", \"wed\"]\ncreated = \"2026-01-01T00:00:00Z\"\n")
         #expect(a[0].days == 0b100_1001)
-        #expect(a[0].rings(onWeekday: 0) && a[0].rings(onWeekday: 3) && a[0].rings(onWeekday: 6))
-        #expect(!a[0].rings(onWeekday: 1))
+        #expect(a[0].daySet.contains(0) && a[0].daySet.contains(3) && a[0].daySet.contains(6))
+        #expect(!a[0].daySet.contains(1))
     }
 
     @Test func namesAreShortLowercaseWords() {

@@ -32,20 +32,20 @@ struct TerminalTextTests {
         }
     }
 
-    @Test("shorten cuts the middle, keeping start and end, to the limit exactly")
-    func shorten() {
+    @Test("printable of plain text cuts the middle, keeping start and end, to the limit exactly")
+    func shortened() {
         let name = String(repeating: "a", count: 2500) + String(repeating: "z", count: 2500)
         for limit in 0...200 {
-            let s = TerminalText.shorten(name, to: limit)
+            let s = TerminalText.printable(name, limit: limit)
             #expect(s.count == limit)
             if limit >= 3 {
                 #expect(s.hasPrefix("a") && s.hasSuffix("z") && s.contains("…"))
             }
         }
-        #expect(TerminalText.shorten("short", to: 80) == "short")
-        #expect(TerminalText.shorten("abcdefghij", to: 5) == "ab…ij")
-        #expect(TerminalText.shorten("abcdefghij", to: 10) == "abcdefghij")
-        #expect(TerminalText.shorten("abcdefghij", to: -1) == "")
+        #expect(TerminalText.printable("short", limit: 80) == "short")
+        #expect(TerminalText.printable("abcdefghij", limit: 5) == "ab…ij")
+        #expect(TerminalText.printable("abcdefghij", limit: 10) == "abcdefghij")
+        #expect(TerminalText.printable("abcdefghij", limit: -1) == "")
     }
 
     @Test("printable: escaped, then at most the limit, escapes never cut in two")

@@ -27,19 +27,19 @@ struct SystemCallFaultTests {
         defer { close(fds[0]); close(fds[1]) }
         let byte: [UInt8] = [7]
         let (n, injected) = try FaultInjector.inject("syscall:write=EINTRx3") { scope in
-            let n = try SystemCall.retrying("write") { write(fds[1], byte, 1) }
+            let n = try syscall("write") { write(fds[1], byte, 1) }
             return (n, scope.injected)
         }
         #expect(n == 1 && injected == 3, "three interrupted attempts, then the write itself")
         let e = thrown(SystemCallError.self) {
-            try FaultInjector.inject("syscall:write=EAGAIN") { _ in try SystemCall.retrying("write(pipe)") { write(fds[1], byte, 1) } }
+            try FaultInjector.inject("syscall:write=EAGAIN") { _ in _ = try syscall("write(pipe)") { write(fds[1], byte, 1) } }
         }
         #expect(e == SystemCallError("write(pipe)", .resourceTemporarilyUnavailable))
         #expect(e?.description == "write(pipe): \(Errno.resourceTemporarilyUnavailable)")
         // Outside the body, and for other calls, nothing is injected.
-        #expect(try SystemCall.retrying("write") { write(fds[1], byte, 1) } == 1)
+        #expect(try syscall("write") { write(fds[1], byte, 1) } == 1)
         let (m, none) = try FaultInjector.inject("syscall:read=EIO") { scope in
-            let m = try SystemCall.retrying("write") { write(fds[1], byte, 1) }
+            let m = try syscall("write") { write(fds[1], byte, 1) }
             return (m, scope.injected)
         }
         #expect(m == 1 && none == 0)

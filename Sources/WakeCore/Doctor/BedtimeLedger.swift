@@ -83,12 +83,6 @@ public struct BedtimeLedger: Sendable {
         entries = entries.filter { alarms.contains($0.key) }
     }
 
-    /// Whether a problem of `alarm` was notified for `occurrence`.
-    public func wasNotified(alarm: String, occurrence: Instant, problem: String) -> Bool {
-        guard let e = entries[alarm], e.occurrence == occurrence else { return false }
-        return e.notified.contains(problem)
-    }
-
     // MARK: what is said
 
     /// The journal line: `bedtime check: alarm 'work' at 06:30: FAIL sound.sink: ...; fix: ...`.

@@ -1,4 +1,4 @@
-import Glibc
+import Synchronization
 import WakeSystem
 
 /// The put-back of a dead wake's mixer levels that this process's start gave up waiting for
@@ -13,64 +13,41 @@ import WakeSystem
 /// mixer and stream again.
 ///
 /// One per process: the restore runs once, at the start, before any session or loop exists.
-package final class AbandonedRestore: @unchecked Sendable {
+package final class AbandonedRestore: Sendable {
     package static let shared = AbandonedRestore()
 
-    private var mutex = pthread_mutex_t()
-    /// Made when the restore is given up (or ends, whichever comes first); nil before, or when no
-    /// descriptor could be had (then the loop is not told, and the line is lost: nothing else is).
-    private var signal: EventSignal?
-    private var abandoned = false
-    /// What the restore said when it ended, until the loop takes it.
-    private var lines: [String]?
+    /// `box` is made when the restore is given up (or ends, whichever comes first) and holds what
+    /// the restore said when it ended, until the loop takes it; nil before, or when no descriptor
+    /// could be had (then the loop is not told, and the line is lost: nothing else is).
+    private let state = Mutex<(abandoned: Bool, box: PostBox<[String]>?)>((false, nil))
 
-    private init() { pthread_mutex_init(&mutex, nil) }
+    private init() {}
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
-    }
-
-    /// Under the mutex: the signal, made on first need.
-    private func signalLocked() -> EventSignal? {
-        if signal == nil { signal = try? EventSignal() }
-        return signal
-    }
-
-    private func wakeLocked() { signalLocked()?.signal() }
-
-    /// On the main thread, when the start gives the restore up.
-    package func giveUp() {
-        locked {
-            abandoned = true
-            _ = signalLocked()
-            if lines != nil { wakeLocked() }  // it ended while being given up
+    /// The box, made on first need.
+    private func box(abandoning: Bool) -> PostBox<[String]>? {
+        state.withLock { s in
+            if abandoning { s.abandoned = true }
+            if s.box == nil { s.box = try? PostBox() }
+            return s.box
         }
     }
+
+    /// On the main thread, when the start gives the restore up.
+    package func giveUp() { _ = box(abandoning: true) }
 
     /// On the restore's thread, when it ends after it was given up: what it said (empty when it
     /// changed nothing).
-    package func ended(_ said: [String]) {
-        locked {
-            lines = said
-            wakeLocked()
-        }
-    }
+    package func ended(_ said: [String]) { box(abandoning: false)?.post(said) }
 
     /// The descriptor a loop watches while a given-up restore may still end; nil when none was given up.
     var descriptor: Int32? {
-        locked { abandoned ? signal?.fd : nil }
+        state.withLock { $0.abandoned ? $0.box?.signal.fd : nil }
     }
 
     /// Once the given-up restore has ended: what it said, once (later calls, and calls before
     /// it ended, give nil). Empties the descriptor.
     func take() -> [String]? {
-        locked {
-            signal?.drain()
-            defer { lines = nil }
-            return lines
-        }
+        state.withLock { $0.box }?.take().last
     }
 
     /// The one line that says it, `ringing`: whether a ring's guard looks again because of it.

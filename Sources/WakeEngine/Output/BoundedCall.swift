@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import WakeCore
 import WakeSystem
 
@@ -15,20 +16,13 @@ public enum BoundedCall {
         case interrupted(Int32)
     }
 
-    /// What the thread and the waiter share, under the mutex; the value itself lives in a
-    /// `Result` the thread fills under it too.
-    private final class Job: @unchecked Sendable {
-        var mutex = pthread_mutex_t()
-        var finished = false
-        var abandoned = false
-        let wake: EventSignal
-        init(wake: EventSignal) {
-            self.wake = wake
-            pthread_mutex_init(&mutex, nil)
-        }
+    /// What the thread and the waiter share, under one mutex: whether the call finished and
+    /// whether it was given up. The value itself is written once, before `finished` is set
+    /// under the mutex, and read only by whoever saw `finished` under it.
+    private final class Job<T>: @unchecked Sendable {
+        let state = Mutex((finished: false, abandoned: false))
+        var value: T?
     }
-
-    private final class Result<T>: @unchecked Sendable { var value: T? }
 
     /// `signals`: a signal channel to watch; `ignoring` lists signals that do not end the wait.
     public static func run<T>(limit: Duration, signals: SignalChannel?, ignoring: Set<Int32> = SignalChannel.nonInterrupting,
@@ -44,22 +38,17 @@ public enum BoundedCall {
                               lateFinish: @escaping (T) -> Void,
                               _ work: @escaping (_ isAbandoned: @escaping () -> Bool) -> T) throws(SystemCallError) -> Outcome<T> {
         let wake = try EventSignal()
-        let result = Result<T>()
-        let box = Job(wake: wake)
-        let isAbandoned = { () -> Bool in
-            pthread_mutex_lock(&box.mutex)
-            defer { pthread_mutex_unlock(&box.mutex) }
-            return box.abandoned
-        }
+        let job = Job<T>()
+        let isAbandoned = { () -> Bool in job.state.withLock { $0.abandoned } }
         do {
             try DetachedThread.start {
                 let value = work(isAbandoned)
-                pthread_mutex_lock(&box.mutex)
-                result.value = value
-                box.finished = true
-                let late = box.abandoned
-                if !late { box.wake.signal() }
-                pthread_mutex_unlock(&box.mutex)
+                job.value = value
+                let late = job.state.withLock { s -> Bool in
+                    s.finished = true
+                    if !s.abandoned { wake.signal() }
+                    return s.abandoned
+                }
                 if late { lateFinish(value) }
             }
         } catch {
@@ -68,19 +57,16 @@ public enum BoundedCall {
         }
         /// Gives the call up unless it has just finished: then its value, which nobody else will take.
         func abandon() -> T? {
-            pthread_mutex_lock(&box.mutex)
-            defer { pthread_mutex_unlock(&box.mutex) }
-            if box.finished { return result.value }
-            box.abandoned = true
-            return nil
+            let finished = job.state.withLock { s -> Bool in
+                if !s.finished { s.abandoned = true }
+                return s.finished
+            }
+            return finished ? job.value : nil
         }
         defer { wake.close() }  // the thread rings it only under the lock, and never once abandoned
         let deadline = SystemClock.monotonic + limit
         while true {
-            pthread_mutex_lock(&box.mutex)
-            let finished = box.finished ? result.value : nil
-            pthread_mutex_unlock(&box.mutex)
-            if let finished { return .done(finished) }
+            if job.state.withLock({ $0.finished }), let finished = job.value { return .done(finished) }
             let left = deadline - SystemClock.monotonic
             if left <= .zero { return abandon().map { .done($0) } ?? .timedOut }
             var fds = [Poll.Descriptor(fd: wake.fd, events: Poll.readable, revents: 0)]

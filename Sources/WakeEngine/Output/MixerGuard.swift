@@ -1,4 +1,4 @@
-import Glibc
+import Synchronization
 import WakeCore
 import WakeSystem
 
@@ -24,31 +24,29 @@ import WakeSystem
 ///
 /// The ledger's mutex guards only its bookkeeping and the file write, and only workers take it:
 /// the event loop never does, so no mixer call can ever hold the loop up.
-final class MixerLedger: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
+final class MixerLedger: Sendable {
     private struct Held {
         var entry: MixerSaveFile.Entry
         /// The worker that restores it; nil when nobody does any more (its restore failed).
         var owner: Int?
         var restoring = false
     }
-    private var entries: [String: Held] = [:]
-    private var order: [String] = []
+    /// What the mutex guards: the entries not yet put back, in the order they were first saved.
+    private struct Ledger {
+        var entries: [String: Held] = [:]
+        var order: [String] = []
+    }
+    private let state = Mutex(Ledger())
     private let path: String?
     private let owner: MixerSaveFile.Owner
 
     init(directory: String?) {
-        path = directory.map { MixerStateStore.path(in: $0, pid: getpid()) }
+        path = directory.map { MixerStateStore.path(in: $0, pid: CurrentProcess.id) }
         owner = MixerStateStore.currentOwner()
-        pthread_mutex_init(&mutex, nil)
     }
 
-    deinit { pthread_mutex_destroy(&mutex) }
-
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
+    private func locked<T: Sendable>(_ body: (inout Ledger) -> T) -> T {
+        state.withLock { body(&$0) }
     }
 
     /// A mixer a worker raised (or adopted) and must put back.
@@ -66,11 +64,11 @@ final class MixerLedger: @unchecked Sendable {
         // briefly, so its original levels are not read as the user's.
         var adopted: MixerSaveFile.Entry?
         for _ in 0..<100 {
-            let busy: Bool = locked {
-                guard var held = entries[control] else { return false }
+            let busy: Bool = locked { l in
+                guard var held = l.entries[control] else { return false }
                 if held.restoring { return true }
                 held.owner = worker
-                entries[control] = held
+                l.entries[control] = held
                 adopted = held.entry
                 return false
             }
@@ -83,7 +81,7 @@ final class MixerLedger: @unchecked Sendable {
             mixer = try Mixer(control: control)
             before = try mixer.read()
         } catch {
-            if adopted != nil { locked { entries[control]?.owner = nil } }
+            if adopted != nil { locked { l in l.entries[control]?.owner = nil } }
             report(.mixerProblem("cannot read the mixer behind '\(device.printable)' (\(error)); ringing at the level it is at"))
             return nil
         }
@@ -95,10 +93,10 @@ final class MixerLedger: @unchecked Sendable {
         let saved = adopted?.saved ?? before
         let entry = MixerSaveFile.Entry(mixer: control, saved: saved, applied: target)
         // Saved before anything changes: a crash from here on is put right by the next start.
-        let saveError = locked { () -> StoreError? in
-            if entries[control] == nil { order.append(control) }
-            entries[control] = Held(entry: entry, owner: worker)
-            return writeFile()
+        let saveError = locked { (l: inout Ledger) -> StoreError? in
+            if l.entries[control] == nil { l.order.append(control) }
+            l.entries[control] = Held(entry: entry, owner: worker)
+            return writeFile(l)
         }
         if let saveError {
             report(.mixerProblem("cannot save the mixer levels before raising them (\(saveError)); if wake dies while ringing they stay raised"))
@@ -128,16 +126,16 @@ final class MixerLedger: @unchecked Sendable {
             return token
         }
         guard let target = MixerPlan.raised(before, floor: floor) else { return token }
-        let saveError = locked { () -> StoreError? in
-            var entry = entries[token.control]?.entry ?? MixerSaveFile.Entry(mixer: token.control, saved: before, applied: target)
-            if entries[token.control] == nil { order.append(token.control) }
+        let saveError = locked { (l: inout Ledger) -> StoreError? in
+            var entry = l.entries[token.control]?.entry ?? MixerSaveFile.Entry(mixer: token.control, saved: before, applied: target)
+            if l.entries[token.control] == nil { l.order.append(token.control) }
             // Another layout of channels than was saved: these levels are the ones to go back.
             if entry.saved.levels.volumes.count != target.volumes.count || entry.saved.levels.switches.count != target.switches.count {
                 entry.saved = before
             }
             entry.applied = target
-            entries[token.control] = Held(entry: entry, owner: worker)
-            return writeFile()
+            l.entries[token.control] = Held(entry: entry, owner: worker)
+            return writeFile(l)
         }
         if let saveError {
             report(.mixerProblem("cannot save the mixer levels before raising them again (\(saveError)); if wake dies while ringing they stay raised"))
@@ -176,24 +174,24 @@ final class MixerLedger: @unchecked Sendable {
     /// taken the entry over meanwhile.
     func restore(_ token: Token, worker: Int, report: (WorkerReport) -> Void) {
         defer { token.mixer.close() }
-        let entry: MixerSaveFile.Entry? = locked {
-            guard var held = entries[token.control], held.owner == worker else { return nil }
+        let entry: MixerSaveFile.Entry? = locked { l in
+            guard var held = l.entries[token.control], held.owner == worker else { return nil }
             held.restoring = true
-            entries[token.control] = held
+            l.entries[token.control] = held
             return held.entry
         }
         guard let entry else { return }
         let outcome: MixerStateStore.RestoreOutcome
         do { outcome = try MixerStateStore.restore(entry, on: token.mixer) } catch { outcome = .failed(error) }
-        let saveError = locked { () -> StoreError? in
+        let saveError = locked { (l: inout Ledger) -> StoreError? in
             if outcome.isLeftForLater {
-                entries[token.control]?.restoring = false
-                entries[token.control]?.owner = nil  // left for the next worker on it, or the next start
+                l.entries[token.control]?.restoring = false
+                l.entries[token.control]?.owner = nil  // left for the next worker on it, or the next start
                 return nil
             }
-            entries[token.control] = nil
-            order.removeAll { $0 == token.control }
-            return writeFile()
+            l.entries[token.control] = nil
+            l.order.removeAll { $0 == token.control }
+            return writeFile(l)
         }
         switch outcome {
         case .restored(let reading, let kept):
@@ -235,19 +233,19 @@ final class MixerLedger: @unchecked Sendable {
                 }
                 saving.removeAll { !MixerSaveFile.storable($0.mixer) }
                 guard !saving.isEmpty else { return }
-                let saveError = locked { () -> StoreError? in
+                let saveError = locked { (l: inout Ledger) -> StoreError? in
                     for var entry in saving {
-                        if let held = entries[entry.mixer] {
+                        if let held = l.entries[entry.mixer] {
                             let first = held.entry.saved.levels
                             if first.volumes.count == entry.applied.volumes.count && first.switches.count == entry.applied.switches.count {
                                 entry.saved = held.entry.saved
                             }
                         } else {
-                            order.append(entry.mixer)
+                            l.order.append(entry.mixer)
                         }
-                        entries[entry.mixer] = Held(entry: entry, owner: worker)
+                        l.entries[entry.mixer] = Held(entry: entry, owner: worker)
                     }
-                    return writeFile()
+                    return writeFile(l)
                 }
                 if let saveError {
                     report(.mixerProblem("cannot save the sink's levels before raising them (\(saveError)); if wake dies while ringing they stay raised"))
@@ -306,7 +304,7 @@ final class MixerLedger: @unchecked Sendable {
     func restoreStream(_ change: SoundServerStream.Change, worker: Int, report: (WorkerReport) -> Void) {
         let control = SoundServerStream.sinkPrefix + change.sink
         let remembered = SoundServerStream.restorePrefix + change.restoreID
-        let ownsSink = change.sinkApplied != nil && locked { entries[control]?.owner == worker }
+        let ownsSink = change.sinkApplied != nil && locked { l in l.entries[control]?.owner == worker }
         var mine = change
         if !ownsSink { mine.sinkApplied = nil }
         do {
@@ -315,30 +313,30 @@ final class MixerLedger: @unchecked Sendable {
             if let (reading, kept) = r.sink { report(.mixerRestored(mixer: control, to: reading, keptChanges: kept)) }
             // The stream put back while it lives: the server remembers that, so its entry goes too.
             var done = ownsSink ? [control] : []
-            if r.stream != nil && locked({ entries[remembered]?.owner == worker }) { done.append(remembered) }
+            if r.stream != nil && locked({ l in l.entries[remembered]?.owner == worker }) { done.append(remembered) }
             if !done.isEmpty {
-                let saveError = locked { () -> StoreError? in
-                    for key in done { entries[key] = nil }
-                    order.removeAll { done.contains($0) }
-                    return writeFile()
+                let saveError = locked { (l: inout Ledger) -> StoreError? in
+                    for key in done { l.entries[key] = nil }
+                    l.order.removeAll { done.contains($0) }
+                    return writeFile(l)
                 }
                 if let saveError { report(.mixerProblem("cannot update the saved mixer levels (\(saveError)); if wake dies now they may stay raised")) }
             }
         } catch {
-            if ownsSink { locked { entries[control]?.owner = nil } }
+            if ownsSink { locked { l in l.entries[control]?.owner = nil } }
             report(.mixerProblem("cannot put wake's stream or its sink back (\(error)); the next start of wake puts the sink back"))
         }
     }
 
     /// Under the mutex: the file holds exactly the entries not yet put back.
-    private func writeFile() -> StoreError? {
+    private func writeFile(_ l: Ledger) -> StoreError? {
         guard let path else { return StoreError(path: "", reason: "neither XDG_STATE_HOME nor HOME is set to an absolute path") }
-        if entries.isEmpty {
+        if l.entries.isEmpty {
             MixerStateStore.remove(path)
             return nil
         }
         let file = MixerSaveFile(owner: owner, server: MixerStateStore.serverIdentity(),
-                                 entries: order.compactMap { entries[$0]?.entry })
+                                 entries: l.order.compactMap { l.entries[$0]?.entry })
         do { try MixerStateStore.write(file, to: path) } catch { return error }
         return nil
     }

@@ -64,9 +64,4 @@ public final class Reactor {
             source.handler(fds[i].revents)
         }
     }
-
-    /// Turns until `done()` says so.
-    public func run(until done: () -> Bool) throws(SystemCallError) {
-        while !done() { try runOnce() }
-    }
 }

@@ -76,7 +76,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     }
 
     private unowned var session: SessionContext!
-    private let controller: DaemonController
+    private let controller: any BusAPIHost
     private let clock: RuntimeClock
     private let address: String?
     /// Where Resume's action reads and writes; nil: the user's files (the in-process tests' own).
@@ -98,7 +98,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private var announced = false
 
     /// `address`: another bus than the session's (the in-process tests' private one).
-    public init(controller: DaemonController, clock: RuntimeClock, address: String? = nil, standing: (() -> StandingContext)? = nil) {
+    public init(controller: any BusAPIHost, clock: RuntimeClock, address: String? = nil, standing: (() -> StandingContext)? = nil) {
         self.controller = controller
         self.clock = clock
         self.address = address

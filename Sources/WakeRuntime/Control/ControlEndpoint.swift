@@ -47,6 +47,9 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
 
     public func stop() { server?.close() }
 
+    /// Closed before the alarms are shut down: no client is told of an alarm that is going away.
+    public var stopsBeforeTheAlarms: Bool { true }
+
     /// The socket's path while it is open.
     private var socketPath: String?
 

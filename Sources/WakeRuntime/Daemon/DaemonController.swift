@@ -7,7 +7,7 @@ import WakeSystem
 /// occurrence as fired before it rings (so a restart never rings it twice), records what was
 /// missed, removes one-offs that are done, and holds the "never sleep" lock only in a window
 /// before the next occurrence.
-public final class DaemonController: RuntimeObserver {
+public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// The inhibitor is taken this long before an occurrence, and kept until its ring ends.
     static let inhibitWindow: Duration = .seconds(10 * 3600)
 

@@ -116,8 +116,11 @@ public enum StandingAlarmDaemon {
             try attach(controller, bedtime: bedtime, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)
             if notifyMode != .off, noticeLead > .zero {
                 // Without its timer the alarms still ring: only the notices are lost.
+                let skip = { (name: String) throws(WakeFailure) in
+                    _ = try StandingAlarmActions.skip(name: name, undo: false, console: console)
+                }
                 if let notices = try? AdvanceNotices(lead: noticeLead, console: console,
-                                                     occurrence: { [unowned controller] in controller.occurrence(of: $0) }) {
+                                                     occurrence: { [unowned controller] in controller.occurrence(of: $0) }, skip: skip) {
                     controller.onMissed = { [unowned notices] in notices.missedWhileDown($0, $1) }
                     session.attach(notices)
                 }

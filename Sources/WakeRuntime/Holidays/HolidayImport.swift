@@ -173,7 +173,7 @@ public enum HolidayImport {
     /// may read it. The default directory is wake's own, made and checked as for the alarms.
     static func write(_ text: String, to path: String, defaultPath: Bool) throws(WakeFailure) {
         if defaultPath {
-            do { try AlarmStore.ensureDirectory(AtomicFile.split(path).directory) } catch { throw StandingAlarmActions.storeError(error) }
+            do { try AlarmStore.ensureDirectory(AtomicFile.split(path).directory) } catch { throw WakeFailure(store: error) }
         }
         do {
             try AtomicFile.write(text, to: path, mode: 0o644)

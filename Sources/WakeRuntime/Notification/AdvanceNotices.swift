@@ -11,6 +11,9 @@ import WakeSystem
 final class AdvanceNotices: RuntimeObserver, SessionAttachment {
     private unowned var session: SessionContext!
     private let occurrence: (String) -> Instant?
+    /// What the Skip button does with an alarm's name: the daemon wires `wake skip NAME`'s own
+    /// action in, so the notices never call a command-line verb themselves.
+    private let skip: (String) throws(WakeFailure) -> Void
     private let lead: Duration
     private let console: Console
     private let timer: WakeTimer
@@ -26,10 +29,12 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
     /// is said in one notice.
     private var missed: [(alarm: String, occurrence: Instant)] = []
 
-    init(lead: Duration, console: Console, occurrence: @escaping (String) -> Instant?) throws(SystemCallError) {
+    init(lead: Duration, console: Console, occurrence: @escaping (String) -> Instant?,
+         skip: @escaping (String) throws(WakeFailure) -> Void) throws(SystemCallError) {
         self.lead = lead
         self.console = console
         self.occurrence = occurrence
+        self.skip = skip
         timer = try WakeTimer(clock: .wall)
     }
 
@@ -121,7 +126,7 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
         guard key == AdvanceNotice.skipKey, let shown = onScreen[id] else { return }
         close(id)
         guard occurrence(shown.alarm) == shown.occurrence, case .armed? = session.runner.state(of: shown.alarm) else { return }
-        do { _ = try StandingAlarmActions.skip(name: shown.alarm, undo: false, console: console) } catch {
+        do { try skip(shown.alarm) } catch {
             console.error("cannot skip '\(shown.alarm)' from the notification: \(error.message)")
         }
     }

@@ -277,10 +277,9 @@ public final class AlarmSession: SessionContext {
     private func finish() {
         // The control socket first: nobody is told of an alarm that is going away. The others
         // after the sound has stopped (the notifier takes down what the ended alarms showed).
-        let control = attachments.filter { $0 is ControlEndpoint }
-        for attachment in control { attachment.stop() }
+        for attachment in attachments where attachment.stopsBeforeTheAlarms { attachment.stop() }
         runner.shutDown()
-        for attachment in attachments.reversed() where !(attachment is ControlEndpoint) { attachment.stop() }
+        for attachment in attachments.reversed() where !attachment.stopsBeforeTheAlarms { attachment.stop() }
         inhibitor.release()
         terminal?.restore()
         console.clearStatus()

@@ -35,8 +35,13 @@ public protocol SessionAttachment: AnyObject {
     func beforePoll()
     /// The session ends (every way out): close what was opened.
     func stop()
+    /// Whether it is stopped before the alarms are shut down rather than after: true for what
+    /// would tell someone of an alarm that is going away (the control endpoint). The session
+    /// asks this, never which attachment it holds.
+    var stopsBeforeTheAlarms: Bool { get }
 }
 
 extension SessionAttachment {
     public func beforePoll() {}
+    public var stopsBeforeTheAlarms: Bool { false }
 }

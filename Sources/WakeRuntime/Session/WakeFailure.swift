@@ -40,6 +40,12 @@ public struct WakeFailure: Error {
         self.message = message
     }
 
+    /// A file of wake's own that cannot be used: broken contents are a config failure, the rest
+    /// (a directory or a file that cannot be made or written) one that cannot be created.
+    init(store error: StoreError) {
+        self.init(error.isCorrupt ? .config : .cantCreate, error.description)
+    }
+
     /// The signal that ended the checks, if one did.
     public var signal: Int32? { if case .interrupted(let s) = kind { return s } else { return nil } }
 
