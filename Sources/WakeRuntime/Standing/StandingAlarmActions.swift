@@ -277,21 +277,22 @@ public enum StandingAlarmActions {
     }
 
     static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
-                     config: ConfigDefaults = ConfigDefaults(), calendars: [String: DayOffCalendars] = [:]) -> [Row] {
-        alarms.sorted { $0.name < $1.name }.map { a in
+                     config: ConfigDefaults = ConfigDefaults(), daysOff: AlarmDaysOff? = nil) -> [Row] {
+        let daysOff = daysOff ?? AlarmDaysOff([], config: config, now: now, zone: zone)
+        return alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
             let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
-            let lateLimit = read?.settings.engine.lateLimit ?? Defaults.lateLimit
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
-            let dayOffs = calendars[a.name] ?? DayOffCalendars()
-            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now, zone: zone, dayOff: dayOffs.dayOff)
+            let dayOffs = daysOff[a.name]
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: RingSettings.lateLimit(of: a, config: config), now: now,
+                                             zone: zone, dayOff: dayOffs.dayOff)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
             let skips = record.skipInstants(of: a, zone: zone).filter { $0 > now }
             let skipNext = ahead.contains { $0.reason == .requested } || (record.lastSkipped.map { $0 > now } ?? false)
             let reasons = StandingSchedule.reasons(ahead, skipsAhead: skips.count, now: now, zone: zone)
             let reasonsAll = plan.passedOver.count < StandingSchedule.passedOverKept
-            let noDay = dayOffs.noDay(plan, now: now, zone: zone)
+            let noDay = daysOff.noDay(a.name, plan)
             var state = "waiting"
             // The pause in force, or else the next one planned.
             let pause = record.pauses.first { $0.until > now }
@@ -323,7 +324,7 @@ public enum StandingAlarmActions {
                        pauses: record.pauses.filter { $0.until > now },
                        rings: { t in
                            !record.isSkipped(t, zone: zone) && !record.isPaused(t)
-                               && (a.days == 0 || calendars[a.name]?.dayOff(zone.localTime(at: t).date) == nil)
+                               && (a.days == 0 || dayOffs.dayOff(zone.localTime(at: t).date) == nil)
                        })
         }
     }
@@ -467,18 +468,11 @@ public enum StandingAlarmActions {
         let zone = context.zone(console)
         let now = context.now()
         let daemon = context.daemonRunning()
-        // Each alarm's holiday calendars, each file read once; one the daemon cannot read is a problem too.
-        let cache = DayOffCalendars.Cache()
-        var calendars: [String: DayOffCalendars] = [:]
-        var calendarProblems: [String] = [], runningOut: [String] = []
-        for a in alarms {
-            guard let paths = DayOffCalendars.paths(for: a, config: config) else { continue }
-            let c = DayOffCalendars.read(paths, zone: zone, cache: cache)
-            calendars[a.name] = c
-            calendarProblems += c.problems.map { "alarm '\(a.name)' \($0); meanwhile it rings on that calendar's days" }
-            runningOut += c.runningOut(today: zone.localTime(at: now).date).map { "alarm '\(a.name)' \($0)" }
-        }
-        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config, calendars: calendars)
+        // Each alarm's holiday calendars; one the daemon cannot read is a problem too, one running out a warning.
+        let daysOff = AlarmDaysOff(alarms, config: config, now: now, zone: zone)
+        let calendarProblems = daysOff.problems.filter { $0.kind == .unreadable }.map { $0.line + AlarmDaysOff.meanwhile }
+        let runningOut = daysOff.problems.filter { $0.kind == .runningOut }.map(\.line)
+        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config, daysOff: daysOff)
         // An option the daemon sets aside is a problem in the file, as a broken alarm is.
         let problems = read.problems + config.problems + calendarProblems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
         // A skipped comment (read.notes) is said too, but costs nothing: not a problem.
@@ -671,12 +665,12 @@ public enum StandingAlarmActions {
         do { alarms = try store.load() } catch { throw storeError(error) }
         guard let alarm = alarms.first(where: { $0.name == request.name }) else { throw unknown(request.name) }
         let config = context.config()
-        let lateLimit = (try? RingSettings.tolerating(stored: alarm.options, defaults: config))?.settings.engine.lateLimit ?? Defaults.lateLimit
-        let calendars = DayOffCalendars.read(DayOffCalendars.paths(for: alarm, config: config), zone: zone)
+        let lateLimit = RingSettings.lateLimit(of: alarm, config: config)
+        let calendars = AlarmDaysOff([alarm], config: config, now: now, zone: zone)[alarm.name]
         var onDates: [Instant] = []
         for text in request.dates {
             for day in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let t = try occurrence(of: alarm, onDate: String(day), now: now, zone: zone)
+                let t = try skipped(alarm, onDate: String(day), now: now, zone: zone)
                 if !onDates.contains(t) { onDates.append(t) }  // a day given twice is one skip
             }
         }
@@ -746,20 +740,25 @@ public enum StandingAlarmActions {
     /// The alarm's occurrence on the local date `text` (`2026-12-24`), which must lie ahead and
     /// be one of its days: a skip on a day it does not ring would change nothing, and is more
     /// likely a wrong date than an intent.
-    static func occurrence(of alarm: StandingAlarm, onDate text: String, now: Instant, zone: TimeZoneRules) throws(WakeFailure) -> Instant {
+    static func skipped(_ alarm: StandingAlarm, onDate text: String, now: Instant, zone: TimeZoneRules) throws(WakeFailure) -> Instant {
         let shown = TerminalText.printable(text, limit: 40)
-        guard let local = PauseEnd.parse(text), local.hour == 0, local.minute == 0, local.second == 0, !text.contains("T") else {
-            throw usage("--on: invalid date '\(shown)'; give a local date, as 2026-12-24 (several: --on 2026-12-24,2026-12-31)")
-        }
-        let dayStart = zone.instant(for: local)
-        guard let o = StandingSchedule.occurrence(of: alarm, after: dayStart - .nanoseconds(1), zone: zone),
-              zone.localTime(at: o.instant).date == local.date else {
+        let date = try onDate(text, example: "2026-12-24 (several: --on 2026-12-24,2026-12-31)")
+        guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone) else {
             let days = alarm.dateText.map { "it rings once, on \($0)" }
                 ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)" : "it rings on \(alarm.daySet.canonical)")
             throw usage("--on \(shown): '\(alarm.name)' does not ring that day (\(days)); give a day it rings on")
         }
         guard o.instant > now else { throw usage("--on \(shown): '\(alarm.name)' has already rung or passed that day; give a later date") }
         return o.instant
+    }
+
+    /// `--on DATE` of `wake skip` and `wake resume`: a local date alone (`2026-12-24`), no time.
+    /// `example`: the form the refusal shows, with what the verb does with it.
+    static func onDate(_ text: String, example: String) throws(WakeFailure) -> CivilDate {
+        guard let local = PauseEnd.parse(text), local.hour == 0, local.minute == 0, local.second == 0, !text.contains("T") else {
+            throw usage("--on: invalid date '\(TerminalText.printable(text, limit: 40))'; give a local date, as \(example)")
+        }
+        return local.date
     }
 
     // MARK: pause and resume
@@ -816,6 +815,7 @@ public enum StandingAlarmActions {
                         + "lift some with 'wake resume \(full) --all', then pause again")
         }
         let config = context.config()
+        let daysOff = AlarmDaysOff(chosen, config: config, now: now, zone: zone)
         for a in chosen {
             let record = records[a.name] ?? AlarmRecord(name: a.name)
             var line: String
@@ -831,7 +831,7 @@ public enum StandingAlarmActions {
                 result = by
                 line = "'\(a.name)' is already paused \(span(by, now: now, zone: zone)), which covers it; nothing changed"
             }
-            let next = nextRing(a, record: record, config: config, zone: zone, now: now)
+            let next = nextRing(a, record: record, config: config, daysOff: daysOff)
             if let next {
                 line += "; it rings next at \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
             } else if let due = oneOffTime(a, zone: zone), due > now {
@@ -866,13 +866,9 @@ public enum StandingAlarmActions {
         if all && dateText != nil { throw usage("--all lifts every pause and --on the one on a date; give one") }
         var day: (start: Instant, end: Instant)?
         if let dateText {
-            let shown = TerminalText.printable(dateText, limit: 40)
-            guard let local = PauseEnd.parse(dateText), local.hour == 0, local.minute == 0, local.second == 0,
-                  !dateText.contains("T") else {
-                throw usage("--on: invalid date '\(shown)'; give a local date, as 2026-12-21: the pause that day falls in is lifted")
-            }
-            day = (zone.instant(for: local),
-                   zone.instant(for: LocalDateTime(date: local.date.adding(days: 1), hour: 0, minute: 0, second: 0)))
+            let date = try onDate(dateText, example: "2026-12-21: the pause that day falls in is lifted")
+            day = (zone.instant(for: LocalDateTime(date: date, hour: 0, minute: 0, second: 0)),
+                   zone.instant(for: LocalDateTime(date: date.adding(days: 1), hour: 0, minute: 0, second: 0)))
         }
         let chosen = try chosenAlarms(names, store: store, verb: "resume")
         var lifted: [String: [Pause]] = [:]
@@ -927,6 +923,7 @@ public enum StandingAlarmActions {
             return .done
         }
         let config = context.config()
+        let daysOff = AlarmDaysOff(chosen, config: config, now: now, zone: zone)
         for a in chosen {
             guard let gone = lifted[a.name] else { continue }
             let record = records[a.name]
@@ -938,7 +935,7 @@ public enum StandingAlarmActions {
             } else if let due = oneOffTime(a, zone: zone), due <= now {
                 line += "; its time, \(Formatting.clockTime(due, zone: zone)), passed during the pause, so it does not ring; "
                         + "the daemon removes it"
-            } else if let next = nextRing(a, record: record, config: config, zone: zone, now: now)?.instant {
+            } else if let next = nextRing(a, record: record, config: config, daysOff: daysOff)?.instant {
                 line += "; it rings next at \(Formatting.ringsAt(next, now: now, zone: zone))"
             }
             if !left(a).isEmpty { line += "; still paused \(leftText(a))" }
@@ -949,11 +946,9 @@ public enum StandingAlarmActions {
 
     /// The next ring as the daemon will plan it and `wake list` shows it: the alarm's own late
     /// limit, its skips and pause, and its calendars' days off passed over.
-    static func nextRing(_ a: StandingAlarm, record: AlarmRecord?, config: ConfigDefaults, zone: TimeZoneRules, now: Instant) -> Deadline? {
-        let lateLimit = (try? RingSettings.tolerating(stored: a.options, defaults: config))?.settings.engine.lateLimit ?? Defaults.lateLimit
-        let calendars = DayOffCalendars.read(DayOffCalendars.paths(for: a, config: config), zone: zone)
-        return StandingSchedule.plan(a, record: record ?? AlarmRecord(name: a.name), lateLimit: lateLimit, now: now, zone: zone,
-                                     dayOff: calendars.dayOff).next
+    static func nextRing(_ a: StandingAlarm, record: AlarmRecord?, config: ConfigDefaults, daysOff: AlarmDaysOff) -> Deadline? {
+        StandingSchedule.plan(a, record: record ?? AlarmRecord(name: a.name), lateLimit: RingSettings.lateLimit(of: a, config: config),
+                              now: daysOff.now, zone: daysOff.zone, dayOff: daysOff[a.name].dayOff).next
     }
 
     /// The named alarms (each must exist), or every one when no name is given.
