@@ -555,7 +555,7 @@ public final class DaemonController: RuntimeObserver {
     /// over: a `skipped` event (with its reason), and for a holiday a journal line.
     private func sayPassedOver(_ name: String, _ plan: StandingSchedule.Plan) {
         for p in plan.passedOver {
-            var fields: [(String, EventLog.Value)] = [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(p.instant, zone: zone))),
+            var fields: [(String, JSONValue)] = [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(p.instant, zone: zone))),
                                                       ("reason", .string(StandingSchedule.kind(p.reason)))]
             switch p.reason {
             case .paused: continue

@@ -8,7 +8,7 @@ extension StandingAlarmActions {
         let o = try overview(console: console, in: try StandingContext.given(context))
         let (entries, zone, now, daemon, problems) = (o.entries, o.zone, o.now, o.daemon, o.problems)
         if asJSON {
-            console.json(JSONText.array(entries.map { json($0, zone: zone) }))
+            console.json(.array(entries.map { json($0, zone: zone) }))
             return problems.isEmpty ? .done : .doneWithProblems
         }
         if entries.isEmpty {
@@ -40,67 +40,65 @@ extension StandingAlarmActions {
         return problems.isEmpty ? .done : .doneWithProblems
     }
 
-    static func json(_ e: Entry, zone: TimeZoneRules) -> String {
-        func iso(_ i: Instant?) -> String { i.map { JSONText.quote(Formatting.iso8601($0, zone: zone)) } ?? "null" }
-        var fields: [(String, String)] = [
-            ("id", JSONText.quote(e.id)),
-            ("kind", JSONText.quote(e.standing == nil ? "one-off" : "standing")),
-            ("pid", e.pid.map(String.init) ?? "null"),
+    /// One entry of `wake list --json`: the same keys, in the same order, for a standing alarm
+    /// and a running one-off (which has no name, days, skips or pauses).
+    static func json(_ e: Entry, zone: TimeZoneRules) -> JSONValue {
+        func iso(_ i: Instant?) -> JSONValue { .optional(i.map { Formatting.iso8601($0, zone: zone) }) }
+        var fields: [(String, JSONValue)] = [
+            ("id", .string(e.id)),
+            ("kind", .string(e.standing == nil ? "one-off" : "standing")),
+            ("pid", .optional(e.pid)),
         ]
         if let r = e.standing {
             let a = r.alarm
-            var options: [(String, String)] = []
-            for k in a.options.keys.sorted() { options.append((k, JSONText.quote(a.options[k] ?? ""))) }
             fields += [
-                ("name", JSONText.quote(a.name)),
-                ("time", JSONText.quote(a.timeText)),
-                ("days", JSONText.array(a.daySet.names.map(JSONText.quote))),
-                ("date", a.dateText.map(JSONText.quote) ?? "null"),
+                ("name", .string(a.name)),
+                ("time", .string(a.timeText)),
+                ("days", .array(a.daySet.names.map { .string($0) })),
+                ("date", .optional(a.dateText)),
                 ("next", iso(e.next)),
-                ("skip_next", r.skipNext ? "true" : "false"),
-                ("state", JSONText.quote(e.state)),
+                ("skip_next", .bool(r.skipNext)),
+                ("state", .string(e.state)),
                 ("missed", iso(r.missed)),
                 ("paused_until", iso(r.pausedUntil)),
                 ("paused_from", iso(r.pausedFrom)),
-                ("pauses", JSONText.array(r.pauses.map { p in
-                    JSONText.object([("from", iso(p.from)), ("until", iso(p.until))])
+                ("pauses", .array(r.pauses.map { p in .object([("from", iso(p.from)), ("until", iso(p.until))]) })),
+                ("skips", .array(r.skips.map { iso($0) })),
+                ("skipped", .array(r.passedOver.map { p in
+                    var holiday = JSONValue.null
+                    if case .dayOff(let h) = p.reason { holiday = .string(h) }
+                    return .object([("occurrence", iso(p.instant)), ("reason", .string(StandingSchedule.kind(p.reason))),
+                                    ("holiday", holiday)])
                 })),
-                ("skips", JSONText.array(r.skips.map { JSONText.quote(Formatting.iso8601($0, zone: zone)) })),
-                ("skipped", JSONText.array(r.passedOver.map { p in
-                    var holiday = "null"
-                    if case .dayOff(let h) = p.reason { holiday = JSONText.quote(h) }
-                    return JSONText.object([("occurrence", JSONText.quote(Formatting.iso8601(p.instant, zone: zone))),
-                                            ("reason", JSONText.quote(StandingSchedule.kind(p.reason))), ("holiday", holiday)])
-                })),
-                ("options", JSONText.object(options)),
-                ("set_aside", JSONText.array(r.adjustments.map { a in
-                    JSONText.object([("option", JSONText.quote(a.option)), ("value", JSONText.quote(a.value)),
-                                     ("reason", JSONText.quote(a.reason)), ("instead", JSONText.quote(a.instead))])
+                ("options", .object(a.options.keys.sorted().map { ($0, .string(a.options[$0] ?? "")) })),
+                ("set_aside", .array(r.adjustments.map { a in
+                    .object([("option", .string(a.option)), ("value", .string(a.value)), ("reason", .string(a.reason)),
+                             ("instead", .string(a.instead))])
                 })),
             ]
         } else {
             fields += [
-                ("name", "null"),
-                ("time", JSONText.quote(e.time)),
-                ("days", "[]"),
-                ("date", "null"),
+                ("name", .null),
+                ("time", .string(e.time)),
+                ("days", .array([])),
+                ("date", .null),
                 ("next", iso(e.next)),
-                ("skip_next", "false"),
-                ("state", JSONText.quote(e.state)),
-                ("missed", "null"),
-                ("paused_until", "null"),
-                ("paused_from", "null"),
-                ("pauses", "[]"),
-                ("skips", "[]"),
-                ("skipped", "[]"),
-                ("options", "{}"),
-                ("set_aside", "[]"),
+                ("skip_next", .bool(false)),
+                ("state", .string(e.state)),
+                ("missed", .null),
+                ("paused_until", .null),
+                ("paused_from", .null),
+                ("pauses", .array([])),
+                ("skips", .array([])),
+                ("skipped", .array([])),
+                ("options", .object([])),
+                ("set_aside", .array([])),
             ]
         }
-        fields += [("sound", e.sound.map(JSONText.quote) ?? "null"), ("device", JSONText.quote(e.device)),
-                   ("wakes_system", e.wakesSystem.map { $0 ? "true" : "false" } ?? "null"),
-                   ("message", e.message.map(JSONText.quote) ?? "null"),
-                   ("snoozes", e.snoozesUsed.map(String.init) ?? "null"), ("snooze_limit", e.snoozeLimit.map(String.init) ?? "null")]
-        return JSONText.object(fields)
+        fields += [("sound", .optional(e.sound)), ("device", .string(e.device)),
+                   ("wakes_system", e.wakesSystem.map { .bool($0) } ?? .null),
+                   ("message", .optional(e.message)),
+                   ("snoozes", .optional(e.snoozesUsed)), ("snooze_limit", .optional(e.snoozeLimit))]
+        return .object(fields)
     }
 }
