@@ -6,8 +6,7 @@ extension Doctor {
     /// read them (the daemon sets a broken part aside and rings the rest, so a problem here is
     /// one it is living with); the directories the daemon writes, writable.
     /// `calendars`: the alarms' calendar findings (`calendarFindings`), said after the history's.
-    static func fileFindings(store: AlarmStore, configPath: String? = ConfigDefaults.standardPath,
-                             calendars: [DoctorFinding] = []) -> [DoctorFinding] {
+    static func fileFindings(store: AlarmStore, configPath: String?, calendars: [DoctorFinding]) -> [DoctorFinding] {
         var out: [DoctorFinding] = []
         do {
             let config = try ConfigDefaults.load(path: configPath)

@@ -37,10 +37,11 @@ extension StandingAlarmActions {
         "\(Formatting.dayPhrase(t, now: now, zone: zone)) \(Formatting.clockTime(t, zone: zone))"
     }
 
+    /// The alarms by name, each planned as the daemon plans it; `daysOff` is read on the same
+    /// `now` and `zone` (`AlarmDaysOff`), for these alarms or more.
     static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
-                     config: ConfigDefaults = ConfigDefaults(), daysOff: AlarmDaysOff? = nil) -> [Row] {
-        let daysOff = daysOff ?? AlarmDaysOff([], config: config, now: now, zone: zone)
-        return alarms.sorted { $0.name < $1.name }.map { a in
+                     config: ConfigDefaults, daysOff: AlarmDaysOff) -> [Row] {
+        alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
             let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
