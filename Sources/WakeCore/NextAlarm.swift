@@ -76,18 +76,18 @@ public struct NextAlarm: Hashable, Sendable {
     /// `text` (the line).
     /// Without `wait` (`wake next --follow`), `text` has no wait phrase and `in_s` is left out
     /// when `inSeconds` is false (what the feed compares, so a minute passing prints nothing).
-    public func json(now: Instant, zone: TimeZoneRules, wait: Bool = true, inSeconds: Bool = true) -> String {
-        JSONText.object([
-            ("id", JSONText.quote(id)),
-            ("kind", JSONText.quote(standing ? "standing" : "one-off")),
-            ("state", JSONText.quote(state.rawValue)),
-            ("time", JSONText.quote(Formatting.clockTime(at, zone: zone))),
-            ("day", JSONText.quote(Formatting.dayPhrase(at, now: now, zone: zone))),
-            ("next", JSONText.quote(Formatting.iso8601(at, zone: zone))),
-            inSeconds ? ("in_s", String(max(0, (at - now).secondsRoundedUp))) : nil,
-            ("message", message.map(JSONText.quote) ?? "null"),
-            ("skipped", JSONText.array(skipped.map(JSONText.quote))),
-            ("text", JSONText.quote(line(now: now, zone: zone, wait: wait))),
+    public func json(now: Instant, zone: TimeZoneRules, wait: Bool = true, inSeconds: Bool = true) -> JSONValue {
+        .object([
+            ("id", .string(id)),
+            ("kind", .string(standing ? "standing" : "one-off")),
+            ("state", .string(state.rawValue)),
+            ("time", .string(Formatting.clockTime(at, zone: zone))),
+            ("day", .string(Formatting.dayPhrase(at, now: now, zone: zone))),
+            ("next", .string(Formatting.iso8601(at, zone: zone))),
+            inSeconds ? ("in_s", .int(max(0, (at - now).secondsRoundedUp))) : nil,
+            ("message", .optional(message)),
+            ("skipped", .array(skipped.map { .string($0) })),
+            ("text", .string(line(now: now, zone: zone, wait: wait))),
         ].compactMap { $0 })
     }
 }

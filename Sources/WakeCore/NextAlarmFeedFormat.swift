@@ -30,14 +30,14 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
         guard let a = alarm else {
             switch self {
             case .plain: return Line(text: "", key: "")
-            case .json: return Line(text: "null", key: "null")
+            case .json: return Line(text: JSONValue.null.text, key: JSONValue.null.text)
             case .waybar:
-                let none = JSONText.object([("text", "\"\""), ("tooltip", JSONText.quote("no alarm")),
-                                            ("class", JSONText.quote("none")), ("alt", JSONText.quote("none"))])
+                let none = JSONValue.object([("text", .string("")), ("tooltip", .string("no alarm")), ("class", .string("none")),
+                                             ("alt", .string("none"))]).text
                 return Line(text: none, key: none)
             case .i3blocks:
                 // An empty full_text hides the block.
-                let none = JSONText.object([("full_text", "\"\""), ("short_text", "\"\"")])
+                let none = JSONValue.object([("full_text", .string("")), ("short_text", .string(""))]).text
                 return Line(text: none, key: none)
             }
         }
@@ -47,16 +47,17 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
         case .plain:
             return Line(text: full, key: full)
         case .json:
-            return Line(text: a.json(now: now, zone: zone, wait: false), key: a.json(now: now, zone: zone, wait: false, inSeconds: false))
+            return Line(text: a.json(now: now, zone: zone, wait: false).text,
+                        key: a.json(now: now, zone: zone, wait: false, inSeconds: false).text)
         case .waybar:
-            let state = JSONText.quote(a.state.rawValue)
-            let text = JSONText.object([("text", JSONText.quote("⏰ " + Self.short(a, now: now, zone: zone))),
-                                        ("tooltip", JSONText.quote(full)), ("class", state), ("alt", state)])
+            let state = JSONValue.string(a.state.rawValue)
+            let text = JSONValue.object([("text", .string("⏰ " + Self.short(a, now: now, zone: zone))),
+                                         ("tooltip", .string(full)), ("class", state), ("alt", state)]).text
             return Line(text: text, key: text)
         case .i3blocks:
-            var fields = [("full_text", JSONText.quote(full)), ("short_text", JSONText.quote(Self.short(a, now: now, zone: zone)))]
-            if a.state == .ringing { fields.append(("urgent", "true")) }
-            let text = JSONText.object(fields)
+            var fields: [(String, JSONValue)] = [("full_text", .string(full)), ("short_text", .string(Self.short(a, now: now, zone: zone)))]
+            if a.state == .ringing { fields.append(("urgent", .bool(true))) }
+            let text = JSONValue.object(fields).text
             return Line(text: text, key: text)
         }
     }

@@ -20,14 +20,6 @@ import WakeCore
 /// system is checked. A write that fails later (disk full, reader gone) is reported once
 /// through `onWriteFailure`; the alarm goes on, and later lines are still attempted.
 public final class EventLog {
-    public enum Value {
-        case string(String)
-        case int(Int64)
-        case bool(Bool)
-        /// Milliseconds to the microsecond: `0.412`, `-3.000`.
-        case milliseconds(Duration)
-    }
-
     /// Why the log cannot be written. `errno` is the nearest errno (ENOSPC for a full disk).
     public struct OpenError: Error, CustomStringConvertible, Equatable {
         public var path: String
@@ -101,21 +93,10 @@ public final class EventLog {
         return nil
     }
 
-    public func emit(_ event: String, at time: Instant, _ fields: [(String, Value)] = []) {
-        var line = "{\"event\":\(EventLog.quote(event)),\"time\":\(EventLog.quote(Formatting.iso8601(time, zone: zone, milliseconds: true)))"
-        for (k, v) in fields {
-            line += ",\(EventLog.quote(k)):"
-            switch v {
-            case .string(let s): line += EventLog.quote(s)
-            case .int(let i): line += String(i)
-            case .bool(let b): line += b ? "true" : "false"
-            case .milliseconds(let d):
-                let us = d.nanoseconds / 1000 + (d.nanoseconds % 1000 >= 500 ? 1 : d.nanoseconds % 1000 <= -500 ? -1 : 0)
-                let a = us.magnitude
-                line += (us < 0 ? "-" : "") + "\(a / 1000)." + String(a % 1000).leftPadded(to: 3)
-            }
-        }
-        line += "}\n"
+    /// One line: `event` and `time` first, then `fields` in the order given.
+    public func emit(_ event: String, at time: Instant, _ fields: [(String, JSONValue)] = []) {
+        let line = JSONValue.object([("event", .string(event)), ("time", .string(Formatting.iso8601(time, zone: zone, milliseconds: true)))]
+                                    + fields).text + "\n"
         write(Array(line.utf8))
     }
 
@@ -140,6 +121,4 @@ public final class EventLog {
         writeFailed = true
         onWriteFailure?(message)
     }
-
-    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

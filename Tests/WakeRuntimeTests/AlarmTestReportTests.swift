@@ -130,7 +130,7 @@ struct AlarmTestReportTests {
     @Test("the JSON is one object with the verdict, the counters and the parts; silence's peak is null")
     func json() throws {
         let r = Self.report([Self.attempt("default", server: true)], full: true, stream: Self.stream([Self.state(), Self.state(muted: true)]))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.json.utf8)) as? [String: Any])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.json.text.utf8)) as? [String: Any])
         #expect(object["alarm"] as? String == "work" && object["mode"] as? String == "full" && object["for"] as? String == "2s")
         #expect(object["audible"] as? Bool == true && object["reason"] is NSNull)
         #expect(object["device"] as? String == "default" && object["frames"] as? Int == 88_200)
@@ -143,7 +143,7 @@ struct AlarmTestReportTests {
         #expect(object["ended"] as? String == "time" && (object["attempts"] as? [Any])?.count == 1)
 
         let silent = Self.report([Self.attempt(frames: 0, peak: 0)], bell: true, ending: .stopped(by: "key 'x'"), name: nil)
-        let s = try #require(try JSONSerialization.jsonObject(with: Data(silent.json.utf8)) as? [String: Any])
+        let s = try #require(try JSONSerialization.jsonObject(with: Data(silent.json.text.utf8)) as? [String: Any])
         #expect(s["audible"] as? Bool == false && s["peak_dbfs"] is NSNull && s["device"] is NSNull && s["alarm"] is NSNull)
         #expect(s["ended"] as? String == "stopped" && s["ended_by"] as? String == "key 'x'")
         #expect(((s["attempts"] as? [[String: Any]])?.first?["peak_dbfs"]) is NSNull)

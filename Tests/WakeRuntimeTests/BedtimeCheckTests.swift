@@ -99,12 +99,7 @@ struct BedtimeCheckTests {
             session.recorded.filter { $0.0 == "bedtime_check" }.map { _, fields in
                 var out: [String: String] = [:]
                 for (k, v) in fields {
-                    switch v {
-                    case .string(let s): out[k] = s
-                    case .bool(let b): out[k] = b ? "true" : "false"
-                    case .int(let i): out[k] = String(i)
-                    case .milliseconds(let d): out[k] = "\(d)"
-                    }
+                    if case .string(let s) = v { out[k] = s } else { out[k] = v.text }
                 }
                 return out
             }

@@ -58,21 +58,32 @@ struct DayOffCalendarsTests {
         return store
     }
 
+    /// `wake doctor`'s files.calendars for what `store` holds, read as `Doctor.findings` reads it (no config.toml, UTC).
+    static func calendarFindings(_ store: AlarmStore, now: Instant) -> [DoctorFinding] {
+        let alarms = store.loadTolerant(keepLastGood: false).alarms ?? []
+        let config = ConfigDefaults()
+        return Doctor.calendarFindings(alarms: alarms, daysOff: AlarmDaysOff(alarms, config: config, now: now, zone: .utc),
+                                       history: store.loadHistoryTolerant().records, config: config)
+    }
+
     @Test("wake doctor: files.calendars PASS when each calendar reads and reaches on, WARN naming the alarm and the line otherwise")
     func doctorFinding() throws {
         let dir = try TestDirectory()
         let good = try dir.write("good.ics", Array(Self.calendar(["20261225", "20270401", "20271225"]).utf8))
         let store = try Self.store(in: dir, skipDays: good)
         let now = Self.doctorNow
-        let pass = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
+        let pass = Self.calendarFindings(store, now: now)
         #expect(pass.count == 1 && pass[0].status == .pass && pass[0].alarms == ["work"], "\(pass)")
-        _ = try dir.write("good.ics", Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:2026122\r\nEND:VEVENT\r\n".utf8))
-        let warn = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
+        _ = try dir.write("good.ics", Array(Self.malformed.utf8))
+        let warn = Self.calendarFindings(store, now: now)
         #expect(warn.count == 1 && warn[0].status == .warn && warn[0].found.contains("alarm 'work'") && warn[0].found.contains("line 3"),
                 "\(warn)")
         try store.update { $0 = [Self.weekday] }
-        #expect(Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc).isEmpty, "no calendar, no finding")
+        #expect(Self.calendarFindings(store, now: now).isEmpty, "no calendar, no finding")
     }
+
+    /// A date one digit short: line 3 is at fault.
+    static let malformed = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:2026122\r\nEND:VEVENT\r\n"
 
     /// One all-day event of 366 days, every year: every day is a holiday (issue 49).
     static let always = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20260101\r\nDURATION:P366D\r\nRRULE:FREQ=YEARLY\r\n"
@@ -84,10 +95,45 @@ struct DayOffCalendarsTests {
         let always = try dir.write("always.ics", Array(Self.always.utf8))
         let store = try Self.store(in: dir, skipDays: always)
         let now = Self.doctorNow
-        let found = Doctor.calendarFindings(store: store, configPath: nil, now: now, zone: .utc)
+        let found = Self.calendarFindings(store, now: now)
         #expect(found.count == 1 && found[0].status == .fail && found[0].alarms == ["work"], "\(found)")
         #expect(found.first?.found.hasPrefix("alarm 'work' rings on no day: every day until ") == true
                 && found.first?.found.hasSuffix(" is a holiday in '\(always)'") == true, "\(found)")
         #expect(found.first?.fix?.contains("DTEND or RRULE") == true, "\(found)")
+    }
+
+    @Test("wake doctor: an alarm that rings on no day is FAIL, and another's broken calendar is still said, as WARN, beside it")
+    func doctorFailDoesNotHideWarn() throws {
+        let dir = try TestDirectory()
+        let always = try dir.write("always.ics", Array(Self.always.utf8))
+        let broken = try dir.write("broken.ics", Array(Self.malformed.utf8))
+        let store = try Self.store(in: dir, skipDays: always)
+        var school = Self.weekday
+        school.name = "school"
+        school.options["skip-days"] = broken
+        try store.update { $0.append(school) }
+        let found = Self.calendarFindings(store, now: Self.doctorNow)
+        #expect(found.map(\.status) == [.fail, .warn], "\(found)")
+        #expect(found.first?.alarms == ["work"] && found.last?.alarms == ["school", "work"], "\(found)")
+        let warn = found.last?.found ?? ""
+        #expect(warn.hasPrefix("alarm 'school' --skip-days: calendar '") && warn.contains("line 3"), "\(found)")
+    }
+
+    @Test("one reading of every alarm's calendars: each alarm's problem said once, in order; a one-off has none")
+    func oneReading() throws {
+        let dir = try TestDirectory()
+        let broken = try dir.write("broken.ics", Array(Self.malformed.utf8))
+        var a = Self.weekday, b = Self.weekday, once = Self.weekday
+        a.options["skip-days"] = broken
+        b.name = "b"
+        b.options["skip-days"] = broken
+        once.name = "once"
+        once.days = 0
+        once.options["skip-days"] = broken
+        let read = AlarmDaysOff([a, b, once], config: ConfigDefaults(), now: Self.doctorNow, zone: .utc)
+        #expect(read.names == ["work", "b"])
+        #expect(read.problems.map(\.alarm) == ["work", "b"] && read.problems.allSatisfy { $0.kind == .unreadable }, "\(read.problems)")
+        #expect(read.problems[0].line.hasPrefix("alarm 'work' --skip-days: calendar '"), "\(read.problems)")
+        #expect(read["once"].calendars.isEmpty && read["once"].problems.isEmpty)
     }
 }

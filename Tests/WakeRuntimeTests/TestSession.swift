@@ -16,7 +16,7 @@ final class TestSession: SessionContext {
     var standing: Bool
     var wakesSystem = false
     var isSilent = false
-    private(set) var recorded: [(String, [(String, EventLog.Value)])] = []
+    private(set) var recorded: [(String, [(String, JSONValue)])] = []
 
     init(standing: Bool = false, at now: Instant = RunnerTests.evening) {
         self.standing = standing
@@ -27,7 +27,7 @@ final class TestSession: SessionContext {
     }
 
     func deadlineText(of id: String) -> String { runner.nextWall(of: id).map { Formatting.clockTime($0, zone: zone) } ?? "" }
-    func record(_ event: String, _ fields: [(String, EventLog.Value)]) { recorded.append((event, fields)) }
+    func record(_ event: String, _ fields: [(String, JSONValue)]) { recorded.append((event, fields)) }
 
     /// Turns the loop until `done` holds or `limit` passes (real time: sockets are real).
     func turn(until done: () -> Bool, limit: Duration = .seconds(10)) throws {

@@ -89,11 +89,11 @@ public struct DoctorReport: Equatable, Sendable {
     /// `--json`: an array with one object per check, an object a line.
     public func json() -> [String] {
         let objects = ordered.map { f in
-            JSONText.object([
-                ("area", JSONText.quote(f.area.rawValue)), ("check", JSONText.quote(f.check)),
-                ("alarms", JSONText.array(f.alarms.map(JSONText.quote))), ("status", JSONText.quote(f.status.word)),
-                ("found", JSONText.quote(f.found)), ("fix", f.fix.map(JSONText.quote) ?? "null"),
-            ])
+            JSONValue.object([
+                ("area", .string(f.area.rawValue)), ("check", .string(f.check)),
+                ("alarms", .array(f.alarms.map { .string($0) })), ("status", .string(f.status.word)),
+                ("found", .string(f.found)), ("fix", .optional(f.fix)),
+            ]).text
         }
         guard !objects.isEmpty else { return ["[]"] }
         return objects.enumerated().map { i, o in (i == 0 ? "[" : " ") + o + (i == objects.count - 1 ? "]" : ",") }

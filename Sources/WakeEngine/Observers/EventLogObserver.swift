@@ -25,10 +25,10 @@ public final class EventLogObserver: RuntimeObserver {
         self.zone = zone
     }
 
-    private func iso(_ i: Instant) -> EventLog.Value { .string(Formatting.iso8601(i, zone: zone)) }
+    private func iso(_ i: Instant) -> JSONValue { .string(Formatting.iso8601(i, zone: zone)) }
 
     public func observe(_ event: RuntimeEvent) {
-        var fields: [(String, EventLog.Value)] = []
+        var fields: [(String, JSONValue)] = []
         if includeAlarmID && !event.alarm.isEmpty { fields.append(("alarm", .string(event.alarm))) }
         let name: String
         switch event.kind {
@@ -162,14 +162,14 @@ public final class EventLogObserver: RuntimeObserver {
     }
 
     /// A D-Bus caller: its unique name, and the process as resolved when it called.
-    public static func callerFields(_ caller: BusCaller) -> [(String, EventLog.Value)] {
-        var fields: [(String, EventLog.Value)] = [("caller", .string(caller.uniqueName))]
+    public static func callerFields(_ caller: BusCaller) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("caller", .string(caller.uniqueName))]
         if let pid = caller.pid { fields.append(("caller_pid", .int(Int64(pid)))) }
         if let program = caller.program { fields.append(("caller_program", .string(program))) }
         return fields
     }
 
-    static func requester(_ who: Requester) -> [(String, EventLog.Value)] {
+    static func requester(_ who: Requester) -> [(String, JSONValue)] {
         switch who {
         case .key(let k): return [("by", .string("key")), ("key", .string(k))]
         case .signal(let name, _): return [("by", .string("signal")), ("signal", .string(name))]

@@ -6,7 +6,7 @@ import WakeSystem
 /// (always), and on a terminal a status line redrawn in place. When stdout carries the JSON
 /// event stream (`--events -`), every human line goes to stderr so the stream always parses.
 /// Every line passes through `TerminalText.sanitizeLine` here, the one place untrusted text
-/// is escaped on its way to a terminal; JSON (`json`) is escaped by `JSONText` instead.
+/// is escaped on its way to a terminal; JSON (`json`) is escaped by `JSONValue` instead.
 public final class Console {
     public let quiet: Bool
     private let infoFD: Int32
@@ -66,21 +66,23 @@ public final class Console {
         Self.write(infoFD, lines.map { TerminalText.sanitizeLine($0) + "\n" }.concatenated())
     }
 
-    /// A JSON document from `JSONText` (`wake list --json`), printed as it is: the sanitizer's
-    /// `\x9b` would make it invalid, and `JSONText` already escapes every character a terminal
+    /// A JSON document (`wake list --json`), printed as `JSONValue` writes it: the sanitizer's
+    /// `\x9b` would make it invalid, and `JSONValue` already escapes every character a terminal
     /// acts on, as JSON escapes.
-    public func json(_ document: String) {
-        if let capture { return capture.append(document) }
+    public func json(_ document: JSONValue) {
+        let text = document.text
+        if let capture { return capture.append(text) }
         clearStatus()
-        Self.write(infoFD, document + "\n")
+        Self.write(infoFD, text + "\n")
     }
 
     /// A JSON document that is the command's answer (`wake test --json`): on stdout even when the
-    /// human lines go to stderr, as `JSONText` wrote it.
-    public func answer(_ document: String) {
-        if let capture { return capture.append(document) }
+    /// human lines go to stderr.
+    public func answer(_ document: JSONValue) {
+        let text = document.text
+        if let capture { return capture.append(text) }
         clearStatus()
-        Self.write(STDOUT_FILENO, document + "\n")
+        Self.write(STDOUT_FILENO, text + "\n")
     }
 
     /// A file's text that is the command's answer (`wake holidays import -o -`), on stdout byte

@@ -241,7 +241,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         let notifying = notify != nil && !outcome.notify.isEmpty
         for f in outcome.said + outcome.cleared {
             session.console.error(BedtimeLedger.line(alarm: name, at: at, f))
-            var fields: [(String, EventLog.Value)] = [
+            var fields: [(String, JSONValue)] = [
                 ("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(s.occurrence, zone: session.zone))),
                 ("check", .string(f.check)), ("status", .string(f.status.word)), ("found", .string(f.found)),
             ]

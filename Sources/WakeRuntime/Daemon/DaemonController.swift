@@ -221,19 +221,10 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         }
         // Each recurring alarm's holiday calendars, each file read once a reload; one that cannot
         // be read is said, and the alarm rings on the days it would have skipped.
-        let calendarCache = DayOffCalendars.Cache()
-        var daysOff: [String: DayOffCalendars] = [:]
-        let today = zone.localTime(at: realtime).date
-        for alarm in alarms where names?.contains(alarm.name) ?? true {
-            guard let paths = DayOffCalendars.paths(for: alarm, config: config) else { continue }
-            let calendars = DayOffCalendars.read(paths, zone: zone, cache: calendarCache)
-            daysOff[alarm.name] = calendars
-            problems += (calendars.problems + calendars.runningOut(today: today)).map {
-                "alarm '\(alarm.name)' \($0); meanwhile it rings on that calendar's days"
-            }
-        }
-        sayProblems(problems)
         let now = realtime
+        let daysOff = AlarmDaysOff(alarms.filter { names?.contains($0.name) ?? true }, config: config, now: now, zone: zone)
+        problems += daysOff.problems.map { $0.line + AlarmDaysOff.meanwhile }
+        sayProblems(problems)
         let present = Set(alarms.map(\.name))
         let forgotten = AlarmRecord.forgotten(history, present: present, now: now)
         if !forgotten.isEmpty {
@@ -260,11 +251,10 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
                     recovered: true, played: record.played)
                 continue
             }
-            let calendars = daysOff[alarm.name] ?? DayOffCalendars()
             let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone,
-                                             dayOff: calendars.dayOff)
+                                             dayOff: daysOff[alarm.name].dayOff)
             recordPlan(alarm.name, plan, record: record)
-            sayNoDay(alarm.name, plan, calendars)
+            sayNoDay(alarm.name, plan, daysOff)
             if plan.noDayUntil == nil { sayPassedOver(alarm.name, plan) }
             kept[alarm.name] = plan.keptUntil
             guard let next = plan.next else {
@@ -549,8 +539,8 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// Says once, when it comes to that, that a recurring alarm has no day to ring (a calendar
     /// covering every day): on stderr, in the event log (`file_problem`) and on the desktop. The
     /// alarm stays in alarms.toml, unarmed; its occurrences are not said one by one.
-    private func sayNoDay(_ name: String, _ plan: StandingSchedule.Plan, _ calendars: DayOffCalendars) {
-        guard let why = calendars.noDay(plan, now: realtime, zone: zone) else {
+    private func sayNoDay(_ name: String, _ plan: StandingSchedule.Plan, _ daysOff: AlarmDaysOff) {
+        guard let why = daysOff.noDay(name, plan) else {
             noDaySaid.remove(name)
             return
         }
@@ -565,7 +555,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// over: a `skipped` event (with its reason), and for a holiday a journal line.
     private func sayPassedOver(_ name: String, _ plan: StandingSchedule.Plan) {
         for p in plan.passedOver {
-            var fields: [(String, EventLog.Value)] = [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(p.instant, zone: zone))),
+            var fields: [(String, JSONValue)] = [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(p.instant, zone: zone))),
                                                       ("reason", .string(StandingSchedule.kind(p.reason)))]
             switch p.reason {
             case .paused: continue

@@ -51,23 +51,24 @@ public enum Doctor {
         // Read once: the config file (as the daemon reads it) and whether a daemon holds the lock.
         let config = standing.config()
         let running = standing.daemonRunning()
-        var out = fileFindings(store: store, configPath: config.path)
-        // The alarms as the daemon reads them: a broken one set aside (said above), the rest checked;
-        // read without keeping a last good copy, as the doctor changes nothing.
+        // The alarms as the daemon reads them: a broken one set aside (said under files), the rest
+        // checked; read without keeping a last good copy, as the doctor changes nothing.
         let alarms = store.loadTolerant(keepLastGood: false).alarms ?? []
         for name in names where !alarms.contains(where: { $0.name == name }) { throw StandingAlarmActions.unknown(name) }
         let chosen = names.isEmpty ? alarms : alarms.filter { names.contains($0.name) }
-        // The history as the daemon reads it too: a bad line set aside (said above), the rest kept,
-        // so a skip or a pause it holds still shows in the ring times.
+        // The history as the daemon reads it too: a bad line set aside (said under files), the rest
+        // kept, so a skip or a pause it holds still shows in the ring times.
         let history = store.loadHistoryTolerant().records
         let console = Console(quiet: true)
         let zone = standing.zone(console)
         let now = standing.now()
-        let cache = DayOffCalendars.Cache()
-        var calendars: [String: DayOffCalendars] = [:]
-        for a in chosen { calendars[a.name] = DayOffCalendars.read(DayOffCalendars.paths(for: a, config: config), zone: zone, cache: cache) }
+        // Every alarm's calendars, read once on this one clock: the files' check judges them all,
+        // the ring times those of the alarms chosen.
+        let daysOff = AlarmDaysOff(alarms, config: config, now: now, zone: zone)
+        var out = fileFindings(store: store, configPath: config.path,
+                               calendars: calendarFindings(alarms: alarms, daysOff: daysOff, history: history, config: config))
         let rows = StandingAlarmActions.rows(chosen, history: history, zone: zone, now: now, daemon: running, config: config,
-                                             calendars: calendars)
+                                             daysOff: daysOff)
         // Only what will ring is worth the sound checks; a finished one-off or a paused alarm is said under time.
         let ringing = rows.filter { $0.next != nil }
         out += daemonFindings(alarmCount: alarms.count, running: running, environment: context.environment)

@@ -5,7 +5,8 @@ extension Doctor {
     /// config.toml, alarms.toml and history.toml read strictly, as a one-off alarm and `wake add`
     /// read them (the daemon sets a broken part aside and rings the rest, so a problem here is
     /// one it is living with); the directories the daemon writes, writable.
-    static func fileFindings(store: AlarmStore, configPath: String? = ConfigDefaults.standardPath) -> [DoctorFinding] {
+    /// `calendars`: the alarms' calendar findings (`calendarFindings`), said after the history's.
+    static func fileFindings(store: AlarmStore, configPath: String?, calendars: [DoctorFinding]) -> [DoctorFinding] {
         var out: [DoctorFinding] = []
         do {
             let config = try ConfigDefaults.load(path: configPath)
@@ -40,7 +41,7 @@ extension Doctor {
             out.append(DoctorFinding(.files, "files.history", .fail, "history file " + error.description,
                                      fix: what + ": until then the daemon cannot record what rang, so after a restart an alarm may ring twice or a missed one go unsaid"))
         }
-        out += calendarFindings(store: store, configPath: configPath)
+        out += calendars
         // alarms.toml and history.toml live together; the last good copy of the alarms in the state directory.
         var directories = [("alarms", store.alarmsDirectory, "'wake add', 'skip' and 'pause' cannot save, and the daemon cannot record what rang")]
         if let lastGood = store.lastGoodFile {
@@ -60,45 +61,40 @@ extension Doctor {
         return out
     }
 
-    /// The holiday calendars of the alarms (`--skip-days`), read as the daemon reads them: one it
-    /// cannot read, or one that runs out within 60 days, is WARN (the alarm rings on those days,
-    /// which is heard, but not what was asked); one that leaves an alarm no day to ring (every
-    /// day a holiday) is FAIL, since that alarm never rings. No finding when no alarm has a calendar.
-    static func calendarFindings(store: AlarmStore, configPath: String?, now: Instant = SystemClock.now().realtime,
-                                 zone: TimeZoneRules = ZoneLoader.local().zone) -> [DoctorFinding] {
-        let config = ConfigDefaults.loadTolerant(path: configPath)
-        let cache = DayOffCalendars.Cache()
-        let history = store.loadHistoryTolerant().records
-        var problems: [String] = [], names: [String] = [], files: Set<String> = []
+    /// The holiday calendars of the alarms (`--skip-days`), as the daemon reads them (`daysOff`):
+    /// one it cannot read, or one that runs out within 60 days, is WARN (the alarm rings on those
+    /// days, which is heard, but not what was asked); one that leaves an alarm no day to ring
+    /// (every day a holiday) is FAIL, since that alarm never rings, and said with the WARN, not
+    /// instead of it. No finding when no alarm has a calendar.
+    static func calendarFindings(alarms: [StandingAlarm], daysOff: AlarmDaysOff, history: [String: AlarmRecord],
+                                 config: ConfigDefaults) -> [DoctorFinding] {
+        guard !daysOff.names.isEmpty else { return [] }
         var silenced: [String] = [], silencedNames: [String] = []
-        for a in store.loadTolerant(keepLastGood: false).alarms ?? [] {  // the doctor changes nothing
-            guard let paths = DayOffCalendars.paths(for: a, config: config) else { continue }
-            let c = DayOffCalendars.read(paths, zone: zone, cache: cache)
-            names.append(a.name)
-            files.formUnion(c.calendars.map(\.path))
-            problems += (c.problems + c.runningOut(today: zone.localTime(at: now).date)).map { "alarm '\(a.name)' \($0)" }
+        for a in alarms where daysOff.calendars[a.name] != nil {
             // Planned as the daemon plans it, to find the alarm every day of which is a holiday.
-            let lateLimit = (try? RingSettings.tolerating(stored: a.options, defaults: config))?.settings.engine.lateLimit
-                ?? Defaults.lateLimit
-            let plan = StandingSchedule.plan(a, record: history[a.name] ?? AlarmRecord(name: a.name), lateLimit: lateLimit, now: now,
-                                             zone: zone, dayOff: c.dayOff)
-            if let why = c.noDay(plan, now: now, zone: zone) {
+            let plan = StandingSchedule.plan(a, record: history[a.name] ?? AlarmRecord(name: a.name),
+                                             lateLimit: RingSettings.lateLimit(of: a, config: config), now: daysOff.now, zone: daysOff.zone,
+                                             dayOff: daysOff[a.name].dayOff)
+            if let why = daysOff.noDay(a.name, plan) {
                 silenced.append("alarm '\(a.name)' rings on no day: \(why)")
                 silencedNames.append(a.name)
             }
         }
-        guard !names.isEmpty else { return [] }
+        func more(_ lines: [String]) -> String { lines.count > 1 ? " (and \(lines.count - 1) more)" : "" }
+        var out: [DoctorFinding] = []
         if let first = silenced.first {
-            return [DoctorFinding(.files, "files.calendars", alarms: silencedNames, .fail,
-                                  first + (silenced.count > 1 ? " (and \(silenced.count - 1) more)" : ""),
-                                  fix: DayOffCalendars.noDayFix + "; until then the alarm stays in alarms.toml and never rings")]
+            out.append(DoctorFinding(.files, "files.calendars", alarms: silencedNames, .fail, first + more(silenced),
+                                     fix: DayOffCalendars.noDayFix + "; until then the alarm stays in alarms.toml and never rings"))
         }
+        let problems = daysOff.problems.map(\.line)
         if let first = problems.first {
-            return [DoctorFinding(.files, "files.calendars", alarms: names, .warn, first + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""),
-                                  fix: "correct the calendar, or make a new one with 'wake holidays import' or your calendar program; "
-                                      + "until then the alarm rings on the days it should skip")]
+            out.append(DoctorFinding(.files, "files.calendars", alarms: daysOff.names, .warn, first + more(problems),
+                                     fix: "correct the calendar, or make a new one with 'wake holidays import' or your calendar program; "
+                                         + "until then the alarm rings on the days it should skip"))
         }
-        return [DoctorFinding(.files, "files.calendars", alarms: names, .pass,
+        if !out.isEmpty { return out }
+        let files = daysOff.files
+        return [DoctorFinding(.files, "files.calendars", alarms: daysOff.names, .pass,
                               "\(files.count) holiday calendar\(files.count == 1 ? "" : "s") read, each with days beyond the next \(DayOffCalendars.reachDays)")]
     }
 

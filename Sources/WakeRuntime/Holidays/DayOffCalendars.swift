@@ -2,9 +2,9 @@ import WakeCore
 import WakeSystem
 
 /// The holiday calendars a standing alarm skips the days of (`--skip-days`), read from their
-/// files. `wake add` refuses a calendar it cannot use; the daemon and `wake list` read the same
-/// files with `problems` said instead, and the alarm then rings on the days that calendar
-/// would have skipped: a broken calendar never silences an alarm.
+/// files. `wake add` refuses a calendar it cannot use; the daemon, `wake list` and the others
+/// read the same files through `AlarmDaysOff`, with `problems` said instead, and the alarm then
+/// rings on the days that calendar would have skipped: a broken calendar never silences an alarm.
 public struct DayOffCalendars {
     public struct Calendar {
         /// As given (an absolute path, as `wake add` stores it).

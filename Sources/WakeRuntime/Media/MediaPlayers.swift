@@ -223,7 +223,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
         if let command { session.runner.command(command, by: who, alarm: id, activeOnly: true) }
     }
 
-    private func record(_ event: String, alarm id: String, _ fields: [(String, EventLog.Value)]) {
+    private func record(_ event: String, alarm id: String, _ fields: [(String, JSONValue)]) {
         session.record(event, (session.standing ? [("alarm", .string(id))] : []) + fields)
     }
 

@@ -191,7 +191,7 @@ public final class AlarmSession: SessionContext {
     public var standing: Bool { mode == .daemon }
     public var isSilent: Bool { (output as? SupervisedOutput)?.isSilent ?? false }
     public func deadlineText(of id: String) -> String { consoleObserver.deadlineText(id) }
-    public func record(_ event: String, _ fields: [(String, EventLog.Value)]) { log?.emit(event, at: SystemClock.realtime, fields) }
+    public func record(_ event: String, _ fields: [(String, JSONValue)]) { log?.emit(event, at: SystemClock.realtime, fields) }
 
     private func start() {
         terminal?.enterCbreak()
@@ -471,7 +471,7 @@ public final class AlarmSession: SessionContext {
                 default: result = "snooze_refused"  // past --snooze-limit: it rings on, and the refusal is said
                 }
             }
-            var fields: [(String, EventLog.Value)] = mode == .daemon ? [("alarm", .string(id))] : []
+            var fields: [(String, JSONValue)] = mode == .daemon ? [("alarm", .string(id))] : []
             fields.append(("result", .string(result)))
             log?.emit("ctrl_z", at: SystemClock.realtime, fields)
         }

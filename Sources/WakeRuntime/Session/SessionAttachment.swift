@@ -20,7 +20,7 @@ public protocol SessionContext: AnyObject {
     /// How the console names an alarm's time (`07:00`).
     func deadlineText(of id: String) -> String
     /// An event of the session's own, not an alarm's, for the event log (`control_refused`).
-    func record(_ event: String, _ fields: [(String, EventLog.Value)])
+    func record(_ event: String, _ fields: [(String, JSONValue)])
 }
 
 /// Something a session runs beside its alarms: the control endpoint, the desktop notifier, the

@@ -107,3 +107,12 @@ extension RingSettings {
         return (settings, adjustments.sorted { $0.option < $1.option })
     }
 }
+
+extension RingSettings {
+    /// The late limit the daemon plans a standing alarm with: its stored options over config.toml,
+    /// read as `tolerating` reads them (wake's default should even that fail), so `wake list`,
+    /// `skip`, `pause` and the doctor plan each ring as the daemon will.
+    public static func lateLimit(of alarm: StandingAlarm, config: ConfigDefaults) -> Duration {
+        (try? tolerating(stored: alarm.options, defaults: config))?.settings.engine.lateLimit ?? Defaults.lateLimit
+    }
+}

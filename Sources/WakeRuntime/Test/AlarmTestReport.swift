@@ -298,77 +298,74 @@ struct AlarmTestReport {
     // MARK: JSON
 
     /// The report as one JSON object (`wake test --json`).
-    var json: String {
-        func q(_ s: String) -> String { JSONText.quote(s) }
-        /// dBFS with one decimal; null for silence (-inf).
-        func number(_ d: Double) -> String { d.isFinite ? Audibility.format(d) : "null" }
+    var json: JSONValue {
+        func q(_ s: String) -> JSONValue { .string(s) }
+        func strings(_ list: [String]) -> JSONValue { .array(list.map(q)) }
+        /// dBFS to a tenth, as `Audibility.format` writes it; null for silence (-inf).
+        func number(_ d: Double) -> JSONValue { d.isFinite ? .fixed(Int64(min(max((d * 10).rounded(), -1e15), 1e15)), places: 1) : .null }
         /// Seconds with three decimals (milliseconds).
-        func secs(_ d: Double) -> String {
-            guard d.isFinite else { return "null" }
-            let ms = Int64((max(0, d) * 1000).rounded())
-            let rest = String(ms % 1000)
-            return "\(ms / 1000)." + String(repeating: "0", count: 3 - rest.count) + rest
-        }
-        func optional(_ s: String?) -> String { s.map(q) ?? "null" }
-        let verdictFields: [(String, String)]
+        func secs(_ d: Double) -> JSONValue { d.isFinite ? .fixed(Int64(min((max(0, d) * 1000).rounded(), 1e15)), places: 3) : .null }
+        let verdictFields: [(String, JSONValue)]
         switch verdict {
-        case .reached: verdictFields = [("audible", "true"), ("reason", "null")]
-        case .nothingAudible(let why): verdictFields = [("audible", "false"), ("reason", q(why))]
+        case .reached: verdictFields = [("audible", .bool(true)), ("reason", .null)]
+        case .nothingAudible(let why): verdictFields = [("audible", .bool(false)), ("reason", q(why))]
         }
-        let endingFields: [(String, String)]
+        let endingFields: [(String, JSONValue)]
         switch ending {
-        case .time: endingFields = [("ended", q("time")), ("ended_by", "null")]
+        case .time: endingFields = [("ended", q("time")), ("ended_by", .null)]
         case .stopped(let who): endingFields = [("ended", q("stopped")), ("ended_by", q(who))]
-        case .snoozed: endingFields = [("ended", q("snoozed")), ("ended_by", "null")]
+        case .snoozed: endingFields = [("ended", q("snoozed")), ("ended_by", .null)]
         case .failed(let why): endingFields = [("ended", q("failed")), ("ended_by", q(why))]
         case .interrupted(let why): endingFields = [("ended", q("interrupted")), ("ended_by", q(why))]
         }
-        let attemptsJSON = JSONText.array(attempts.map { a in
-            JSONText.object([("device", q(a.device)), ("sound", q(a.sound == .user ? "user" : "built-in")), ("frames", "\(a.frames)"),
-                             ("rate", "\(a.rate)"), ("seconds", secs(a.seconds)),
-                             ("peak_dbfs", a.frames > 0 ? number(Audibility.dBFS(a.peak)) : "null"),
-                             ("server", a.serverBacked ? "true" : "false")])
+        let attemptsJSON = JSONValue.array(attempts.map { a in
+            .object([("device", q(a.device)), ("sound", q(a.sound == .user ? "user" : "built-in")), ("frames", .int(Int64(a.frames))),
+                     ("rate", .int(Int64(a.rate))), ("seconds", secs(a.seconds)),
+                     ("peak_dbfs", a.frames > 0 ? number(Audibility.dBFS(a.peak)) : .null),
+                     ("server", .bool(a.serverBacked))])
         })
-        let streamJSON: String
+        let streamJSON: JSONValue
         if let s = stream {
             let last = s.listed.last
-            streamJSON = JSONText.object([
-                ("looks", "\(s.looks.count)"), ("interval_ms", "\(s.interval.milliseconds)"), ("listed", "\(s.listed.count)"),
-                ("muted", "\(s.muted)"), ("corked", "\(s.corked)"), ("sink_muted", "\(s.sinkMuted)"), ("heard", "\(s.heard)"),
-                ("sink", optional(last?.sink.name)), ("stream_percent", last?.percent.map(String.init) ?? "null"),
-                ("sink_percent", last?.sinkPercent.map(String.init) ?? "null"), ("unreachable", optional(s.unreachable)),
+            streamJSON = .object([
+                ("looks", .int(Int64(s.looks.count))), ("interval_ms", .int(s.interval.milliseconds)),
+                ("listed", .int(Int64(s.listed.count))),
+                ("muted", .int(Int64(s.muted))), ("corked", .int(Int64(s.corked))), ("sink_muted", .int(Int64(s.sinkMuted))),
+                ("heard", .int(Int64(s.heard))),
+                ("sink", .optional(last?.sink.name)), ("stream_percent", .optional(last?.percent)),
+                ("sink_percent", .optional(last?.sinkPercent)), ("unreachable", .optional(s.unreachable)),
             ])
         } else {
-            streamJSON = "null"
+            streamJSON = .null
         }
-        let mixerJSON = JSONText.object([
-            ("guard", q(mixer.policy == .off ? "off" : "auto")), ("floor", mixer.policy.floor.map(String.init) ?? "null"),
-            ("left_alone", mixer.leftAlone ? "true" : "false"), ("found", q(mixer.found)),
-            ("raised", JSONText.array(mixer.raised.map { r in
-                JSONText.object([("mixer", q(r.mixer)), ("from", q(r.from.summary)), ("to", q(r.to.summary))])
+        let mixerJSON = JSONValue.object([
+            ("guard", q(mixer.policy == .off ? "off" : "auto")), ("floor", .optional(mixer.policy.floor)),
+            ("left_alone", .bool(mixer.leftAlone)), ("found", q(mixer.found)),
+            ("raised", .array(mixer.raised.map { r in
+                .object([("mixer", q(r.mixer)), ("from", q(r.from.summary)), ("to", q(r.to.summary))])
             })),
-            ("restored", JSONText.array(mixer.restored.map(q))), ("problems", JSONText.array(mixer.problems.map(q))),
+            ("restored", strings(mixer.restored)), ("problems", strings(mixer.problems)),
         ])
         let n = notification
-        let notificationJSON = JSONText.object([
-            ("mode", q(n.mode.rawValue)), ("shown", n.shown ? "true" : "false"),
-            ("buttons", n.buttons.map { $0 ? "true" : "false" } ?? "null"), ("server", optional(n.server)), ("why", optional(n.why)),
+        let notificationJSON = JSONValue.object([
+            ("mode", q(n.mode.rawValue)), ("shown", .bool(n.shown)),
+            ("buttons", n.buttons.map { .bool($0) } ?? .null), ("server", .optional(n.server)), ("why", .optional(n.why)),
         ])
-        let fields: [(String, String)] = [("alarm", optional(name)), ("mode", q(full ? "full" : "quiet")),
-                                          ("for", q(DurationText.format(length)))]
+        let fields: [(String, JSONValue)] = [("alarm", .optional(name)), ("mode", q(full ? "full" : "quiet")),
+                                             ("for", q(DurationText.format(length)))]
             + verdictFields
-            + [("device", optional(usedDevice)), ("requested_device", q(requestedDevice)), ("frames", "\(frames)"),
-               ("seconds", secs(seconds)), ("peak_dbfs", reached.isEmpty ? "null" : number(peakDBFS)),
-               ("gain_percent", "\(gain)"), ("fade_in", q(DurationText.format(fadeIn))),
-               ("alarm_volume_percent", "\(alarmVolume)"), ("alarm_fade_in", q(DurationText.format(alarmFadeIn))),
+            + [("device", .optional(usedDevice)), ("requested_device", q(requestedDevice)), ("frames", .int(frames)),
+               ("seconds", secs(seconds)), ("peak_dbfs", reached.isEmpty ? .null : number(peakDBFS)),
+               ("gain_percent", .int(Int64(gain))), ("fade_in", q(DurationText.format(fadeIn))),
+               ("alarm_volume_percent", .int(Int64(alarmVolume))), ("alarm_fade_in", q(DurationText.format(alarmFadeIn))),
                ("attempts", attemptsJSON),
-               ("fallbacks", JSONText.array(fallbacks.map { JSONText.object([("from", q($0.from)), ("to", q($0.to)), ("reason", q($0.reason))]) })),
-               ("bell", bell ? "true" : "false"), ("sound", optional(soundPath)),
+               ("fallbacks", .array(fallbacks.map { .object([("from", q($0.from)), ("to", q($0.to)), ("reason", q($0.reason))]) })),
+               ("bell", .bool(bell)), ("sound", .optional(soundPath)),
                ("sound_kind", q(soundKind == .user ? "user" : "built-in")), ("stream", streamJSON), ("mixer", mixerJSON),
-               ("notification", notificationJSON), ("message", optional(message))]
+               ("notification", notificationJSON), ("message", .optional(message))]
             + endingFields
-            + [("rang_seconds", rang.map { secs(Double($0.milliseconds) / 1000) } ?? "null"),
-               ("warnings", JSONText.array(warnings.map(q)))]
-        return JSONText.object(fields)
+            + [("rang_seconds", rang.map { secs(Double($0.milliseconds) / 1000) } ?? .null),
+               ("warnings", strings(warnings))]
+        return .object(fields)
     }
 }

@@ -1,0 +1,227 @@
+import WakeCore
+import WakeSystem
+
+extension StandingAlarmActions {
+    /// What `wake add` was given: WHEN as its words, the ring options checked, and the value
+    /// options the command line itself gave (`--volume`), which are what gets stored.
+    public struct AddRequest {
+        public var when: [String]
+        public var days: String?
+        public var name: String?
+        public var ring: RingSettings
+        public var given: Set<String>
+        /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
+        public var skipDays: [String]
+
+        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = []) {
+            self.when = when
+            self.days = days
+            self.name = name
+            self.ring = ring
+            self.given = given
+            self.skipDays = skipDays
+        }
+    }
+
+    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        _ = try addAlarm(c, console: console, signals: signals, in: context)
+        return .done
+    }
+
+    /// `wake add`'s work, returning the name the alarm was stored under (given, or made from
+    /// its time). `signals`: the channel whose signals end the device check; nil off the
+    /// loop's thread (the daemon's D-Bus API), where the check is bounded by the stall limit alone.
+    public static func addAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?, in context: StandingContext? = nil) throws(WakeFailure) -> String {
+        let context = try StandingContext.given(context)
+        guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
+        let text = c.when.joined(separator: " ")
+        let spec: WakeSpec
+        do { spec = try WakeSpec(parsing: c.when) } catch { throw usage(error.description) }
+        var date: CivilDate?
+        let (hour, minute, second): (Int, Int, Int)
+        switch spec {
+        case .timeOfDay(let h, let m, let s):
+            (hour, minute, second) = (h, m, s)
+        case .dateTime(let local):
+            (hour, minute, second) = (local.hour, local.minute, local.second)
+            date = local.date
+        case .dayTime(let day, let h, let m, let s):
+            // `wake add tomorrow 6:30`: a one-off on the date the day names now.
+            let local: LocalDateTime
+            do { local = try Schedule.reading(day, hour: h, minute: m, second: s, token: text, now: context.now(), zone: context.zone(console)) } catch {
+                throw usage(error.description)
+            }
+            (hour, minute, second) = (h, m, s)
+            date = local.date
+        default:
+            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30) or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
+        }
+        var days = DaySet.none
+        if let d = c.days {
+            guard date == nil else { throw usage("--days does not go with a date: an alarm on a date rings once; give a time of day") }
+            do { days = try DaySet(parsing: d) } catch { throw usage(error.description) }
+        }
+        if let name = c.name, !StandingAlarm.isValidName(name) {
+            throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
+        }
+        if let name = c.name, SnoozeRequest.readsAsLength(name) {
+            throw usage("--name: '\(name.printable)' reads as a length, so 'wake snooze \(name.printable)' would be a snooze of that length; "
+                        + "give a name that is not a length, as 'nap-\(name.printable)'")
+        }
+        let settings = c.ring
+        let zone = context.zone(console)
+        let now = context.now()
+        // Stored: what the command line gave. The config file's defaults stay in the config file,
+        // so changing it later changes the alarms that did not say otherwise.
+        // (A value equal to the built-in default is stored too: it may differ from the file's.)
+        var stored = settings.values.filter { c.given.contains("--" + $0.key) }
+        // A sound named here is read later by the daemon, from its own working directory:
+        // stored with its absolute name, as the calendars are.
+        for option in AlarmOption.all(.stored) where option.kind == .file {
+            guard let typed = stored[option.name] else { continue }
+            do { stored[option.name] = try WorkingDirectory.absolute(typed) } catch {
+                throw WakeFailure(.config, "\(option.flag): cannot make '\(typed.printable)' an absolute name: \(error); give the file's full path")
+            }
+        }
+        let config = context.config()
+        let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
+        if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
+        var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
+                                  options: stored, created: now)
+        guard StandingSchedule.occurrence(of: alarm, after: now, zone: zone) != nil else {
+            throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
+        }
+        // Its first ring as the daemon will plan it: the calendar's days passed over. A calendar
+        // that leaves a recurring alarm no day in the next year is a mistake (a mistyped DTEND or
+        // RRULE), said now; a one-off rings on its own day, however far ahead.
+        let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: alarm.name), lateLimit: .zero, now: now, zone: zone,
+                                          dayOff: calendars.calendars.dayOff)
+        guard let next = first.next, alarm.days == 0 || next.instant - now <= .seconds(366 * 86_400) else {
+            // The calendars are the command's own when it gave some, else config.toml's.
+            throw noDayInAYear(first, calendars: calendars.calendars, fromConfig: calendars.stored == nil ? config : nil, now: now,
+                               zone: zone)
+        }
+
+        // The checks a one-off alarm gets (ArmChecks, the same device and mixer checks), so
+        // 07:00 finds nothing new wrong.
+        // A folder or list: every file decoded and checked now, one warning per file refused.
+        let checked = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
+                                          interrupt: { SignalChannel.pending() }, progress: { console.info($0) }, builtIn: DefaultSound.open)
+        let sound = checked.file
+        for warning in checked.warnings { console.error(warning) }
+        // Spoken once now, so a missing espeak-ng is said tonight; the daemon speaks it again at each arm.
+        if settings.say {
+            _ = try ArmChecks.speech(SpeechClip.text(message: settings.message, hour: hour, minute: minute), mode: .add, sounds: [])
+        }
+        if let pre = settings.engine.preAlarm {
+            _ = try ArmChecks.preAlarmSound(settings.preAlarmSoundPath, volume: pre.volume(of: settings.volume), mode: .add,
+                                            interrupt: { SignalChannel.pending() })
+        }
+        do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
+        let check: DeviceCheck.Report
+        let mixer: MixerCheck.Report
+        do {
+            check = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals)
+            mixer = try MixerCheck.run(device: settings.device, policy: settings.mixer, signals: signals)
+        } catch {
+            throw error.asAdding
+        }
+        if let warning = check.warning { console.error(warning) }
+        // A muted or quiet output is worth knowing tonight; the mixer guard raises it at ring time.
+        if mixer.notable { console.error("warning: mixer: " + mixer.text) }
+
+        let store = context.store
+        let given = c.name
+        let added: String?
+        do {
+            added = try store.update { alarms -> String? in
+                let taken = Set(alarms.map(\.name))
+                if let given { if taken.contains(given) { return nil } } else { alarm.name = generatedName(alarm, taken: taken) }
+                alarms.append(alarm)
+                return alarm.name
+            }
+        } catch {
+            throw storeError(error)
+        }
+        guard let name = added else {
+            throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
+        }
+        // Its first ring, the calendar's days passed over said (the first few, and a count).
+        let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
+                                                 complete: first.passedOver.count < StandingSchedule.passedOverKept)
+        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
+                     + reasons.map { "; " + $0.printable }.joined())
+        if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
+        // Whether the daemon can arm it on the RTC, as far as can be told from here.
+        let look = WakeSystemPlan.lookNow()
+        if !look.wakesSystem, let obstacle = look.obstacle { console.error("warning: " + WakeSystemSupport.warning(obstacle)) }
+        if !context.daemonRunning() {
+            console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
+        }
+        return name
+    }
+
+    /// The holiday calendars `wake add` was given (or config.toml gives): each must read, now
+    /// rather than at 06:30 on a holiday (exit 78 naming the file and line); one that runs out
+    /// within 60 days is said. `stored`: the option's text with absolute names, for alarms.toml.
+    static func checkCalendars(_ given: [String], recurring: Bool, config: ConfigDefaults, zone: TimeZoneRules, now: Instant,
+                               console: Console) throws(WakeFailure) -> (stored: String?, calendars: DayOffCalendars) {
+        let flag = AlarmOption.skipDays.flag
+        if !given.isEmpty && !recurring {
+            throw usage("\(flag) is for an alarm that repeats: a one-off rings on the day it names; add --days, or leave out \(flag)")
+        }
+        var paths: [String] = []
+        for name in given {
+            if case .failure(let problem) = AlarmOption.skipDays.parse(name) { throw usage(problem.message) }
+            if name.contains(AlarmOption.listSeparator) { throw usage("\(flag): the file name '\(name.printable)' holds a line break; rename the file") }
+            do {
+                let path = try WorkingDirectory.absolute(name)
+                if !paths.contains(path) { paths.append(path) }
+            } catch {
+                throw WakeFailure(.config, "\(flag): cannot make '\(name.printable)' an absolute name: \(error); give the calendar's full path")
+            }
+        }
+        let text = paths.isEmpty ? (recurring ? DayOffCalendars.configured(config) : nil)
+                                 : paths.joined(separator: String(AlarmOption.listSeparator))
+        let calendars = DayOffCalendars.read(text, zone: zone)
+        if let problem = calendars.problems.first { throw WakeFailure(.config, problem) }
+        for warning in calendars.runningOut(today: zone.localTime(at: now).date) { console.error("warning: " + warning) }
+        return (paths.isEmpty ? nil : text, calendars)
+    }
+
+    /// `wake add` (and the D-Bus API's Add) refusing a calendar that leaves the alarm no day to
+    /// ring in the next year: exit 78, naming the calendar and where it was given (`--skip-days`,
+    /// or config.toml's `skip-days` when the command gave none: `config` is then that file).
+    static func noDayInAYear(_ plan: StandingSchedule.Plan, calendars: DayOffCalendars, fromConfig config: ConfigDefaults?, now: Instant,
+                             zone: TimeZoneRules) -> WakeFailure {
+        let files = calendars.paths(holding: plan.passedOver, zone: zone)
+        let named = files.isEmpty ? "its calendars leave" : files.joined(separator: ", ") + (files.count == 1 ? " leaves" : " leave")
+        let when = plan.next.map { "its first day to ring is \(Formatting.datePhrase($0.instant, now: now, zone: zone))" }
+            ?? StandingSchedule.noDayPhrase(until: plan.noDayUntil ?? now, files: files, now: now, zone: zone)
+        let problem = "\(named) the alarm no day to ring in the next year (\(when)); "
+            + "correct the calendar (is an event's DTEND or RRULE mistyped?) or "
+        guard let config else { return WakeFailure(.config, "\(AlarmOption.skipDays.flag): " + problem + "give another") }
+        let key = AlarmOption.skipDays.name
+        let at = config.entry(key).map { " line \($0.line), \(key)" } ?? ", \(key)"
+        return WakeFailure(.config, "config file '\((config.path ?? "config.toml").printable)'\(at): " + problem + "take it out of \(key)")
+    }
+
+    /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
+    static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
+        var base = a.shortTimeText.filter { $0 != ":" }
+        if a.days != 0 { base += "-" + a.daySet.canonical.replacingCommas() }
+        if let d = a.dateText { base += "-" + d }
+        base = String(base.prefix(28))
+        var name = base
+        var n = 2
+        while taken.contains(name) { name = "\(base)-\(n)"; n += 1 }
+        return name
+    }
+
+    /// `06:30 on weekdays`, `06:30 once`, `06:30 on 2026-11-24`.
+    static func rule(_ a: StandingAlarm) -> String {
+        if let d = a.dateText { return "\(a.shortTimeText) on \(d)" }
+        if a.days == 0 { return "\(a.shortTimeText) once" }
+        return "\(a.shortTimeText) on \(a.daySet.canonical)"
+    }
+}
