@@ -1,9 +1,9 @@
 import WakeCore
 
 /// The reference's option and key tables, made from the option table (`AlarmOption`): the
-/// manual's and the guide's regions between `BEGIN GENERATED name` and `END GENERATED name`
-/// comments. `ReferenceTablesTests` checks the files hold exactly this and rewrites them when
-/// asked (`WAKE_REGENERATE=1`).
+/// manual's regions between `BEGIN GENERATED name` and `END GENERATED name` comments (the
+/// guide has no option table: it explains, and links to the manual). `ReferenceTablesTests`
+/// checks the manual holds exactly this and rewrites it when asked (`WAKE_REGENERATE=1`).
 enum ReferenceTables {
     /// A generated region: its name in the markers, and its text.
     struct Region {
@@ -65,27 +65,10 @@ enum ReferenceTables {
         return escaped.first == "." || escaped.first == "'" ? "\\&" + escaped : escaped
     }
 
-    // MARK: docs/guide.md
-
-    static var guide: [Region] { [Region(name: "RING OPTIONS", text: guideRingOptions)] }
-
-    static var guideRingOptions: String {
-        var lines = ["The ring options (`wake add` and `wake test` take them too; config.toml's keys are their names):", "",
-                     "| option | default | meaning |", "|---|---|---|"]
-        for o in AlarmOption.all(.ring) {
-            let flags = (o.short.map { "`-\($0)`, " } ?? "") + "`\(o.flag) \(o.valueName)`"
-            let shown = o.defaultText.map { "`\($0)`" } ?? o.shownDefault
-            lines.append("| \(flags) | \(markdown(shown)) | \(markdown(o.help)) |")
-        }
-        return lines.joined(separator: "\n")
-    }
-
-    static func markdown(_ text: String) -> String { text.replacingAll("|", with: "\\|") }
-
     // MARK: the regions in a file
 
     /// `text` with each region's body replaced by its generated text; nil when a region's markers
-    /// are missing. `comment` makes a marker line (`.\" X` in roff, `<!-- X -->` in Markdown).
+    /// are missing. `comment` makes a marker line (`.\" X` in roff).
     static func fill(_ text: String, _ regions: [Region], comment: (String) -> String) -> String? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for region in regions {
@@ -98,7 +81,6 @@ enum ReferenceTables {
     }
 
     static func roffComment(_ s: String) -> String { ".\\\" " + s }
-    static func markdownComment(_ s: String) -> String { "<!-- " + s + " -->" }
 }
 
 private extension String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WakeCore
 
-/// The manual's and the guide's option and key tables are made from the option table: a row
+/// The manual's option and key tables are made from the option table: a row
 /// added there and not regenerated fails here, saying the command that regenerates them.
 @Suite("The reference's generated tables match the option table")
 struct ReferenceTablesTests {
@@ -30,18 +30,12 @@ struct ReferenceTablesTests {
         try Self.check("Resources/wake.1", ReferenceTables.manual, comment: ReferenceTables.roffComment)
     }
 
-    @Test("the guide's ring option table")
-    func guide() throws {
-        try Self.check("docs/guide.md", ReferenceTables.guide, comment: ReferenceTables.markdownComment)
-    }
-
     @Test("every ring option is in each generated table, --snooze-volume among them")
     func everyOptionGenerated() {
         #expect(AlarmOption.all(.ring).contains(.snoozeVolume))
         for o in AlarmOption.all(.ring) {
             #expect(ReferenceTables.ringOptionSummary.contains("Fl \(o.flag.dropFirst()) Ta Ar \(o.valueName)"), "\(o.flag)")
             #expect(ReferenceTables.flagList.contains("Fl \(o.flag.dropFirst())"), "\(o.flag)")
-            #expect(ReferenceTables.guideRingOptions.contains("`\(o.flag) \(o.valueName)`"), "\(o.flag)")
         }
         for o in AlarmOption.all(.config) { #expect(ReferenceTables.keyList(AlarmOption.all(.config), last: "").contains(".Ql \(o.name)")) }
     }
@@ -49,10 +43,10 @@ struct ReferenceTablesTests {
     @Test("a stale region is found and filled; a missing marker is said")
     func fillsRegions() {
         let regions = [ReferenceTables.Region(name: "X", text: "new")]
-        let begin = ReferenceTables.markdownComment("BEGIN GENERATED X: from the option table, " + ReferenceTables.regenerate)
-        let end = ReferenceTables.markdownComment("END GENERATED X")
+        let begin = ReferenceTables.roffComment("BEGIN GENERATED X: from the option table, " + ReferenceTables.regenerate)
+        let end = ReferenceTables.roffComment("END GENERATED X")
         let text = "a\n\(begin)\nold\nolder\n\(end)\nb"
-        #expect(ReferenceTables.fill(text, regions, comment: ReferenceTables.markdownComment) == "a\n\(begin)\nnew\n\(end)\nb")
-        #expect(ReferenceTables.fill("a\nb", regions, comment: ReferenceTables.markdownComment) == nil)
+        #expect(ReferenceTables.fill(text, regions, comment: ReferenceTables.roffComment) == "a\n\(begin)\nnew\n\(end)\nb")
+        #expect(ReferenceTables.fill("a\nb", regions, comment: ReferenceTables.roffComment) == nil)
     }
 }
