@@ -74,6 +74,9 @@ public struct AlarmOption: Sendable, Hashable {
     public let kind: Kind
     /// The built-in value as text, or nil when unset means "none" (`--sound`: the built-in sound).
     public let defaultText: String?
+    /// What an option without a default text does when unset (`the alarm's --volume`), for the
+    /// dry run, `wake test` and the generated reference; nil: none.
+    public let unset: String?
     /// One line for `--help`.
     public let help: String
     /// `wake daemon --help`'s line, where the daemon does something else with it.
@@ -83,9 +86,10 @@ public struct AlarmOption: Sendable, Hashable {
     /// the generic problem; nil keeps the generic one.
     private let explain: (@Sendable (String) -> String?)?
 
-    init(_ name: String, short: Character? = nil, _ kind: Kind, default defaultText: String?, scope: Scope, help: String,
-         daemonHelp: String? = nil, explain: (@Sendable (String) -> String?)? = nil) {
+    init(_ name: String, short: Character? = nil, _ kind: Kind, default defaultText: String?, unset: String? = nil, scope: Scope,
+         help: String, daemonHelp: String? = nil, explain: (@Sendable (String) -> String?)? = nil) {
         self.name = name
+        self.unset = unset
         self.daemonHelp = daemonHelp
         self.short = short
         self.kind = kind
@@ -185,7 +189,8 @@ public struct AlarmOption: Sendable, Hashable {
 }
 
 extension AlarmOption {
-    public static let sound = AlarmOption("sound", short: "s", .file, default: nil, scope: [.ring, .stored, .config],
+    public static let sound = AlarmOption("sound", short: "s", .file, default: nil, unset: "wake's own alarm sound",
+                                          scope: [.ring, .stored, .config],
                                           help: "Sound to ring: a file (WAV, FLAC, Ogg, Opus, MP3), a folder of them or an M3U/M3U8 list (shuffled, one file a ring). Default: wake's own alarm sound.")
     public static let device = AlarmOption("device", short: "D", .device, default: Defaults.device, scope: [.ring, .stored, .config],
                                            help: "ALSA PCM to ring on, as aplay -D takes it.")
@@ -203,7 +208,7 @@ extension AlarmOption {
     // No default text: unset, it follows --snooze (twice it, within the longest snooze), so a
     // config.toml or a command line that lengthens the snooze lengthens the long one with it.
     public static let snoozeLong = AlarmOption("snooze-long", .duration(minimum: .zero, zero: nil, maximum: SnoozeLength.longest),
-                                               default: nil,
+                                               default: nil, unset: "twice --snooze, at most 12h",
                                                scope: [.ring, .stored, .config],
                                                help: "How long the notification's second snooze button snoozes, at most "
                                                      + "\(DurationText.format(SnoozeLength.longest)). "
@@ -213,6 +218,13 @@ extension AlarmOption {
     // alarm rings on (until stopped, or for --ring-for).
     public static let snoozeLimit = AlarmOption("snooze-limit", .count(0...99), default: "0", scope: [.ring, .stored, .config],
                                                 help: "Allow at most this many snoozes a ring; then a snooze is refused and the alarm rings on until stopped (0: no limit).")
+    // Unset, the ring after a snooze is the alarm's own: a snooze volume is a choice, never a default.
+    public static let snoozeVolume = AlarmOption("snooze-volume", .percent, default: nil, unset: "the alarm's --volume",
+                                                 scope: [.ring, .stored, .config],
+                                                 help: "Ring again after a snooze at this volume, 1 to 100 (with --fade-in, fading in to it). "
+                                                     + "Default: the alarm's --volume.") { text in
+        text == "0" ? " 0: the ring after a snooze would be silent; give a volume from 1 to 100, or leave it out for the alarm's" : nil
+    }
     // Under a second, a ring may end before its first frame is heard and still count as rung,
     // and an alarm a moment late (a busy machine, a resume) is missed: both refused, 0 keeping
     // its meaning.
@@ -262,7 +274,7 @@ extension AlarmOption {
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
-    public static let preAlarmSound = AlarmOption("pre-alarm-sound", .file, default: nil, scope: [.ring, .stored, .config],
+    public static let preAlarmSound = AlarmOption("pre-alarm-sound", .file, default: nil, unset: "the alarm's sound", scope: [.ring, .stored, .config],
                                                   help: "Sound file for the pre-alarm. Default: the alarm's own sound.")
     public static let inhibit = AlarmOption("inhibit", .choice(["auto", "require", "off"]), default: "auto", scope: [.oneOff, .daemon, .config],
                                             help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.",
@@ -275,7 +287,7 @@ extension AlarmOption {
                                                  help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
 
     /// Every option, in the order alarms.toml and the help list them.
-    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, ringFor, lateLimit, minVolume, mixer,
+    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume, ringFor, lateLimit, minVolume, mixer,
                                             mpris, challenge, say, preAlarm, preAlarmSound, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.

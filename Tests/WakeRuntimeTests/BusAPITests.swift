@@ -37,6 +37,10 @@ import WakeSystem
         #expect(try o.text("volume") == "40")
         #expect(try o.texts("skip-days") == ["/tmp/a.ics"])
         #expect(throws: WakeFailure.self) { try o.finish(known: ["volume"]) }
+        // Every ring option of the table is an Add key, a new one (snooze-volume) with no edit in the API.
+        let every = try BusAPIOptions(.properties(AlarmOption.all(.ring).map { ($0.name, BusValue.string("1")) }), method: "Add")
+        try every.finish(known: AlarmOption.all(.ring).map(\.name) + BusAPIOptions.addKeys)
+        #expect(try every.text("snooze-volume") == "1")
         let bad = try BusAPIOptions(.properties([("volume", .boolean(true))]), method: "Add")
         #expect(throws: WakeFailure.self) { _ = try bad.text("volume") }
         #expect(throws: WakeFailure.self) { _ = try BusAPIOptions(.string("x"), method: "Add") }

@@ -91,10 +91,15 @@ final class FakeWorld: RuntimeClock, TimerFactory, SoundOutput {
 
     /// The volume of each start, in order (a pre-alarm's is its share of the alarm's).
     private(set) var startedVolumes: [Int] = []
+    /// The fade-in of each start, in order.
+    private(set) var startedFades: [Duration] = []
+    /// The volume of each pre-roll, in order.
+    private(set) var preparedVolumes: [Int] = []
 
     func start(_ request: RingRequest) {
         started.append(request.device)
         startedVolumes.append(request.volume)
+        startedFades.append(request.fadeIn)
         isSounding = true
         if let onStart { onStart(self) } else {
             onEvent?(.opened(device: request.device, format: "S16_LE", paced: false))
@@ -115,7 +120,10 @@ final class FakeWorld: RuntimeClock, TimerFactory, SoundOutput {
     /// The pre-roll, as the runner asks for it: the device and the boot-clock moment of each.
     private(set) var prepared: [(device: String, at: Instant)] = []
     private(set) var discarded = 0
-    func prepare(_ request: RingRequest) { prepared.append((request.device, boottime)) }
+    func prepare(_ request: RingRequest) {
+        prepared.append((request.device, boottime))
+        preparedVolumes.append(request.volume)
+    }
     func discardPrepared() { discarded += 1 }
 }
 

@@ -54,8 +54,12 @@ struct BusAPIEndToEndTests {
             var r = try await mock.busctl(["introspect", Self.name, Self.root])
             #expect(r.exitCode == 0 && r.stdout.contains(".Add") && r.stdout.contains(".NextAlarmTime") && r.stdout.contains("GetManagedObjects"), "\(r)")
 
-            r = try await call(mock, "Add", ["sa{sv}", "06:30", "3", "days", "s", "weekdays", "name", "s", "work", "device", "s", "null"])
+            r = try await call(mock, "Add", ["sa{sv}", "06:30", "4", "days", "s", "weekdays", "name", "s", "work", "device", "s", "null",
+                                             "snooze-volume", "s", "30"])
             #expect(r.exitCode == 0 && r.stdout.contains("o \"\(Self.root)/alarm/work\""), "\(r)\n\(daemon.child.currentStdout)")
+            // A ring option the table added is an Add key with no edit in the API, stored as wake add stores it.
+            let stored = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
+            #expect(stored.contains("\nsnooze-volume = \"30\""), "\(stored)")
             let list = try await WakeProcess.run(["list"], environment: env)
             #expect(list.stdout.contains("work") && list.stdout.contains("weekdays"), "\(list)")
             r = try await mock.busctl(["get-property", Self.name, Self.root + "/alarm/work", "io.github.wakeclock.Wake1.Alarm", "Days", "State"])

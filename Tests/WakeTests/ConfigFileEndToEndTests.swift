@@ -39,6 +39,22 @@ struct ConfigFileEndToEndTests {
         #expect(r.exitCode == 0 && r.stdout.contains("volume: 100 %\n"), "no file is no error: \(r)")
     }
 
+    @Test("--snooze-volume through the table alone: config.toml's, the command line's over it, the dry run's line, 0 refused with 78")
+    func snoozeVolume() async throws {
+        let home = try Self.home("snooze-volume = 30\n")
+        let path = Self.configPath(home)
+        var r = try await home.run(["07:00", "-D", "null", "--dry-run"])
+        #expect(r.exitCode == 0 && r.stdout.contains("snooze volume: 30 % (from \(path) line 1)\n"), "\(r)")
+        r = try await home.run(["07:00", "-D", "null", "--dry-run", "--snooze-volume", "50"])
+        #expect(r.exitCode == 0 && r.stdout.contains("snooze volume: 50 % (from the command line)\n"), "\(r)")
+        r = try await Self.home(nil).run(["07:00", "-D", "null", "--dry-run"])
+        #expect(r.exitCode == 0 && r.stdout.contains("snooze volume: the alarm's --volume\n"), "unset: \(r)")
+        r = try await Self.home("snooze-volume = 0\n").run(["07:00", "-D", "null", "--dry-run"])
+        #expect(r.exitCode == 78 && r.stderr.contains("snooze-volume") && r.stderr.contains("silent"), "\(r)")
+        r = try await home.run(["07:00", "-D", "null", "--dry-run", "--snooze-volume", "101"])
+        #expect(r.exitCode == 64 && r.stderr.contains("--snooze-volume: invalid value '101'; give a whole number from 1 to 100"), "\(r)")
+    }
+
     @Test("a sound named relative to config.toml is read from its directory, by a one-off run anywhere and by wake add")
     func relativeSoundBesideTheFile() async throws {
         let home = try Self.home("sound = \"tone.wav\"\n")

@@ -106,6 +106,17 @@ struct TestCommandTests {
         #expect(!FileManager.default.fileExists(atPath: home.alarmsFile), "nothing is stored")
     }
 
+    @Test("a standing alarm's stored --snooze-volume reaches wake test: in its settings line and its JSON, said as the alarm's")
+    func snoozeVolumeReported() async throws {
+        let (home, tone, _) = try await Self.home()
+        #expect(try await home.run(["add", "07:00", "--name", "work", "-s", tone, "-D", "null", "--snooze-volume", "30"]).exitCode == 0)
+        let r = try await Self.run(home, ["test", "work", "--for", "1s"])
+        #expect(r.exitCode == 0, "\(r)")
+        #expect(r.stdout.contains("snooze volume 30 % (at the alarm, not in the test)"), "\(r)")
+        let json = try await Self.run(home, ["test", "work", "--for", "1s", "--json"])
+        #expect(json.stdout.contains("\"snooze-volume\":\"30\""), "\(json)")
+    }
+
     @Test("a standing alarm whose sound file was deleted rings wake's built-in sound, as the daemon would, and says so")
     func deletedSound() async throws {
         let (home, tone, _) = try await Self.home()

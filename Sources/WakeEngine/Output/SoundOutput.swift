@@ -27,6 +27,8 @@ public struct RingRequest {
     /// ring starts (never on the loop), and one that fails gives way to the next, then to
     /// wake's built-in sound. Empty for a single file, which `sound` holds open.
     public var entries: [String]
+    /// `--snooze-volume`: the volume of a ring after a snooze, its fade rising to it; nil: `volume`.
+    public var snoozeVolume: Int?
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
                 fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,
@@ -48,6 +50,13 @@ public struct RingRequest {
         r.speech = nil
         r.volume = PreAlarm(lead: lead, percent: percent).volume(of: volume)
         r.fadeIn = min(fadeIn, lead)
+        return r
+    }
+
+    /// The ring after a snooze: at `snoozeVolume`, if the alarm has one.
+    public var afterSnooze: RingRequest {
+        var r = self
+        if let snoozeVolume { r.volume = snoozeVolume }
         return r
     }
 

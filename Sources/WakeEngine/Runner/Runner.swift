@@ -310,7 +310,7 @@ public final class Runner {
                 soundingPre = false
                 sounding = id
                 preparedFor = nil  // adopted by this start, or closed by it when made for another alarm
-                output.start(a.setup.ring)
+                output.start(ringRequest(a))
             }
         case .stopRinging:
             a.challenge = nil
@@ -320,7 +320,7 @@ public final class Runner {
                 output.stop()
                 if let next = ringing.first, let b = alarms.first(where: { $0.setup.id == next }) {
                     sounding = next
-                    output.start(b.setup.ring)
+                    output.start(ringRequest(b))
                 } else {
                     startNextPreRing()
                 }
@@ -398,8 +398,11 @@ public final class Runner {
         preparedFor = id
         // The code the first frame runs, in the page cache before the deadline (HotText says why).
         HotText.prefetch()
-        output.prepare(a.setup.ring)
+        output.prepare(ringRequest(a))
     }
+
+    /// What `a` rings now: its own ring, or after a snooze its ring at the snooze volume.
+    private func ringRequest(_ a: Alarm) -> RingRequest { a.engine.snoozesUsed > 0 ? a.setup.ring.afterSnooze : a.setup.ring }
 
     private func discardPreroll(of id: String) {
         guard preparedFor == id else { return }

@@ -440,10 +440,9 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         // A folder or list: this ring's order, the files not yet played this round first.
         var random = SystemRandomNumberGenerator()
         let order = ShuffleBag.order(entries: sound.entries, played: played, using: &random)
-        let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: settings.device, volume: settings.volume,
-                               fadeIn: settings.fadeIn, unpaced: unpaced, mixer: settings.mixer,
-                               speech: settings.say ? speech(for: alarm.name, message: settings.message, occurrence: occurrence, sound: sound.file) : nil,
-                               entries: order)
+        let ring = settings.request(sound: sound.file, kind: sound.kind, unpaced: unpaced,
+                                    speech: settings.say ? speech(for: alarm.name, message: settings.message, occurrence: occurrence, sound: sound.file) : nil,
+                                    entries: order)
         var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
         if let pre = settings.engine.preAlarm {

@@ -150,9 +150,8 @@ public enum OneOffAlarm {
             session.attach(MediaPlayers(mode: { _ in mode }))
         }
         // A one-off rings once: its order is shuffled here, and nothing is remembered.
-        let ring = RingRequest(sound: sound, soundKind: options.ring.soundPath == nil ? .builtIn : .user, device: options.ring.device,
-                               volume: options.ring.volume, fadeIn: options.ring.fadeIn, unpaced: options.unpaced, mixer: options.ring.mixer,
-                               speech: speech, entries: checked.entries.shuffled())
+        let ring = options.ring.request(sound: sound, kind: options.ring.soundPath == nil ? .builtIn : .user, unpaced: options.unpaced,
+                                        speech: speech, entries: checked.entries.shuffled())
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
                                message: options.ring.message)
@@ -232,6 +231,13 @@ public enum OneOffAlarm {
                            + (options.ring.preAlarmSoundPath.map { "sound \($0.printable)" } ?? "the alarm's sound") + from(.preAlarm, .preAlarmSound))
         } else {
             console.result("pre-alarm: none" + from(.preAlarm))
+        }
+        // Every other ring option from the table, its label and value: an option added there is
+        // said here with no edit. Those above have lines of their own, with what the checks found.
+        let ownLines: Set<AlarmOption> = [.sound, .device, .volume, .fadeIn, .snooze, .snoozeLimit, .snoozeLong, .ringFor, .lateLimit,
+                                          .mixer, .minVolume, .mpris, .challenge, .say, .preAlarm, .preAlarmSound, .message]
+        for (option, text) in options.ring.lines where !ownLines.contains(option) {
+            console.result("\(option.label): \(text)" + from(option))
         }
         switch inhibitor {
         case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))

@@ -73,10 +73,25 @@ public enum AlarmTest {
         /// The test's gain: the alarm's volume with `--full`, else the quiet gain (never louder than the alarm).
         var gain: Int { full ? ring.volume : min(AlarmTest.quietGain, ring.volume) }
         var fadeIn: Duration { full ? ring.fadeIn : .zero }
-        /// The alarm's engine, rung for the test's length, due now, however late.
+        /// The alarm's engine, whole (so a setting added to the table reaches the test), rung for
+        /// the test's length, due now, however late; no pre-alarm, since the ring is now.
         var engine: AlarmEngine.Settings {
-            AlarmEngine.Settings(lateLimit: .zero, snooze: ring.engine.snooze, ringFor: length, snoozeLimit: ring.engine.snoozeLimit,
-                                 snoozeLong: ring.engine.snoozeLong, challenge: ring.engine.challenge)
+            var e = ring.engine
+            e.lateLimit = .zero
+            e.ringFor = length
+            e.preAlarm = nil
+            return e
+        }
+        /// The alarm's ring, whole, as the alarm makes it (`RingSettings.request`); quiet unless
+        /// `--full`: the quiet gain, no fade, the user's levels left alone. A snooze ends the test,
+        /// so the snooze volume is never rung here; it is said, quiet as the rest.
+        func request(sound: SoundFile, kind: FallbackChain.Sound, speech: RingSpeech?, entries: [String]) -> RingRequest {
+            var r = ring.request(sound: sound, kind: kind, speech: speech, entries: entries)
+            r.volume = gain
+            r.fadeIn = fadeIn
+            r.leavesUserLevels = !full
+            if !full { r.snoozeVolume = r.snoozeVolume.map { min(AlarmTest.quietGain, $0) } }
+            return r
         }
         var subject: String { name.map { "alarm '\($0.printable)'" } ?? "the ring options given" }
         /// Whether the sound is the standing alarm's own, as stored (not one given on `wake test`'s command line).
@@ -206,8 +221,7 @@ public enum AlarmTest {
             if let warning = spoken.warning { warn(warning) }
             speech = spoken.speech
         }
-        let ring = RingRequest(sound: sound.file, soundKind: sound.kind, device: plan.ring.device, volume: plan.gain, fadeIn: plan.fadeIn,
-                               mixer: plan.ring.mixer, leavesUserLevels: !plan.full, speech: speech, entries: sound.entries.shuffled())
+        let ring = plan.request(sound: sound.file, kind: sound.kind, speech: speech, entries: sound.entries.shuffled())
         let setup = AlarmSetup(id: "test", deadline: deadline, resolvedAt: now, settings: plan.engine, ring: ring, message: plan.ring.message)
         let result = session.run(setup, spec: .now, wake: WakeSystemPlan(mode: .off, alarmTimers: nil, clocks: [], warning: nil),
                                  label: "test" + (plan.name.map { " of '\($0)'" } ?? ""))
@@ -258,6 +272,7 @@ public enum AlarmTest {
             alarmVolume: plan.ring.volume, alarmFadeIn: plan.ring.fadeIn, requestedDevice: plan.ring.device,
             soundPath: plan.ring.soundPath, soundKind: sound.kind, message: plan.ring.message, attempts: meter.attempts,
             opened: recorder.opened, fallbacks: recorder.fallbacks, bell: recorder.bell, silent: recorder.silent, ending: ending,
-            rang: rang, stream: stream, mixer: reportedMixer, notification: notification, warnings: warnings)
+            rang: rang, stream: stream, mixer: reportedMixer, notification: notification, warnings: warnings,
+            settings: plan.ring.lines, settingTexts: plan.ring.values)
     }
 }

@@ -119,6 +119,10 @@ struct AlarmTestReport {
     var notification: Notification
     /// What was said on the way (set aside options, a sound or device that will not do).
     var warnings: [String] = []
+    /// The alarm's settings as the test took them, every ring option of the table
+    /// (`RingSettings.lines`), with their texts for the JSON (`values`).
+    var settings: [(option: AlarmOption, text: String)] = []
+    var settingTexts: [String: String] = [:]
 
     // MARK: the verdict
 
@@ -195,8 +199,19 @@ struct AlarmTestReport {
         out.append("mixer guard: " + mixerText)
         out.append("notification: " + notificationText)
         out.append("message: " + (message.map { TerminalText.escape($0) } ?? "none"))
+        if !settings.isEmpty { out.append("settings: " + Self.settingsText(settings)) }
         out.append("ended: " + endingText)
         return out
+    }
+
+    /// Every setting, `label value`, in the table's order. What the test itself does not ring is
+    /// said so: it rings now for `--for`, so the alarm's own length, late limit and pre-alarm
+    /// wait for the alarm; a snooze ends the test, so the ring after one is the alarm's.
+    static func settingsText(_ settings: [(option: AlarmOption, text: String)]) -> String {
+        let notRung: Set<AlarmOption> = [.ringFor, .lateLimit, .preAlarm, .preAlarmSound, .snoozeVolume]
+        return settings.filter { $0.option != .message }.map { s in
+            "\(s.option.label) \(s.text)" + (notRung.contains(s.option) ? " (at the alarm, not in the test)" : "")
+        }.joined(separator: "; ")
     }
 
     /// The device that took the audio last (after any fallback), its format, and where it came from.
@@ -365,7 +380,8 @@ struct AlarmTestReport {
                ("notification", notificationJSON), ("message", .optional(message))]
             + endingFields
             + [("rang_seconds", rang.map { secs(Double($0.milliseconds) / 1000) } ?? .null),
-               ("warnings", strings(warnings))]
+               ("warnings", strings(warnings)),
+               ("settings", .object(settings.map { ($0.option.name, JSONValue.optional(settingTexts[$0.option.name])) }))]
         return .object(fields)
     }
 }

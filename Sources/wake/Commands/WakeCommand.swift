@@ -106,6 +106,9 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp(AlarmOption.snoozeLimit.help))
     var snoozeLimit: String = AlarmOption.snoozeLimit.defaultText ?? ""
 
+    @Option(help: ArgumentHelp(AlarmOption.snoozeVolume.help))
+    var snoozeVolume: String?
+
     @Option(help: ArgumentHelp(AlarmOption.ringFor.help))
     var ringFor: String = AlarmOption.ringFor.defaultText ?? ""
 

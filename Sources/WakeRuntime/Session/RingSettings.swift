@@ -1,0 +1,122 @@
+import WakeCore
+import WakeEngine
+import WakeSystem
+
+/// How an alarm rings, checked: shared by a one-off alarm, `wake add`, `wake test` and the
+/// daemon, which re-checks what it loads with the very same rules (`tolerating(stored:defaults:)`).
+///
+/// It holds each ring option's checked value under its name, as the option table
+/// (`AlarmOption`) parsed it, and no field of its own per option: a new row in the table is
+/// held, stored, shown (`lines`) and handed to `wake test` with no edit here. The properties
+/// below are what several callers make of those values (the engine's settings, the mixer
+/// policy), read from the same store.
+public struct RingSettings {
+    /// Every ring option's checked value by long name; one unset without a default is absent.
+    public let checked: [String: AlarmOption.Value]
+    /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
+    /// `wake add` stores those its command line gave.
+    public let values: [String: String]
+
+    /// Every ring option's text by long name without dashes (`volume`, `fade-in`, `sound`), as
+    /// the command line or a file gave them; a key left out takes its built-in default. Each is
+    /// checked by its description (`AlarmOption`), then the fade against the ring.
+    public init(values given: [String: String]) throws(WakeFailure) {
+        var texts: [String: String] = [:]
+        var parsed: [String: AlarmOption.Value] = [:]
+        for option in AlarmOption.all(.ring) {
+            guard let text = given[option.name] ?? option.defaultText else { continue }
+            switch option.parse(text) {
+            case .success(let value): parsed[option.name] = value
+            case .failure(let problem): throw WakeFailure(.usage, problem.message)
+            }
+            texts[option.name] = text
+        }
+        checked = parsed
+        values = texts
+        let (fade, ring) = (AlarmOption.fadeIn, AlarmOption.ringFor)
+        if engine.ringFor > .zero && fadeIn > engine.ringFor {
+            throw WakeFailure(.usage, "\(fade.flag) \((texts[fade.name] ?? "").printable) is longer than \(ring.flag) \((texts[ring.name] ?? "").printable); "
+                           + "shorten the fade or ring longer")
+        }
+        if let problem = Self.longSnoozeProblem(given) { throw WakeFailure(.usage, problem) }
+    }
+
+    /// An option's checked value; nil when it is unset and has no default.
+    public subscript(option: AlarmOption) -> AlarmOption.Value? { checked[option.name] }
+    public func text(_ option: AlarmOption) -> String? { self[option]?.text }
+    public func number(_ option: AlarmOption) -> Int? { self[option]?.number }
+    public func duration(_ option: AlarmOption) -> Duration? { self[option]?.duration }
+
+    /// Each ring option and its value in words, in the table's order: the dry run's and
+    /// `wake test`'s lines for options with no line of their own.
+    public var lines: [(option: AlarmOption, text: String)] {
+        AlarmOption.all(.ring).map { ($0, $0.describe(self[$0])) }
+    }
+
+    public var soundPath: String? { text(.sound) }
+    public var device: String { text(.device) ?? Defaults.device }
+    public var volume: Int { number(.volume) ?? Defaults.volume }
+    public var fadeIn: Duration { duration(.fadeIn) ?? .zero }
+    /// The mixer guard: `--mixer auto` with `--min-volume`, or off.
+    public var mixer: MixerPolicy { text(.mixer) == "off" ? .off : .guardFloor(number(.minVolume) ?? Defaults.minVolume) }
+    /// `--mpris`: whether the ringing alarm is a media player on the session bus, and what its
+    /// Stop and Next do.
+    public var mpris: MediaPlayerMode { MediaPlayerMode(rawValue: text(.mpris) ?? "") ?? .on }
+    /// `--message`: the note shown with the alarm, checked (`AlarmMessage`).
+    public var message: String? { text(.message) }
+    /// `--say on`: the message, or the time, spoken between loops of the sound (espeak-ng).
+    public var say: Bool { text(.say) == "on" }
+    /// `--pre-alarm-sound`: the pre-alarm's own sound; nil for the alarm's.
+    public var preAlarmSoundPath: String? { text(.preAlarmSound) }
+
+    /// The alarm's engine: its waits, snoozes, limits and pre-alarm.
+    public var engine: AlarmEngine.Settings {
+        let limit = number(.snoozeLimit) ?? 0
+        // Checked by its description: a text that does not parse never reaches the store.
+        let preAlarm = text(.preAlarm).flatMap { text in
+            if case .success(let pre) = PreAlarm.parse(text) { return pre } else { return nil }
+        }
+        return AlarmEngine.Settings(lateLimit: duration(.lateLimit) ?? .zero, snooze: duration(.snooze) ?? Defaults.snooze,
+                                    ringFor: duration(.ringFor) ?? .zero, snoozeLimit: limit > 0 ? limit : nil,
+                                    snoozeLong: duration(.snoozeLong), challenge: text(.challenge) == "math", preAlarm: preAlarm)
+    }
+
+    /// What the output plays for this alarm: the sound checked at arm time (`sound`, `kind`,
+    /// a list's `entries`), on the alarm's device, at its volume and fade, under its mixer
+    /// policy; after a snooze at `--snooze-volume`. Every ring (a one-off, the daemon's,
+    /// `wake test`'s) is made here, so an option the output acts on reaches all of them.
+    public func request(sound: SoundFile, kind: FallbackChain.Sound, unpaced: Bool = false, speech: RingSpeech? = nil,
+                        entries: [String] = []) -> RingRequest {
+        var r = RingRequest(sound: sound, soundKind: kind, device: device, volume: volume, fadeIn: fadeIn, unpaced: unpaced, mixer: mixer,
+                            speech: speech, entries: entries)
+        r.snoozeVolume = number(.snoozeVolume)
+        return r
+    }
+}
+
+extension RingSettings {
+    /// A long snooze shorter than the snooze (`--snooze-long 5m` with `--snooze 10m`), which each
+    /// value alone does not show: the line that says so, or nil. `values` as `init(values:)`
+    /// takes them (a key left out is its built-in default). The daemon and the config file's
+    /// tolerant read set the long snooze aside on it; everyone else refuses.
+    public static func longSnoozeProblem(_ values: [String: String]) -> String? {
+        func duration(_ o: AlarmOption) -> (text: String, value: Duration)? {
+            guard let text = values[o.name] ?? o.defaultText, case .success(let v) = o.parse(text), let d = v.duration else { return nil }
+            return (text, d)
+        }
+        guard let long = duration(.snoozeLong), let snooze = duration(.snooze), long.value < snooze.value else { return nil }
+        return "\(AlarmOption.snoozeLong.flag) \(long.text.printable) is shorter than \(AlarmOption.snooze.flag) \(snooze.text.printable); "
+            + "give a long snooze at least as long, or leave it out (it is then twice the snooze, at most 12h)"
+    }
+
+    /// The ring options a front end gave (`values`, by long name; `given`: the flags it gave,
+    /// `--volume`), with config.toml's values under those it did not give, checked: the command
+    /// line's `wake add` and the D-Bus API's Add read their options through this one path.
+    public init(layering values: [String: String], under config: ConfigDefaults, given: Set<String>) throws(WakeFailure) {
+        var layered = values
+        for option in AlarmOption.all(.ring) {
+            layered[option.name] = config.layered(option, over: layered[option.name], given: given)
+        }
+        try self.init(values: layered)
+    }
+}
