@@ -340,8 +340,8 @@ uninstall:
 	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) $(DESTDIR)$(HELPERDIR) 2>/dev/null || true
 
 # ---- Debian package ---------------------------------------------------------------------------
-# The version is WakeVersion's (Sources/wake/Commands/WakeCommand.swift); the Debian revision is ours.
-VERSION      := $(shell sed -n 's/^ *static let string = "wake \([0-9][^"]*\)".*/\1/p' Sources/wake/Commands/WakeCommand.swift)
+# The version is WakeVersion's (Sources/WakeCommandLine/Commands/WakeCommand.swift); the Debian revision is ours.
+VERSION      := $(shell sed -n 's/^ *static let string = "wake \([0-9][^"]*\)".*/\1/p' Sources/WakeCommandLine/Commands/WakeCommand.swift)
 DEB_REVISION ?= 1
 DEB_VERSION  := $(VERSION)-$(DEB_REVISION)
 DEB_ARCH     := $(shell dpkg --print-architecture 2>/dev/null)
@@ -359,7 +359,7 @@ DEB_DATE     := $(shell git log -1 --format=%aD 2>/dev/null || date -R)
 # debian/control in its working directory, so it gets a minimal one); md5sums of every file;
 # files owned by root without fakeroot (--root-owner-group). lintian fails the build on an error.
 deb: deps-package $(RELEASE_BIN) $(RELEASE_HELPER)
-	@test -n "$(VERSION)" || { echo "no 'static let string = \"wake X.Y.Z\"' in Sources/wake/Commands/WakeCommand.swift; restore WakeVersion.string" >&2; exit 1; }
+	@test -n "$(VERSION)" || { echo "no 'static let string = \"wake X.Y.Z\"' in Sources/WakeCommandLine/Commands/WakeCommand.swift; restore WakeVersion.string" >&2; exit 1; }
 	rm -rf $(DEB_WORK) && mkdir -p $(DEB_ROOT)/DEBIAN $(DEB_WORK)/debian $(DEBDIR)
 	$(MAKE) --no-print-directory install-strip PREFIX=/usr DESTDIR=$(DEB_ROOT)
 	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@DATE@/$(DEB_DATE)/' packaging/changelog.in \

@@ -56,13 +56,18 @@ let package = Package(
         // and calls in. It depends on the engine, never the reverse.
         .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "CWakeSound"]),
 
-        .executableTarget(
-            name: "wake",
+        // The command line: the ArgumentParser types, the dispatch on the first word, the config
+        // merge and the exit codes. A library, so tests drive a whole command line in-process.
+        .target(
+            name: "WakeCommandLine",
             dependencies: [
                 "WakeCore", "WakeSystem", "WakeRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // The executable only answers --version, starts the process and calls the library.
+        .executableTarget(name: "wake", dependencies: ["WakeSystem", "WakeCommandLine"]),
 
         // Tests mirror the layers: the pure core, the C wrappers, the runtime in-process, the
         // binary end to end. WakeTestSupport holds what they share (children, temporary

@@ -30,8 +30,8 @@ enum InstallTools {
     static var canPackage: Bool { [make, dpkgDeb, dpkgShlibdeps, lintian, readelf].allSatisfy(has) }
 
     static let manPage = packageRoot + "/Resources/wake.1"
-    static let mainSwift = packageRoot + "/Sources/wake/main.swift"
-    static let exitStatusSwift = packageRoot + "/Sources/wake/ExitCode.swift"
+    static let mainSwift = packageRoot + "/Sources/WakeCommandLine/WakeMain.swift"
+    static let exitStatusSwift = packageRoot + "/Sources/WakeCommandLine/ExitCode.swift"
 
     static func read(_ path: String) throws -> String {
         guard let d = FileManager.default.contents(atPath: path) else { throw WakeTestError("cannot read \(path)") }
@@ -121,7 +121,7 @@ actor InstallFixture {
 
 /// The version the binary reports, from the one place it is written (WakeVersion).
 func wakeVersionFromSource() throws -> String {
-    let text = try InstallTools.read(packageRoot + "/Sources/wake/Commands/WakeCommand.swift")
+    let text = try InstallTools.read(packageRoot + "/Sources/WakeCommandLine/Commands/WakeCommand.swift")
     guard let m = text.firstMatch(of: /static let string = "wake ([0-9][^"]*)"/) else {
         throw WakeTestError("no WakeVersion.string in WakeCommand.swift")
     }
@@ -334,7 +334,7 @@ extension InstallTests {
 
         /// The subcommands main.swift dispatches by their first word.
         static func dispatchedSubcommands() throws -> [String] {
-            try InstallTools.read(InstallTools.mainSwift).matches(of: /\ncase "([a-z]+)":/).map { String($0.1) }
+            try InstallTools.read(InstallTools.mainSwift).matches(of: /\n {8}case "([a-z]+)":/).map { String($0.1) }
         }
 
         /// A group's subcommands, as its --help lists them (`import` and `list` of `holidays`);
