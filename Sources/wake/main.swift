@@ -13,6 +13,8 @@ if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "--version" {
 
 // Process-wide state (the signal mask, SIGPIPE, the standard descriptors, the sound server's
 // environment) is set before anything else, so no thread ever sees it change (ProcessStart).
+// The rest of the start-up is the command's, once parsed (`ProcessStart.forCommand`, through
+// the world).
 ProcessStart.begin()
 
-WakeMain.dispatch(Array(CommandLine.arguments.dropFirst()))
+exit(WakeMain.run(Array(CommandLine.arguments.dropFirst()), world: .standard))

@@ -7,7 +7,7 @@ import WakeSystem
 public enum ControlActions {
     /// The control directory, or nil when it does not exist (no wake of this user runs).
     /// One that is not the user's alone is refused (77): its answers could be anyone's.
-    static func directory() throws(WakeFailure) -> String? {
+    public static func directory() throws(WakeFailure) -> String? {
         do { return try ControlDirectory.prepare(create: false) } catch {
             throw WakeFailure(error.unsafe ? .permission : .unavailable, error.description)
         }
@@ -33,7 +33,7 @@ public enum ControlActions {
     /// `run`, for a snooze of `length`, of the wakes registered in `directory` (found after the
     /// ID is checked), its times said in `zone` (the machine's when nil) as seen at `now` (the
     /// clock's when nil).
-    static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
+    public static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
                     directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?,
                     now: Instant? = nil) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
