@@ -167,7 +167,7 @@ build: deps-build
 # all at once, the first minute started some hundred wakes, daemons and sound servers on two
 # cores, and a daemon armed 30 s after it was started (CI of aa3aa9f, 2026-11-28: four timing
 # tests missed). Eight at a time the run took 269 s instead of 180, and nothing missed.
-IN_PROCESS_TESTS := WakeCoreTests|WakeRuntimeTests|WakeSystemTests
+IN_PROCESS_TESTS := WakeCoreTests|WakeRuntimeTests|WakeSystemTests|WakeCommandLineTests
 E2E_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8
 test: deps-test $(RELEASE_HELPER)
 	$(build-release)
@@ -200,7 +200,7 @@ space := $(empty) $(empty)
 ASAN_TEST := ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 ASAN_E2E  := SampleExactLoopTests|SoundListEndToEndTests|StreamGuardTests|SilentRetryTests|MixerGuardTests|RuntimeFrozenServerTests|\
              CrescendoResumeTests|MixerOffStreamTests|MediaPlayerTests|BusAPIEndToEndTests|SpeechEndToEndTests|\
-             WakeSystemEndToEndTests|TerminalKeyTests|ChallengeEndToEndTests|HardeningEndToEndTests|BadInputTests|DoctorEndToEndTests
+             WakeSystemEndToEndTests|TerminalKeyTests|ChallengeEndToEndTests|HardeningEndToEndTests|DoctorEndToEndTests
 asan-build: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 
