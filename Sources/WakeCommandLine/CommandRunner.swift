@@ -89,8 +89,8 @@ struct CommandRunner {
                                  _ body: (Invocation<T>, Console, SignalChannel) throws(WakeFailure) -> CommandResult) -> Int32 {
         let c: Invocation<T>
         do { c = try parse(T.self, args, readsConfig: readsConfig, tolerant: tolerant, parent: parent) } catch { return error.code }
-        return execute(quiet: quiet(c.command), eventStream: eventStream(c.command), daemon: daemon) { console, signals throws(WakeFailure) in
-            try body(c, console, signals)
+        return execute(quiet: quiet(c.command), eventStream: eventStream(c.command), daemon: daemon) {
+            console, signals throws(WakeFailure) in try body(c, console, signals)
         }
     }
 

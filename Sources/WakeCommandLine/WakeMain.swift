@@ -27,21 +27,27 @@ public enum WakeMain {
         // The first word picks a subcommand; anything else is `wake WHEN`.
         switch arguments.first {
         case "list" where rest.isEmpty || rest == ["--json"]:
-            return r.execute { console, _ throws(WakeFailure) in try StandingAlarmActions.list(json: !rest.isEmpty, console: console, in: standing) }
+            return r.execute { console, _ throws(WakeFailure) in
+                try StandingAlarmActions.list(json: !rest.isEmpty, console: console, in: standing)
+            }
         case "next" where rest.isEmpty || rest == ["--json"]:
-            return r.execute { console, _ throws(WakeFailure) in try StandingAlarmActions.next(json: !rest.isEmpty, console: console, in: standing) }
+            return r.execute { console, _ throws(WakeFailure) in
+                try StandingAlarmActions.next(json: !rest.isEmpty, console: console, in: standing)
+            }
         case "stop" where plainWords && rest.count <= 1:
             return r.execute { console, _ throws(WakeFailure) in try control(.stop, id: rest.first, console: console) }
         // A negative length (`wake snooze -5m`) is no option: its words say what is wrong with it.
         case "snooze" where rest.count <= 2 && rest.allSatisfy({ !$0.hasPrefix("-") || SnoozeRequest.readsAsNegativeLength($0) }):
-            return r.execute { console, _ throws(WakeFailure) in try ControlActions.snooze(words: rest, until: nil, console: console, in: standing) }
+            return r.execute { console, _ throws(WakeFailure) in
+                try ControlActions.snooze(words: rest, until: nil, console: console, in: standing)
+            }
         case "cancel" where plainWords && rest.count == 1:
             return r.execute { console, _ throws(WakeFailure) in try control(.cancel, id: rest[0], console: console) }
         case "add":
             return r.run(AddCommand.self, rest, readsConfig: true, quiet: \.quiet) { c, console, signals throws(WakeFailure) in
+                let ring = try c.command.ring.settings(under: c.config, given: c.given)
                 let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
-                                                              ring: try c.command.ring.settings(under: c.config, given: c.given), given: c.given,
-                                                              skipDays: c.command.skipDays)
+                                                              ring: ring, given: c.given, skipDays: c.command.skipDays)
                 return try StandingAlarmActions.add(request, console: console, signals: signals, in: standing)
             }
         case "list":
@@ -51,13 +57,16 @@ public enum WakeMain {
         case "next":
             return r.run(NextCommand.self, rest) { c, console, signals throws(WakeFailure) in
                 let n = c.command
-                guard n.follow || n.format != nil else { return try StandingAlarmActions.next(json: n.json, console: console, in: standing) }
+                guard n.follow || n.format != nil else {
+                    return try StandingAlarmActions.next(json: n.json, console: console, in: standing)
+                }
                 return try NextFollower.follow(format: n.format, follow: n.follow, json: n.json, console: console, signals: signals)
             }
         case "skip":
             return r.run(SkipCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
                 let s = c.command
-                return try StandingAlarmActions.skip(.init(name: s.name, undo: s.undo, count: s.count, dates: s.on), console: console, in: standing)
+                return try StandingAlarmActions.skip(.init(name: s.name, undo: s.undo, count: s.count, dates: s.on), console: console,
+                                                     in: standing)
             }
         case "pause":
             return r.run(PauseCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
@@ -66,20 +75,25 @@ public enum WakeMain {
             }
         case "resume":
             return r.run(ResumeCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
-                try StandingAlarmActions.resume(names: c.command.names, all: c.command.all, on: c.command.on, console: console, in: standing)
+                try StandingAlarmActions.resume(names: c.command.names, all: c.command.all, on: c.command.on, console: console,
+                                                in: standing)
             }
         case "remove":
             return r.run(RemoveCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
                 try StandingAlarmActions.remove(name: c.command.name, console: console, in: standing)
             }
         case "stop":
-            return r.run(StopCommand.self, rest) { c, console, _ throws(WakeFailure) in try control(.stop, id: c.command.id, console: console) }
+            return r.run(StopCommand.self, rest) { c, console, _ throws(WakeFailure) in
+                try control(.stop, id: c.command.id, console: console)
+            }
         case "snooze":
             return r.run(SnoozeCommand.self, rest) { c, console, _ throws(WakeFailure) in
                 try ControlActions.snooze(words: c.command.words, until: c.command.until, console: console, in: standing)
             }
         case "cancel":
-            return r.run(CancelCommand.self, rest) { c, console, _ throws(WakeFailure) in try control(.cancel, id: c.command.id, console: console) }
+            return r.run(CancelCommand.self, rest) { c, console, _ throws(WakeFailure) in
+                try control(.cancel, id: c.command.id, console: console)
+            }
         case "daemon":
             return r.run(DaemonCommand.self, rest, readsConfig: true, tolerant: true, daemon: true, quiet: \.quiet,
                          eventStream: { $0.events == "-" }) { c, console, signals throws(WakeFailure) in
@@ -101,7 +115,8 @@ public enum WakeMain {
             }
         case "test":
             return r.run(TestCommand.self, rest, readsConfig: true, eventStream: \.json) { c, console, signals throws(WakeFailure) in
-                try AlarmTest.run(c.command.request(config: c.config, given: c.given), console: console, signals: signals, store: standing?.store)
+                try AlarmTest.run(c.command.request(config: c.config, given: c.given), console: console, signals: signals,
+                                  store: standing?.store)
             }
         case "holidays":
             return holidays(rest, r)
@@ -125,17 +140,22 @@ public enum WakeMain {
         switch rest.first {
         case "import":
             // With -o -, the file is stdout and the lines about it go to stderr.
-            return r.run(HolidaysImportCommand.self, words, parent: "holidays", eventStream: { $0.output == "-" }) { c, console, _ throws(WakeFailure) in
-                try HolidayImport.run(HolidayImport.Request(place: c.command.place, years: c.command.years, output: c.command.output), console: console)
+            return r.run(HolidaysImportCommand.self, words, parent: "holidays", eventStream: { $0.output == "-" }) {
+                c, console, _ throws(WakeFailure) in
+                let i = c.command
+                return try HolidayImport.run(HolidayImport.Request(place: i.place, years: i.years, output: i.output), console: console)
             }
         case "list":
-            return r.run(HolidaysListCommand.self, words, parent: "holidays") { _, console, _ throws(WakeFailure) in try HolidayImport.list(console: console) }
+            return r.run(HolidaysListCommand.self, words, parent: "holidays") { _, console, _ throws(WakeFailure) in
+                try HolidayImport.list(console: console)
+            }
         default:
             if rest.first?.hasPrefix("-") == true {  // --help answers
                 do { _ = try r.parse(HolidaysCommand.self, rest) } catch { return error.code }
             }
-            r.world.plainConsole.error(rest.first.map { "no subcommand '\($0.printable)' of holidays; give import or list (see 'wake holidays --help')" }
-                                       ?? "holidays needs a subcommand: import COUNTRY[-REGION] or list (see 'wake holidays --help')")
+            r.world.plainConsole.error(
+                rest.first.map { "no subcommand '\($0.printable)' of holidays; give import or list (see 'wake holidays --help')" }
+                    ?? "holidays needs a subcommand: import COUNTRY[-REGION] or list (see 'wake holidays --help')")
             return ExitCode.usage
         }
     }

@@ -28,7 +28,8 @@ struct ConfigFileCommandTests {
         #expect(r.stdout.contains("ring for: 10m\n"), "a built-in default names no source: \(r)")
 
         r = world.run(["07:00", "-D", "null", "--dry-run", "--volume", "100", "--snooze=9m"])
-        #expect(r.stdout.contains("volume: 100 % (from the command line)") && r.stdout.contains("snooze: 9m (from the command line)"), "\(r)")
+        #expect(r.stdout.contains("volume: 100 % (from the command line)") && r.stdout.contains("snooze: 9m (from the command line)"),
+                "\(r)")
 
         let bare = try Self.world(nil)
         r = bare.run(["07:00", "-D", "null", "--dry-run", "--inhibit", "off"])
@@ -42,7 +43,8 @@ struct ConfigFileCommandTests {
         _ = try await makeSound(in: world.dir, name: "tone.wav", rate: 22050, channels: 1, seconds: "1", synth: ["sine", "440"])
         #expect(rename(world.dir.file("tone.wav"), dir + "/tone.wav") == 0)
         let r = world.run(["07:00", "-D", "null", "--dry-run"])
-        #expect(r.code == 0 && r.stdout.contains("sound: \(dir)/tone.wav (") && r.stdout.contains("(from \(world.configFile) line 1)"), "\(r)")
+        #expect(r.code == 0 && r.stdout.contains("sound: \(dir)/tone.wav (") && r.stdout.contains("(from \(world.configFile) line 1)"),
+                "\(r)")
         // Stored alarms keep what their command line gave: the file's sound stays the file's.
         let add = world.run(["add", "07:00", "--days", "daily", "-D", "null"])
         #expect(add.code == 0, "\(add)")

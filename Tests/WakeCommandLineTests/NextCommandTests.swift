@@ -29,7 +29,8 @@ struct NextCommandTests {
         #expect(r.stderr.contains("no daemon is running"), "\(r)")
         let j = world.run(["next", "--json"])
         let obj = try #require(try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as? [String: Any], "\(j)")
-        #expect(obj["kind"] as? String == "standing" && obj["id"] as? String == "early" && obj["message"] as? String == "Stand-up", "\(obj)")
+        #expect(obj["kind"] as? String == "standing" && obj["id"] as? String == "early" && obj["message"] as? String == "Stand-up",
+                "\(obj)")
         #expect(obj["in_s"] as? Int == 7200, "\(obj)")
 
         r = world.run(["skip", "early"])

@@ -25,8 +25,8 @@ struct OptionTableCommandTests {
         }
         // Every stored option through wake add, each with a value of its own kind.
         let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
-                                        "snooze-long": "12m", "snooze-limit": "2", "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off",
-                                        "mpris": "snooze-only", "say": "on",
+                                        "snooze-long": "12m", "snooze-limit": "2", "ring-for": "2m", "late-limit": "10m",
+                                        "min-volume": "30", "mixer": "off", "mpris": "snooze-only", "say": "on",
                                         "message": "Hi", "pre-alarm": "5m,30", "pre-alarm-sound": Self.sound,
                                         "challenge": "math"]
         var args = ["add", "06:30", "--name", "all", "--days", "daily"]
@@ -36,7 +36,8 @@ struct OptionTableCommandTests {
         }
         // And the schedule's (wake add's alone), a holiday calendar.
         let calendar = world.dir.file("holidays.ics")
-        try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261225\r\nSUMMARY:Christmas Day\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try ("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261225\r\nSUMMARY:Christmas Day\r\nRRULE:FREQ=YEARLY\r\n"
+             + "END:VEVENT\r\nEND:VCALENDAR\r\n")
             .write(toFile: calendar, atomically: true, encoding: .utf8)
         for option in AlarmOption.all(.schedule) { args += [option.flag, calendar] }
         let add = world.run(args)
@@ -66,7 +67,8 @@ struct OptionTableCommandTests {
             case .file, .files, .device, .message: continue  // a name or a note: said as "looks like an option"
             }
             let r = world.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
-            #expect(r.code == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"), "\(option.flag): \(r)")
+            #expect(r.code == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"),
+                    "\(option.flag): \(r)")
         }
         // A command's own count too: `wake skip --count -1` was called a time in the past.
         let r = world.run(["skip", "work", "--count", "-1"])
