@@ -20,8 +20,8 @@ struct WakeRun: CustomStringConvertible {
     var description: String { "exit \(code)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 }
 
-/// A user's world in a temporary directory: config.toml and the alarms under `config/wake`, the
-/// history under `state/wake`, a fixed "now" and zone, no running wake, no daemon, and nothing
+/// A user's world in a temporary directory: config.toml, the alarms and their history under
+/// `config/wake`, as `XDGPaths` puts them, a fixed "now" and zone, no running wake, no daemon, and nothing
 /// done to the process (no libraries silenced, no mixer restored, no environment adopted).
 struct TestWorld {
     /// Monday 2027-03-01 05:00:00 UTC (06:00 in Berlin).
@@ -48,7 +48,8 @@ struct TestWorld {
         try text.write(toFile: configFile, atomically: true, encoding: .utf8)
     }
 
-    var store: AlarmStore { AlarmStore(alarmsFile: alarmsFile, historyFile: dir.file("state") + "/wake/history.toml") }
+    var historyFile: String { configDirectory + "/history.toml" }
+    var store: AlarmStore { AlarmStore(alarmsFile: alarmsFile, historyFile: historyFile) }
 
     /// The world `WakeMain.run` gets, writing into `out` and `err`.
     func commandWorld(out: Console.LineCapture, err: Console.LineCapture) -> CommandWorld {
