@@ -18,10 +18,11 @@ public enum WakeMain {
         let rest = Array(arguments.dropFirst())
         let plainWords = rest.allSatisfy { !$0.hasPrefix("-") }
 
-        /// `wake stop` and `wake cancel`: the world's control directory and zone when it has its own.
+        /// `wake stop` and `wake cancel`: the world's control directory, zone and clock when it has its own.
         func control(_ command: AlarmCommand, id: String?, console: Console) throws(WakeFailure) -> CommandResult {
             guard let standing else { return try ControlActions.run(command, id: id, console: console) }
-            return try ControlActions.run(command, id: id, console: console, directory: standing.controlDirectory, zone: standing.zone)
+            return try ControlActions.run(command, id: id, console: console, directory: standing.controlDirectory, zone: standing.zone,
+                                          now: standing.now())
         }
 
         // The first word picks a subcommand; anything else is `wake WHEN`.

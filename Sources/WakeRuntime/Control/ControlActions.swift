@@ -7,7 +7,7 @@ import WakeSystem
 public enum ControlActions {
     /// The control directory, or nil when it does not exist (no wake of this user runs).
     /// One that is not the user's alone is refused (77): its answers could be anyone's.
-    public static func directory() throws(WakeFailure) -> String? {
+    static func directory() throws(WakeFailure) -> String? {
         do { return try ControlDirectory.prepare(create: false) } catch {
             throw WakeFailure(error.unsafe ? .permission : .unavailable, error.description)
         }
@@ -34,8 +34,8 @@ public enum ControlActions {
     /// ID is checked), its times said in `zone` (the machine's when nil) as seen at `now` (the
     /// clock's when nil).
     public static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
-                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?,
-                    now: Instant? = nil) throws(WakeFailure) -> CommandResult {
+                           directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?,
+                           now: Instant? = nil) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
