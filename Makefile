@@ -167,7 +167,7 @@ build: deps-build
 # all at once, the first minute started some hundred wakes, daemons and sound servers on two
 # cores, and a daemon armed 30 s after it was started (CI of aa3aa9f, 2026-11-28: four timing
 # tests missed). Eight at a time the run took 269 s instead of 180, and nothing missed.
-IN_PROCESS_TESTS := WakeCoreTests|WakeRuntimeTests|WakeSystemTests
+IN_PROCESS_TESTS := WakeCoreTests|WakeRuntimeTests|WakeSystemTests|WakeCommandLineTests
 E2E_WIDTH := SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8
 test: deps-test $(RELEASE_HELPER)
 	$(build-release)
@@ -200,7 +200,7 @@ space := $(empty) $(empty)
 ASAN_TEST := ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 ASAN_E2E  := SampleExactLoopTests|SoundListEndToEndTests|StreamGuardTests|SilentRetryTests|MixerGuardTests|RuntimeFrozenServerTests|\
              CrescendoResumeTests|MixerOffStreamTests|MediaPlayerTests|BusAPIEndToEndTests|SpeechEndToEndTests|\
-             WakeSystemEndToEndTests|TerminalKeyTests|ChallengeEndToEndTests|HardeningEndToEndTests|BadInputTests|DoctorEndToEndTests
+             WakeSystemEndToEndTests|TerminalKeyTests|ChallengeEndToEndTests|HardeningEndToEndTests|DoctorEndToEndTests
 asan-build: deps-test
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 
@@ -343,8 +343,8 @@ uninstall:
 	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) $(DESTDIR)$(HELPERDIR) 2>/dev/null || true
 
 # ---- Debian package ---------------------------------------------------------------------------
-# The version is WakeVersion's (Sources/wake/Commands/WakeCommand.swift); the Debian revision is ours.
-VERSION      := $(shell sed -n 's/^ *static let string = "wake \([0-9][^"]*\)".*/\1/p' Sources/wake/Commands/WakeCommand.swift)
+# The version is WakeVersion's (Sources/WakeCommandLine/Commands/WakeCommand.swift); the Debian revision is ours.
+VERSION      := $(shell sed -n 's/^ *static let string = "wake \([0-9][^"]*\)".*/\1/p' Sources/WakeCommandLine/Commands/WakeCommand.swift)
 DEB_REVISION ?= 1
 DEB_VERSION  := $(VERSION)-$(DEB_REVISION)
 DEB_ARCH     := $(shell dpkg --print-architecture 2>/dev/null)
@@ -362,7 +362,7 @@ DEB_DATE     := $(shell git log -1 --format=%aD 2>/dev/null || date -R)
 # debian/control in its working directory, so it gets a minimal one); md5sums of every file;
 # files owned by root without fakeroot (--root-owner-group). lintian fails the build on an error.
 deb: deps-package $(RELEASE_BIN) $(RELEASE_HELPER)
-	@test -n "$(VERSION)" || { echo "no 'static let string = \"wake X.Y.Z\"' in Sources/wake/Commands/WakeCommand.swift; restore WakeVersion.string" >&2; exit 1; }
+	@test -n "$(VERSION)" || { echo "no 'static let string = \"wake X.Y.Z\"' in Sources/WakeCommandLine/Commands/WakeCommand.swift; restore WakeVersion.string" >&2; exit 1; }
 	rm -rf $(DEB_WORK) && mkdir -p $(DEB_ROOT)/DEBIAN $(DEB_WORK)/debian $(DEBDIR)
 	$(MAKE) --no-print-directory install-strip PREFIX=/usr DESTDIR=$(DEB_ROOT)
 	sed -e 's/@VERSION@/$(DEB_VERSION)/' -e 's/@DATE@/$(DEB_DATE)/' packaging/changelog.in \

@@ -56,17 +56,22 @@ let package = Package(
         // and calls in. It depends on the engine, never the reverse.
         .target(name: "WakeRuntime", dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "CWakeSound"]),
 
-        .executableTarget(
-            name: "wake",
+        // The command line: the ArgumentParser types, the dispatch on the first word, the config
+        // merge and the exit codes. A library, so tests drive a whole command line in-process.
+        .target(
+            name: "WakeCommandLine",
             dependencies: [
                 "WakeCore", "WakeSystem", "WakeRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
+        // The executable only answers --version, starts the process and calls the library.
+        .executableTarget(name: "wake", dependencies: ["WakeSystem", "WakeCommandLine"]),
+
         // Tests mirror the layers: the pure core, the C wrappers, the runtime in-process, the
-        // binary end to end. WakeTestSupport holds what they share (children, temporary
-        // directories, the private servers); tests reach it with `@testable import`.
+        // command line in-process, the binary end to end. WakeTestSupport holds what they share
+        // (children, temporary directories, the private servers); tests reach it with `@testable import`.
         .target(
             name: "WakeTestSupport",
             path: "Tests/WakeTestSupport",
@@ -82,6 +87,11 @@ let package = Package(
             exclude: ["alarm_timer_client.py"]
         ),
         .testTarget(name: "WakeRuntimeTests", dependencies: ["WakeCore", "WakeSystem", "WakeEngine", "WakeRuntime"]),
+        // The command line in process: a whole `wake ...` run through WakeMain in a test's world.
+        .testTarget(
+            name: "WakeCommandLineTests",
+            dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeCommandLine", "WakeTestSupport"]
+        ),
         .testTarget(name: "WakeTests", dependencies: ["WakeCore", "WakeSystem", "WakeRuntime", "WakeTestSupport"]),
         // The hostile and long runs: bad input, injected faults, signal storms, clock steps, and
         // the long runs `make stress` enables (WAKE_STRESS=1; without it they are skipped).

@@ -5,7 +5,8 @@ import Testing
 
 /// Issue 12: hardening, end to end. Each test runs the built binary as a user would and states
 /// what that user would see go wrong. `--inhibit off` keeps the "no system bus" warning out of
-/// stderr where a test reads it, except where the inhibitor is the point.
+/// stderr where a test reads it, except where the inhibitor is the point. The command line's own
+/// refusals and dry runs run in process (Tests/WakeCommandLineTests/DryRunCommandTests.swift).
 
 /// Starts wake through python3, which first runs `prelude` (set a signal disposition, a
 /// resource limit) and then execs wake with `arguments`: what `nohup` or `ulimit -n` would do.
@@ -77,13 +78,6 @@ struct HardeningEndToEndTests {
     }
 
     // MARK: silent sounds
-
-    @Test("--volume 0 is refused (64): an alarm nobody can hear")
-    func volumeZero() async throws {
-        let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--volume", "0"], timeout: .seconds(10))
-        #expect(r.exitCode == 64, "wake accepted --volume 0, a silent alarm: \(r)")
-        #expect(r.stderrIsOneLine, "\(r)")
-    }
 
     static let silentSounds: [(String, [Int16])] = [
         ("one frame", [20_000]),
@@ -304,30 +298,6 @@ struct HardeningEndToEndTests {
     }
 
     // MARK: the command line
-
-    @Test("bundled short options count: -D null -qD other is -D given twice (64)")
-    func bundledShortOptions() async throws {
-        let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "-qD", "other"], timeout: .seconds(10))
-        #expect(r.exitCode == 64, "\(r)")
-        #expect(r.stderr.contains("given more than once"), "\(r)")
-    }
-
-    @Test("'7:30 pm' as two words is a time (dry run: 0)")
-    func twoWordTime() async throws {
-        let r = try await WakeProcess.run(["7:30", "pm", "--dry-run", "-D", "null", "--inhibit", "off"],
-                                          environment: ["TZ": "UTC"], timeout: .seconds(10))
-        #expect(r.exitCode == 0, "docs/guide.md's '7:30 pm' form was refused: \(r)")
-        #expect(r.stdout.contains("T19:30:00"), "7:30 pm is 19:30: \(r)")
-    }
-
-    @Test("a date and time with an offset or Z is that instant", arguments: [
-        ("2030-01-01T07:00+01:00", "2030-01-01T06:00:00+00:00"), ("2030-01-01T07:00Z", "2030-01-01T07:00:00+00:00"),
-    ])
-    func explicitOffset(when: String, utc: String) async throws {
-        let r = try await WakeProcess.run([when, "--dry-run", "-D", "null", "--inhibit", "off"], environment: ["TZ": "UTC"], timeout: .seconds(10))
-        #expect(r.exitCode == 0, "\(r)")
-        #expect(r.stdout.contains("wake time: \(utc)"), "\(when) should ring at \(utc): \(r)")
-    }
 
     @Test("the armed line names the day when the alarm is not today")
     func armedLineNamesTheDay() async throws {

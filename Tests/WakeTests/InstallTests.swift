@@ -30,8 +30,8 @@ enum InstallTools {
     static var canPackage: Bool { [make, dpkgDeb, dpkgShlibdeps, lintian, readelf].allSatisfy(has) }
 
     static let manPage = packageRoot + "/Resources/wake.1"
-    static let mainSwift = packageRoot + "/Sources/wake/main.swift"
-    static let exitStatusSwift = packageRoot + "/Sources/wake/ExitCode.swift"
+    static let mainSwift = packageRoot + "/Sources/WakeCommandLine/WakeMain.swift"
+    static let exitStatusSwift = packageRoot + "/Sources/WakeCommandLine/ExitCode.swift"
 
     static func read(_ path: String) throws -> String {
         guard let d = FileManager.default.contents(atPath: path) else { throw WakeTestError("cannot read \(path)") }
@@ -121,7 +121,7 @@ actor InstallFixture {
 
 /// The version the binary reports, from the one place it is written (WakeVersion).
 func wakeVersionFromSource() throws -> String {
-    let text = try InstallTools.read(packageRoot + "/Sources/wake/Commands/WakeCommand.swift")
+    let text = try InstallTools.read(packageRoot + "/Sources/WakeCommandLine/Commands/WakeCommand.swift")
     guard let m = text.firstMatch(of: /static let string = "wake ([0-9][^"]*)"/) else {
         throw WakeTestError("no WakeVersion.string in WakeCommand.swift")
     }
@@ -332,9 +332,11 @@ extension InstallTests {
             return options
         }
 
-        /// The subcommands main.swift dispatches by their first word.
+        /// The subcommands `WakeMain.run` dispatches by their first word (before its `holidays`,
+        /// which dispatches by the second).
         static func dispatchedSubcommands() throws -> [String] {
-            try InstallTools.read(InstallTools.mainSwift).matches(of: /\ncase "([a-z]+)":/).map { String($0.1) }
+            let run = try InstallTools.read(InstallTools.mainSwift).components(separatedBy: "static func holidays(")[0]
+            return run.matches(of: /\n {8}case "([a-z]+)":/).map { String($0.1) }
         }
 
         /// A group's subcommands, as its --help lists them (`import` and `list` of `holidays`);
@@ -389,7 +391,7 @@ extension InstallTests {
         @Test func everySubcommandHasASectionNamingEachOfItsOptions() async throws {
             let page = try Self.page()
             let subcommands = try Self.dispatchedSubcommands()
-            #expect(subcommands.count >= 9, "main.swift's subcommands: \(subcommands)")
+            #expect(subcommands.count >= 9, "WakeMain.swift's subcommands: \(subcommands)")
             for sub in subcommands {
                 let block = Self.block(page, heading: ".Ss wake \(sub)")
                 #expect(!block.isEmpty, "wake.1 has no '.Ss wake \(sub)' under COMMANDS")
@@ -504,7 +506,7 @@ extension InstallTests {
             #expect(try await Self.bashOffers(script, ["wake", "add", "07:00", "--days", "we"]) == ["wed", "weekdays", "weekends"])
         }
 
-        /// The tree the scripts come from must be the command line main.swift runs: the same
+        /// The tree the scripts come from must be the command line WakeMain runs: the same
         /// subcommands, and at the root exactly the options `wake --help` lists.
         @Test func theCompletionTreeMatchesWhatMainDispatches() async throws {
             let r = try await WakeProcess.run(["--experimental-dump-help"])

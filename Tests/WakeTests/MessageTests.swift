@@ -66,26 +66,6 @@ struct MessageTests {
         _ = await daemon.wait()
     }
 
-    @Test("longer than 120 characters, empty, or in config.toml: one line naming what is wrong", arguments: [
-        (["07:00", "--message", String(repeating: "x", count: 121)], 64, "limit of 120"),
-        (["add", "07:00", "--message", String(repeating: "x", count: 121)], 64, "limit of 120"),
-        (["07:00", "--message", ""], 64, "empty message"),
-        (["07:00", "--message", "-x", "--dry-run"], 64, "--message='-x'"),
-        (["07:00", "--message", "a", "--message", "b"], 64, "more than once"),
-    ])
-    func refused(args: [String], status: Int32, text: String) async throws {
-        let home = try AlarmHome()
-        let r = try await home.run(args)
-        #expect(r.exitCode == status && r.stderrIsOneLine && r.stderr.contains(text), "\(r)")
-    }
-
-    @Test("message is no config key: a note belongs to one alarm")
-    func notInConfig() async throws {
-        let home = try ConfigFileEndToEndTests.home("message = \"hi\"\n")
-        let r = try await home.run(["07:00", "--dry-run"])
-        #expect(r.exitCode == 78 && r.stderr.contains("unknown key 'message'"), "\(r)")
-    }
-
     @Test("on a terminal: the status line carries the message, escaped")
     func statusLine() async throws {
         let (o, _) = try await runOnPty(["+1h", "-D", "null", "--inhibit", "off", "--message", "Tea\u{1B}[2J"],
@@ -94,11 +74,5 @@ struct MessageTests {
         let lines = StatusLineFitTests.redraws(o.output)
         #expect(lines.contains { $0.hasPrefix("alarm (Tea\\x1b[2J) ") }, "\(lines)")
         #expect(!o.output.contains("\u{1B}[2J"), "\(o)")
-    }
-
-    @Test("the dry run says the message")
-    func dryRun() async throws {
-        let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off", "--message", "Dentist"])
-        #expect(r.exitCode == 0 && r.stdout.contains("\nmessage: Dentist\n"), "\(r)")
     }
 }

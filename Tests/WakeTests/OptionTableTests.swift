@@ -3,73 +3,11 @@ import Testing
 import WakeCore
 @testable import WakeTestSupport
 
-/// The command line, both files, the completions and the manual against the one description
-/// of the options (`AlarmOption`): an option added there and forgotten somewhere fails here.
-@Suite("Options: the command line and the files agree with the one table")
+/// The guide and the manual against the one description of the options (`AlarmOption`): an
+/// option added there and forgotten here fails. The command line's and the files' own checks run
+/// in process (Tests/WakeCommandLineTests/OptionTableCommandTests.swift).
+@Suite("Options: the guide and the manual agree with the one table")
 struct OptionTableTests {
-    @Test("every ring option: in --help with its help, taken by wake add and stored, and a config key where the table says")
-    func ringOptionsEverywhere() async throws {
-        let help = try await WakeProcess.run(["--help"])
-        let addHelp = try await WakeProcess.run(["add", "--help"])
-        let home = try AlarmHome()
-        for option in AlarmOption.all(.ring) {
-            // ArgumentParser wraps long lines: compare the first words of the help.
-            let start = option.help.split(separator: " ").prefix(4).joined(separator: " ")
-            #expect(help.stdout.contains(option.flag) && help.stdout.contains(start), "wake --help lacks \(option.flag)")
-            #expect(addHelp.stdout.contains(option.flag), "wake add --help lacks \(option.flag)")
-        }
-        // Every stored option through wake add, each with a value of its own kind.
-        let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
-                                        "snooze-long": "12m", "snooze-limit": "2", "snooze-volume": "40", "ring-for": "2m", "late-limit": "10m", "min-volume": "30", "mixer": "off",
-                                        "mpris": "snooze-only", "say": "on",
-                                        "message": "Hi", "pre-alarm": "5m,30", "pre-alarm-sound": Self.sound,
-                                        "challenge": "math"]
-        var args = ["add", "06:30", "--name", "all", "--days", "daily"]
-        for option in AlarmOption.all(.ring) {
-            let value = try #require(values[option.name], "give \(option.name) a test value here")
-            args += [option.flag, value]
-        }
-        // And the schedule's (wake add's alone), a holiday calendar.
-        let calendar = home.dir.file("holidays.ics")
-        try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261225\r\nSUMMARY:Christmas Day\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-            .write(toFile: calendar, atomically: true, encoding: .utf8)
-        for option in AlarmOption.all(.schedule) { args += [option.flag, calendar] }
-        let add = try await home.run(args)
-        #expect(add.exitCode == 0, "\(add)")
-        let stored = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
-        for option in AlarmOption.all(.stored) {
-            #expect(stored.contains("\n\(option.name) = "), "alarms.toml lacks \(option.name): \(stored)")
-        }
-        // Each config key is read (a wrong value names it), and nothing else is a key.
-        for option in AlarmOption.all(.config) {
-            // Empty: no kind of value takes it.
-            try "\(option.name) = \"\"\n"
-                .write(toFile: home.dir.file("config") + "/wake/config.toml", atomically: true, encoding: .utf8)
-            let r = try await home.run(["07:00", "--dry-run", "-D", "null"])
-            #expect(r.exitCode == 78 && r.stderr.contains(option.name), "config key \(option.name): \(r)")
-        }
-        try "message = \"Hi\"\n".write(toFile: home.dir.file("config") + "/wake/config.toml", atomically: true, encoding: .utf8)
-        let r = try await home.run(["07:00", "--dry-run", "-D", "null"])
-        #expect(r.exitCode == 78 && r.stderr.contains("unknown key 'message'"), "\(r)")
-    }
-
-    static var sound: String { packageRoot + "/Resources/alarm.flac" }
-
-    @Test("a negative value is refused with what the option takes, from the table")
-    func negativeValues() async throws {
-        for option in AlarmOption.all(.ring) {
-            switch option.kind {
-            case .percent, .count, .duration, .choice, .preAlarm: break
-            case .file, .files, .device, .message: continue  // a name or a note: said as "looks like an option"
-            }
-            let r = try await WakeProcess.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
-            #expect(r.exitCode == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"), "\(option.flag): \(r)")
-        }
-        // A command's own count too: `wake skip --count -1` was called a time in the past.
-        let r = try await WakeProcess.run(["skip", "work", "--count", "-1"])
-        #expect(r.exitCode == 64 && r.stderr.contains("--count -1: give a count from 1 to 366"), "\(r)")
-    }
-
     @Test("the guide's options table names every ring option")
     func guideNamesRingOptions() throws {
         let guide = try String(contentsOfFile: packageRoot + "/docs/guide.md", encoding: .utf8)

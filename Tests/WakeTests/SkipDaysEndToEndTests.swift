@@ -4,16 +4,14 @@ import Testing
 import WakeCore
 @testable import WakeTestSupport
 
-/// Issue 40's skips, pauses planned ahead and holiday calendars through the real binary: what
-/// `wake add`, `skip`, `pause`, `list` and `next` say and store, and a daemon that warns about a
-/// calendar it cannot read and still rings. Dates are the machine's today (the homes run in UTC).
-@Suite("Skips, pauses and holiday calendars end to end")
-struct SkipDaysEndToEndTests {
+/// Issue 40's holiday calendars through the real binary: a daemon that warns about a calendar it
+/// cannot read and still rings. Dates are the machine's today (the homes run in UTC). What `wake
+/// add`, `skip`, `pause`, `list` and `next` say and store runs in process
+/// (Tests/WakeCommandLineTests/SkipDaysCommandTests.swift).
+enum SkipDaysEndToEndTests {
     static func date(in days: Int) -> String { PauseEndToEndTests.date(in: days) }
     /// `YYYYMMDD`, as a calendar file writes it.
     static func icsDate(in days: Int) -> String { date(in: days).filter { $0 != "-" } }
-    /// 06:30 UTC on the day `days` from today, as `wake list --json` writes it.
-    static func half6(in days: Int) -> String { date(in: days) + "T06:30:00+00:00" }
 
     static func calendar(_ events: String) -> String {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//wake tests//EN\r\n" + events + "END:VCALENDAR\r\n"
@@ -21,86 +19,6 @@ struct SkipDaysEndToEndTests {
 
     /// Line 4 is a weekly rule, which the reader refuses rather than read wrongly.
     static let malformed = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:\(icsDate(in: 0))\r\nRRULE:FREQ=WEEKLY\r\nSUMMARY:Weekly\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-
-    @Test("wake add refuses a malformed calendar with 78 naming the file and the line, and a one-off's --skip-days with 64; nothing stored")
-    func addRefuses() async throws {
-        let home = try AlarmHome()
-        let bad = try home.dir.write("bad.ics", Array(Self.malformed.utf8))
-        var r = try await home.run(["add", "06:30", "--days", "weekdays", "--skip-days", bad, "-D", "null"])
-        #expect(r.exitCode == 78 && r.stderrIsOneLine, "\(r)")
-        #expect(r.stderr.contains("calendar '\(bad)' line 4: RRULE 'FREQ=WEEKLY' is not yearly"), "\(r)")
-        r = try await home.run(["add", Self.date(in: 2) + "T06:30", "--skip-days", bad, "-D", "null"])
-        #expect(r.exitCode == 64 && r.stderr.contains("--skip-days is for an alarm that repeats"), "\(r)")
-        #expect(!FileManager.default.fileExists(atPath: home.alarmsFile), "a refused add stores nothing")
-    }
-
-    @Test("wake next names the holiday and its calendar, for the days before the next ring; wake add says it too")
-    func nextNamesTheHoliday() async throws {
-        let home = try AlarmHome()
-        // Today, tomorrow and the day after, every year: whether today's 06:30 has passed or not, the next ring is in 3 days.
-        let file = try home.dir.write("holidays-test.ics", Array(Self.calendar("""
-            BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:\(Self.icsDate(in: 0))\r\nDTEND;VALUE=DATE:\(Self.icsDate(in: 3))\r
-            RRULE:FREQ=YEARLY\r\nSUMMARY:Founders' Days\r\nEND:VEVENT\r
-
-            """).utf8))
-        var r = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "--skip-days", file, "-D", "null"])
-        let now = Instant(seconds: Int64(time(nil)))
-        let tomorrow = Formatting.datePhrase(now + .seconds(86_400), now: now, zone: .utc)
-        let phrase = "\(tomorrow) skipped: Founders' Days (holidays-test.ics)"
-        #expect(r.exitCode == 0 && r.stdout.contains(phrase), "\(r)")
-        r = try await home.run(["next"])
-        #expect(r.exitCode == 0 && r.stdout.contains("(work)") && r.stdout.contains("; " + phrase), "\(r)")
-        r = try await home.run(["next", "--json"])
-        let next = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r)")
-        #expect(next["next"] as? String == Self.half6(in: 3), "\(next)")
-        #expect((next["skipped"] as? [String])?.contains(phrase) == true, "\(next)")
-        let work = try #require(try await home.listJSON().first)
-        #expect(work["options"] as? [String: String] == ["device": "null", "skip-days": file], "stored by its full name: \(work)")
-    }
-
-    @Test("skip --count 2 and --on DATE: wake list --json shows exactly those in skips, and the next that rings")
-    func skipCountAndOn() async throws {
-        let home = try AlarmHome()
-        _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
-        let first = try #require(try await home.listJSON().first?["next"] as? String)
-        let d = first == Self.half6(in: 0) ? 0 : 1  // today's 06:30, or tomorrow's if it passed
-        #expect(first == Self.half6(in: d))
-        var r = try await home.run(["skip", "work", "--count", "2"])
-        #expect(r.exitCode == 0 && r.stdout.contains("skipping 'work' at ") && r.stdout.contains("; it rings next at 06:30:00"), "\(r)")
-        var work = try #require(try await home.listJSON().first)
-        #expect(work["skips"] as? [String] == [Self.half6(in: d), Self.half6(in: d + 1)], "\(work)")
-        #expect(work["next"] as? String == Self.half6(in: d + 2), "\(work)")
-        #expect((work["state"] as? String)?.hasSuffix(" skipped (1 more)") == true, "\(work)")
-
-        r = try await home.run(["skip", "work", "--on", Self.date(in: d + 4)])
-        #expect(r.exitCode == 0, "\(r)")
-        work = try #require(try await home.listJSON().first)
-        #expect(work["skips"] as? [String] == [d, d + 1, d + 4].map { Self.half6(in: $0) }, "\(work)")
-        #expect(work["next"] as? String == Self.half6(in: d + 2), "a skip further on leaves the next as it was: \(work)")
-
-        r = try await home.run(["skip", "work", "--undo", "--on", Self.date(in: d)])
-        #expect(r.exitCode == 0 && r.stdout.contains("'work' rings again at "), "\(r)")
-        work = try #require(try await home.listJSON().first)
-        #expect(work["skips"] as? [String] == [d + 1, d + 4].map { Self.half6(in: $0) } && work["next"] as? String == Self.half6(in: d), "\(work)")
-        r = try await home.run(["skip", "work", "--count", "2", "--on", Self.date(in: d + 5)])
-        #expect(r.exitCode == 64 && r.stderr.contains("--count and --on do not go together"), "\(r)")
-    }
-
-    @Test("pause --from D1 --until D2: the next ring is before D1, and paused_from and paused_until are set")
-    func pauseFromUntil() async throws {
-        let home = try AlarmHome()
-        _ = try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"])
-        let r = try await home.run(["pause", "--from", Self.date(in: 3), "--until", Self.date(in: 5), "work"])
-        #expect(r.exitCode == 0 && r.stdout.contains("'work' paused from ") && r.stdout.contains("; it rings next at 06:30:00"), "\(r)")
-        let work = try #require(try await home.listJSON().first)
-        let next = try #require(work["next"] as? String, "\(work)")
-        #expect(next == Self.half6(in: 0) || next == Self.half6(in: 1), "it rings before the pause: \(work)")
-        #expect(work["paused_from"] as? String == Self.date(in: 3) + "T00:00:00+00:00", "\(work)")
-        #expect(work["paused_until"] as? String == Self.date(in: 5) + "T00:00:00+00:00", "\(work)")
-        #expect((work["state"] as? String)?.hasPrefix("waiting; paused from ") == true, "\(work)")
-        #expect(ChildProcess.read(home.dir.file("config") + "/wake/history.toml")
-                    .contains("pauses = [\"\(Self.date(in: 3))T00:00:00Z/\(Self.date(in: 5))T00:00:00Z\"]"))
-    }
 }
 
 @Suite("Holiday calendars: the daemon end to end", .serialized)

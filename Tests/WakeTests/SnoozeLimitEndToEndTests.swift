@@ -5,7 +5,8 @@ import Testing
 
 /// `--snooze-limit` through the binary: a snooze past the limit is refused and said, and the
 /// alarm keeps sounding until stopped or until `--ring-for` ends it; `wake snooze` from another
-/// shell says so; `wake add` stores the limit and `wake list` shows it; config.toml sets it.
+/// shell says so. `wake add`'s limit, `wake list`'s and config.toml's run in process
+/// (Tests/WakeCommandLineTests/SnoozeLimitCommandTests.swift).
 @Suite("Snooze limit end to end")
 struct SnoozeLimitEndToEndTests {
     @Test("a one-off with --snooze-limit 1: the second SIGUSR1 does not snooze, the log says so, the sound goes on, --ring-for ends it")
@@ -73,27 +74,5 @@ struct SnoozeLimitEndToEndTests {
         #expect(r.exitCode == 0, "\(r)")
         let ended = await wake.wait(timeout: .seconds(60))
         #expect(ended.exitCode == 0, "\(wake.report(ended))")
-    }
-
-    @Test("wake add --snooze-limit 2 is stored and listed; config.toml's limit shows in the dry run; a bad value is refused")
-    func storedAndConfigured() async throws {
-        let home = try AlarmHome()
-        var r = try await home.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null", "--snooze-limit", "2"])
-        #expect(r.exitCode == 0, "\(r)")
-        let stored = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
-        #expect(stored.contains("\nsnooze-limit = \"2\"\n"), "\(stored)")
-        let work = try #require(try await home.listJSON().first)
-        #expect((work["options"] as? [String: String])?["snooze-limit"] == "2", "\(work)")
-
-        r = try await home.run(["add", "07:00", "-D", "null", "--snooze-limit", "100"])
-        #expect(r.exitCode == 64 && r.stderr.contains("--snooze-limit: invalid value '100'; give a whole number from 0 to 99"), "\(r)")
-
-        let config = home.dir.file("config") + "/wake/config.toml"
-        try "snooze-limit = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
-        r = try await home.run(["07:00", "-D", "null", "--dry-run", "--inhibit", "off"])
-        #expect(r.exitCode == 0 && r.stdout.contains("snooze: 9m, at most 3 times a ring (from \(config) line 1)"), "\(r)")
-        // 0 lifts the file's limit for one alarm.
-        r = try await home.run(["07:00", "-D", "null", "--dry-run", "--inhibit", "off", "--snooze-limit", "0"])
-        #expect(r.exitCode == 0 && r.stdout.contains("snooze: 9m (from the command line)\n"), "\(r)")
     }
 }

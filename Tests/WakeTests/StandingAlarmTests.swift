@@ -53,79 +53,6 @@ struct AlarmHome {
 
 @Suite("Standing alarms: the commands")
 struct StandingAlarmCommandTests {
-    @Test("add, list (table and JSON), skip and undo, remove")
-    func lifecycle() async throws {
-        let home = try AlarmHome()
-        var r = try await home.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null", "--volume", "80"])
-        #expect(r.exitCode == 0, "\(r)")
-        #expect(r.stdout.contains("added 'work': 06:30 on weekdays; next 06:30:00"), "\(r)")
-        #expect(r.stdout.contains("no daemon is running"), "it says how to start one: \(r)")
-        r = try await home.run(["add", "7:15", "pm", "--days", "Sat,sun", "-D", "null"])
-        #expect(r.exitCode == 0 && r.stdout.contains("added '1915-weekends'"), "a generated name: \(r)")
-
-        var list = try await home.listJSON()
-        #expect(list.map { $0["name"] as? String } == ["1915-weekends", "work"])
-        let work = try #require(list.last)
-        #expect(work["time"] as? String == "06:30:00")
-        #expect(work["days"] as? [String] == ["mon", "tue", "wed", "thu", "fri"])
-        #expect(work["skip_next"] as? Bool == false && work["state"] as? String == "waiting")
-        #expect((work["next"] as? String)?.hasSuffix("T06:30:00+00:00") == true, "\(work)")
-        #expect((work["options"] as? [String: String]) == ["device": "null", "volume": "80"])
-        let firstNext = work["next"] as? String
-
-        r = try await home.run(["list"])
-        #expect(r.exitCode == 0 && r.stdout.contains("ID  ") && r.stdout.contains("work") && r.stdout.contains("weekdays"), "\(r)")
-
-        r = try await home.run(["skip", "work"])
-        #expect(r.exitCode == 0 && r.stdout.contains("skipping 'work'"), "\(r)")
-        list = try await home.listJSON()
-        // The state says which day is skipped (issue 40), as "Tue 24 Nov skipped".
-        #expect(list.last?["skip_next"] as? Bool == true && (list.last?["state"] as? String)?.hasSuffix(" skipped") == true, "\(list)")
-        #expect(list.last?["next"] as? String != firstNext, "the next occurrence is the one after the skipped one")
-        r = try await home.run(["skip", "work", "--undo"])
-        #expect(r.exitCode == 0, "\(r)")
-        list = try await home.listJSON()
-        #expect(list.last?["skip_next"] as? Bool == false && list.last?["next"] as? String == firstNext)
-
-        r = try await home.run(["remove", "work"])
-        #expect(r.exitCode == 0 && r.stdout.contains("removed 'work'"), "\(r)")
-        list = try await home.listJSON()
-        #expect(list.map { $0["name"] as? String } == ["1915-weekends"])
-    }
-
-    @Test("every mistake is refused with one line and its code, and nothing is stored", arguments: [
-        (["add", "06:30", "--days", "mon-xyz"], Int32(64), "unknown day"),
-        (["add", "06:30", "--days", ""], 64, "days"),
-        (["add", "06:30", "--name", "Bad Name"], 64, "--name"),
-        (["add", "+5m"], 64, "standing alarm needs a time of day"),
-        (["add", "now"], 64, "standing alarm needs a time of day"),
-        (["add", "2020-01-01T07:00"], 64, "past"),
-        (["add", "06:30", "--volume", "0"], 64, "silent"),
-        (["add", "06:30", "--snooze", "0"], 64, "snooze"),
-        (["add", "06:30", "-s", "/nonexistent/alarm.wav"], 66, "nonexistent"),
-        (["add", "06:30", "-D", "nosuchdevice"], 69, "nosuchdevice"),
-        (["add", "2026-12-24T07:00", "--days", "daily"], 64, "--days"),
-        (["remove", "nobody"], 64, "no standing alarm named 'nobody'"),
-        (["skip", "nobody"], 64, "no standing alarm named 'nobody'"),
-    ])
-    func refusals(args: [String], code: Int32, says: String) async throws {
-        let home = try AlarmHome()
-        let r = try await home.run(args)
-        #expect(r.exitCode == code, "\(r)")
-        #expect(r.stderrIsOneLine && r.stderr.contains(says), "\(r)")
-        #expect(!FileManager.default.fileExists(atPath: home.alarmsFile), "a refused command stores nothing")
-    }
-
-    @Test("a name that is taken is refused, and the first alarm is kept as it was")
-    func duplicateName() async throws {
-        let home = try AlarmHome()
-        _ = try await home.run(["add", "06:30", "--name", "work", "-D", "null"])
-        let before = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
-        let r = try await home.run(["add", "07:30", "--name", "work", "-D", "null"])
-        #expect(r.exitCode == 64 && r.stderr.contains("exists already"), "\(r)")
-        #expect(try String(contentsOfFile: home.alarmsFile, encoding: .utf8) == before)
-    }
-
     @Test("a sound named relative to the shell's folder is stored with its absolute name, for the daemon reads it from its own")
     func relativeSoundStoredAbsolute() async throws {
         let home = try AlarmHome()
@@ -147,19 +74,7 @@ struct StandingAlarmCommandTests {
         #expect(list.first?["sound"] as? String == tone, "\(list)")
     }
 
-    @Test("a corrupt alarms file: 78 naming the line, and the file is left exactly as it was")
-    func corruptFile() async throws {
-        let home = try AlarmHome()
-        _ = try await home.run(["add", "06:30", "--name", "work", "-D", "null"])
-        let broken = try String(contentsOfFile: home.alarmsFile, encoding: .utf8) + "\ntyme = \"07:00\"\n"
-        try broken.write(toFile: home.alarmsFile, atomically: false, encoding: .utf8)
-        for args in [["list"], ["add", "07:00", "-D", "null"], ["remove", "work"]] {
-            let r = try await home.run(args)
-            #expect(r.exitCode == 78, "\(args): \(r)")
-            #expect(r.stderr.contains("line"), "the line is named: \(r)")
-            #expect(try String(contentsOfFile: home.alarmsFile, encoding: .utf8) == broken, "never emptied or rewritten")
-        }
-    }
+
 }
 
 @Suite("Standing alarms: the daemon", .serialized)

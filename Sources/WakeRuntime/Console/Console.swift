@@ -14,12 +14,17 @@ public final class Console {
     private var statusShown = false
     /// In tests, every line lands here instead of on a descriptor.
     private let capture: LineCapture?
+    /// With `capture`: where the lines for stderr land instead, when apart (`init(capturing:errors:)`).
+    private let errorCapture: LineCapture?
+    private let infoIsError: Bool
 
     public init(quiet: Bool, stdoutIsEventStream: Bool = false) {
         self.quiet = quiet
         infoFD = stdoutIsEventStream ? STDERR_FILENO : STDOUT_FILENO
         statusFD = isatty(infoFD) == 1 ? infoFD : nil
         capture = nil
+        errorCapture = nil
+        infoIsError = false
     }
 
     /// A console whose lines a test reads: information as it is, problems with "wake: ".
@@ -28,7 +33,24 @@ public final class Console {
         infoFD = -1
         statusFD = nil
         self.capture = capture
+        errorCapture = nil
+        infoIsError = false
     }
+
+    /// A console whose stdout and stderr a test reads apart, as a command's run in process: the
+    /// lines each descriptor would have had, with `quiet` and the event stream's move of the human
+    /// lines to stderr as the real one does.
+    public init(capturing output: LineCapture, errors: LineCapture, quiet: Bool, stdoutIsEventStream: Bool = false) {
+        self.quiet = quiet
+        infoFD = -1
+        statusFD = nil
+        capture = output
+        errorCapture = errors
+        infoIsError = stdoutIsEventStream
+    }
+
+    /// Where a line for the info descriptor lands when captured.
+    private var infoCapture: LineCapture? { infoIsError ? errorCapture : capture }
 
     /// The lines a capturing console wrote, in order.
     public final class LineCapture {
@@ -51,7 +73,7 @@ public final class Console {
 
     public func info(_ line: String) {
         guard !quiet else { return }
-        if let capture { return capture.append(TerminalText.sanitizeLine(line)) }
+        if let capture = infoCapture { return capture.append(TerminalText.sanitizeLine(line)) }
         clearStatus()
         Self.write(infoFD, TerminalText.sanitizeLine(line) + "\n")
     }
@@ -61,7 +83,7 @@ public final class Console {
 
     /// Several result lines in one write: a table is one system call, not one per row.
     public func results(_ lines: [String]) {
-        if let capture { return lines.forEach { capture.append(TerminalText.sanitizeLine($0)) } }
+        if let capture = infoCapture { return lines.forEach { capture.append(TerminalText.sanitizeLine($0)) } }
         clearStatus()
         Self.write(infoFD, lines.map { TerminalText.sanitizeLine($0) + "\n" }.concatenated())
     }
@@ -71,7 +93,7 @@ public final class Console {
     /// acts on, as JSON escapes.
     public func json(_ document: JSONValue) {
         let text = document.text
-        if let capture { return capture.append(text) }
+        if let capture = infoCapture { return capture.append(text) }
         clearStatus()
         Self.write(infoFD, text + "\n")
     }
@@ -97,8 +119,16 @@ public final class Console {
         }.joined(separator: "\n"))
     }
 
+    /// Text a generator made for stdout (swift-argument-parser's help and completion scripts),
+    /// written as it is, as `print` would.
+    public func text(_ text: String) {
+        if let capture { return capture.append(text) }
+        clearStatus()
+        Self.write(STDOUT_FILENO, text)
+    }
+
     public func error(_ line: String) {
-        if let capture { return capture.append("wake: " + TerminalText.sanitizeLine(line)) }
+        if let capture = errorCapture ?? capture { return capture.append("wake: " + TerminalText.sanitizeLine(line)) }
         clearStatus()
         Self.write(STDERR_FILENO, "wake: " + TerminalText.sanitizeLine(line) + "\n")
     }

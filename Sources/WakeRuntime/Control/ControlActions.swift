@@ -33,9 +33,9 @@ public enum ControlActions {
     /// `run`, for a snooze of `length`, of the wakes registered in `directory` (found after the
     /// ID is checked), its times said in `zone` (the machine's when nil) as seen at `now` (the
     /// clock's when nil).
-    static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
-                    directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?,
-                    now: Instant? = nil) throws(WakeFailure) -> CommandResult {
+    public static func run(_ command: AlarmCommand, id: String?, length: SnoozeLength = .standard, console: Console,
+                           directory: () throws(WakeFailure) -> String?, zone: TimeZoneRules?,
+                           now: Instant? = nil) throws(WakeFailure) -> CommandResult {
         if let id, !ControlRequest.isValidID(id) {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }

@@ -26,11 +26,14 @@ public enum OneOffAlarm {
         return .done
     }
 
-    public static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel) throws(WakeFailure) -> CommandResult {
-        let (zone, zoneWarning) = ZoneLoader.local()
+    /// `clock` and `zone`: the machine's unless given (a test's fixed "now" and zone, so a dry run's
+    /// text is known without `TZ`).
+    public static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel,
+                           clock: () -> ClockReading = SystemClock.now, zone givenZone: TimeZoneRules? = nil) throws(WakeFailure) -> CommandResult {
+        let (zone, zoneWarning) = givenZone.map { ($0, nil) } ?? ZoneLoader.local()
         if let zoneWarning { console.error("warning: " + zoneWarning) }
 
-        let now = SystemClock.now()
+        let now = clock()
         let deadline: Deadline
         do {
             deadline = try Schedule.resolve(options.spec, token: options.whenText, now: now.realtime, zone: zone)

@@ -37,7 +37,7 @@ public struct StandingContext {
     }
 
     /// `context`, or the user's when none is given.
-    static func given(_ context: StandingContext?) throws(WakeFailure) -> StandingContext {
+    public static func given(_ context: StandingContext?) throws(WakeFailure) -> StandingContext {
         if let context { return context }
         return try standard()
     }

@@ -32,7 +32,7 @@ enum DoctorBench {
     /// The one check this container cannot pass with a daemon started by hand (see above).
     static let environmentChecks: Set<String> = ["daemon.unit"]
 
-    /// The words after `wake` that `Sources/wake/main.swift` dispatches (and `now`, a one-off's WHEN):
+    /// The words after `wake` that `WakeMain.run` dispatches (and `now`, a one-off's WHEN):
     /// a fix line may tell a user to run only these.
     static let commands: Set<String> = ["add", "list", "next", "skip", "pause", "resume", "remove", "stop", "snooze", "cancel",
                                         "daemon", "doctor", "test", "help", "now"]

@@ -1,10 +1,9 @@
 import Testing
 import WakeCore
-@testable import WakeTestSupport
 
 /// B. Bad input: exit 64, exactly one line on stderr, nothing on stdout. `--dry-run` is added
 /// so that a token accepted by mistake ends the run at once instead of arming an alarm.
-
+/// (In process since issue 50; was Tests/WakeTests/BadInputTests.swift.)
 @Suite("B. Bad input")
 struct BadInputTests {
     static let badTimes = [
@@ -13,10 +12,10 @@ struct BadInputTests {
     ]
 
     @Test("a bad WHEN: 64, one stderr line quoting it and listing the accepted forms", arguments: badTimes)
-    func badWhen(token: String) async throws {
-        let r = try await WakeProcess.run([token, "--dry-run", "-D", "null"])
-        #expect(r.exitCode == 64, "\(r)")
-        #expect(r.stdout == "", "\(r)")
+    func badWhen(token: String) throws {
+        let r = try runWake([token, "--dry-run", "-D", "null"])
+        #expect(r.code == 64, "\(r)")
+        #expect(r.out.isEmpty, "\(r)")
         #expect(r.stderrIsOneLine, "\(r)")
         #expect(r.stderr.contains("'\(token)'"), "the message should quote the token: \(r)")
         #expect(r.stderr.contains("accepted forms"), "\(r)")
@@ -27,10 +26,10 @@ struct BadInputTests {
     }
 
     @Test("-5m (looks like an option): still 64 and one line")
-    func negativeSpan() async throws {
-        let r = try await WakeProcess.run(["-5m", "--dry-run", "-D", "null"])
-        #expect(r.exitCode == 64, "\(r)")
-        #expect(r.stdout == "", "\(r)")
+    func negativeSpan() throws {
+        let r = try runWake(["-5m", "--dry-run", "-D", "null"])
+        #expect(r.code == 64, "\(r)")
+        #expect(r.out.isEmpty, "\(r)")
         #expect(r.stderrIsOneLine, "\(r)")
     }
 
@@ -47,18 +46,18 @@ struct BadInputTests {
     ]
 
     @Test("bad options and a missing WHEN: 64 and one line", arguments: badOptions)
-    func badOption(arguments: [String]) async throws {
-        let r = try await WakeProcess.run(arguments + ["--dry-run", "-D", "null"])
-        #expect(r.exitCode == 64, "\(r)")
-        #expect(r.stdout == "", "\(r)")
+    func badOption(arguments: [String]) throws {
+        let r = try runWake(arguments + ["--dry-run", "-D", "null"])
+        #expect(r.code == 64, "\(r)")
+        #expect(r.out.isEmpty, "\(r)")
         #expect(r.stderrIsOneLine, "\(r)")
     }
 
     @Test("missing WHEN without any other argument: 64")
-    func missingWhenAlone() async throws {
-        let r = try await WakeProcess.run([])
-        #expect(r.exitCode == 64, "\(r)")
-        #expect(r.stdout == "", "\(r)")
+    func missingWhenAlone() throws {
+        let r = try runWake([])
+        #expect(r.code == 64, "\(r)")
+        #expect(r.out.isEmpty, "\(r)")
         #expect(r.stderrIsOneLine, "\(r)")
     }
 }

@@ -2,9 +2,9 @@ import ArgumentParser
 import WakeRuntime
 
 /// `wake holidays import|list`: calendars of public holidays for `--skip-days`, from Debian's
-/// python3-holidays. main.swift picks the subcommand by the second word, as it does the first.
+/// python3-holidays. WakeMain picks the subcommand by the second word, as it does the first.
 struct HolidaysCommand: ParsableCommand {
-    // The super-command name makes the help's usage read `wake holidays ...` when main.swift
+    // The super-command name makes the help's usage read `wake holidays ...` when WakeMain
     // parses this group alone (in the completion tree the root names it anyway).
     static let configuration = CommandConfiguration(
         commandName: "holidays", _superCommandName: "wake",

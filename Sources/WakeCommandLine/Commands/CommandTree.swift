@@ -6,13 +6,13 @@ import WakeRuntime
 /// completion scripts (`wake --generate-completion-script bash|zsh|fish`), `wake help SUBCOMMAND`,
 /// and the help dump (`wake --experimental-dump-help`).
 ///
-/// `main.swift` does not run this tree: it picks a subcommand by its first word and parses
+/// `WakeMain` does not run this tree: it picks a subcommand by its first word and parses
 /// `WakeCommand` for anything else (`wake 07:00` must not be mistaken for a subcommand, and every
-/// usage error gets wake's own line). The subcommands here are the very types main.swift runs.
+/// usage error gets wake's own line). The subcommands here are the very types WakeMain runs.
 /// The root takes `WakeCommand`'s options (one `OneOffOptions` group) but not its WHEN: the generated bash script counts a
 /// root's positional words before it looks for a subcommand, so with WHEN here `wake add 07:00
 /// --days we<Tab>` would offer nothing. `InstallTests` checks that the root offers exactly the
-/// options `wake --help` lists and that every subcommand main.swift dispatches is here.
+/// options `wake --help` lists and that every subcommand WakeMain dispatches is here.
 struct WakeCommandTree: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wake",

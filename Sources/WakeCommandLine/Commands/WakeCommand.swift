@@ -139,9 +139,9 @@ struct RingOptionGroup: ParsableArguments {
     var preAlarmSound: String?
 }
 
-enum WakeVersion {
+public enum WakeVersion {
     static let string = "wake 0.2.0"
 
     /// The version line on stdout, as `--version` prints it.
-    static func write() { Console.write(STDOUT_FILENO, string + "\n") }
+    public static func write() { Console.write(STDOUT_FILENO, string + "\n") }
 }

@@ -1,0 +1,28 @@
+import Testing
+
+/// `wake stop`, `snooze` and `cancel` when no wake runs, through both of the command line's paths:
+/// the plain words that skip the parser and the parsed ones. The world has no control directory,
+/// so no running wake of the machine is asked. (New with issue 50: the fast paths in process.)
+@Suite("Control commands: the command line")
+struct ControlCommandTests {
+    @Test("nothing running: exit 1 and one line, whichever path the words take", arguments: [
+        (["stop"], "nothing is ringing or snoozed; see 'wake list'"),
+        (["stop", "--", "work"], "no running alarm has the ID 'work'; see 'wake list'"),
+        (["cancel", "123"], "no running alarm has the ID '123'; see 'wake list'"),
+        (["snooze"], "nothing is ringing; see 'wake list'"),
+    ])
+    func nothingRunning(args: [String], says: String) throws {
+        let r = try runWake(args)
+        #expect(r.code == 1 && r.out.isEmpty && r.err == ["wake: " + says], "\(r)")
+    }
+
+    @Test("a bad ID or option: 64 and one line", arguments: [
+        (["stop", "a b"], "invalid alarm ID 'a b'; give a PID or a standing alarm's name, as 'wake list' shows them"),
+        (["stop", "-q"], "Unknown option '-q'; see 'wake stop --help'"),
+        (["cancel"], "Missing expected argument '<id>'; see 'wake cancel --help'"),
+    ])
+    func refused(args: [String], says: String) throws {
+        let r = try runWake(args)
+        #expect(r.code == 64 && r.out.isEmpty && r.err == ["wake: " + says], "\(r)")
+    }
+}
