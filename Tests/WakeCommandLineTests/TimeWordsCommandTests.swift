@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WakeCore
-import WakeSystem
+@testable import WakeSystem
 
 /// The time forms people type (issue 43), through the command line: each dry run names the moment
 /// the same date written as ISO 8601 names; the refusals exit 64 with one line and nothing on
@@ -10,7 +10,7 @@ import WakeSystem
 @Suite("Time forms people type: the command line")
 struct TimeWordsCommandTests {
     static func berlin() throws -> TestWorld {
-        try TestWorld(zone: try #require(ZoneLoader.zone(named: "Europe/Berlin")))
+        try TestWorld(zone: ZoneLoader.load(named: "Europe/Berlin", zoneDirectory: ZoneLoader.zoneDirectory).get())
     }
 
     /// The `wake time:` line of a dry run of `when` (as the shell passes those words).
