@@ -119,4 +119,14 @@ struct ConfigFileCommandTests {
         let r = world.run(["07:00", "-D", "null", "--dry-run"])
         #expect(r.code == 78 && r.stderrIsOneLine && r.stderr.contains("config file"), "\(r)")
     }
+
+    // Was Tests/WakeTests/AdvanceNoticeTests.swift's off (its config half).
+    @Test("notice-before in config.toml: a bad value refused (78) where a person is there; a good one ignored by the one-off")
+    func noticeBefore() throws {
+        // The daemon itself sets such a line aside and says so, as for every config key (issue 22).
+        let r = try Self.world("notice-before = \"often\"\n").run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"])
+        #expect(r.code == 78 && r.stderr.contains("notice-before"), "\(r)")
+        let dry = try Self.world("notice-before = \"30m\"\n").run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"])
+        #expect(dry.code == 0, "the one-off ignores the daemon's key: \(dry)")
+    }
 }

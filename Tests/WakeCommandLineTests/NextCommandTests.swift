@@ -46,4 +46,12 @@ struct NextCommandTests {
         let bad = try runWake(["next", "work"])
         #expect(bad.code == 64 && bad.stderrIsOneLine, "\(bad)")
     }
+
+    @Test("--format without --follow, and an unknown format, are usage errors (64, one line, naming what to do)")
+    func formatRefused() throws {
+        let bad = try runWake(["next", "--format", "waybar"])
+        #expect(bad.code == 64 && bad.stderrIsOneLine && bad.stderr.contains("--follow"), "\(bad)")
+        let unknown = try runWake(["next", "--follow", "--format", "polybar"])
+        #expect(unknown.code == 64 && unknown.stderrIsOneLine && unknown.stderr.contains("plain, json, waybar, i3blocks"), "\(unknown)")
+    }
 }

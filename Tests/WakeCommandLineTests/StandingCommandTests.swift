@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+import WakeCore
 
 /// The standing-alarm commands through the command line: add, list, skip, remove, and their
 /// refusals, on Monday 2027-03-01 at 05:00 UTC. (In process since issue 50; were
 /// Tests/WakeTests/StandingAlarmTests.swift's StandingAlarmCommandTests but the relative sound,
-/// which needs a working directory of its own.)
+/// which needs a working directory of its own; listsMissed has the list half of its
+/// StandingAlarmDaemonTests.missedWhileDown.)
 @Suite("Standing alarms: the commands, in process")
 struct StandingCommandTests {
     @Test("add, list (table and JSON), skip and undo, remove")
@@ -92,5 +94,19 @@ struct StandingCommandTests {
             #expect(r.stderr.contains("line"), "the line is named: \(r)")
             #expect(try String(contentsOfFile: world.alarmsFile, encoding: .utf8) == broken, "never emptied or rewritten")
         }
+    }
+
+    @Test("an occurrence the daemon recorded as missed: wake list and its JSON say missed at its time")
+    func listsMissed() throws {
+        let world = try TestWorld()
+        let add = world.run(["add", "04:00", "--days", "daily", "--name", "early", "-D", "null"])
+        #expect(add.code == 0, "\(add)")
+        var record = AlarmRecord(name: "early")
+        record.missed = TestWorld.monday - .seconds(3600)
+        try world.store.updateHistory { $0["early"] = record }
+        let list = try world.listJSON()
+        #expect(list.first?["state"] as? String == "missed at today 04:00:00" && list.first?["missed"] is String, "\(list)")
+        let table = world.run(["list"])
+        #expect(table.code == 0 && table.stdout.contains("missed at today 04:00:00"), "\(table)")
     }
 }

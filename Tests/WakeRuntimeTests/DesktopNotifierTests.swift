@@ -65,6 +65,10 @@ struct DesktopNotifierTests {
                 for _ in 0..<200 where !Self.isSnoozed(session) { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(Self.isSnoozed(session), "Snooze did not snooze")
+            // Replaced, not a second one: the time it rings again, Stop alone, still resident.
+            let replaced = try await Self.spinning(session) { try await mock.waitForNotify(2) }
+            #expect(replaced.replacesID == 1 && replaced.summary.contains("snoozed until 07:09"), "\(replaced)")
+            #expect(replaced.actions == ["stop", "Stop"] && replaced.hints["resident"] == "true", "\(replaced)")
             session.world.advance(by: .seconds(9 * 60))  // the snooze ends: it rings again
             #expect(session.runner.isRinging)
             try await Self.spinning(session) {
@@ -72,6 +76,10 @@ struct DesktopNotifierTests {
                 for _ in 0..<200 where !session.runner.isFinished { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(session.runner.outcome(of: "alarm") == .stopped(by: .notification), "\(String(describing: session.runner.outcome(of: "alarm")))")
+            // Withdrawn at the end.
+            _ = try await Self.spinning(session) {
+                try await mock.waitForCalls("CloseNotification(1)") { calls in calls.contains { if case .close(1) = $0 { true } else { false } } }
+            }
             notifier.stop()
         }
     }

@@ -110,20 +110,8 @@ struct ControlTests {
         #expect(r.exitCode == 1 && r.stderr.contains("nothing is ringing"), "\(r)")
     }
 
-    @Test("an unknown or invalid ID, and a world with no wake at all, each get one clear line")
-    func nothingToReach() async throws {
-        let world = try ControlWorld()
-        var r = try await world.run(["stop", "4194304"])
-        #expect(r.exitCode == 1 && r.stderrIsOneLine && r.stderr.contains("no running alarm has the ID '4194304'"), "\(r)")
-        r = try await world.run(["snooze"])
-        #expect(r.exitCode == 1 && r.stderrIsOneLine && r.stderr.contains("nothing is ringing"), "\(r)")
-        r = try await world.run(["cancel", "../../etc"])
-        #expect(r.exitCode == 64 && r.stderrIsOneLine && r.stderr.contains("invalid alarm ID"), "\(r)")
-        r = try await world.run(["cancel"])
-        #expect(r.exitCode == 64, "cancel needs an ID: \(r)")
-        r = try await world.run(["list"])
-        #expect(r.exitCode == 0 && r.stdout.contains("no alarms"), "\(r)")
-    }
+    // An unknown or invalid ID and a world with no wake at all run in process
+    // (Tests/WakeCommandLineTests/ControlCommandTests.swift).
 
     @Test("a process that died without cleaning up leaves an entry that the next command removes, unseen")
     func staleEntry() async throws {

@@ -48,19 +48,7 @@ struct NotificationTests {
         }
     }
 
-    @Test("--message: the first line of the body, as markup-safe text; the summary keeps the time")
-    func messageInTheBody() async throws {
-        try await NotificationMock.with { mock in
-            let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off", "--message", "Dentist <at> 9 & \u{1B}"],
-                                        environment: environment(mock))
-            try await wake.waitForEvent("ringing")
-            let n = try await mock.waitForNotify()
-            #expect(n.summary.hasPrefix("Alarm "), "\(n)")
-            #expect(n.body.hasPrefix("Dentist &lt;at&gt; 9 &amp; \\x1b\nRinging since"), "\(n)")
-            wake.send(SIGTERM)
-            _ = await wake.wait()
-        }
-    }
+    // --message in the body, markup-safe: WakeCoreTests/AlarmMessageTests and DesktopNoticeTests.
 
     @Test("a folder as the sound: the ringing notification names the file that plays, and is sent once")
     func folderFileNamed() async throws {
@@ -81,54 +69,8 @@ struct NotificationTests {
         }
     }
 
-    @Test("the long snooze button snoozes for --snooze-long: the log's until and the ring again are that far on; with the limit used up only Stop is offered")
-    func longSnoozeButton() async throws {
-        try await NotificationMock.with { mock in
-            let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off", "--snooze", "1s", "--snooze-long", "3s",
-                                         "--snooze-limit", "1"], environment: environment(mock))
-            try await wake.waitForEvent("ringing")
-            let n = try await mock.waitForNotify()
-            #expect(n.actions == ["snooze", "Snooze 1 s", "snooze-long", "Snooze 3 s", "stop", "Stop"], "\(n)")
-            try await mock.press("snooze-long", on: 1)
-            let snoozed = try await wake.waitForEvent("snoozed")
-            let again = try await wake.waitForEvent("ringing", occurrence: 2)
-            let f = ISO8601DateFormatter()
-            f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            let gap = try #require(f.date(from: again["time"] ?? "")).timeIntervalSince(try #require(f.date(from: snoozed["time"] ?? "")))
-            #expect(gap >= 2.9 && gap < 10, "rang again \(gap) s after the long button, not 1 s: \(wake.eventLogText)")
-            let used = try await mock.waitForNotify(3)
-            #expect(used.actions == ["stop", "Stop"] && used.body.contains("Snoozed 1 of 1: no snoozes left."), "\(used)")
-            try await mock.press("stop", on: 1)
-            let r = await wake.wait()
-            #expect(r.exitCode == 0 && wake.events.filter { $0.name == "snoozed" }.count == 1, "\(wake.report(r))")
-        }
-    }
-
-    @Test("the snooze button snoozes (the notification replaced, same id, only Stop), the stop button then ends it (0, by notification, withdrawn)")
-    func snoozeThenStopButtons() async throws {
-        try await NotificationMock.with { mock in
-            let wake = try DetachedWake(["now", "-D", "null", "--ring-for", "60s", "--inhibit", "off"], environment: environment(mock))
-            try await wake.waitForEvent("ringing")
-            _ = try await mock.waitForNotify()
-            try await mock.press("snooze", on: 1)
-            let snoozed = try await wake.waitForEvent("snoozed")
-            let n = try await mock.waitForNotify(2)
-            #expect(n.replacesID == 1, "replaced, not a second one: \(n)")
-            #expect(n.summary.contains("snoozed until"), "\(n)")
-            let until = try #require(snoozed["until"])
-            #expect(n.summary.contains(String(until.dropFirst(11).prefix(5))), "the summary gives the time it rings again: \(n); \(snoozed)")
-            #expect(n.actions == ["stop", "Stop"], "\(n)")
-            #expect(n.hints["resident"] == "true", "\(n)")
-
-            try await mock.press("stop", on: 1)
-            let r = await wake.wait()
-            #expect(r.exitCode == 0, "\(wake.report(r))")
-            let stopped = wake.events.first { $0.name == "stopped" }
-            #expect(stopped?["by"] == "notification", "\(wake.report(r))")
-            #expect(r.stdout.contains("stopped by the notification"), "\(wake.report(r))")
-            try await mock.waitForCalls("CloseNotification(1)") { calls in calls.contains { if case .close(1) = $0 { true } else { false } } }
-        }
-    }
+    // The long snooze button and the snooze button's replaced notification run in process
+    // (WakeRuntimeTests/DesktopNotifierTests: longButton, buttons); the stop button stays here.
 
     @Test("the stop button while ringing: exit 0, stopped by notification, CloseNotification; another notification's button is ignored")
     func stopButton() async throws {
@@ -144,6 +86,7 @@ struct NotificationTests {
             let r = await wake.wait()
             #expect(r.exitCode == 0, "\(wake.report(r))")
             #expect(wake.events.contains { $0.name == "stopped" && $0["by"] == "notification" }, "\(wake.report(r))")
+            #expect(r.stdout.contains("stopped by the notification"), "\(wake.report(r))")
             #expect(wake.count("sound_stopped") == 1, "\(wake.report(r))")
             try await mock.waitForCalls("CloseNotification(1)") { calls in calls.contains { if case .close(1) = $0 { true } else { false } } }
         }
@@ -222,13 +165,6 @@ struct NotificationTests {
             #expect(dry.stdoutLines.last == "notify: off (from the command line)", "\(dry)")
             #expect(try await mock.calls().isEmpty, "the dry run asked nothing either")
         }
-    }
-
-    @Test("--notify: a bad mode, or given twice, is a usage error", arguments: [["--notify", "maybe"], ["--notify", "off", "--notify=auto"]])
-    func badMode(_ args: [String]) async throws {
-        let r = try await WakeProcess.run(["+1h", "-D", "null"] + args, environment: Self.noBus)
-        #expect(r.exitCode == 64, "\(r)")
-        #expect(r.stderrIsOneLine && r.stderr.contains("--notify"), "\(r)")
     }
 
     // MARK: a hung server
