@@ -59,6 +59,27 @@ struct PreAlarmDaemonTests {
         #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
     }
 
+    // Was Tests/WakeTests/PreAlarmDaemonEndToEndTests.swift's skipIsUpAlready: `wake skip` writes the
+    // day to the history, and the reload that brings stops the pre-ring.
+    @Test("wake skip during the pre-ring: the pre-ring stops, the alarm does not ring, and the next day's is armed")
+    func skipDuringPreRing() throws {
+        let d = try Self.daemon()
+        d.advance(by: .seconds(8 * 3600 - 300))
+        #expect(d.world.startedVolumes == [20])
+        try d.store.updateHistory { h in
+            var r = h["work"] ?? AlarmRecord(name: "work")
+            r.skips = [utcDay(RunnerTests.morning)]
+            h["work"] = r
+        }
+        d.controller?.requestReload()
+        d.controller?.applyPending()
+        #expect(d.world.stops == 1, "the pre-ring stopped: \(d.lines.lines)")
+        d.advance(by: .seconds(600))
+        #expect(!d.runner.isRinging)
+        #expect(d.world.startedVolumes == [20])
+        #expect(d.controller?.occurrence(of: "work") == RunnerTests.morning + .seconds(86_400))
+    }
+
     @Test("a stored pre-alarm that does not check is set aside alone, said once; the alarm keeps its other options")
     func badStoredPreAlarm() throws {
         let d = try Self.daemon(["pre-alarm": "10m,0", "device": "plughw:0,0"])

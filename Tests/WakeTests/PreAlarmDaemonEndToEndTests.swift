@@ -4,7 +4,8 @@ import Testing
 @testable import WakeTestSupport
 
 /// The pre-alarm of a standing alarm, with a real daemon: `wake list` shows it pre-ringing,
-/// `wake stop` keeps the alarm, `wake skip` is up already from the shell.
+/// `wake stop` keeps the alarm. (`wake skip` during the pre-ring runs in process:
+/// Tests/WakeRuntimeTests/PreAlarmDaemonTests.swift, skipDuringPreRing.)
 @Suite("The pre-alarm of a standing alarm", .serialized)
 struct PreAlarmDaemonEndToEndTests {
     @Test("wake list says pre-ringing; wake stop keeps the alarm, which rings at its time")
@@ -29,26 +30,6 @@ struct PreAlarmDaemonEndToEndTests {
         #expect(stopped["alarm"] == "work" && stopped["by"] == "control", "\(stopped)")
         try await daemon.waitForEvent("ringing", timeout: .seconds(40))
         try await daemon.waitForEvent("timed_out", timeout: .seconds(20))
-        daemon.send(SIGTERM)
-        let r = await daemon.wait(timeout: .seconds(20))
-        #expect(r.exitCode == 0, "\(daemon.report(r))")
-    }
-
-    @Test("wake skip during the pre-ring: up already from the shell; the pre-ring stops and the alarm does not ring")
-    func skipIsUpAlready() async throws {
-        let home = try AlarmHome()
-        // Twenty seconds ahead: on a loaded machine wake add and the daemon's start take seconds, and the
-        // alarm's own time must not pass before the daemon arms it (a pre-ring starts late, at once).
-        let at = AlarmHome.soon(20)
-        let add = try await home.run(["add", at, "--days", "daily", "--name", "work", "-D", "null", "--pre-alarm", "18s", "--ring-for", "1s"])
-        #expect(add.exitCode == 0, "\(add)")
-        let daemon = try home.daemon()
-        try await daemon.waitForEvent("pre_ringing", timeout: .seconds(20))
-        let skip = try await home.run(["skip", "work"])
-        #expect(skip.exitCode == 0, "\(skip)")
-        try await daemon.waitForEvent("sound_stopped", timeout: .seconds(10))
-        try await Task.sleep(for: .seconds(22))  // past the alarm's time
-        #expect(daemon.count("ringing") == 0, "\(daemon.eventLogText)")
         daemon.send(SIGTERM)
         let r = await daemon.wait(timeout: .seconds(20))
         #expect(r.exitCode == 0, "\(daemon.report(r))")
