@@ -33,4 +33,15 @@ struct ControlCommandTests {
         let r = try runWake(["list"])
         #expect(r.code == 0 && r.err.isEmpty && r.stdout.contains("no alarms"), "\(r)")
     }
+
+    // Was the refusals of Tests/WakeTests/ChosenSnoozeEndToEndTests.swift's spanAgainstAOneOff: a length is
+    // checked before any wake is asked.
+    @Test("wake snooze refuses a bad length before asking anyone: 64 and one line", arguments: [
+        (["snooze", "0"], "snooze length '0' is zero"), (["snooze", "13h"], "longer than 12h"),
+        (["snooze", "20m", "--until", "07:40"], "not both"), (["snooze", "123", "2x"], "invalid duration '2x'"),
+    ])
+    func snoozeLengthsRefused(args: [String], says: String) throws {
+        let r = try runWake(args)
+        #expect(r.code == 64 && r.out.isEmpty && r.stderrIsOneLine && r.stderr.contains(says), "\(r)")
+    }
 }
