@@ -40,7 +40,7 @@ public enum ControlActions {
             throw WakeFailure(.usage, "invalid alarm ID '\(id.printable)'; give a PID or a standing alarm's name, as 'wake list' shows them")
         }
         let records = try ask(.command(command, id: id, length: length), in: try directory(), console: console)
-        let zone = zone ?? StandingAlarmActions.zone(console)
+        let zone = zone ?? console.localZone()
         var acted = false
         var refusals: [String] = []
         for r in records {

@@ -12,12 +12,6 @@ public enum StandingAlarmActions {
         WakeFailure(error.isCorrupt ? .config : .cantCreate, error.description)
     }
 
-    static func zone(_ console: Console) -> TimeZoneRules {
-        let (zone, warning) = ZoneLoader.local()
-        if let warning { console.error("warning: " + warning) }
-        return zone
-    }
-
     /// `--on DATE` of `wake skip` and `wake resume`: a local date alone (`2026-12-24`), no time.
     /// `example`: the form the refusal shows, with what the verb does with it.
     static func onDate(_ text: String, example: String) throws(WakeFailure) -> CivilDate {

@@ -44,6 +44,6 @@ public struct StandingContext {
 
     func zone(_ console: Console) -> TimeZoneRules {
         if let zone { return zone }
-        return StandingAlarmActions.zone(console)
+        return console.localZone()
     }
 }

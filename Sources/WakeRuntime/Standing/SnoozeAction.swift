@@ -19,7 +19,7 @@ extension ControlActions {
         let now = context?.now() ?? SystemClock.realtime
         // The zone is read only for --until, and the alarms file only for a word that reads as
         // a length: a bare `wake snooze` touches no file.
-        let zone = until == nil ? TimeZoneRules.utc : (context?.zone(console) ?? StandingAlarmActions.zone(console))
+        let zone = until == nil ? TimeZoneRules.utc : (context?.zone(console) ?? console.localZone())
         do {
             return try SnoozeRequest.parse(words: words, until: until, isAlarmName: { word in
                 // A standing alarm of that name, as the daemon reads the file; a one-off's ID is
