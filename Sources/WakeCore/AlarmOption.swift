@@ -221,8 +221,8 @@ extension AlarmOption {
     // Unset, the ring after a snooze is the alarm's own: a snooze volume is a choice, never a default.
     public static let snoozeVolume = AlarmOption("snooze-volume", .percent, default: nil, unset: "the alarm's --volume",
                                                  scope: [.ring, .stored, .config],
-                                                 help: "Ring again after a snooze at this volume, 1 to 100 (with --fade-in, fading in to it). "
-                                                     + "Default: the alarm's --volume.") { text in
+                                                 help: "Ring again after a snooze at this volume, 1 to 100 "
+                                                     + "(with --fade-in, fading in to it). Default: the alarm's --volume.") { text in
         text == "0" ? " 0: the ring after a snooze would be silent; give a volume from 1 to 100, or leave it out for the alarm's" : nil
     }
     // Under a second, a ring may end before its first frame is heard and still count as rung,
@@ -274,7 +274,8 @@ extension AlarmOption {
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
-    public static let preAlarmSound = AlarmOption("pre-alarm-sound", .file, default: nil, unset: "the alarm's sound", scope: [.ring, .stored, .config],
+    public static let preAlarmSound = AlarmOption("pre-alarm-sound", .file, default: nil, unset: "the alarm's sound",
+                                                  scope: [.ring, .stored, .config],
                                                   help: "Sound file for the pre-alarm. Default: the alarm's own sound.")
     public static let inhibit = AlarmOption("inhibit", .choice(["auto", "require", "off"]), default: "auto", scope: [.oneOff, .daemon, .config],
                                             help: "Keep the machine from sleeping while the alarm is set: auto (try, warn if impossible), require (exit 69 if impossible), off.",
@@ -287,8 +288,9 @@ extension AlarmOption {
                                                  help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
 
     /// Every option, in the order alarms.toml and the help list them.
-    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume, ringFor, lateLimit, minVolume, mixer,
-                                            mpris, challenge, say, preAlarm, preAlarmSound, skipDays, message, inhibit, notify, noticeBefore]
+    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
+                                            ringFor, lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
+                                            skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }

@@ -62,7 +62,8 @@ struct JSONOutputCommandTests {
 
         let next = world.run(["next", "--json"])
         #expect(next.code == 0, "\(next)")
-        #expect(!next.stdout.contains("\u{200F}") && !next.stdout.contains("\u{9B}") && next.stdout.contains("\\u009b31m"), "\(next.stdout)")
+        #expect(!next.stdout.contains("\u{200F}") && !next.stdout.contains("\u{9B}") && next.stdout.contains("\\u009b31m"),
+                "\(next.stdout)")
         let obj = try #require(try await Self.parsedByPython(next.stdout) as? [String: Any])
         #expect(obj["id"] as? String == "hebrew" && obj["message"] as? String == Self.message, "\(obj)")
         // `text` is the line a status bar shows, terminal-escaped, then quoted as JSON.

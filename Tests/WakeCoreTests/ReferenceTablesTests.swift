@@ -16,7 +16,8 @@ struct ReferenceTablesTests {
         let file = root + "/" + path
         let text = try String(contentsOfFile: file, encoding: .utf8)
         let result = ReferenceTables.fill(text, regions, comment: comment)
-        let filled = try #require(result, "\(path) lacks a region's markers (\(regions.map(\.name).joined(separator: ", "))): put them back")
+        let filled = try #require(result,
+                                  "\(path) lacks a region's markers (\(regions.map(\.name).joined(separator: ", "))): put them back")
         if filled == text { return }
         if regenerating {
             try filled.write(toFile: file, atomically: true, encoding: .utf8)

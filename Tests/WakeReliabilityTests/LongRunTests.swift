@@ -182,8 +182,10 @@ struct LongRunTests {
         return t
     }
 
-    @Test("10,000 arm/cancel cycles in one process (1,000 outside make stress, 100 under ASan: timers, signal channel, sound file, a ring on null): no descriptor leaks",
-          .timeLimit(.minutes(5)))
+    @Test("""
+        10,000 arm/cancel cycles in one process (1,000 outside make stress, 100 under ASan: \
+        timers, signal channel, sound file, a ring on null): no descriptor leaks
+        """, .timeLimit(.minutes(5)))
     func noDescriptorLeaks() async throws {
         let dir = try TestDirectory("wake-fdleak")
         let soundPath = try writeWAV(in: dir, name: "short.wav", samples: distinctSamples(2205))

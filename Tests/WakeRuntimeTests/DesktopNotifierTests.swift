@@ -78,7 +78,9 @@ struct DesktopNotifierTests {
             #expect(session.runner.outcome(of: "alarm") == .stopped(by: .notification), "\(String(describing: session.runner.outcome(of: "alarm")))")
             // Withdrawn at the end.
             _ = try await Self.spinning(session) {
-                try await mock.waitForCalls("CloseNotification(1)") { calls in calls.contains { if case .close(1) = $0 { true } else { false } } }
+                try await mock.waitForCalls("CloseNotification(1)") { calls in
+                    calls.contains { if case .close(1) = $0 { true } else { false } }
+                }
             }
             notifier.stop()
         }

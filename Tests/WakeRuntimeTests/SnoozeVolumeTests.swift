@@ -57,7 +57,8 @@ struct SnoozeVolumeTests {
 
     @Test("0, 101 and abc are refused with the option and what it takes")
     func refusesBadValues() throws {
-        let expected = ["0": "--snooze-volume 0: the ring after a snooze would be silent; give a volume from 1 to 100, or leave it out for the alarm's",
+        let expected = ["0": "--snooze-volume 0: the ring after a snooze would be silent; "
+                            + "give a volume from 1 to 100, or leave it out for the alarm's",
                         "101": "--snooze-volume: invalid value '101'; give a whole number from 1 to 100",
                         "abc": "--snooze-volume: invalid value 'abc'; give a whole number from 1 to 100"]
         for (value, message) in expected {

@@ -35,8 +35,8 @@ public struct RingSettings {
         values = texts
         let (fade, ring) = (AlarmOption.fadeIn, AlarmOption.ringFor)
         if engine.ringFor > .zero && fadeIn > engine.ringFor {
-            throw WakeFailure(.usage, "\(fade.flag) \((texts[fade.name] ?? "").printable) is longer than \(ring.flag) \((texts[ring.name] ?? "").printable); "
-                           + "shorten the fade or ring longer")
+            throw WakeFailure(.usage, "\(fade.flag) \((texts[fade.name] ?? "").printable) is longer than "
+                           + "\(ring.flag) \((texts[ring.name] ?? "").printable); shorten the fade or ring longer")
         }
         if let problem = Self.longSnoozeProblem(given) { throw WakeFailure(.usage, problem) }
     }

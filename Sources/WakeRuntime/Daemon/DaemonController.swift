@@ -441,7 +441,8 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         var random = SystemRandomNumberGenerator()
         let order = ShuffleBag.order(entries: sound.entries, played: played, using: &random)
         let ring = settings.request(sound: sound.file, kind: sound.kind, unpaced: unpaced,
-                                    speech: settings.say ? speech(for: alarm.name, message: settings.message, occurrence: occurrence, sound: sound.file) : nil,
+                                    speech: settings.say ? speech(for: alarm.name, message: settings.message,
+                                                                  occurrence: occurrence, sound: sound.file) : nil,
                                     entries: order)
         var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
@@ -554,7 +555,8 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// over: a `skipped` event (with its reason), and for a holiday a journal line.
     private func sayPassedOver(_ name: String, _ plan: StandingSchedule.Plan) {
         for p in plan.passedOver {
-            var fields: [(String, JSONValue)] = [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(p.instant, zone: zone))),
+            var fields: [(String, JSONValue)] = [("alarm", .string(name)),
+                                                 ("occurrence", .string(Formatting.iso8601(p.instant, zone: zone))),
                                                       ("reason", .string(StandingSchedule.kind(p.reason)))]
             switch p.reason {
             case .paused: continue

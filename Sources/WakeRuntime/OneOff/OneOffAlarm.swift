@@ -29,7 +29,8 @@ public enum OneOffAlarm {
     /// `clock` and `zone`: the machine's unless given (a test's fixed "now" and zone, so a dry run's
     /// text is known without `TZ`).
     public static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel,
-                           clock: () -> ClockReading = SystemClock.now, zone givenZone: TimeZoneRules? = nil) throws(WakeFailure) -> CommandResult {
+                           clock: () -> ClockReading = SystemClock.now,
+                           zone givenZone: TimeZoneRules? = nil) throws(WakeFailure) -> CommandResult {
         let (zone, zoneWarning) = givenZone.map { ($0, nil) } ?? ZoneLoader.local()
         if let zoneWarning { console.error("warning: " + zoneWarning) }
 

@@ -23,7 +23,8 @@ extension StandingAlarmActions {
         }
     }
 
-    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    public static func add(_ c: AddRequest, console: Console, signals: SignalChannel,
+                           in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         _ = try addAlarm(c, console: console, signals: signals, in: context)
         return .done
     }
@@ -31,7 +32,8 @@ extension StandingAlarmActions {
     /// `wake add`'s work, returning the name the alarm was stored under (given, or made from
     /// its time). `signals`: the channel whose signals end the device check; nil off the
     /// loop's thread (the daemon's D-Bus API), where the check is bounded by the stall limit alone.
-    public static func addAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?, in context: StandingContext? = nil) throws(WakeFailure) -> String {
+    public static func addAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?,
+                                in context: StandingContext? = nil) throws(WakeFailure) -> String {
         let context = try StandingContext.given(context)
         guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
@@ -48,13 +50,17 @@ extension StandingAlarmActions {
         case .dayTime(let day, let h, let m, let s):
             // `wake add tomorrow 6:30`: a one-off on the date the day names now.
             let local: LocalDateTime
-            do { local = try Schedule.reading(day, hour: h, minute: m, second: s, token: text, now: context.now(), zone: context.zone(console)) } catch {
+            do {
+                local = try Schedule.reading(day, hour: h, minute: m, second: s, token: text,
+                                             now: context.now(), zone: context.zone(console))
+            } catch {
                 throw usage(error.description)
             }
             (hour, minute, second) = (h, m, s)
             date = local.date
         default:
-            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30) or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
+            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30) "
+                        + "or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
         }
         var days = DaySet.none
         if let d = c.days {
@@ -65,7 +71,8 @@ extension StandingAlarmActions {
             throw usage("--name: invalid name '\(name.printable)'; use 1 to 32 of a-z, 0-9, - and _")
         }
         if let name = c.name, SnoozeRequest.readsAsLength(name) {
-            throw usage("--name: '\(name.printable)' reads as a length, so 'wake snooze \(name.printable)' would be a snooze of that length; "
+            throw usage("--name: '\(name.printable)' reads as a length, "
+                        + "so 'wake snooze \(name.printable)' would be a snooze of that length; "
                         + "give a name that is not a length, as 'nap-\(name.printable)'")
         }
         let settings = c.ring
@@ -80,7 +87,8 @@ extension StandingAlarmActions {
         for option in AlarmOption.all(.stored) where option.kind == .file {
             guard let typed = stored[option.name] else { continue }
             do { stored[option.name] = try WorkingDirectory.absolute(typed) } catch {
-                throw WakeFailure(.config, "\(option.flag): cannot make '\(typed.printable)' an absolute name: \(error); give the file's full path")
+                throw WakeFailure(.config, "\(option.flag): cannot make '\(typed.printable)' an absolute name: \(error); "
+                    + "give the file's full path")
             }
         }
         let config = context.config()
@@ -106,7 +114,8 @@ extension StandingAlarmActions {
         // 07:00 finds nothing new wrong.
         // A folder or list: every file decoded and checked now, one warning per file refused.
         let checked = try ArmChecks.sound(settings.soundPath, volume: settings.volume, mode: .add,
-                                          interrupt: { SignalChannel.pending() }, progress: { console.info($0) }, builtIn: DefaultSound.open)
+                                          interrupt: { SignalChannel.pending() }, progress: { console.info($0) },
+                                          builtIn: DefaultSound.open)
         let sound = checked.file
         for warning in checked.warnings { console.error(warning) }
         // Spoken once now, so a missing espeak-ng is said tonight; the daemon speaks it again at each arm.
@@ -173,12 +182,15 @@ extension StandingAlarmActions {
         var paths: [String] = []
         for name in given {
             if case .failure(let problem) = AlarmOption.skipDays.parse(name) { throw usage(problem.message) }
-            if name.contains(AlarmOption.listSeparator) { throw usage("\(flag): the file name '\(name.printable)' holds a line break; rename the file") }
+            if name.contains(AlarmOption.listSeparator) {
+                throw usage("\(flag): the file name '\(name.printable)' holds a line break; rename the file")
+            }
             do {
                 let path = try WorkingDirectory.absolute(name)
                 if !paths.contains(path) { paths.append(path) }
             } catch {
-                throw WakeFailure(.config, "\(flag): cannot make '\(name.printable)' an absolute name: \(error); give the calendar's full path")
+                throw WakeFailure(.config, "\(flag): cannot make '\(name.printable)' an absolute name: \(error); "
+                    + "give the calendar's full path")
             }
         }
         let text = paths.isEmpty ? (recurring ? DayOffCalendars.configured(config) : nil)

@@ -76,7 +76,8 @@ extension StandingAlarmActions {
             }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).
-                state = "missed at \(Formatting.dayPhrase(m, now: now, zone: zone)) \(Formatting.clockTime(m, zone: zone, alwaysSeconds: true))"
+                state = "missed at \(Formatting.dayPhrase(m, now: now, zone: zone)) "
+                    + "\(Formatting.clockTime(m, zone: zone, alwaysSeconds: true))"
             } else if upcoming == nil {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
@@ -172,7 +173,8 @@ extension StandingAlarmActions {
             let s = row.settings
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
                          days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
-                         shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"], device: s?.device ?? a.options["device"] ?? Defaults.device,
+                         shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"],
+                         device: s?.device ?? a.options["device"] ?? Defaults.device,
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
                          phase: phase(r), ringingSince: r?.instant("since"),
                          snoozesUsed: phase(r) == .waiting ? nil : r?.snoozes?.used,
@@ -236,7 +238,8 @@ extension StandingAlarmActions {
         let runningOut = daysOff.problems.filter { $0.kind == .runningOut }.map(\.line)
         let rows = rows(alarms, history: history, zone: zone, now: now, daemon: daemon, config: config, daysOff: daysOff)
         // An option the daemon sets aside is a problem in the file, as a broken alarm is.
-        let problems = read.problems + config.problems + calendarProblems + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
+        let problems = read.problems + config.problems + calendarProblems
+            + rows.flatMap { row in row.adjustments.map { $0.line(alarm: row.alarm.name) } }
         // A skipped comment (read.notes) is said too, but costs nothing: not a problem.
         defer { for p in problems + read.notes + runningOut { console.error("warning: " + p) } }
         var running: [ControlRecord] = []
@@ -249,5 +252,6 @@ extension StandingAlarmActions {
                         wakeLook: look)
     }
 
-    static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'"
+    static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; "
+        + "start one with 'systemctl --user enable --now wake'"
 }

@@ -7,7 +7,11 @@ extension StandingAlarmActions {
     public static func next(json asJSON: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let look = try soonest(console: console, in: try StandingContext.given(context))
         guard let next = look.alarm else { return .failed(.nothingMatched) }
-        if asJSON { console.json(next.json(now: look.now, zone: look.zone)) } else { console.result(next.line(now: look.now, zone: look.zone)) }
+        if asJSON {
+            console.json(next.json(now: look.now, zone: look.zone))
+        } else {
+            console.result(next.line(now: look.now, zone: look.zone))
+        }
         if let note = look.note { console.error(note) }
         return .done
     }

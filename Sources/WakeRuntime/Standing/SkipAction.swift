@@ -20,18 +20,22 @@ extension StandingAlarmActions {
     /// What `--count` takes, said when it is refused.
     public static let skipCountRule = "give a count from 1 to \(skipCountLimit): the number of occurrences to skip"
 
-    public static func skip(name: String, undo: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    public static func skip(name: String, undo: Bool, console: Console,
+                            in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         try skip(SkipRequest(name: name, undo: undo), console: console, in: context)
     }
 
-    public static func skip(_ request: SkipRequest, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    public static func skip(_ request: SkipRequest, console: Console,
+                            in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let context = try StandingContext.given(context)
         let store = context.store
         let zone = context.zone(console)
         let now = context.now()
         if let n = request.count, !(1...skipCountLimit).contains(n) { throw usage("--count \(n): \(skipCountRule)") }
         if request.count != nil && !request.dates.isEmpty { throw usage("--count and --on do not go together; give one") }
-        if request.undo && request.count != nil { throw usage("--undo takes back every skip ahead, or those --on dates; leave out --count") }
+        if request.undo && request.count != nil {
+            throw usage("--undo takes back every skip ahead, or those --on dates; leave out --count")
+        }
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
         guard let alarm = alarms.first(where: { $0.name == request.name }) else { throw unknown(request.name) }
@@ -80,14 +84,20 @@ extension StandingAlarmActions {
                 return (changed.sorted(), record, false)
             }
             if tooMany {
-                throw usage("'\(alarm.name)' would have more than \(AlarmHistory.skipsKept) skips; take some back with 'wake skip \(alarm.name) --undo'")
+                throw usage("'\(alarm.name)' would have more than \(AlarmHistory.skipsKept) skips; "
+                            + "take some back with 'wake skip \(alarm.name) --undo'")
             }
-            let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone, dayOff: calendars.dayOff).next
+            let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone,
+                                             dayOff: calendars.dayOff).next
             let rings = next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""
             guard !changed.isEmpty else {
-                if request.undo { console.info("'\(alarm.name)' has no skipped occurrence ahead" + (onDates.isEmpty ? "" : " on those dates") + rings) }
-                else if onDates.isEmpty { console.info("'\(alarm.name)' has no occurrence left to skip") }
-                else { console.info("'\(alarm.name)' already skips " + onDates.map(when).joined(separator: ", ") + rings) }
+                if request.undo {
+                    console.info("'\(alarm.name)' has no skipped occurrence ahead" + (onDates.isEmpty ? "" : " on those dates") + rings)
+                } else if onDates.isEmpty {
+                    console.info("'\(alarm.name)' has no occurrence left to skip")
+                } else {
+                    console.info("'\(alarm.name)' already skips " + onDates.map(when).joined(separator: ", ") + rings)
+                }
                 return .done
             }
             // A long run is said by its ends; `wake list --json` lists every one.
