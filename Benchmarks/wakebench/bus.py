@@ -3,13 +3,13 @@ on a private session bus, beside the same daemon with no session bus at all (no 
 before), and `wake next --follow` idle; each one's peak memory and its wake-ups (context switches
 over every thread) in a quiet window."""
 
-import os
 import signal
 import subprocess
 import time
 
+from .commands import entry
 from .common import env_with, log
-from .daemon import armed_count, write_alarms
+from .daemon import armed_count, daemon_cmd, write_alarms
 from .processes import reap, sample, spawn
 
 SESSION_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -20,6 +20,14 @@ SESSION_BUS = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Confi
 """
 
 BUS_NAME = "io.github.wakeclock.Wake1"
+
+
+def follow_cmd(ctx):
+    return [ctx["wake"], "next", "--follow", "--format", "waybar"]
+
+
+def wake_commands(ctx):
+    return [entry("bus", daemon_cmd(ctx, "{path:events.jsonl}"), "start", alarms=200), entry("bus", follow_cmd(ctx), "start")]
 
 
 def wait_for(predicate, limit=60.0):
@@ -54,7 +62,7 @@ def fig_bus(ctx, seconds=30, alarms=200):
             e = env_with(**env, DBUS_SESSION_BUS_ADDRESS=address) if with_bus else env_with(**env)
             if not with_bus:
                 e.pop("DBUS_SESSION_BUS_ADDRESS", None)
-            p = spawn([ctx["wake"], "daemon", "--inhibit", "off", "--events", events, "-q"], env=e)
+            p = spawn(daemon_cmd(ctx, events), env=e)
             procs.append(p)
             if not wait_for(lambda: armed_count(events) >= alarms):
                 failures.append(f"{label}: not all armed")
@@ -67,7 +75,7 @@ def fig_bus(ctx, seconds=30, alarms=200):
                     failures.append(f"{label}: {BUS_NAME} never appeared")
                 follow_env = e
             contestants.append((label, p))
-        follow = spawn([ctx["wake"], "next", "--follow", "--format", "waybar"], env=follow_env, stdout=subprocess.PIPE)
+        follow = spawn(follow_cmd(ctx), env=follow_env, stdout=subprocess.PIPE)
         procs.append(follow)
         contestants.append(("wake next --follow --format waybar", follow))
         time.sleep(3)  # past the start

@@ -1,6 +1,7 @@
 """The command line: runs every figure in turn and writes BENCHMARKS.md."""
 
 import argparse
+import json
 import shutil
 import signal
 import sys
@@ -12,6 +13,8 @@ from . import __doc__ as PACKAGE_DOC
 from .common import OUTPUT, STARTED, env_with, log, run
 from .control import fig_control
 from .bus import fig_bus
+from .commands import listing
+from .issue51 import fig_issue51
 from .daemon import daemon_add_to_armed, daemon_contestants, daemon_descriptors
 from .desktop import desktop_ringers, fig_desktop
 from .firing import fig_firing, fig_firing_cold
@@ -20,7 +23,8 @@ from .memory import fig_memory_peers
 from .prepare import build_probe, build_wake, ensure_packages, make_sounds
 from .plots import make as make_plots
 from .processes import cleanup, reap, sample, spawn
-from .report import write_report
+from .report import Report, goal_verdict, targets_table, write_report
+from .sections51 import report_issue51
 from .ringpath import fig_throughput, syscalls_per_audio_second
 from .servers import MonitorRecorder, PipeWireServer, PulseServer
 from .speech import fig_speech, speech_table
@@ -33,18 +37,28 @@ def main():
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="fewer repeats and a 10 s window, written to $TMPDIR/BENCHMARKS-quick.md (for editing this script)")
-    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "speech"],
+    ap.add_argument("--list-wake-commands", action="store_true",
+                    help="print every command line the benchmark gives wake, as JSON (placeholders for its files: see "
+                         "wakebench/commands.py), for BenchmarkCommandLineTests; builds and runs nothing")
+    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "speech"] + list(ISSUE51_PARTS),
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (bus: the daemon's memory and "
                          "wake-ups with 200 alarms and its D-Bus API, and wake next --follow idle; descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
                          "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
                          "in short, 8 alarms warm and 8 cold; speech: what --say on costs, a one-off's dry run and "
-                         "a daemon arming 50 alarms, each with and without it)")
+                         "a daemon arming 50 alarms, each with and without it; "
+                         "figure 10 (issue 51), alone: daemon-memory (the daemon's resident memory with 20, 200 and 2,000 "
+                         "alarms, after reloads, on a bus, beside cron and atd), spoken (400 spoken alarms against 400), "
+                         "list (wake list by the alarms), etc-wakeups (a waiting daemon while /etc is written), or issue51 "
+                         "(all four); with --quick, fewer reloads and runs and a 10 s /etc window)")
     ap.add_argument("--wake", type=Path, help="measure this wake binary instead of building one (with --figure)")
     args = ap.parse_args()
     quick = args.quick
+    if args.list_wake_commands:
+        print(json.dumps(listing(), indent=1))
+        return
     if args.figure:
-        return one_figure(args.figure, args.wake)
+        return one_figure(args.figure, args.wake, quick)
     output = Path(tempfile.gettempdir()) / "BENCHMARKS-quick.md" if quick else OUTPUT
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that cleanup runs
@@ -80,15 +94,17 @@ def main():
         startup = fig_startup(ctx, 10 if quick else 30)
         stop = fig_stop(ctx, 4 if quick else 15)
         control = fig_control(ctx, 2 if quick else 6)
+        i51 = fig_issue51(ctx, quick)
         elapsed = time.monotonic() - STARTED
         plot_dir = output.parent / ("BENCHMARKS-quick-plots" if quick else "Benchmarks/plots")
         plots = make_plots(fire, desktops, startup, plot_dir, output.parent)
-        targets, goals = write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed,
-                                      output, plots)
+        targets, goals, goals51 = write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed,
+                                               output, plots, i51=i51, listed=len(listing()))
     finally:
         cleanup()
         shutil.rmtree(work, ignore_errors=True)
     log(f"wrote {output} in {elapsed:.0f} s")
+    print_goals51(goals51)
     print("issue 28's targets:")
     for t, f, v, ok in goals:
         print(f"  {'n/a   ' if ok is None else 'met   ' if ok else 'MISSED'}  {f}. {t}: {v}")
@@ -97,13 +113,33 @@ def main():
         print(f"  {'met   ' if ok else 'MISSED'}  {f}. {t}: {v}")
 
 
-def one_figure(figure, wake):
+# --figure NAME for figure 10's parts: which parts of fig_issue51 each runs.
+ISSUE51_PARTS = {"daemon-memory": ["memory"], "spoken": ["spoken"], "list": ["list"], "etc-wakeups": ["etc"],
+                 "issue51": None}
+
+
+def print_goals51(goals51):
+    print("targets from issue 51 on:")
+    for issue, number, text, fig, value, met in goals51:
+        print(f"  {goal_verdict(met).replace('*', ''):16} {issue}.{number} {text}: {value} (figure {fig})")
+
+
+def one_figure(figure, wake, quick=False):
     """`--figure NAME`: one figure on its own, printed as the table BENCHMARKS.md would show."""
     wake = wake.resolve() if wake else build_wake()
     work = Path(tempfile.mkdtemp(prefix="wake-bench-"))
     try:
-        ctx = {"wake": wake, "work": work, "sounds": make_sounds(work)}
-        if figure == "descriptors":
+        ctx = {"wake": wake, "work": work, "sounds": make_sounds(work, long=figure not in ISSUE51_PARTS)}
+        if figure in ISSUE51_PARTS:
+            i51 = fig_issue51(ctx, quick, ISSUE51_PARTS[figure])
+            m = machine(wake)
+            R = Report()
+            report_issue51(R, i51)
+            print(f"Figure 10 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
+            print("\n".join(R.lines))
+            targets_table(R, R.goals51)
+            print_goals51(R.goals51)
+        elif figure == "descriptors":
             fds = daemon_descriptors(ctx)
             m = machine(wake)
             print(f"The daemon's descriptors ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; "

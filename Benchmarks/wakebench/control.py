@@ -5,9 +5,31 @@ import shlex
 import subprocess
 import time
 
+from .commands import A_PID, entry
 from .common import env_with, log
 from .daemon import EventTail
 from .processes import reap, spawn
+
+
+def wake_alarm(ctx, events):
+    """The alarm the round trips control: ringing on null, ringing again a second after each snooze."""
+    return [ctx["wake"], "now", "-D", "null", "-s", ctx["sounds"]["wav5"], "--inhibit", "off", "--mixer", "off", "--events", events,
+            "--snooze", "1s", "--ring-for", "10m", "-q"]
+
+
+def control_steps(ctx, pid):
+    """(label, command, the event that ends it, whether to wait for the alarm to ring again first)"""
+    wake = ctx["wake"]
+    return [("wake snooze PID", [wake, "snooze", str(pid)], ['"event":"snoozed"'], True),
+            ("pkill -USR1 -s SID wake", ["pkill", "-USR1", "-s", str(pid), "-x", "wake"], ['"event":"snoozed"'], True),
+            ("wake list", [wake, "list"], None, True),
+            ("wake stop PID", [wake, "stop", str(pid)], ['"event":"stopped"'], False)]
+
+
+def wake_commands(ctx):
+    steps = [entry("9", cmd, "run" if label == "wake list" else "start") for label, cmd, _, _ in control_steps(ctx, A_PID)
+             if label.startswith("wake")]
+    return [entry("9", wake_alarm(ctx, "{path:events.jsonl}"), "dry-run")] + steps
 
 
 def fig_control(ctx, cycles):
@@ -16,7 +38,6 @@ def fig_control(ctx, cycles):
     Each cycle: `wake snooze PID` (start to its `snoozed` event), `pkill -USR1 -s SID wake` (the
     same: the alarm runs in a session of its own, so that no other wake on the machine is
     signalled), `wake list` while it rings (start to exit), `wake stop PID` (start to `stopped`)."""
-    wake, wav = ctx["wake"], ctx["sounds"]["wav5"]
     work = ctx["work"] / "control"
     env = {"XDG_CONFIG_HOME": work / "config", "XDG_STATE_HOME": work / "state", "XDG_RUNTIME_DIR": work / "run"}
     for v in env.values():
@@ -39,15 +60,9 @@ def fig_control(ctx, cycles):
 
     for i in range(cycles):
         events = work / f"events-{i}.jsonl"
-        alarm = spawn([wake, "now", "-D", "null", "-s", wav, "--inhibit", "off", "--mixer", "off", "--events", events,
-                       "--snooze", "1s", "--ring-for", "10m", "-q"], env=env, session=True)
+        alarm = spawn(wake_alarm(ctx, events), env=env, session=True)
         tail = EventTail(events)
-        # (label, command, the event that ends it, whether to wait for the alarm to ring again first)
-        steps = [("wake snooze PID", [wake, "snooze", str(alarm.pid)], ['"event":"snoozed"'], True),
-                 ("pkill -USR1 -s SID wake", ["pkill", "-USR1", "-s", str(alarm.pid), "-x", "wake"], ['"event":"snoozed"'], True),
-                 ("wake list", [wake, "list"], None, True),
-                 ("wake stop PID", [wake, "stop", str(alarm.pid)], ['"event":"stopped"'], False)]
-        for label, cmd, match, ring_again in steps:
+        for label, cmd, match, ring_again in control_steps(ctx, alarm.pid):
             if ring_again and tail.wait(['"event":"ringing"']) is None:
                 failures.append(f"{label}: the alarm did not ring (again)")
                 break

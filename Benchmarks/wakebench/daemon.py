@@ -5,6 +5,7 @@ import datetime
 import os
 import time
 
+from .commands import entry
 from .common import env_with
 from .processes import reap, spawn
 
@@ -19,22 +20,48 @@ def far_day():
     return DAY_NAMES[(datetime.date.today().weekday() + 3) % 7]
 
 
-def write_alarms(path, count, sound):
+def alarms_text(count, sound, say=False, days=None):
     """alarms.toml with `count` alarms, in the format `wake add` writes (README, Files): on the
-    day three days away, a few minutes apart; every other one with its own sound file (the
-    5-second WAV), the rest with the built-in sound; on `null`, mixer guard off."""
-    day = far_day()
+    day three days away (or `days`, a list of day names), a few minutes apart; every other one
+    with its own sound file (the 5-second WAV), the rest with the built-in sound; on `null`, mixer
+    guard off; `say`: each one spoken (`say = "on"`, as `wake add --say on` writes it)."""
+    days = days or [far_day()]
     created = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     lines = ["# wake: standing alarms (written by Benchmarks/run.py in wake add's format)", ""]
     for k in range(count):
         minutes = (k * 7) % 1440
-        lines += [f"[alarms.a{k:03d}]", f'time = "{minutes // 60:02d}:{minutes % 60:02d}:00"', f'days = ["{day}"]']
+        lines += [f"[alarms.a{k:03d}]", f'time = "{minutes // 60:02d}:{minutes % 60:02d}:00"',
+                  "days = [" + ", ".join(f'"{d}"' for d in days) + "]"]
         if k % 2:
             lines.append(f'sound = "{sound}"')
-        lines += ['device = "null"', 'mixer = "off"', f'created = "{created}"', ""]
+        lines += ['device = "null"', 'mixer = "off"']
+        if say:
+            lines.append('say = "on"')
+        lines += [f'created = "{created}"', ""]
+    return "\n".join(lines)
+
+
+def write_alarms(path, count, sound, say=False, days=None):
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    path.write_text("\n".join(lines))
+    path.write_text(alarms_text(count, sound, say=say, days=days))
     os.chmod(path, 0o600)
+
+
+def daemon_cmd(ctx, events, notify=None):
+    """`wake daemon` as every figure starts it: no inhibitor, an event log, quiet."""
+    return [ctx["wake"], "daemon", "--inhibit", "off", *(["--notify", notify] if notify else []), "--events", events, "-q"]
+
+
+def add_cmd(ctx, hhmm, day, name):
+    """`wake add` of one more alarm, as figures 8 and 10 add one to a running daemon."""
+    return [ctx["wake"], "add", hhmm, "--days", day, "--name", name, "-D", "null", "--mixer", "off", "-q"]
+
+
+def wake_commands(ctx):
+    events = "{path:events.jsonl}"
+    return ([entry("8", daemon_cmd(ctx, events), "start", alarms=n) for n in DAEMON_SIZES]
+            + [entry("8", add_cmd(ctx, "23:05", far_day(), "bench-add-5"), "run", alarms=n) for n in DAEMON_SIZES]
+            + [entry("8", daemon_cmd(ctx, events, notify="off"), "start", alarms=n) for n in DESCRIPTOR_SIZES])
 
 
 def armed_count(events):
@@ -60,7 +87,7 @@ def daemon_contestants(ctx):
             write_alarms(d / "config" / "wake" / "alarms.toml", n, ctx["sounds"]["wav5"])
             events = d / "events.jsonl"
             ctx["daemons"][(n, i)] = {"env": env, "events": events}
-            return [ctx["wake"], "daemon", "--inhibit", "off", "--events", events, "-q"], env
+            return daemon_cmd(ctx, events), env
         return make
 
     def ready(n):
@@ -109,7 +136,6 @@ def daemon_add_to_armed(ctx, count):
     """Figure 8, the time from `wake add` to the daemon having the alarm armed: the command's start
     to the daemon's `armed` event for it in its event log (and to the command's exit), against the
     daemons with 1 and with 200 alarms (copy 0) still running after the window."""
-    wake = ctx["wake"]
     out = {}
     day = far_day()
     for n in (DAEMON_SIZES[0], DAEMON_SIZES[-1]):
@@ -120,8 +146,7 @@ def daemon_add_to_armed(ctx, count):
             name = f"bench-add-{k}"
             tail.skip()
             t0 = time.monotonic()
-            p = spawn([wake, "add", f"23:{k % 60:02d}", "--days", day, "--name", name, "-D", "null", "--mixer", "off", "-q"],
-                      env=env_with(**d["env"]))
+            p = spawn(add_cmd(ctx, f"23:{k % 60:02d}", day, name), env=env_with(**d["env"]))
             seen = tail.wait(['"event":"armed"', f'"alarm":"{name}"'])
             code, _ = reap(p)
             if code != 0 or seen is None:
@@ -132,8 +157,7 @@ def daemon_add_to_armed(ctx, count):
         # The command alone, on its own: start to exit (the same command, another name).
         for k in range(count):
             t0 = time.monotonic()
-            p = spawn([wake, "add", f"22:{k % 60:02d}", "--days", day, "--name", f"bench-exit-{k}", "-D", "null", "--mixer", "off",
-                       "-q"], env=env_with(**d["env"]))
+            p = spawn(add_cmd(ctx, f"22:{k % 60:02d}", day, f"bench-exit-{k}"), env=env_with(**d["env"]))
             code, _ = reap(p)
             exited.append((time.monotonic() - t0) * 1000)
         out[n] = {"armed_ms": armed, "exit_ms": exited}
@@ -156,7 +180,7 @@ def daemon_descriptors(ctx, timeout=120.0):
         write_alarms(d / "config" / "wake" / "alarms.toml", n, ctx["sounds"]["wav5"])
         events = d / "events.jsonl"
         t0 = time.monotonic()
-        p = spawn([ctx["wake"], "daemon", "--inhibit", "off", "--notify", "off", "--events", events, "-q"], env=env_with(**env))
+        p = spawn(daemon_cmd(ctx, events, notify="off"), env=env_with(**env))
         while armed_count(events) < n and time.monotonic() - t0 < timeout and p.poll() is None:
             time.sleep(0.01)
         armed_s = time.monotonic() - t0

@@ -6,6 +6,7 @@ import shlex
 import signal
 import time
 
+from .commands import A_PID, entry
 from .common import log
 from .processes import reap, spawn
 
@@ -33,13 +34,36 @@ DESKTOP_PLAYERS = PLAYERS["PulseAudio"]
 RING_KIND = {"PulseAudio": "desktop", "PipeWire": "desktop-pipewire"}
 
 
+def wake_alarm(ctx, hhmmss, events):
+    """A one-off set for `hhmmss` through the sound server (ALSA's `default`), ringing up to 10 s."""
+    return [ctx["wake"], hhmmss, "-D", "default", "-s", ctx["sounds"]["wav5"], "--inhibit", "off", "--mixer", "off", "--events", events,
+            "--ring-for", "10s", "-q"]
+
+
+def wake_ringer(ctx):
+    """A one-off ringing through the sound server for the whole quiet window."""
+    return [ctx["wake"], "now", "-D", "default", "-s", ctx["sounds"]["wav5"], "--inhibit", "off", "--mixer", "off", "--ring-for", "10m", "-q"]
+
+
+def wake_stop(ctx, pid):
+    return [ctx["wake"], "stop", str(pid)]
+
+
+def wake_commands(ctx):
+    soon = time.strftime("%H:%M:%S", time.localtime(time.time() + 10))
+    server = "a sound server (a private PulseAudio or PipeWire)"
+    return [entry("7", wake_alarm(ctx, soon, "{path:events.jsonl}"), "dry-run", needs=server),
+            entry("7", wake_ringer(ctx), "dry-run", needs=server),
+            entry("7", wake_stop(ctx, A_PID), "start")]
+
+
 def fig_desktop(ctx, server, rec, rounds):
     """Figure 7, firing and stop: each contestant set for a whole-second deadline a few seconds
     ahead, as in figure 1, one deadline every 3 s, taking turns; what the sink's monitor
     records gives the first sound after the deadline. The ring is then stopped, 0.8 s after the
     deadline or 0.4 s after the first sound, whichever is later: by SIGTERM (every contestant),
     or by `wake stop PID` (wake's second slot); the last sound recorded gives the silence."""
-    wake, wav = ctx["wake"], ctx["sounds"]["wav5"]
+    wav = ctx["sounds"]["wav5"]
     players = PLAYERS[server.NAME]
     work = ctx["work"] / f"desktop-{server.NAME.lower()}"
     work.mkdir()
@@ -66,8 +90,7 @@ def fig_desktop(ctx, server, rec, rounds):
         if what == "launch":
             if slot["name"].startswith("wake"):
                 slot["events"] = work / f"events-{i}.jsonl"
-                cmd = [wake, time.strftime("%H:%M:%S", time.localtime(d)), "-D", "default", "-s", wav, "--inhibit", "off",
-                       "--mixer", "off", "--events", slot["events"], "--ring-for", "10s", "-q"]
+                cmd = wake_alarm(ctx, time.strftime("%H:%M:%S", time.localtime(d)), slot["events"])
             else:
                 cmd = ["bash", "-c", sleep_to.format(d=d) + shlex.join(str(x) for x in players[slot["name"]](wav))]
             slot["proc"] = spawn(cmd, env=env)
@@ -79,7 +102,7 @@ def fig_desktop(ctx, server, rec, rounds):
             continue
         slot["stop_at"] = time.time()
         if slot["name"] == "wake, stopped by `wake stop`":
-            slot["stopper"] = spawn([wake, "stop", str(slot["proc"].pid)], env=env)
+            slot["stopper"] = spawn(wake_stop(ctx, slot["proc"].pid), env=env)
         else:
             slot["proc"].send_signal(signal.SIGTERM)
     time.sleep(1.0)
@@ -107,11 +130,10 @@ def desktop_ringers(ctx, server):
     """Figure 7, ringing: contestants for the quiet window, each ringing through the server for the
     whole window. wake and mpv loop the 5-second WAV; the others cannot loop a file, so they play
     the 10-minute WAV of the same beeps (a minute of it is a minute of looping)."""
-    wake, s = ctx["wake"], ctx["sounds"]
+    s = ctx["sounds"]
     env, kind, players = server.vars, RING_KIND[server.NAME], PLAYERS[server.NAME]
     wav5, wav600 = s["wav5"], s["wav600"]
-    ringers = [(kind, "wake -D default", [wake, "now", "-D", "default", "-s", wav5, "--inhibit", "off", "--mixer", "off",
-                                          "--ring-for", "10m", "-q"], env)]
+    ringers = [(kind, "wake -D default", wake_ringer(ctx), env)]
     for name, play in players.items():
         # mpv loops the short file itself (the file last, as its usage has it)
         cmd = play(wav5)[:-1] + ["--loop-file=inf", wav5] if name.startswith("mpv") else play(wav600)

@@ -7,9 +7,22 @@ import random
 import shlex
 import time
 
+from .commands import entry
 from .common import env_with, log
 from .probe import read_probe
 from .processes import reap, spawn
+
+
+def wake_alarm(ctx, hhmmss, events=None):
+    """wake set for `hhmmss` on null, ringing the 5-second WAV for a second (the shortest
+    --ring-for), with an event log or none (the cold alarms)."""
+    return [ctx["wake"], hhmmss, "-D", "null", "-s", ctx["sounds"]["wav5"], "--inhibit", "off",
+            *(["--events", events] if events else []), "--ring-for", "1s", "-q"]
+
+
+def wake_commands(ctx):
+    soon = time.strftime("%H:%M:%S", time.localtime(time.time() + 10))
+    return [entry("1", wake_alarm(ctx, soon, "{path:events.jsonl}"), "dry-run"), entry("1", wake_alarm(ctx, soon), "dry-run")]
 
 
 def fig_firing(ctx, count):
@@ -20,7 +33,7 @@ def fig_firing(ctx, count):
     anyone's deadline. The recipes are what a shell user writes: the wait in whole seconds from
     `date +%s`, or the exact remaining time to the microsecond (the best a shell can do).
     """
-    wake, wav = ctx["wake"], ctx["sounds"]["wav5"]
+    wav = ctx["sounds"]["wav5"]
     work = ctx["work"] / "firing"
     work.mkdir()
     probe_log = work / "probe.log"
@@ -49,8 +62,7 @@ def fig_firing(ctx, count):
         if name == "wake":
             events = work / f"events-{deadline}.jsonl"
             hhmmss = time.strftime("%H:%M:%S", time.localtime(deadline))
-            cmd = [wake, hhmmss, "-D", "null", "-s", wav, "--inhibit", "off", "--events", events,
-                   "--ring-for", "1s", "-q"]
+            cmd = wake_alarm(ctx, hhmmss, events)
         else:
             events = None
             cmd = ["bash", "-c", recipes[name].format(d=deadline)]
@@ -95,7 +107,6 @@ def fig_firing_cold(ctx, count):
     configuration, the sound file) must come from the disk again. None when not root."""
     if os.geteuid() != 0:
         return None
-    wake, wav = ctx["wake"], ctx["sounds"]["wav5"]
     work = ctx["work"] / "firing-cold"
     work.mkdir()
     probe_log = work / "probe.log"
@@ -112,8 +123,7 @@ def fig_firing_cold(ctx, count):
         t, i, what = heapq.heappop(queue)
         time.sleep(max(0, t - time.time()))
         if what == "launch":
-            cmd = [wake, time.strftime("%H:%M:%S", time.localtime(plan[i])), "-D", "null", "-s", wav, "--inhibit", "off",
-                   "--ring-for", "1s", "-q"]
+            cmd = wake_alarm(ctx, time.strftime("%H:%M:%S", time.localtime(plan[i])))
             procs[i] = spawn(cmd, env=env)
         else:
             os.sync()

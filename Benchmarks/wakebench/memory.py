@@ -5,6 +5,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from .commands import entry
 from .common import log
 from .processes import reap, spawn
 
@@ -37,7 +38,13 @@ def peak_kb(cmd):
     return int(lines[-1])
 
 
-ONE_OFF = ["-D", "null", "--ring-for", "2s", "--inhibit", "off", "--notify", "off", "--mixer", "off", "-q"]
+def one_off(ctx, when):
+    """The built-in sound for 2 s on null, rung at `when` (`now`, or `+3s`: after its pre-roll)."""
+    return [ctx["wake"], when, "-D", "null", "--ring-for", "2s", "--inhibit", "off", "--notify", "off", "--mixer", "off", "-q"]
+
+
+def wake_commands(ctx):
+    return [entry("4", one_off(ctx, w), "dry-run") for w in ("now", "+3s")] + [entry("4", [ctx["wake"], "--version"], "run")]
 
 
 def fig_memory_peers(ctx, repeats):
@@ -54,8 +61,8 @@ def fig_memory_peers(ctx, repeats):
         ("version", "aplay --version"): ["aplay", "--version"],
         # A one-off of the built-in sound, rung at once and, as every real alarm is, after its
         # pre-roll (a second before the deadline it prepares the device and reads the ring's code ahead).
-        ("built-in", "wake now"): [ctx["wake"], "now"] + ONE_OFF,
-        ("built-in", "wake +3s (after its pre-roll)"): [ctx["wake"], "+3s"] + ONE_OFF,
+        ("built-in", "wake now"): one_off(ctx, "now"),
+        ("built-in", "wake +3s (after its pre-roll)"): one_off(ctx, "+3s"),
     }
     log(f"figure 4: peak memory of the peers, {repeats} repeats")
     return {key: [peak_kb(cmd) for _ in range(repeats)] for key, cmd in cmds.items()}

@@ -84,15 +84,18 @@ def build_probe(work):
     raise SystemExit("no C compiler (cc, gcc or clang) to build Benchmarks/alsa_probe.c")
 
 
-def make_sounds(work):
+def make_sounds(work, long=True):
     """The test sounds, made by sox: a 5-second WAV, the same beeps for 10 minutes, and a 10-minute
-    FLAC (all 44.1 kHz stereo S16)."""
+    FLAC (all 44.1 kHz stereo S16); with `long` False the 5-second WAV alone (a minute less of sox
+    for a figure that rings nothing longer)."""
     log("making test sounds with sox")
     s = {"wav5": work / "alarm-5s.wav", "flac600": work / "noise-10min.flac", "wav600": work / "alarm-10min.wav"}
     fmt_args = ["-r", str(RATE), "-c", "2", "-b", "16"]
     # Two tones an octave and a fifth apart, beeping four times a second: an alarm.
     run(["sox", "-n", *fmt_args, str(s["wav5"]), "synth", "5", "sine", "880", "sine", "1320",
          "tremolo", "4", "100", "vol", "0.5"])
+    if not long:
+        return {"wav5": s["wav5"]}
     # The same beeps for ten minutes, for the throughput runs: one long file costs a player nothing
     # per file, where many copies of a short one would charge it a file's set-up every 5 seconds.
     run(["sox", str(s["wav5"]), str(s["wav600"]), "repeat", "119"])

@@ -7,6 +7,7 @@ from .machine import loadavg
 from .missed import missed_notes
 from .sections import (report_control, report_daemon, report_desktop, report_firing, report_memory, report_ringing,
                        report_startup, report_stop, report_waiting)
+from .sections51 import report_issue51
 
 
 class Report:
@@ -15,6 +16,9 @@ class Report:
         self.targets = []  # (figure, target, wake's value, met)
         self.goals = []  # issue 28's targets: (target, figure, wake's value, met or None if not measured)
         self.headline = []
+        # The table of targets from issue 51 on: (issue, target's number, target, figure, value, met);
+        # met is True, False, None (not measured) or "said" (a figure asked for, with no target).
+        self.goals51 = []
 
     def add(self, *lines):
         self.lines.extend(lines)
@@ -38,12 +42,27 @@ class Report:
         self.goals.append((text, figure, value, met))
         return "not measured" if met is None else verdict(met)
 
+    def goal51(self, number, text, value, met, figure="10"):
+        self.goals51.append(("51", number, text, figure, value, met))
+
     def target(self, figure, text, value, met):
         self.targets.append((figure, text, value, met))
         return verdict(met)
 
 
-def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed, output, plots):
+def goal_verdict(met):
+    return "not measured" if met is None else "said (no target)" if met == "said" else verdict(met)
+
+
+def targets_table(R, goals51):
+    """The table of targets from issue 51 on (later issues add their rows to the same table)."""
+    R.table(["issue", "target", "", "figure", "measured", ""],
+            [[issue, number, text, f"[{fig}](#{anchor(fig)})" if fig in SECTIONS else fig, value, goal_verdict(met)]
+             for issue, number, text, fig, value, met in goals51])
+
+
+def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed, output, plots, i51=None,
+                 listed=None):
     """`desktops`: figure 7's results, one per sound server; `plots`: {name: path relative to the
     report} of the SVGs plots.py made (empty if matplotlib is missing)."""
     body = Report()
@@ -57,6 +76,8 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
         report_desktop(body, desktop, window, plots.get(f"desktop-{desktop['server'].lower()}"))
     report_daemon(body, window, window.get("after"))
     report_control(body, control)
+    if i51 is not None:
+        report_issue51(body, i51, startup, window, listed)
 
     R = Report()
     R.add("# wake: benchmarks", "")
@@ -70,6 +91,10 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
            "section is not from this run: what ARCHITECTURE.md's decisions were measured with on the way, each "
            "figure with its date.")
     where = f"{m['date']}, {m['cores']} × {m['cpu']}, {m['os']}, kernel {m['kernel']}, {m['wake']}"
+    R.add("## Targets (issue 51 on)", "")
+    R.para(f"Measured on {where}. Each issue from 51 on adds its rows to this table; \"not measured\": this run could "
+           "not measure it (a figure that needs root, or a part left out).")
+    targets_table(R, body.goals51)
     R.add("## Issue 28's targets", "")
     R.para(f"Measured on {where} (the machine is described below). \"not measured\": this benchmark does not "
            "measure it yet.")
@@ -102,13 +127,14 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
         R.add("")
     R.add(*(NOTES / "history-of-the-decisions.md").read_text().splitlines())
     output.write_text("\n".join(R.lines).rstrip() + "\n")
-    return body.targets, body.goals
+    return body.targets, body.goals, body.goals51
 
 
 # Each figure's section heading, for the targets' links (GitHub's anchors: lower case, spaces to
 # dashes, punctuation dropped).
 SECTIONS = {"1": "1. Firing precision", "5": "5. Start-up", "7": "7. The desktop path: through PulseAudio",
-            "7b": "7b. The desktop path: through PipeWire", "8": "8. The daemon: 1, 20 and 200 standing alarms"}
+            "7b": "7b. The desktop path: through PipeWire", "8": "8. The daemon: 1, 20 and 200 standing alarms",
+            "10": "10. The waiting daemon against cron, by its alarms (issue 51)"}
 
 
 def anchor(figure):

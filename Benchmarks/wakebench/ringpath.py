@@ -2,17 +2,32 @@
 
 
 
+from .commands import entry
 from .common import RATE, env_with, log, median
 from .probe import read_probe
 from .processes import cpu_seconds, reap, spawn
 
+# wake's short and long runs, whole seconds: --ring-for refuses less than a second (issue 51 found
+# 200 ms refused). The throughput is the difference between the two, so only that must be long.
+SHORT_RING_S, LONG_RING_S = 1, 3
+
+
+def wake_unpaced(ctx, sound, seconds):
+    """wake writing `sound` on null as fast as it can for `seconds`."""
+    return [ctx["wake"], "now", "-D", "null", "-s", sound, "--unpaced", "--inhibit", "off", "-q", "--ring-for", f"{seconds}s"]
+
+
+def wake_commands(ctx):
+    return [entry("3", wake_unpaced(ctx, ctx["sounds"][k], t), "dry-run") for k in ("wav600", "flac600")
+            for t in (SHORT_RING_S, LONG_RING_S)]
+
 
 def play_commands(ctx):
     """How each contestant plays a file on null `n` times over (or, for wake, for a while)."""
-    wake, s = ctx["wake"], ctx["sounds"]
+    s = ctx["sounds"]
 
     def wake_cmd(f, seconds):
-        return [wake, "now", "-D", "null", "-s", f, "--unpaced", "--inhibit", "off", "-q", "--ring-for", f"{int(seconds * 1000)}ms"]
+        return wake_unpaced(ctx, f, seconds)
 
     def mpv(f, n):
         return ["mpv", "--no-config", "--really-quiet", "--no-video", "--ao=alsa", "--audio-device=alsa/null",
@@ -21,11 +36,11 @@ def play_commands(ctx):
     wav, flac = s["wav600"], s["flac600"]
     # (file label, contestant, command for a short run, command for a long one)
     return [
-        ("WAV", "wake", wake_cmd(wav, 0.2), wake_cmd(wav, 1.5)),
+        ("WAV", "wake", wake_cmd(wav, SHORT_RING_S), wake_cmd(wav, LONG_RING_S)),
         ("WAV", "aplay -D null", ["aplay", "-q", "-D", "null", wav], ["aplay", "-q", "-D", "null"] + [wav] * 20),
         ("WAV", "sox FILE -t alsa null", ["sox", "-q", wav, "-t", "alsa", "null"], ["sox", "-q"] + [wav] * 4 + ["-t", "alsa", "null"]),
         ("WAV", "mpv --ao=alsa (null)", mpv(wav, 1), mpv(wav, 3)),
-        ("FLAC", "wake", wake_cmd(flac, 0.2), wake_cmd(flac, 1.5)),
+        ("FLAC", "wake", wake_cmd(flac, SHORT_RING_S), wake_cmd(flac, LONG_RING_S)),
         ("FLAC", "sox FILE -t alsa null", ["sox", "-q", flac, "-t", "alsa", "null"], ["sox", "-q", flac, flac, flac, "-t", "alsa", "null"]),
         ("FLAC", "mpv --ao=alsa (null)", mpv(flac, 1), mpv(flac, 3)),
     ]
@@ -68,9 +83,8 @@ def syscalls_per_audio_second(ctx):
     out as for the throughput: the extra calls of a long run over a short one, per extra second."""
     work = ctx["work"] / "syscalls"
     work.mkdir()
-    wake, wav = ctx["wake"], ctx["sounds"]["wav600"]
-    ring = lambda t: [wake, "now", "-D", "null", "-s", wav, "--unpaced", "--inhibit", "off", "-q", "--ring-for", t]
-    cases = {"wake": (ring("200ms"), ring("1500ms")),
+    wav = ctx["sounds"]["wav600"]
+    cases = {"wake": (wake_unpaced(ctx, wav, SHORT_RING_S), wake_unpaced(ctx, wav, LONG_RING_S)),
              "aplay": (["aplay", "-q", "-D", "null", wav], ["aplay", "-q", "-D", "null"] + [wav] * 5)}
 
     def count(name, size, cmd):

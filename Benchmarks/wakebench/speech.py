@@ -14,8 +14,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from .commands import entry
 from .common import env_with, log
-from .daemon import armed_count, write_alarms
+from .daemon import armed_count, daemon_cmd, write_alarms
 from .processes import reap, signal_children, spawn
 
 
@@ -49,6 +50,16 @@ def _measure(cmd, env, until=None, limit=60.0):
     return (usage.ru_utime + usage.ru_stime) * 1000, peak_kb / 1024
 
 
+def dry_run_cmd(ctx, say):
+    return [ctx["wake"], "07:00", "--dry-run", "-D", "null", "--mixer", "off", "--say", say, "--message", "Stand-up"]
+
+
+def wake_commands(ctx):
+    return ([entry("speech", dry_run_cmd(ctx, say), "run") for say in ("off", "on")]
+            + [entry("speech", daemon_cmd(ctx, "{path:events.jsonl}", notify="off"), "start", alarms=50, say=say)
+               for say in (False, True)])
+
+
 def fig_speech(ctx, runs=15, alarms=50):
     """Returns {"dry run" | "daemon": {"off" | "on": [(cpu_ms, peak_mib), ...]}}, alarms, failures."""
     work = ctx["work"] / "speech"
@@ -59,8 +70,7 @@ def fig_speech(ctx, runs=15, alarms=50):
     for k in range(runs):
         for say in ("off", "on"):
             try:
-                out["dry run"][say].append(_measure([ctx["wake"], "07:00", "--dry-run", "-D", "null", "--mixer", "off",
-                                                     "--say", say, "--message", "Stand-up"], env))
+                out["dry run"][say].append(_measure(dry_run_cmd(ctx, say), env))
             except RuntimeError as e:
                 failures.append(str(e))
     log(f"speech figure: daemons arming {alarms} alarms")
@@ -69,13 +79,11 @@ def fig_speech(ctx, runs=15, alarms=50):
             d = work / f"daemon-{say}-{k}"
             env = _private_env(d)
             alarms_file = d / "config" / "wake" / "alarms.toml"
-            write_alarms(alarms_file, alarms, ctx["sounds"]["wav5"])
-            if say == "on":
-                alarms_file.write_text(alarms_file.read_text().replace('device = "null"', 'device = "null"\nsay = "on"'))
+            write_alarms(alarms_file, alarms, ctx["sounds"]["wav5"], say=say == "on")
             events = d / "events.jsonl"
             try:
-                out["daemon"][say].append(_measure([ctx["wake"], "daemon", "--inhibit", "off", "--notify", "off", "--events",
-                                                    events, "-q"], env, until=lambda: armed_count(events) >= alarms))
+                out["daemon"][say].append(_measure(daemon_cmd(ctx, events, notify="off"), env,
+                                                   until=lambda: armed_count(events) >= alarms))
             except RuntimeError as e:
                 failures.append(str(e))
             if armed_count(events) < alarms:

@@ -4,13 +4,24 @@ import os
 import signal
 import time
 
+from .commands import entry
 from .common import log
 from .processes import spawn
 
 
+def wake_ringing(ctx, events):
+    """A one-off ringing the 5-second WAV on null for a minute, with an event log."""
+    return [ctx["wake"], "now", "-D", "null", "-s", ctx["sounds"]["wav5"], "--inhibit", "off", "--events", events, "--ring-for", "1m",
+            "-q"]
+
+
+def wake_commands(ctx):
+    return [entry("6", wake_ringing(ctx, "{path:events.jsonl}"), "dry-run")]
+
+
 def fig_stop(ctx, repeats):
     """SIGTERM to exit (as seen by wait4 in this process) while ringing."""
-    wake, wav = ctx["wake"], ctx["sounds"]["wav5"]
+    wav = ctx["sounds"]["wav5"]
     work = ctx["work"] / "stop"
     work.mkdir()
     log(f"figure 6: stop latency, {repeats} repeats")
@@ -39,7 +50,7 @@ def fig_stop(ctx, repeats):
     for i in range(repeats):
         ev = work / f"events-{i}.jsonl"
         out["wake (paced on null)"].append(measure(
-            [wake, "now", "-D", "null", "-s", wav, "--inhibit", "off", "--events", ev, "--ring-for", "1m", "-q"],
+            wake_ringing(ctx, ev),
             wake_ready(ev)))
         out["mpv --ao=null (paced)"].append(measure(
             ["mpv", "--no-config", "--really-quiet", "--no-video", "--ao=null", "--loop-file=inf", wav],

@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from .commands import entry
 from .common import env_with, log
 from .memory import smaps_summary
 from .processes import read_status, reap, sample, spawn
@@ -65,6 +66,23 @@ class LogindMock:
             reap(p)
 
 
+def wake_wait(ctx, when, inhibit="off"):
+    """A one-off waiting on null for `when` (an hour away), with or without logind's inhibitor."""
+    return [ctx["wake"], when, "-D", "null", "--inhibit", inhibit]
+
+
+def wake_paced(ctx, sound):
+    """A one-off ringing `sound` on null, paced as on a card, for the whole window."""
+    return [ctx["wake"], "now", "-D", "null", "-s", sound, "--inhibit", "off", "--ring-for", "10m", "-q"]
+
+
+def wake_commands(ctx):
+    in_an_hour = time.strftime("%H:%M:%S", time.localtime(time.time() + 3600))
+    return ([entry("2", wake_wait(ctx, in_an_hour, "off"), "dry-run"),
+             entry("2", wake_wait(ctx, in_an_hour, "require"), "dry-run", needs="logind (python-dbusmock's, on a private system bus)")]
+            + [entry("3", wake_paced(ctx, ctx["sounds"][k]), "dry-run") for k in ("wav5", "flac600")])
+
+
 def fig_quiet_window(ctx, seconds, copies, extra=(), watch=None, after=None):
     """Figure 2 (waiting) and the paced half of figure 3 (ringing), side by side in one window,
     with `extra` contestants (the desktop path's ringers and the daemons, figures 7 and 8).
@@ -78,25 +96,25 @@ def fig_quiet_window(ctx, seconds, copies, extra=(), watch=None, after=None):
     sound server) sampled over the same window. `after(procs)` runs once the window is sampled,
     before anything is stopped.
     """
-    wake, s = ctx["wake"], ctx["sounds"]
+    s = ctx["sounds"]
     work = ctx["work"] / "window"
     work.mkdir()
     in_an_hour = time.strftime("%H:%M:%S", time.localtime(time.time() + 3600))
-    wake_wait = [wake, in_an_hour, "-D", "null", "--inhibit", "off"]
+    waiting = wake_wait(ctx, in_an_hour)
     mock = LogindMock(work)
     contestants = [
-        ("wait", "wake (an hour away)", wake_wait, None),
+        ("wait", "wake (an hour away)", waiting, None),
         ("wait", "sleep 3600", ["sleep", "3600"], None),
         ("wait", "once-a-second loop (python3)", ["python3", "-c", TICKER], None),
     ]
     if mock.address:
         contestants.insert(1, ("wait", "wake, holding a logind inhibitor",
-                               [wake, in_an_hour, "-D", "null", "--inhibit", "require"],
+                               wake_wait(ctx, in_an_hour, "require"),
                                {"DBUS_SYSTEM_BUS_ADDRESS": mock.address}))
     for key, label in [("wav5", "5 s WAV"), ("flac600", "10 min FLAC")]:
         contestants += [
             ("ring", f"wake, paced on null ({label})",
-             [wake, "now", "-D", "null", "-s", s[key], "--inhibit", "off", "--ring-for", "10m", "-q"], None),
+             wake_paced(ctx, s[key]), None),
             ("ring", f"mpv --ao=null, paced by mpv ({label})",
              ["mpv", "--no-config", "--really-quiet", "--no-video", "--ao=null", "--loop-file=inf", s[key]], None),
         ]
@@ -111,7 +129,7 @@ def fig_quiet_window(ctx, seconds, copies, extra=(), watch=None, after=None):
                           "proc": spawn(c, env=env_with(**(e or {})), stdout=out)})
     # One more waiting wake, under strace and left out of the table: if wake wakes up, it says why.
     trace = work / "waiting-wake.strace"
-    traced = spawn(["strace", "-ttt", "-e", "trace=poll,read,timerfd_create,timerfd_settime,signalfd4", "-o", trace] + wake_wait)
+    traced = spawn(["strace", "-ttt", "-e", "trace=poll,read,timerfd_create,timerfd_settime,signalfd4", "-o", trace] + waiting)
     time.sleep(3)
     for p in procs:
         deadline = time.monotonic() + 30
