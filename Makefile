@@ -29,7 +29,7 @@ TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 
                     pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils \
                     espeak-ng libespeak-ng1 espeak-ng-data
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
-                    pipewire-bin python3-matplotlib
+                    pipewire-bin python3-matplotlib cron at
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT ?= swift

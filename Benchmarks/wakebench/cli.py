@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from . import __doc__ as PACKAGE_DOC
-from .common import OUTPUT, STARTED, env_with, log, run
+from .common import OUTPUT, STARTED, env_with, log, median, run
 from .control import fig_control
 from .bus import fig_bus
 from .commands import listing
@@ -24,7 +24,7 @@ from .prepare import build_probe, build_wake, ensure_packages, make_sounds
 from .plots import make as make_plots
 from .processes import cleanup, reap, sample, spawn
 from .report import Report, goal_verdict, targets_table, write_report
-from .sections51 import report_issue51
+from .sections51 import goals_of_startup, report_issue51
 from .ringpath import fig_throughput, syscalls_per_audio_second
 from .servers import MonitorRecorder, PipeWireServer, PulseServer
 from .speech import fig_speech, speech_table
@@ -40,13 +40,14 @@ def main():
     ap.add_argument("--list-wake-commands", action="store_true",
                     help="print every command line the benchmark gives wake, as JSON (placeholders for its files: see "
                          "wakebench/commands.py), for BenchmarkCommandLineTests; builds and runs nothing")
-    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "speech"] + list(ISSUE51_PARTS),
+    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "speech", "startup"] + list(ISSUE51_PARTS),
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (bus: the daemon's memory and "
                          "wake-ups with 200 alarms and its D-Bus API, and wake next --follow idle; descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
                          "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
                          "in short, 8 alarms warm and 8 cold; speech: what --say on costs, a one-off's dry run and "
-                         "a daemon arming 50 alarms, each with and without it; "
+                         "a daemon arming 50 alarms, each with and without it; startup: figure 5 alone, with issue 51's "
+                         "start-up targets; "
                          "figure 10 (issue 51), alone: daemon-memory (the daemon's resident memory with 20, 200 and 2,000 "
                          "alarms, after reloads, on a bus, beside cron and atd), spoken (400 spoken alarms against 400), "
                          "list (wake list by the alarms), etc-wakeups (a waiting daemon while /etc is written), or issue51 "
@@ -138,6 +139,19 @@ def one_figure(figure, wake, quick=False):
             print(f"Figure 10 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
             print("\n".join(R.lines))
             targets_table(R, R.goals51)
+            print_goals51(R.goals51)
+        elif figure == "startup":
+            ctx["probe"] = build_probe(work)
+            startup = fig_startup(ctx, 5 if quick else 30)
+            m = machine(wake)
+            apl = median(startup["aplay --version"])
+            print(f"Start-up ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}), "
+                  "hyperfine, ms:")
+            for name, t in startup.items():
+                if isinstance(t, list):
+                    print(f"  {name}: median {median(t):.2f}, worst {max(t):.2f}, {len(t)} runs, {median(t) / apl:.2f}× aplay --version")
+            R = Report()
+            goals_of_startup(R, startup)
             print_goals51(R.goals51)
         elif figure == "descriptors":
             fds = daemon_descriptors(ctx)

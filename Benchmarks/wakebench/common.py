@@ -21,7 +21,9 @@ PEER_PACKAGES = {"aplay": "alsa-utils", "sox": "sox", "mpv": "mpv", "hyperfine":
                  "/usr/bin/time": "time", "strace": "strace", "pkg-config": "pkg-config", "pkill": "procps",
                  "pulseaudio": "pulseaudio", "pactl": "pulseaudio-utils", "parec": "pulseaudio-utils",
                  "paplay": "pulseaudio-utils", "pipewire": "pipewire-bin", "pw-play": "pipewire-bin",
-                 "wireplumber": "wireplumber", "pipewire-pulse": "pipewire-pulse", "dbus-daemon": "dbus-daemon"}
+                 "wireplumber": "wireplumber", "pipewire-pulse": "pipewire-pulse", "dbus-daemon": "dbus-daemon",
+                 # figure 10's peers of a waiting daemon (run only as root, with nothing scheduled)
+                 "cron": "cron", "atd": "at"}
 # Libraries, by a file each installs (a glob): ALSA's pulse plugin, and sox's PulseAudio output.
 PEER_LIBRARIES = {"/usr/lib/*/alsa-lib/libasound_module_pcm_pulse.so": "libasound2-plugins",
                   "/usr/lib/*/sox/libsox_fmt_pulseaudio.so": "libsox-fmt-pulse"}

@@ -105,7 +105,12 @@ def report_issue51(R, i51, startup=None, window=None, listed=None):
              "not measured (needs root)", None if not etc else etc["wakeups"] == 0)
     R.failures(i51.get("failures", []))
 
-    # Target 4, from figures 5, 7 and 7b.
+    goals_of_startup(R, startup)
+    goals_of_ringing(R, window)
+
+
+def goals_of_startup(R, startup):
+    """Target 4's start-up rows, from figure 5 (None: not measured)."""
     if startup and "aplay --version" in startup:
         apl = median(startup["aplay --version"])
         for name in ("wake --version", "wake list, 20 standing alarms", "wake stop, nothing running"):
@@ -116,6 +121,10 @@ def report_issue51(R, i51, startup=None, window=None, listed=None):
     else:
         R.goal51("4", "`wake --version`, `wake list` (20 alarms), `wake stop` within 2× `aplay --version`", "not measured", None,
                  figure="5")
+
+
+def goals_of_ringing(R, window):
+    """Target 4's memory rows, from the quiet window's ringers of figures 7 and 7b (None: not measured)."""
     rows_by = (window or {}).get("rows", {})
     for kind, server, fig in (("desktop", "PulseAudio", "7"), ("desktop-pipewire", "PipeWire", "7b")):
         w, a = rows_by.get((kind, "wake -D default")), rows_by.get((kind, "aplay -D default"))
