@@ -26,6 +26,7 @@ import time
 from .bus import SESSION_BUS, wait_for
 from .commands import entry
 from .common import env_with, log
+from .memory import smaps_summary
 from .daemon import DAY_NAMES, EventTail, add_cmd, armed_count, daemon_cmd, far_day, write_alarms
 from .processes import reap, read_status, sample, spawn
 from .startup import hyperfine
@@ -124,6 +125,10 @@ def run_daemon(ctx, name, alarms, reloads=1, bus=None, say=False, timeout=180.0)
                 out["rss_reload_kb"] = settled_rss(p.pid)
         out["rss_last_kb"] = settled_rss(p.pid, quiet=1.0)
         out["hwm_kb"] = sample(p.pid)["hwm_kb"]
+        # Where it is, for the findings: anonymous against file pages, and the biggest mappings.
+        status = read_status(f"/proc/{p.pid}/status")
+        out["anon_kb"], out["file_kb"] = (int(status.get(k, "0 kB").split()[0]) for k in ("RssAnon", "RssFile"))
+        out["smaps"] = (smaps_summary(p.pid) or [])[:8]
         out["reloads"] = len(out["add_ms"])
     finally:
         if p.poll() is None:

@@ -56,9 +56,9 @@ def goal_verdict(met):
 
 def targets_table(R, goals51):
     """The table of targets from issue 51 on (later issues add their rows to the same table)."""
-    R.table(["issue", "target", "", "figure", "measured", ""],
+    R.table(["issue", "#", "target", "figure", "measured", ""],
             [[issue, number, text, f"[{fig}](#{anchor(fig)})" if fig in SECTIONS else fig, value, goal_verdict(met)]
-             for issue, number, text, fig, value, met in goals51])
+             for issue, number, text, fig, value, met in sorted(goals51, key=lambda g: (int(g[0]), g[1]))])
 
 
 def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed, output, plots, i51=None,
@@ -84,7 +84,7 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
     R.para(f"Made by `make bench` ([Benchmarks/run.py](Benchmarks/run.py)) on {m['date']} in "
            f"{int(elapsed // 60)} min {int(elapsed % 60)} s; run it again rather than edit this file. Every "
            "figure comes from this one run on this one machine, every contestant measured the same way, headless: "
-           "figures 1 to 6, 8 and 9 on ALSA's `null` PCM (no sound card), figure 7 through a private PulseAudio "
+           "figures 1 to 6 and 8 to 10 on ALSA's `null` PCM (no sound card), figure 7 through a private PulseAudio "
            "server with a null sink, the desktop's path, and 7b through a private PipeWire (with wireplumber and "
            "pipewire-pulse). \"wake ÷ this\" is wake's median over the other's: below 1× "
            "wake takes less time, CPU or memory, except for throughput, where above 1× is better. The last "

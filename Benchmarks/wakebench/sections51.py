@@ -44,6 +44,15 @@ def report_issue51(R, i51, startup=None, window=None, listed=None):
     R.table(["wake daemon", "start → all armed, s", "resident MiB, armed", "after a reload", "after the last reload",
              "peak MiB", "÷ cron (armed)"], rows)
     R.para(f"Beside it: {peer_text(i51)} (resident once started, root, Debian's packages, nothing scheduled).")
+    where = []
+    for d in i51.get("daemons", []):
+        if d.get("smaps") and not d["bus"] and (d["alarms"] == SIZES[-1] or d["say"]):
+            where.append(f"with {d['alarms']:,} {'spoken ' if d['say'] else ''}alarms"
+                         + (f", after {d['reloads']} reloads" if d.get("reloads") else "")
+                         + f", {fmt(mib(d['anon_kb']), 1)} MiB anonymous and {fmt(mib(d['file_kb']), 1)} MiB of files: "
+                         + ", ".join(f"{name} {fmt(mib(kb), 1)}" for name, kb in d["smaps"]) + " MiB")
+    if where:
+        R.para("Where the daemon's resident memory is at the end (`/proc/PID/smaps`, by mapping): " + "; ".join(where) + ".")
     for n, limit in ((20, 6.0), (2000, 8.0)):
         for bus in (False, True):
             d = find(i51, n, bus=bus)
@@ -102,7 +111,7 @@ def report_issue51(R, i51, startup=None, window=None, listed=None):
         R.para(note("10-etc", seconds=fmt(etc["seconds"], 0), writes=etc["writes"], wakeups=etc["wakeups"]))
     R.goal51("5", "a waiting daemon makes no wake-up while a file in /etc is written every second (60 s)",
              f"{etc['wakeups']} in {fmt(etc['seconds'], 0)} s ({etc['writes']} writes)" if etc else
-             "not measured (needs root)", None if not etc else etc["wakeups"] == 0)
+             "not measured (needs root)" if "etc" in i51 else "not measured", None if not etc else etc["wakeups"] == 0)
     R.failures(i51.get("failures", []))
 
     goals_of_startup(R, startup)
