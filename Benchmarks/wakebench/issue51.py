@@ -192,9 +192,10 @@ def fig_issue51(ctx, quick=False, only=None):
     want = lambda part: only is None or part in only
     out = {"daemons": [], "failures": [], "quick": quick}
     if want("memory"):
-        log(f"figure 10: the daemon with {', '.join(f'{n:,}' for n in SIZES)} alarms, {RELOADS} reloads of the largest")
+        most = 5 if quick else RELOADS
+        log(f"figure 10: the daemon with {', '.join(f'{n:,}' for n in SIZES)} alarms, {most} reloads of the largest")
         for n in SIZES:
-            out["daemons"].append(run_daemon(ctx, f"daemon-{n}", n, reloads=(5 if quick else RELOADS) if n == SIZES[-1] else 5))
+            out["daemons"].append(run_daemon(ctx, f"daemon-{n}", n, reloads=most if n == SIZES[-1] else 5))
         out["peers"], out["peers_why"] = peers_rss()
         work = ctx["work"] / "issue51" / "bus"
         work.mkdir(parents=True, exist_ok=True)
