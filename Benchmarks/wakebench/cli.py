@@ -137,8 +137,9 @@ def one_figure(figure, wake, quick=False):
             R = Report()
             report_issue51(R, i51)
             print(f"Figure 10 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
-            print("\n".join(R.lines))
-            targets_table(R, R.goals51)
+            T = Report()
+            targets_table(T, R.goals51)
+            print("\n".join(R.lines + T.lines))
             print_goals51(R.goals51)
         elif figure == "startup":
             ctx["probe"] = build_probe(work)
