@@ -42,7 +42,8 @@ def wake_alarm(ctx, hhmmss, events):
 
 def wake_ringer(ctx):
     """A one-off ringing through the sound server for the whole quiet window."""
-    return [ctx["wake"], "now", "-D", "default", "-s", ctx["sounds"]["wav5"], "--inhibit", "off", "--mixer", "off", "--ring-for", "10m", "-q"]
+    return [ctx["wake"], "now", "-D", "default", "-s", ctx["sounds"]["wav5"], "--inhibit", "off", "--mixer", "off", "--ring-for", "10m",
+            "-q"]
 
 
 def wake_stop(ctx, pid):
