@@ -49,7 +49,8 @@ def main():
                          "a daemon arming 50 alarms, each with and without it; startup: figure 5 alone, with issue 51's "
                          "start-up targets; "
                          "figure 10 (issue 51), alone: daemon-memory (the daemon's resident memory with 20, 200 and 2,000 "
-                         "alarms, after reloads, on a bus, beside cron and atd), spoken (400 spoken alarms against 400), "
+                         "alarms, after reloads, on a bus, beside cron and atd), spoken (400 spoken alarms against 400, and a "
+                         "spoken alarm's first frame against an unspoken one), "
                          "list (wake list by the alarms), etc-wakeups (a waiting daemon while /etc is written), or issue51 "
                          "(all four); with --quick, fewer reloads and runs and a 10 s /etc window)")
     ap.add_argument("--wake", type=Path, help="measure this wake binary instead of building one (with --figure)")

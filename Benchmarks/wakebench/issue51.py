@@ -10,11 +10,14 @@
   which it has written alarms.toml, to that event: the daemon's reading, planning and arming).
 - A waiting daemon's wake-ups (context switches, every thread) over a window in which a script
   writes a file in /etc every second (root only).
+- A spoken alarm's first frame: standing alarms a few seconds ahead, spoken and unspoken in turn,
+  each one's lateness from the daemon's `ringing` event (the clip must be made before the deadline).
 
 The alarms are on the weekdays other than today and tomorrow, so none comes near (no notice, no
 pre-roll, no ring) while it is measured."""
 
 import datetime
+import json
 import os
 import shlex
 import shutil
@@ -52,10 +55,18 @@ def _home(ctx, name, alarms, say=False):
     return d, env
 
 
+def spoken_add_cmd(ctx, hhmmss, day, name, say):
+    """A standing alarm a few seconds ahead, spoken or not, ringing a second: the spoken firing."""
+    return [ctx["wake"], "add", hhmmss, "--days", day, "--name", name, "-D", "null", "--mixer", "off", "--say", say, "--ring-for", "1s",
+            "-q"]
+
+
 def wake_commands(ctx):
     events = "{path:events.jsonl}"
     day = far_day()
-    return ([entry("10", daemon_cmd(ctx, events), "start", alarms=n) for n in SIZES]
+    return ([entry("10", spoken_add_cmd(ctx, "07:00:30", day, "firing-on-0", say), "run") for say in ("on", "off")]
+            + [entry("10", daemon_cmd(ctx, events, notify="off"), "start")]
+            + [entry("10", daemon_cmd(ctx, events), "start", alarms=n) for n in SIZES]
             + [entry("10", add_cmd(ctx, "23:00", day, "bench-reload-0"), "run", alarms=n) for n in SIZES]
             + [entry("10", [ctx["wake"], "list"], "run", alarms=n) for n in SIZES]
             + [entry("10", daemon_cmd(ctx, events), "start", alarms=SPOKEN, say=True)])
@@ -187,6 +198,51 @@ def etc_wakeups(ctx, seconds):
         reap(p)
 
 
+def spoken_firing(ctx, rounds=2, spacing=4):
+    """Target 1's "first frame still on time": one daemon, alarms a few seconds ahead taking
+    turns spoken and unspoken (`wake add --say on|off`), each ringing a second; each ring's lateness
+    from the daemon's own `ringing` event (late_ms: deadline to the first frame written, which
+    figure 1 checks against the probe). The clip is made when the occurrence comes near, so a
+    late clip shows here. {"on": [ms], "off": [ms], "failures": [...]}"""
+    d, env = _home(ctx, "spoken-firing", 0)
+    e = env_with(**env)
+    e.pop("DBUS_SESSION_BUS_ADDRESS", None)
+    out = {"on": [], "off": [], "failures": []}
+    first = int(time.time()) + 12
+    plan = []
+    for k in range(2 * rounds):
+        deadline, say = first + spacing * k, ("on", "off")[k % 2]
+        at = time.localtime(deadline)
+        name = f"firing-{say}-{k}"
+        add = spawn(spoken_add_cmd(ctx, time.strftime("%H:%M:%S", at), DAY_NAMES[at.tm_wday], name, say), env=e)
+        code, _ = reap(add)
+        if code != 0:
+            out["failures"].append(f"spoken firing: wake add {name}: exit {code}: {add.stderr_text[:200]}")
+            continue
+        plan.append((deadline, name, say))
+    events = d / "events.jsonl"
+    p = spawn(daemon_cmd(ctx, events, notify="off"), env=e)
+    try:
+        time.sleep(max(0, first + spacing * 2 * rounds + 2 - time.time()))
+    finally:
+        p.send_signal(signal.SIGTERM)
+        reap(p)
+    rang = {}
+    try:
+        for line in events.read_text().splitlines():
+            ev = json.loads(line)
+            if ev.get("event") == "ringing":
+                rang[ev.get("alarm")] = ev.get("late_ms")
+    except (OSError, ValueError) as err:
+        out["failures"].append(f"spoken firing: the event log: {err}")
+    for deadline, name, say in plan:
+        if rang.get(name) is None:
+            out["failures"].append(f"spoken firing: {name} did not ring (exit {p.returncode}: {p.stderr_text[:200]})")
+        else:
+            out[say].append(rang[name])
+    return out
+
+
 def fig_issue51(ctx, quick=False, only=None):
     """Every part of the figure (or those in `only`): {"daemons": [...], "peers", "list_ms", "etc", "failures"}."""
     want = lambda part: only is None or part in only
@@ -214,6 +270,8 @@ def fig_issue51(ctx, quick=False, only=None):
         log(f"figure 10: {SPOKEN} spoken alarms against {SPOKEN} unspoken")
         for say in (False, True):
             out["daemons"].append(run_daemon(ctx, f"daemon-{SPOKEN}-{'say' if say else 'plain'}", SPOKEN, reloads=0, say=say))
+        out["spoken_firing"] = spoken_firing(ctx, 1 if quick else 3)
+        out["failures"] += out["spoken_firing"]["failures"]
     if want("list"):
         log("figure 10: wake list by the alarms")
         out["list_ms"] = {}
