@@ -83,13 +83,17 @@ def report_issue51(R, i51, startup=None, window=None, listed=None):
     sf = i51.get("spoken_firing")
     if sf and sf["on"]:
         R.para(note("10-spoken-firing", on=", ".join(fmt(x, 3) for x in sorted(sf["on"])),
-                    off=", ".join(fmt(x, 3) for x in sorted(sf["off"])) or "—"))
+                    off=", ".join(fmt(x, 3) for x in sorted(sf["off"])) or "—",
+                    cold=", ".join(fmt(x, 3) for x in sorted(sf.get("cold", []))) or "not measured (root only)"))
         R.goal51("1", "a spoken alarm's first frame on time: within 2 ms of the deadline (figure 1's target), the clip made before it",
                  f"{fmt(max(sf['on']), 3)} ms at worst ({len(sf['on'])} alarms; unspoken "
                  f"{fmt(max(sf['off'], default=float('nan')), 3)})", max(sf["on"]) <= 2.0)
     else:
         R.goal51("1", "a spoken alarm's first frame on time: within 2 ms of the deadline (figure 1's target), the clip made before it",
                  "not measured", None)
+    cold = (sf or {}).get("cold")
+    R.goal51("2", "a standing alarm's first frame with the page cache dropped a second before: within 2 ms (figure 1's cold target)",
+             f"{fmt(max(cold), 3)} ms at worst ({len(cold)} alarms)" if cold else "not measured", max(cold) <= 2.0 if cold else None)
 
     # What grows with the alarms.
     lists = i51.get("list_ms") or {}
