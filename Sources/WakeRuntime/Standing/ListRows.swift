@@ -46,7 +46,9 @@ extension StandingAlarmActions {
             let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
             let dayOffs = daysOff[a.name]
-            let plan = StandingSchedule.plan(a, record: record, lateLimit: RingSettings.lateLimit(of: a, config: config), now: now,
+            // The settings just read, not read again (`RingSettings.lateLimit(of:config:)`, the same rules):
+            // the read is most of a row's cost.
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: read?.settings.engine.lateLimit ?? Defaults.lateLimit, now: now,
                                              zone: zone, dayOff: dayOffs.dayOff)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
