@@ -47,8 +47,9 @@ extension StandingAlarmActions {
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
             let dayOffs = daysOff[a.name]
             // The settings just read, not read again (`RingSettings.lateLimit(of:config:)`, the same rules):
-            // the read is most of a row's cost.
-            let plan = StandingSchedule.plan(a, record: record, lateLimit: read?.settings.engine.lateLimit ?? Defaults.lateLimit, now: now,
+            // the read is most of a row's cost. The late limit alone, as `engine` takes it, not the whole engine.
+            let lateLimit = read.map { $0.settings.duration(.lateLimit) ?? .zero } ?? Defaults.lateLimit
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now,
                                              zone: zone, dayOff: dayOffs.dayOff)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
