@@ -73,15 +73,19 @@ public struct RingSettings {
     /// `--pre-alarm-sound`: the pre-alarm's own sound; nil for the alarm's.
     public var preAlarmSoundPath: String? { text(.preAlarmSound) }
 
+    /// The engine's late limit and snooze limit alone: `wake list` asks for them per alarm, and
+    /// building the whole `engine` for each was a tenth of its rows' cost.
+    public var lateLimit: Duration { duration(.lateLimit) ?? .zero }
+    public var snoozeLimit: Int? { number(.snoozeLimit).flatMap { $0 > 0 ? $0 : nil } }
+
     /// The alarm's engine: its waits, snoozes, limits and pre-alarm.
     public var engine: AlarmEngine.Settings {
-        let limit = number(.snoozeLimit) ?? 0
         // Checked by its description: a text that does not parse never reaches the store.
         let preAlarm = text(.preAlarm).flatMap { text in
             if case .success(let pre) = PreAlarm.parse(text) { return pre } else { return nil }
         }
-        return AlarmEngine.Settings(lateLimit: duration(.lateLimit) ?? .zero, snooze: duration(.snooze) ?? Defaults.snooze,
-                                    ringFor: duration(.ringFor) ?? .zero, snoozeLimit: limit > 0 ? limit : nil,
+        return AlarmEngine.Settings(lateLimit: lateLimit, snooze: duration(.snooze) ?? Defaults.snooze,
+                                    ringFor: duration(.ringFor) ?? .zero, snoozeLimit: snoozeLimit,
                                     snoozeLong: duration(.snoozeLong), challenge: text(.challenge) == "math", preAlarm: preAlarm)
     }
 
