@@ -293,7 +293,10 @@ extension AlarmOption {
                                             skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
-    public static func all(_ scope: Scope) -> [AlarmOption] { all.filter { $0.scope.contains(scope) } }
+    public static func all(_ scope: Scope) -> [AlarmOption] { scope == .ring ? ringOptions : all.filter { $0.scope.contains(scope) } }
+
+    /// The ring options, filtered once: every alarm `wake list` and the daemon read asks for them.
+    private static let ringOptions = all.filter { $0.scope.contains(.ring) }
 
     /// The option called `name` (without dashes).
     public static func named(_ name: String) -> AlarmOption? { all.first { $0.name == name } }

@@ -39,9 +39,10 @@ extension RingSettings {
         var adjustments: [Adjustment] = []
         for key in stored.keys.sorted() {
             let value = stored[key] ?? ""
-            let shown = "\(key) = \"\(TerminalText.printable(value, limit: 40))\""
+            // Made only for a line that says it: most keys check.
+            func shown() -> String { "\(key) = \"\(TerminalText.printable(value, limit: 40))\"" }
             guard let option = AlarmOption.named(key), option.scope.contains(.stored) else {
-                dropped.append((key, value, "unknown option \(shown) in alarms.toml"))
+                dropped.append((key, value, "unknown option \(shown()) in alarms.toml"))
                 continue
             }
             if key == "message" {
@@ -61,7 +62,7 @@ extension RingSettings {
             // Alone, as the config file's lines are judged: a fade is weighed against the ring below.
             switch option.parse(value) {
             case .success: values[key] = value
-            case .failure(let problem): dropped.append((key, value, "\(problem.message) (\(shown) in alarms.toml)"))
+            case .failure(let problem): dropped.append((key, value, "\(problem.message) (\(shown()) in alarms.toml)"))
             }
         }
         // Each checks alone; the pair does not: a long snooze shorter than the snooze gives way

@@ -221,7 +221,7 @@ public final class AlarmSession: SessionContext {
         }
     }
 
-    /// `/etc/localtime` or `/etc/timezone` changed: read the zone again, and follow it.
+    /// `/etc/localtime` may have changed: read the zone again, and follow it.
     private func zoneFilesChanged() {
         guard !ZoneLoader.zonePinned else { return }
         let path = zoneWatch?.path ?? ZoneLoader.localtimePath

@@ -46,7 +46,10 @@ extension StandingAlarmActions {
             let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
             let dayOffs = daysOff[a.name]
-            let plan = StandingSchedule.plan(a, record: record, lateLimit: RingSettings.lateLimit(of: a, config: config), now: now,
+            // The settings just read, not read again (`RingSettings.lateLimit(of:config:)`, the same rules):
+            // the read is most of a row's cost.
+            let lateLimit = read?.settings.lateLimit ?? Defaults.lateLimit
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now,
                                              zone: zone, dayOff: dayOffs.dayOff)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
@@ -178,7 +181,7 @@ extension StandingAlarmActions {
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
                          phase: phase(r), ringingSince: r?.instant("since"),
                          snoozesUsed: phase(r) == .waiting ? nil : r?.snoozes?.used,
-                         snoozeLimit: r?.snoozes.map(\.limit) ?? s?.engine.snoozeLimit)
+                         snoozeLimit: r?.snoozes.map(\.limit) ?? s?.snoozeLimit)
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
