@@ -16,6 +16,8 @@ extension StandingAlarmActions {
         /// reads them, and each option it sets aside or changes.
         var settings: RingSettings?
         var adjustments: [RingSettings.Adjustment] = []
+        /// `settings.engine`, made once.
+        var engine: AlarmEngine.Settings?
         /// The occurrences passed over before `next`, and why, said as phrases (`reasons`).
         var passedOver: [StandingSchedule.PassedOver] = []
         var reasons: [String] = []
@@ -41,12 +43,13 @@ extension StandingAlarmActions {
     /// `now` and `zone` (`AlarmDaysOff`), for these alarms or more.
     static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
                      config: ConfigDefaults, daysOff: AlarmDaysOff) -> [Row] {
-        alarms.sorted { $0.name < $1.name }.map { a in
+        var reader = StoredSettingsReader(defaults: config)
+        return alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
-            let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
+            let read = try? reader.read(a.options)
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
             let dayOffs = daysOff[a.name]
-            let plan = StandingSchedule.plan(a, record: record, lateLimit: RingSettings.lateLimit(of: a, config: config), now: now,
+            let plan = StandingSchedule.plan(a, record: record, lateLimit: read?.engine.lateLimit ?? Defaults.lateLimit, now: now,
                                              zone: zone, dayOff: dayOffs.dayOff)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
@@ -82,7 +85,7 @@ extension StandingAlarmActions {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
-                       pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [],
+                       pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [], engine: read?.engine,
                        passedOver: ahead, reasons: reasons, reasonsAll: reasonsAll, noDay: noDay, skips: skips, pausedFrom: pausedFrom,
                        pauses: record.pauses.filter { $0.until > now },
                        rings: { t in
@@ -178,7 +181,7 @@ extension StandingAlarmActions {
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
                          phase: phase(r), ringingSince: r?.instant("since"),
                          snoozesUsed: phase(r) == .waiting ? nil : r?.snoozes?.used,
-                         snoozeLimit: r?.snoozes.map(\.limit) ?? s?.engine.snoozeLimit)
+                         snoozeLimit: r?.snoozes.map(\.limit) ?? row.engine?.snoozeLimit)
         }
         for r in running where r["kind"] == "alarm" && r["standing"] != "1" {
             entries.append(Entry(id: r["id"] ?? "?", pid: r["pid"].flatMap { Int32($0) }, standing: nil, time: r["time"] ?? "",
