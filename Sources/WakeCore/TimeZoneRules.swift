@@ -211,9 +211,13 @@ public struct TimeZoneRules: Sendable, Hashable {
 
     /// The offset in force at every instant of [from, through] when the transitions show it
     /// cannot change there: none falls in (from, through], and the footer, whose rules change
-    /// it anywhere, is not reached. Nil when it may change (the probes then look).
+    /// it anywhere, is not reached (or has no rules). Nil when it may change (the probes then look).
     private func constantOffset(from: Int64, through: Int64) -> Int? {
-        if footer != nil {
+        if let footer {
+            // A footer without daylight rules (Etc/UTC's `UTC0`) keeps one offset from the last transition on.
+            if footer.daylightStart == nil || footer.daylightEnd == nil, transitions.last.map({ from >= $0 }) ?? true {
+                return offset(atUTC: from)
+            }
             guard let lastTransition = transitions.last, through < lastTransition else { return nil }
         }
         // The first transition after `from`.
