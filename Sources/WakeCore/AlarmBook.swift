@@ -27,6 +27,10 @@ public enum AlarmBook {
     public static let optionOrder = AlarmOption.all(.stored).map(\.name)
     /// The same, as a set.
     public static let optionKeys = Set(optionOrder)
+    /// The stored options that take one file or several (`AlarmOption.Kind.files`).
+    static let fileListKeys = Set(AlarmOption.all(.stored).filter { $0.kind == .files }.map(\.name))
+    /// Each key's place in `optionOrder`.
+    static let optionRank = Dictionary(optionOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// Day names as written, Sunday first (the bit order of `StandingAlarm.days`).
     public static let dayNames = DaySet.shortNames
@@ -144,8 +148,8 @@ public enum AlarmBook {
 
         mutating func set(_ key: String, _ value: TOMLSubset.Value, line n: Int) throws(ParseError) {
             func fail(_ m: String) -> ParseError { ParseError(line: n, message: m) }
-            let known = ["time", "days", "date", "created"].contains(key) || AlarmBook.optionKeys.contains(key)
-            guard known else { throw fail("unknown key '\(key)' in alarm '\(name)'") }
+            let isField = key == "time" || key == "days" || key == "date" || key == "created"
+            guard isField || AlarmBook.optionKeys.contains(key) else { throw fail("unknown key '\(key)' in alarm '\(name)'") }
             guard keys.insert(key).inserted else { throw fail("duplicate key '\(key)' in alarm '\(name)'") }
             if key == "days" {
                 guard case .array(let items) = value else {
@@ -163,7 +167,7 @@ public enum AlarmBook {
                 if date != nil { throw fail("alarm '\(name)' has both days and a date: keep one") }
                 return
             }
-            if AlarmOption.named(key)?.kind == .files {
+            if !isField, AlarmBook.fileListKeys.contains(key) {
                 // One name or an array of them; held as one text, names on lines of their own.
                 switch value {
                 case .string(let s): options[key] = s
@@ -231,12 +235,15 @@ public enum AlarmBook {
                 out += "days = [\(names.joined(separator: ", "))]\n"
             }
             if let d = a.date { out += "date = \"\(TOMLSubset.dateText(d))\"\n" }
-            let extra = a.options.keys.filter { !optionKeys.contains($0) }.sorted()
-            for key in optionOrder + extra {
+            // The table's options in `optionOrder`, then any other key by name: sorted by rank
+            // rather than looked up key by key of the table (most alarms have a few options).
+            let keys = a.options.keys.sorted { (optionRank[$0] ?? Int.max, $0) < (optionRank[$1] ?? Int.max, $1) }
+            for key in keys {
                 guard let v = a.options[key] else { continue }
                 // Several files as an array; one (or a text the parser would refuse) as it is.
-                let names = v.split(separator: AlarmOption.listSeparator, omittingEmptySubsequences: false)
-                if AlarmOption.named(key)?.kind == .files, names.count > 1, !names.contains(where: \.isEmpty) {
+                let names = AlarmOption.named(key)?.kind == .files
+                    ? v.split(separator: AlarmOption.listSeparator, omittingEmptySubsequences: false) : []
+                if names.count > 1, !names.contains(where: \.isEmpty) {
                     out += "\(key) = [\(names.map { TOMLSubset.quoted(String($0)) }.joined(separator: ", "))]\n"
                 } else {
                     out += "\(key) = \(TOMLSubset.quoted(v))\n"

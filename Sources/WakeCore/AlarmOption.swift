@@ -299,7 +299,11 @@ extension AlarmOption {
     private static let ringOptions = all.filter { $0.scope.contains(.ring) }
 
     /// The option called `name` (without dashes).
-    public static func named(_ name: String) -> AlarmOption? { all.first { $0.name == name } }
+    public static func named(_ name: String) -> AlarmOption? { byName[name] }
+
+    /// `all` by name (the first of a name, as a search of `all` finds it): the files' readers and
+    /// writers look up every key of every alarm, thousands in a long alarms file.
+    private static let byName = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     private static func lessThanASecond(_ text: String) -> Bool {
         guard let d = try? DurationText.parse(text) else { return false }

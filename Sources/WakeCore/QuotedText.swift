@@ -17,6 +17,10 @@ enum QuotedText {
     static let toml = Rules(namesReturn: false, mustEscape: TOMLSubset.mustEscape, uppercaseHex: true)
 
     static func quote(_ s: String, _ rules: Rules) -> String {
+        // Printable ASCII but the quote and the backslash passes as it is under both rules: most
+        // values (times, paths, device names) are that, and `wake add` quotes every value of a
+        // long alarms file again when it rewrites it.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for c in s.unicodeScalars {
             switch c {

@@ -199,11 +199,34 @@ public struct TimeZoneRules: Sendable, Hashable {
         var offsets = Set<Int>()
         var probe = l.minus(2 * 86_400)
         let last = l.plus(2 * 86_400)
+        // Most readings are days from any change: every probe would read the one offset.
+        if let constant = constantOffset(from: probe, through: last) { return [constant] }
         while true {
             offsets.insert(offset(atUTC: probe))
             if probe >= last { break }
             probe = min(probe.plus(3 * 3600), last)
         }
         return offsets
+    }
+
+    /// The offset in force at every instant of [from, through] when the transitions show it
+    /// cannot change there: none falls in (from, through], and the footer, whose rules change
+    /// it anywhere, is not reached (or has no rules). Nil when it may change (the probes then look).
+    private func constantOffset(from: Int64, through: Int64) -> Int? {
+        if let footer {
+            // A footer without daylight rules (Etc/UTC's `UTC0`) keeps one offset from the last transition on.
+            if footer.daylightStart == nil || footer.daylightEnd == nil, transitions.last.map({ from >= $0 }) ?? true {
+                return offset(atUTC: from)
+            }
+            guard let lastTransition = transitions.last, through < lastTransition else { return nil }
+        }
+        // The first transition after `from`.
+        var lo = 0, hi = transitions.count
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if transitions[mid] <= from { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < transitions.count, transitions[lo] <= through { return nil }
+        return offset(atUTC: from)
     }
 }

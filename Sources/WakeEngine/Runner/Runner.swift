@@ -64,6 +64,9 @@ public final class Runner {
     private let output: SoundOutput
     private var observers: [RuntimeObserver] = []
     private var alarms: [Alarm] = []
+    /// The same alarms by ID: the daemon and its bedtime check ask after each of thousands of
+    /// alarms at every reload, and a search of `alarms` for each made that quadratic.
+    private var byID: [String: Alarm] = [:]
     /// The alarms ringing now, in the order they started; the first one's sound plays.
     private var ringing: [String] = []
     /// The alarms whose pre-alarm rings, in the order they started: the first one's plays, and
@@ -112,7 +115,7 @@ public final class Runner {
         alarm.ringLimit = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
             guard expiry == .fired else { return }
             // A whole window without any sound is a failure, not a ring that nobody stopped.
-            if let a = alarms.first(where: { $0.setup.id == id }), !a.audibleAnnounced, let why = a.silentReason {
+            if let a = byID[id], !a.audibleAnnounced, let why = a.silentReason {
                 handle(id, .soundFailed("no sound during the whole --ring-for window: \(why)"))
             } else {
                 handle(id, .ringLimitReached(clock.now()))
@@ -122,6 +125,7 @@ public final class Runner {
             if expiry == .fired { prerollFired(id) }
         }
         alarms.append(alarm)
+        byID[id] = alarm
         let now = clock.now()
         publish(id, .armed(wait: alarm.wait, wall: alarm.wait.wallInstant(from: now)), at: now, reason: setup.reason)
         handle(id, .timerFired(now))
@@ -129,7 +133,7 @@ public final class Runner {
 
     /// Takes an alarm out: its sound stops if it is ringing, its timers go.
     public func remove(_ id: String) {
-        guard let a = alarms.first(where: { $0.setup.id == id }) else { return }
+        guard let a = byID[id] else { return }
         if ringing.contains(id) { perform(.stopRinging, a) }
         if preRinging.contains(id) { perform(.stopPreRinging, a) }
         a.wallTimer?.disarm()
@@ -138,31 +142,32 @@ public final class Runner {
         a.prerollTimer?.disarm()
         discardPreroll(of: id)
         alarms.removeAll { $0 === a }
+        byID[id] = nil
     }
 
     /// The alarms held, by ID, in the order they were armed.
     public var alarmIDs: [String] { alarms.map(\.setup.id) }
 
     /// The setup an alarm was armed with.
-    public func setup(of id: String) -> AlarmSetup? { alarms.first { $0.setup.id == id }?.setup }
+    public func setup(of id: String) -> AlarmSetup? { byID[id]?.setup }
 
     public var isFinished: Bool { alarms.allSatisfy(\.engine.isFinished) }
 
     public func outcome(of id: String) -> Outcome? {
-        guard let a = alarms.first(where: { $0.setup.id == id }), case .finished(let o) = a.engine.state else { return nil }
+        guard let a = byID[id], case .finished(let o) = a.engine.state else { return nil }
         return o
     }
 
-    public func state(of id: String) -> AlarmEngine.State? { alarms.first { $0.setup.id == id }?.engine.state }
+    public func state(of id: String) -> AlarmEngine.State? { byID[id]?.engine.state }
 
     /// The snoozes an alarm's occurrence has used, and its limit.
-    public func snoozes(of id: String) -> SnoozeCount? { alarms.first { $0.setup.id == id }?.engine.snoozes }
+    public func snoozes(of id: String) -> SnoozeCount? { byID[id]?.engine.snoozes }
 
     public var isRinging: Bool { !ringing.isEmpty }
 
     /// When an armed or snoozed alarm rings next, on the wall clock.
     public func nextWall(of id: String) -> Instant? {
-        guard let a = alarms.first(where: { $0.setup.id == id }) else { return nil }
+        guard let a = byID[id] else { return nil }
         switch a.engine.state {
         case .armed(let wait), .snoozed(let wait), .preRinging(_, let wait): return wait.wallInstant(from: clock.now())
         default: return nil
@@ -213,7 +218,7 @@ public final class Runner {
     }
 
     /// The sum a ringing alarm asks under `--challenge`; nil when it asks none now.
-    public func challenge(of id: String) -> MathChallenge? { alarms.first { $0.setup.id == id }?.challenge }
+    public func challenge(of id: String) -> MathChallenge? { byID[id]?.challenge }
 
     /// Whether a ringing alarm waits for the answer to a sum: the keys are typed into it.
     public var isChallenging: Bool { alarms.contains { $0.challenge != nil } }
@@ -273,7 +278,7 @@ public final class Runner {
     }
 
     private func handle(_ id: String, _ event: AlarmEngine.Event) {
-        guard let a = alarms.first(where: { $0.setup.id == id }) else { return }
+        guard let a = byID[id] else { return }
         let actions = a.engine.handle(event)
         for action in actions { perform(action, a) }
     }
@@ -318,7 +323,7 @@ public final class Runner {
             ringing.removeAll { $0 == id }
             if wasSounding {
                 output.stop()
-                if let next = ringing.first, let b = alarms.first(where: { $0.setup.id == next }) {
+                if let next = ringing.first, let b = byID[next] {
                     sounding = next
                     output.start(ringRequest(b))
                 } else {
@@ -364,7 +369,7 @@ public final class Runner {
     /// Plays the first waiting pre-ring, when the output is free.
     private func startNextPreRing() {
         guard ringing.isEmpty, !soundingPre, let next = preRinging.first,
-              let b = alarms.first(where: { $0.setup.id == next }), let request = b.setup.preRingRequest else { return }
+              let b = byID[next], let request = b.setup.preRingRequest else { return }
         sounding = next
         soundingPre = true
         preRingSaidSilent = false
@@ -389,7 +394,7 @@ public final class Runner {
     }
 
     private func prerollFired(_ id: String) {
-        guard ringing.isEmpty, !soundingPre, let a = alarms.first(where: { $0.setup.id == id }) else { return }
+        guard ringing.isEmpty, !soundingPre, let a = byID[id] else { return }
         switch a.engine.state {
         case .armed, .snoozed: break
         default: return

@@ -238,6 +238,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
             console.info("'\(name)' removed")
         }
         var done: [String] = []
+        var reader = StoredSettingsReader(defaults: config)
         for alarm in alarms where names?.contains(alarm.name) ?? true {
             guard !isActive(alarm.name) else { continue }
             if let current = armed[alarm.name], current.recovered, current.alarm == alarm, runner.state(of: alarm.name) != nil,
@@ -245,7 +246,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
                 continue  // a ring taken up again after a restart, not yet rung
             }
             let record = merged(history[alarm.name], name: alarm.name, fileRead: historyRead)
-            guard let settings = settings(for: alarm) else { continue }
+            guard let settings = settings(for: alarm, reader: &reader) else { continue }
             if recovering, let resume = resumption(alarm, record: record, settings: settings, now: now) {
                 arm(alarm, at: resume.at, occurrence: resume.occurrence, settings: settings, builtInSound: resume.builtInSound,
                     recovered: true, played: record.played)
@@ -393,11 +394,12 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// aside alone, said once, and the alarm keeps the rest (its device and sound above all).
     /// Kept while its options and the config file stay the same: the check parses options, and
     /// a reload re-reads every alarm (200 alarms took half a second to reload before).
-    private func settings(for alarm: StandingAlarm) -> RingSettings? {
+    /// `reader`: this reload's, under the config file just read (alarms with the same options are checked once).
+    private func settings(for alarm: StandingAlarm, reader: inout StoredSettingsReader) -> RingSettings? {
         if let c = checked[alarm.name], c.options == alarm.options, c.defaults == config.entries { return c.settings }
         let settings: RingSettings
         do {
-            let read = try RingSettings.tolerating(stored: alarm.options, defaults: config)
+            let read = try reader.read(alarm.options)
             for a in read.adjustments {
                 let line = a.line(alarm: alarm.name)
                 console.error(line)

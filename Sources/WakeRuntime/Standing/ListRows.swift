@@ -16,6 +16,8 @@ extension StandingAlarmActions {
         /// reads them, and each option it sets aside or changes.
         var settings: RingSettings?
         var adjustments: [RingSettings.Adjustment] = []
+        /// `settings.engine`, made once.
+        var engine: AlarmEngine.Settings?
         /// The occurrences passed over before `next`, and why, said as phrases (`reasons`).
         var passedOver: [StandingSchedule.PassedOver] = []
         var reasons: [String] = []
@@ -41,9 +43,10 @@ extension StandingAlarmActions {
     /// `now` and `zone` (`AlarmDaysOff`), for these alarms or more.
     static func rows(_ alarms: [StandingAlarm], history: [String: AlarmRecord], zone: TimeZoneRules, now: Instant, daemon: Bool,
                      config: ConfigDefaults, daysOff: AlarmDaysOff) -> [Row] {
-        alarms.sorted { $0.name < $1.name }.map { a in
+        var reader = StoredSettingsReader(defaults: config)
+        return alarms.sorted { $0.name < $1.name }.map { a in
             let record = history[a.name] ?? AlarmRecord(name: a.name)
-            let read = try? RingSettings.tolerating(stored: a.options, defaults: config)
+            let read = try? reader.read(a.options)
             // The next occurrence as the daemon will see it: skips, the pause and holidays passed over.
             let dayOffs = daysOff[a.name]
             // The settings just read, not read again (`RingSettings.lateLimit(of:config:)`, the same rules):
@@ -85,7 +88,7 @@ extension StandingAlarmActions {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
-                       pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [],
+                       pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [], engine: read?.engine,
                        passedOver: ahead, reasons: reasons, reasonsAll: reasonsAll, noDay: noDay, skips: skips, pausedFrom: pausedFrom,
                        pauses: record.pauses.filter { $0.until > now },
                        rings: { t in
