@@ -22,6 +22,9 @@ static inline int wake_sigrtmax(void) { return SIGRTMAX; }
 
 #include <sys/inotify.h>
 
+// malloc_trim: the heap's free pages given back (FreedMemory).
+#include <malloc.h>
+
 #include <sys/socket.h>
 #include <sys/types.h>
 // struct ucred is declared only under _GNU_SOURCE; this one has its layout (pid, uid, gid).

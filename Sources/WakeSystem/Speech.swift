@@ -4,8 +4,8 @@ import WakeCore
 
 /// A text spoken by espeak-ng into memory (`SpeechClip`), for `--say on`. libespeak-ng.so.1 is
 /// loaded with dlopen on the first call (`Sources/CEspeak/shim.h`): a command that speaks
-/// nothing never maps it. Synthesis takes a few milliseconds and is done when an alarm is set,
-/// never while it rings.
+/// nothing never maps it; `release` closes it again. Synthesis takes tens of milliseconds (the
+/// library's set-up most of it) and is done before a ring, never while it rings.
 public enum Speech {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// The library cannot be loaded (not installed): what to install fixes it.
@@ -47,4 +47,9 @@ public enum Speech {
         }
         return SpeechClip(samples: Array(UnsafeBufferPointer(start: samples, count: out.count)), rate: Int(out.rate), text: text)
     }
+
+    /// Ends espeak-ng and closes its library, giving back its voice data (about 1.5 MiB) and its
+    /// code; the next `synthesize` loads it again (some 30 ms). The daemon calls it after making
+    /// the clips of the rings that come near, so a daemon waiting for them holds none of it.
+    public static func release() { wake_espeak_release() }
 }

@@ -20,6 +20,8 @@ struct DaemonControllerTests {
         let lines = Console.LineCapture()
         var configResult: Result<ConfigDefaults, WakeFailure> = .success(ConfigDefaults())
         var inhibitCalls: [String?] = []
+        /// `--say on`'s voice; nil: espeak-ng itself.
+        var speak: ((String) throws(Speech.Failure) -> SpeechClip)?
         private(set) var controller: DaemonController?
 
         /// `historyBroken`: the history can be neither read nor written (its directory is a device).
@@ -40,11 +42,12 @@ struct DaemonControllerTests {
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
         func start() throws {
-            let services = DaemonController.Services(
+            var services = DaemonController.Services(
                 clock: world, timers: world,
                 loadConfig: { [unowned self] () throws(WakeFailure) in try configResult.get() },
                 inhibit: { [unowned self] why throws(WakeFailure) in inhibitCalls.append(why) },
                 builtInSound: RunnerTests.tone)
+            if let speak { services.speak = speak }
             let controller = DaemonController(runner: runner, store: store, zone: .utc, console: Console(capturing: lines), log: nil,
                                               unpaced: true, config: ConfigDefaults(), services: services)
             try controller.start()

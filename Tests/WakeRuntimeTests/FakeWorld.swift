@@ -96,8 +96,12 @@ final class FakeWorld: RuntimeClock, TimerFactory, SoundOutput {
     /// The volume of each pre-roll, in order.
     private(set) var preparedVolumes: [Int] = []
 
+    /// What each start speaks (`--say on`): its clip's text, nil for none made.
+    private(set) var startedSpeech: [String?] = []
+
     func start(_ request: RingRequest) {
         started.append(request.device)
+        startedSpeech.append(request.speech?.clip?.text)
         startedVolumes.append(request.volume)
         startedFades.append(request.fadeIn)
         isSounding = true

@@ -10,6 +10,12 @@ import WakeSystem
 public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// The inhibitor is taken this long before an occurrence, and kept until its ring ends.
     static let inhibitWindow: Duration = .seconds(10 * 3600)
+    /// `--say on`: how long before its ring an occurrence's clip is made. Not at arm time: a clip
+    /// fitted to two sounds is about 0.3 MiB, held for days. Well before the pre-roll (which
+    /// opens the device with the clip's frames, `Defaults.preroll` before the deadline): a clip
+    /// takes 5-60 ms, and espeak-ng's set-up some 30 ms more, so even hundreds of spoken alarms
+    /// due at one minute are all made in time.
+    static let speechLead: Duration = .seconds(30)
 
     /// What the controller reaches outside itself, handed in so tests run a daemon's night in
     /// process with a fake clock, fake timers and a fake output.
@@ -25,16 +31,20 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         public var builtInSound: () throws(SoundFile.OpenError) -> SoundFile
         /// Shows a problem with the files on the desktop too (nobody reads the journal).
         public var announce: ((String) -> Void)?
+        /// `--say on`'s voice: espeak-ng, or a test's stand-in.
+        public var speak: (String) throws(Speech.Failure) -> SpeechClip
 
         public init(clock: RuntimeClock, timers: TimerFactory, loadConfig: @escaping () throws(WakeFailure) -> ConfigDefaults,
                     inhibit: ((String?) throws(WakeFailure) -> Void)?, builtInSound: @escaping () throws(SoundFile.OpenError) -> SoundFile,
-                    announce: ((String) -> Void)? = nil) {
+                    announce: ((String) -> Void)? = nil,
+                    speak: @escaping (String) throws(Speech.Failure) -> SpeechClip = Speech.synthesize) {
             self.clock = clock
             self.timers = timers
             self.loadConfig = loadConfig
             self.inhibit = inhibit
             self.builtInSound = builtInSound
             self.announce = announce
+            self.speak = speak
         }
     }
 
@@ -47,6 +57,14 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         var defaults: [ConfigFile.Entry]
         /// A folder or list as the sound: the order its files are tried in at this ring.
         var entries: [String] = []
+        /// When it rings (the occurrence, or after a restart the snooze's end or now).
+        var rings: Instant
+        /// `--say on`: its speech, made `speechLead` before `rings` and dropped after the ring,
+        /// and the sound it is fitted to (with the built-in one).
+        var speech: RingSpeech?
+        var sound: SoundFile?
+        /// Its clip was tried (made, or its failure said): not tried again for this ring.
+        var speechTried = false
     }
 
     private let runner: Runner
@@ -63,9 +81,16 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// The skips and holidays passed over that the event log has been told of (name and occurrence).
     private var passedOverSaid: Set<String> = []
     private var sounds: [String: SoundFile] = [:]
-    /// `--say on`'s speech by text, for the occurrences armed (nil kept too: espeak-ng missing
-    /// is said once a text).
-    private var speeches: [String: RingSpeech?] = [:]
+    /// `--say on`'s speech by text, for the occurrences armed: alarms that say the same share it.
+    /// Each holds its clip only from `speechLead` before its ring to the ring's end.
+    private var speeches: [String: RingSpeech] = [:]
+    /// Makes the clips of the next rings that speak, `speechLead` before them; made with the
+    /// first spoken alarm.
+    private var speechTimer: DeadlineTimer?
+    /// A ring began before its clip was made (a resume at its deadline): made at the next look.
+    private var speechOverdue = false
+    /// espeak-ng was used since it was last let go.
+    private var espeakLoaded = false
     private var pending: Set<String> = []
     private var reloadRequested = false
     private var windowTimer: DeadlineTimer?
@@ -170,6 +195,10 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
 
     /// Re-reads what changed; the session calls it before every wait.
     public func applyPending() {
+        if speechOverdue {
+            speechOverdue = false
+            makeNearSpeech()
+        }
         if reloadRequested {
             reloadRequested = false
             pending = []
@@ -278,6 +307,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         lookAgainWhenKeptEnds()
         if !done.isEmpty { removeDone(done) }
         forgetUnusedSounds(alarms)
+        makeNearSpeech()
         updateInhibitor()
         if names == nil, lastRead.map({ $0.alarms != alarms || $0.config != config.entries }) ?? true {
             let first = lastRead == nil
@@ -292,12 +322,15 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     private func forgetUnusedSounds(_ alarms: [StandingAlarm]) {
         let used = Set(alarms.flatMap { [checked[$0.name]?.settings.soundPath, checked[$0.name]?.settings.preAlarmSoundPath].compactMap { $0 } })
         for path in sounds.keys where !path.isEmpty && !used.contains(path) { sounds[path] = nil }
-        // And the speech no armed occurrence says any more (a ring under way holds its own).
-        let spoken = Set(armed.values.compactMap { a -> String? in
-            guard let settings = checked[a.alarm.name]?.settings, settings.say else { return nil }
-            return SpeechClip.text(message: settings.message, at: a.occurrence, zone: zone)
-        })
-        for text in speeches.keys where !spoken.contains(text) { speeches[text] = nil }
+        // And the speech no armed occurrence says any more (a ring under way holds its frames).
+        let spoken = Set(armed.values.compactMap { $0.speech?.text })
+        var dropped = false
+        for (text, speech) in speeches where !spoken.contains(text) {
+            dropped = dropped || speech.clip != nil
+            speech.drop()
+            speeches[text] = nil
+        }
+        if dropped { FreedMemory.giveBack() }
     }
 
     /// Says each problem with the files once, when it appears: on stderr (the journal), in the
@@ -442,10 +475,8 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         // A folder or list: this ring's order, the files not yet played this round first.
         var random = SystemRandomNumberGenerator()
         let order = ShuffleBag.order(entries: sound.entries, played: played, using: &random)
-        let ring = settings.request(sound: sound.file, kind: sound.kind, unpaced: unpaced,
-                                    speech: settings.say ? speech(for: alarm.name, message: settings.message,
-                                                                  occurrence: occurrence, sound: sound.file) : nil,
-                                    entries: order)
+        let speech = settings.say ? speech(SpeechClip.text(message: settings.message, at: occurrence, zone: zone)) : nil
+        let ring = settings.request(sound: sound.file, kind: sound.kind, unpaced: unpaced, speech: speech, entries: order)
         var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
         if let pre = settings.engine.preAlarm {
@@ -463,30 +494,65 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
             }
             setup.preRing = ring.preRing(percent: pre.percent, lead: pre.lead, sound: preSound)
         }
-        armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries, entries: order)
+        armed[alarm.name] = Armed(alarm: alarm, occurrence: occurrence, recovered: recovered, defaults: config.entries, entries: order,
+                                  rings: instant, speech: speech, sound: sound.file)
+        // A ring near enough speaks from its first loop: its clip is made before the runner may ring it.
+        if speech != nil, instant - realtime <= Self.speechLead { makeSpeech(alarm.name) }
         do { try runner.arm(setup) } catch {
             console.error("cannot arm '\(alarm.name)': \(error); it will not ring: raise 'ulimit -n' and restart the daemon")
             armed[alarm.name] = nil
         }
     }
 
-    /// `--say on`'s speech for one occurrence, by the checks every alarm gets (`ArmChecks.speech`,
-    /// in the daemon's mode): spoken when the alarm is armed, never at ring time, and kept by
-    /// text (the same time or message is spoken once a daemon). Without espeak-ng the alarm
-    /// rings without speech, said once a text.
-    private func speech(for alarm: String, message: String?, occurrence: Instant, sound: SoundFile) -> RingSpeech? {
-        let text = SpeechClip.text(message: message, at: occurrence, zone: zone)
-        if let kept = speeches[text] {
-            kept?.prepare(for: [sound])
-            return kept
+    /// `--say on`'s speech for `text`, shared by the alarms that say it; its clip is made later.
+    private func speech(_ text: String) -> RingSpeech {
+        if let shared = speeches[text] { return shared }
+        let speech = RingSpeech(text: text)
+        speeches[text] = speech
+        return speech
+    }
+
+    /// Makes the clip of every armed ring due within `speechLead` that has none, then lets
+    /// espeak-ng go; arms the timer for the next one. A clip that cannot be made is said, and the
+    /// alarm rings on time without speech.
+    private func makeNearSpeech() {
+        let now = realtime
+        var next: Instant?
+        for (name, a) in armed where a.speech != nil && !a.speechTried {
+            if case .finished? = runner.state(of: name) { continue }
+            if a.rings - now > Self.speechLead {
+                next = min(next ?? a.rings, a.rings)
+                continue
+            }
+            makeSpeech(name)
         }
+        if espeakLoaded {
+            espeakLoaded = false
+            Speech.release()
+        }
+        guard let next else { speechTimer?.disarm(); return }
+        if speechTimer == nil {
+            speechTimer = try? services.timers.deadlineTimer(.wall) { [unowned self] _ in makeNearSpeech() }
+        }
+        // Without a timer (no descriptor left), a clip is made at the next reload, or the ring has none: it still rings.
+        try? speechTimer?.arm(Wait(instant: next - Self.speechLead, clock: .wall))
+    }
+
+    /// One clip, by the checks every alarm gets (`ArmChecks.speech`, in the daemon's mode),
+    /// fitted to `sound` and the built-in sound the ring may fall back to. Without espeak-ng
+    /// the alarm rings without speech, said here, before its ring.
+    private func makeSpeech(_ alarm: String) {
+        guard let speech = armed[alarm]?.speech, let sound = armed[alarm]?.sound else { return }
+        armed[alarm]?.speechTried = true
+        // Made already for another alarm that says the same: fitted to this one's sound too.
+        if speech.clip != nil { return speech.prepare(for: [sound]) }
+        espeakLoaded = true
         var formats = [sound]
         if let builtIn = try? self.sound(nil, volume: Defaults.volume, alarm: alarm).file, builtIn !== sound { formats.append(builtIn) }
         // The daemon's mode never throws: without espeak-ng it warns and gives no speech.
-        let spoken = try? ArmChecks.speech(text, mode: .daemon(alarm: alarm), sounds: formats)
+        let spoken = try? ArmChecks.speech(speech.text, mode: .daemon(alarm: alarm), sounds: formats, synthesize: services.speak)
         if let warning = spoken?.warning { console.error(warning) }
-        speeches[text] = .some(spoken?.speech)
-        return spoken?.speech
+        if let made = spoken?.speech { speech.fill(from: made) }
     }
 
     /// The alarm's sound, by the checks every alarm gets (`ArmChecks`, in the daemon's mode), each
@@ -626,6 +692,12 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         case .ringStarted:
             // Recorded before the sound starts: a crash from here on never rings it again.
             guard let occurrence = armed[name]?.occurrence else { return }
+            if let speech = armed[name]?.speech, speech.clip == nil, armed[name]?.speechTried == false {
+                // Not made before the ring (the machine woke at its deadline): the sound starts now,
+                // alone, never later; the clip is made after it, for a ring after a snooze.
+                console.error("'\(name)' rings without speech: its clip was not made before its time")
+                speechOverdue = true
+            }
             let now = event.time.realtime
             // A folder or list: its first file counts as played from here, in the same write.
             let entries = armed[name]?.entries ?? []
@@ -666,10 +738,27 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
                     r.crashedRings = 0
                 }
             }
+            dropSpeech(of: name)
             pending.insert(name)
         default:
             break
         }
+    }
+
+    /// A ring has ended: its clip goes (the reload that follows arms the next occurrence with
+    /// speech still to be made), unless another alarm that says the same rings within the lead
+    /// or is ringing or snoozed.
+    private func dropSpeech(of name: String) {
+        guard let speech = armed[name]?.speech, speech.clip != nil else { return }
+        let now = realtime
+        let shared = armed.contains { other, a in
+            guard other != name, a.speech === speech else { return false }
+            if case .finished? = runner.state(of: other) { return false }
+            return isActive(other) || a.rings - now <= Self.speechLead
+        }
+        guard !shared else { return }
+        speech.drop()
+        FreedMemory.giveBack()
     }
 
     // MARK: sleep

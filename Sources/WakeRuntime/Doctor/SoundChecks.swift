@@ -70,6 +70,8 @@ extension Doctor {
             if settings.say {
                 let text = SpeechClip.text(message: settings.message, hour: row.alarm.hour, minute: row.alarm.minute)
                 let spoken = try ArmChecks.speech(text, mode: .daemon(alarm: name), sounds: [])
+                // The daemon runs this check before an alarm (BedtimeCheck): it keeps no voice loaded after.
+                Speech.release()
                 if let warning = spoken.warning {
                     out.append(DoctorFinding(.sound, "sound.speech", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
                                              fix: "\(Speech.aptLine), then 'systemctl --user restart wake'"))

@@ -189,10 +189,13 @@ public enum ArmChecks {
     /// `--say on`: `text` spoken now by espeak-ng, converted for each of `sounds` (the alarm's,
     /// and the built-in one it may fall back to), so the ring only copies samples. Without
     /// espeak-ng (or its data) a one-off and `wake add` are refused with the packages to install;
-    /// the daemon says so (`warning`) and rings without speech.
-    public static func speech(_ text: String, mode: Mode, sounds: [SoundFile]) throws(WakeFailure) -> (speech: RingSpeech?, warning: String?) {
+    /// the daemon says so (`warning`) and rings without speech. `synthesize`: espeak-ng, or a
+    /// test's stand-in.
+    public static func speech(_ text: String, mode: Mode, sounds: [SoundFile],
+                              synthesize: (String) throws(Speech.Failure) -> SpeechClip = Speech.synthesize)
+        throws(WakeFailure) -> (speech: RingSpeech?, warning: String?) {
         do {
-            let speech = RingSpeech(try Speech.synthesize(text))
+            let speech = RingSpeech(try synthesize(text))
             speech.prepare(for: sounds)
             return (speech, nil)
         } catch {

@@ -118,8 +118,10 @@ extension StandingAlarmActions {
                                           builtIn: DefaultSound.open)
         let sound = checked.file
         for warning in checked.warnings { console.error(warning) }
-        // Spoken once now, so a missing espeak-ng is said tonight; the daemon speaks it again at each arm.
+        // Spoken once now, so a missing espeak-ng is said tonight; the daemon speaks it again before
+        // each ring. Let go after: the daemon runs this for the D-Bus API's Add, and keeps no voice loaded.
         if settings.say {
+            defer { Speech.release() }
             _ = try ArmChecks.speech(SpeechClip.text(message: settings.message, hour: hour, minute: minute), mode: .add, sounds: [])
         }
         if let pre = settings.engine.preAlarm {
