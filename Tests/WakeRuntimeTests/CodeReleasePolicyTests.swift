@@ -25,26 +25,24 @@ struct CodeReleasePolicyTests {
     static let t0 = ContinuousClock.now
     static let later = t0 + CodeReleasePolicy.quiet
 
-    /// The session's turn: the poll's timeout asked at `t0`, the release looked at `later`.
+    /// The session's turn: a poll begun at `t0`, timed out, and the next one at `later`.
     static func quietTurn(_ policy: CodeReleasePolicy, prerolled: Bool = false) {
-        _ = policy.quietTimeout(now: t0)
-        policy.releaseIfQuiet(now: later, prerolled: prerolled)
+        _ = policy.beforeWait(now: t0, prerolled: prerolled)
+        _ = policy.beforeWait(now: later, prerolled: prerolled)
     }
 
     @Test("an arming for a deadline hours away releases once the session has been quiet, once however many alarms it armed")
     func afterArming() {
         let (policy, counter) = Self.policy()
-        #expect(policy.quietTimeout(now: Self.t0) == nil, "nothing to wake for")
+        #expect(policy.beforeWait(now: Self.t0, prerolled: false) == nil, "nothing to wake for")
         for _ in 0..<3 { policy.observe(Self.armed(in: .seconds(8 * 3600))) }
-        #expect(policy.quietTimeout(now: Self.t0) == CodeReleasePolicy.quiet)
+        #expect(policy.beforeWait(now: Self.t0, prerolled: false) == CodeReleasePolicy.quiet)
         policy.releaseIfRinging()
-        policy.releaseIfQuiet(now: Self.t0 + .milliseconds(10), prerolled: false)
+        #expect(policy.beforeWait(now: Self.t0 + .milliseconds(10), prerolled: false) == CodeReleasePolicy.quiet - .milliseconds(10))
         #expect(counter.releases == 0, "not before the quiet")
-        #expect(policy.quietTimeout(now: Self.t0 + .milliseconds(10)) == CodeReleasePolicy.quiet - .milliseconds(10))
-        policy.releaseIfQuiet(now: Self.later, prerolled: false)
-        policy.releaseIfQuiet(now: Self.later, prerolled: false)
+        #expect(policy.beforeWait(now: Self.later, prerolled: false) == nil, "released, then waits for a source")
+        #expect(policy.beforeWait(now: Self.later, prerolled: false) == nil)
         #expect(counter.releases == 1)
-        #expect(policy.quietTimeout(now: Self.later) == nil, "no wake-up after it")
     }
 
     @Test("a reload that armed nothing releases too; a ring's start does before the next poll, as before")

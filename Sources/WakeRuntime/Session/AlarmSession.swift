@@ -294,8 +294,7 @@ public final class AlarmSession: SessionContext {
             codeRelease.releaseIfRinging()
             do {
                 // The wait's release once the arming has been quiet a while (a reload's client answered).
-                try reactor.runOnce(quiet: { [codeRelease] in codeRelease.quietTimeout(now: .now) })
-                codeRelease.releaseIfQuiet(now: .now, prerolled: runner.isPrerolled)
+                try reactor.runOnce(quiet: { [codeRelease, runner] in codeRelease.beforeWait(now: .now, prerolled: runner.isPrerolled) })
             } catch {
                 console.error("the event loop failed (\(error)); stopping")
                 return .failed(.noSound)
