@@ -83,3 +83,6 @@ static inline int wake_clock_synchronised(void) {
     if (state < 0) return -1;
     return state != TIME_ERROR && !(tx.status & STA_UNSYNC);
 }
+
+#include <malloc.h>
+// malloc_trim is in <malloc.h>, which the Glibc module does not include.

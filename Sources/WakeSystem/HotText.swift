@@ -27,6 +27,16 @@ public enum HotText {
         return madvise(base, length, MADV_WILLNEED) == 0 ? length : 0
     }
 
+    /// Maps back, a second before a deadline, the code a waiting process gave back
+    /// (`ResidentCode.mapBack`): the hot range and the libraries' code, so the first frame takes
+    /// no fault that reads the disk even when the page cache was dropped in that second. Where
+    /// the kernel cannot populate, it reads the hot range ahead as `prefetch` does.
+    @discardableResult
+    public static func mapBack() -> Int {
+        let mapped = ResidentCode.mapBack(hot: range)
+        return mapped > 0 ? mapped : prefetch()
+    }
+
     /// From the page the first marker is on to the second marker; nil when the markers are not
     /// where the order file puts them (beyond 64 MB apart, or the wrong way round).
     static var range: (base: UnsafeMutableRawPointer, length: Int)? {

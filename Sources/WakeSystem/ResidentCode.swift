@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Gives back the code pages a finished phase of the run mapped, so they stop counting in this
@@ -26,6 +27,43 @@ public enum ResidentCode {
             if madvise(base, Int(clamping: mapping.end - mapping.start), MADV_DONTNEED) == 0 { released &+= mapping.residentKB &* 1024 }
         }
         return released
+    }
+
+    /// Gives the heap's free pages back to the kernel (`malloc_trim(0)`): a reload of thousands
+    /// of alarms frees as much as it keeps, in the middle of the heap where glibc never trims by
+    /// itself, and a waiting daemon kept it resident (a megabyte and more a few reloads).
+    public static func trimHeap() {
+        _ = malloc_trim(0)
+    }
+
+    /// Maps back (`MADV_POPULATE_READ`) what `release` gives back, a second before a deadline:
+    /// every mapping it would release, whole, except the one holding `hot`, of which only `hot`
+    /// (the ring's code, which the release link lays out together: `HotText`). Mapped pages stay
+    /// in the page cache whatever happens to it (memory pressure, `drop_caches`) until the ring
+    /// starts and gives them back again. Returns the bytes mapped back; 0 when /proc cannot be read
+    /// or the kernel has no `MADV_POPULATE_READ` (before 5.14).
+    @discardableResult
+    public static func mapBack(hot: (base: UnsafeMutableRawPointer, length: Int)?) -> Int {
+        guard let smaps = ZoneLoader.readProcFile("/proc/self/smaps") else { return 0 }
+        var mapped = 0
+        for range in mapBackRanges(Mapping.parse(smaps), hot: hot.map { (UInt(bitPattern: $0.base), UInt($0.length)) }) {
+            guard let base = UnsafeMutableRawPointer(bitPattern: range.start) else { continue }
+            if madvise(base, Int(clamping: range.length), populateRead) == 0 { mapped &+= Int(clamping: range.length) }
+        }
+        return mapped
+    }
+
+    /// Not in every Glibc module's headers yet.
+    static let populateRead: Int32 = 22
+
+    /// The ranges `mapBack` populates: each mapping whose pages are all the file's, resident or
+    /// not; in the one that holds the hot range, the hot range alone.
+    static func mapBackRanges(_ mappings: [Mapping], hot: (start: UInt, length: UInt)?) -> [(start: UInt, length: UInt)] {
+        mappings.compactMap { m in
+            guard m.readOnlyFile, m.anonymousKB == 0, m.end > m.start else { return nil }
+            guard let hot, hot.start >= m.start, hot.start < m.end else { return (m.start, m.end - m.start) }
+            return (hot.start, min(hot.length, m.end - hot.start))
+        }
     }
 
     /// One mapping of /proc/PID/smaps: its header line and the two fields asked for.

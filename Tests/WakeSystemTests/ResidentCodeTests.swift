@@ -84,4 +84,23 @@ struct ResidentCodeTests {
         #expect(ResidentCode.Mapping.parse(Array(Self.smaps.utf8)).count == 10)
         #expect(strlen("mapped again") == 12 && String(42, radix: 16) == "2a")
     }
+
+    @Test("mapped back before a deadline: what the release gives back, resident or not; of the code with the hot range, that range")
+    func mapBackRanges() {
+        let mappings = ResidentCode.Mapping.parse(Array(Self.smaps.utf8))
+        let hot: (start: UInt, length: UInt) = (0x55d0a0100000, 0x400000)
+        let ranges = ResidentCode.mapBackRanges(mappings, hot: hot)
+        // The hot range cut at its mapping's end; the page-less library too; no private copy, no anonymous mapping.
+        #expect(ranges.map(\.start) == [0x55d0a0100000, 0x7f0000200000, 0x7f0000400000, 0x7f0000800000], "\(ranges)")
+        #expect(ranges.first?.length == 0x300000)
+        #expect(ResidentCode.mapBackRanges(mappings, hot: nil).first?.length == 0x400000)
+    }
+
+    @Test("in this process: mapping back and trimming the heap leave the code running")
+    func mapBackHere() {
+        ResidentCode.release()
+        ResidentCode.trimHeap()
+        _ = HotText.mapBack()
+        #expect(strlen("mapped again") == 12)
+    }
 }

@@ -52,16 +52,20 @@ public final class Reactor {
     /// One turn: the hooks, one poll (at most `timeout`; nil waits for a source), the handlers of
     /// every ready source in registration order. A source unregistered by an earlier handler of
     /// the same turn is not called.
-    public func runOnce(timeout: Duration? = nil) throws(SystemCallError) {
+    /// `quiet`: asked after the hooks (which may have found work for it), the timeout when
+    /// `timeout` is nil. Returns false when the wait timed out with nothing ready.
+    @discardableResult
+    public func runOnce(timeout: Duration? = nil, quiet: (() -> Duration?)? = nil) throws(SystemCallError) -> Bool {
         for id in hooks.keys.sorted() { hooks[id]?() }
         let watched = order.compactMap { id in sources[id].map { (id, $0) } }.filter { $0.1.events != 0 }
         let ids = watched.map(\.0)
         var fds = watched.map { Poll.Descriptor(fd: $0.1.fd, events: $0.1.events, revents: 0) }
-        let ready = try Poll.wait(&fds, timeout: timeout)
-        guard ready > 0 else { return }
+        let ready = try Poll.wait(&fds, timeout: timeout ?? quiet?())
+        guard ready > 0 else { return false }
         for (i, id) in ids.enumerated() where fds[i].revents != 0 {
             guard let source = sources[id], source.fd == fds[i].fd else { continue }
             source.handler(fds[i].revents)
         }
+        return true
     }
 }

@@ -80,6 +80,8 @@ public final class Runner {
     private var sounding = ""
     /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
     private var preparedFor: String?
+    /// Whether a pre-roll has prepared a deadline (its device open, its code mapped back).
+    public var isPrerolled: Bool { preparedFor != nil }
     private var sleptBaseline: Duration
     /// Draws each `--challenge` sum: the system's generator; a test's seeded one.
     public var makeChallenge: () -> MathChallenge = {
@@ -401,8 +403,8 @@ public final class Runner {
         }
         if let other = preparedFor, other != id { return }  // the nearer deadline keeps its device
         preparedFor = id
-        // The code the first frame runs, in the page cache before the deadline (HotText says why).
-        HotText.prefetch()
+        // The code the first frame runs, mapped before the deadline (HotText says why).
+        HotText.mapBack()
         output.prepare(ringRequest(a))
     }
 

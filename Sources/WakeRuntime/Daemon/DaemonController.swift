@@ -102,6 +102,10 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// The config file's defaults under every alarm's own options, re-read on each reload.
     private var config: ConfigDefaults
     private var checked: [String: (options: [String: String], defaults: [ConfigFile.Entry], settings: RingSettings)] = [:]
+    /// The settings read for each set of options an alarm has, shared by the alarms that have it;
+    /// after each reload only the sets some alarm still has are kept.
+    private var interned: [[String: String]: (defaults: [ConfigFile.Entry], settings: RingSettings,
+                                               adjustments: [RingSettings.Adjustment])] = [:]
     /// What this process recorded, kept in memory as well: plans start from the later of this
     /// and the file, so a history that cannot be written never makes an occurrence ring again.
     private var remembered: [String: AlarmRecord] = [:]
@@ -173,6 +177,14 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
 
     /// The alarm as it is armed, for the bedtime check.
     public func armedAlarm(_ name: String) -> StandingAlarm? { armed[name]?.alarm }
+
+    /// How many of each thing the controller keeps for its alarms, for the tests: one generation
+    /// of them, whatever the number of reloads.
+    var heldCounts: [String: Int] {
+        ["armed": armed.count, "checked": checked.count, "interned": interned.count, "sounds": sounds.count,
+         "speeches": speeches.count, "remembered": remembered.count, "passedOverSaid": passedOverSaid.count,
+         "kept": kept.count, "standingAlarms": standingAlarms.count]
+    }
 
     /// The config file's defaults the alarms are armed under, as last read.
     public var configDefaults: ConfigDefaults { config }
@@ -267,7 +279,6 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
             console.info("'\(name)' removed")
         }
         var done: [String] = []
-        var reader = StoredSettingsReader(defaults: config)
         for alarm in alarms where names?.contains(alarm.name) ?? true {
             guard !isActive(alarm.name) else { continue }
             if let current = armed[alarm.name], current.recovered, current.alarm == alarm, runner.state(of: alarm.name) != nil,
@@ -275,7 +286,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
                 continue  // a ring taken up again after a restart, not yet rung
             }
             let record = merged(history[alarm.name], name: alarm.name, fileRead: historyRead)
-            guard let settings = settings(for: alarm, reader: &reader) else { continue }
+            guard let settings = settings(for: alarm) else { continue }
             if recovering, let resume = resumption(alarm, record: record, settings: settings, now: now) {
                 arm(alarm, at: resume.at, occurrence: resume.occurrence, settings: settings, builtInSound: resume.builtInSound,
                     recovered: true, played: record.played)
@@ -307,6 +318,9 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         lookAgainWhenKeptEnds()
         if !done.isEmpty { removeDone(done) }
         forgetUnusedSounds(alarms)
+        for name in checked.keys where !present.contains(name) && armed[name] == nil { checked[name] = nil }
+        let used = Set(checked.values.map(\.options))
+        interned = interned.filter { used.contains($0.key) && $0.value.defaults == config.entries }
         makeNearSpeech()
         updateInhibitor()
         if names == nil, lastRead.map({ $0.alarms != alarms || $0.config != config.entries }) ?? true {
@@ -427,12 +441,19 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// aside alone, said once, and the alarm keeps the rest (its device and sound above all).
     /// Kept while its options and the config file stay the same: the check parses options, and
     /// a reload re-reads every alarm (200 alarms took half a second to reload before).
-    /// `reader`: this reload's, under the config file just read (alarms with the same options are checked once).
-    private func settings(for alarm: StandingAlarm, reader: inout StoredSettingsReader) -> RingSettings? {
+    private func settings(for alarm: StandingAlarm) -> RingSettings? {
         if let c = checked[alarm.name], c.options == alarm.options, c.defaults == config.entries { return c.settings }
         let settings: RingSettings
         do {
-            let read = try reader.read(alarm.options)
+            // Alarms with the same options share one reading: its tables are a few kilobytes an
+            // alarm (every option with its default), 5 MB of a daemon with 2,000 alarms.
+            let read: (settings: RingSettings, adjustments: [RingSettings.Adjustment])
+            if let shared = interned[alarm.options], shared.defaults == config.entries {
+                read = (shared.settings, shared.adjustments)
+            } else {
+                read = try RingSettings.tolerating(stored: alarm.options, defaults: config)
+                interned[alarm.options] = (config.entries, read.settings, read.adjustments)
+            }
             for a in read.adjustments {
                 let line = a.line(alarm: alarm.name)
                 console.error(line)

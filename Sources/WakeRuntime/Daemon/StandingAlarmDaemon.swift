@@ -145,6 +145,8 @@ public enum StandingAlarmDaemon {
             bedtime.filesChanged()  // SIGHUP reads the files again, changed or not: the next alarm is checked again
         }
         session.beforeEachPoll = { [unowned controller] in controller.applyPending() }
+        // Set before the D-Bus API attaches: it keeps this one and adds its own.
+        controller.onReloaded = { [unowned session] in session.releaseAfterReload() }
         session.consoleObserver.alarmName = { "'\($0)' " }
         session.consoleObserver.deadlineText = { [unowned controller, unowned session] id in
             controller.occurrence(of: id).map { Formatting.clockTime($0, zone: session.zone) } ?? ""

@@ -114,6 +114,9 @@ public final class AlarmSession: SessionContext {
         runner.observe(with: codeRelease)
     }
 
+    /// The daemon read its files: what the reload ran is given back before the wait.
+    func releaseAfterReload() { codeRelease.requestRelease() }
+
     /// A one-off alarm: armed, run to its end; the result says how it ended. `spec` is what
     /// was typed: a local reading follows the machine's zone (see `ZoneChange`). `label` names
     /// the alarm instead of its time (`wake test`'s ring, due now).
@@ -288,8 +291,11 @@ public final class AlarmSession: SessionContext {
     /// Turns the reactor until `done`; a result when the loop itself failed.
     private func loop(until done: () -> Bool) -> CommandResult? {
         while !done() && fatalSignal == nil {
-            codeRelease.releaseIfDue()
-            do { try reactor.runOnce() } catch {
+            codeRelease.releaseIfRinging()
+            do {
+                // The wait's release once the arming has been quiet a while (a reload's client answered).
+                try reactor.runOnce(quiet: { [codeRelease, runner] in codeRelease.beforeWait(now: .now, prerolled: runner.isPrerolled) })
+            } catch {
                 console.error("the event loop failed (\(error)); stopping")
                 return .failed(.noSound)
             }

@@ -2,28 +2,75 @@ import WakeCore
 import WakeEngine
 import WakeSystem
 
-/// When the session gives the code a finished phase ran back to the page cache (`ResidentCode`
-/// says why): once a ring is audible. What parsed the command line, checked the sound and the
-/// device, opened the device and started the ring need not stay resident for the rest of it;
-/// the ring maps back what it runs. The session does it before its next poll, once however many
-/// rings started.
+/// When the session gives back what a finished phase left resident (`ResidentCode` says why):
+/// the code it ran, and the heap's free pages. Twice: once a ring is audible, before the next
+/// poll (what parsed, checked and opened the device need not stay resident for the rest of it;
+/// the ring maps back what it runs); and once the alarms are armed and the session has been
+/// quiet for `quiet`, last before the poll, after a start and after every reload of the daemon (what parsed the files,
+/// checked the alarms and answered the `wake add` that asked need not stay resident for a
+/// night: a waiting daemon with 20 alarms held 11 MB instead of 5). Once however many alarms
+/// were armed or rings started; the quiet costs one wake-up after a reload, none while waiting.
 ///
-/// Not before the night's wait, though a waiting wake would then hold 5 MB instead of 13: the
-/// code the deadline runs must stay mapped until then, since a page cache dropped in the last
-/// second (after the pre-roll, which reads the ring's own code ahead and maps what it runs)
-/// would leave the rest of it on the disk. Measured 2026-11-27, rings on `null` with a release
-/// before the wait: the first frame 2-9 ms after the deadline with the cache dropped 0.4 s
-/// before it, against 0.3-1.3 ms without that release.
+/// The wait's release leaves the deadline's code on the disk as far as the page cache goes, so
+/// the pre-roll, a second before the deadline, maps it back (`HotText.mapBack`): mapped pages
+/// stay cached even when the page cache is dropped in that last second, which a release before
+/// the wait without it paid with the first frame 2-9 ms late (2026-11-27; 0.3-1.3 ms without
+/// that release). Hence no wait's release once a deadline is prepared, nor after an arming for a
+/// deadline too near for its pre-roll: what the deadline runs then stays mapped.
 final class CodeReleasePolicy: RuntimeObserver {
-    private var due = false
+    /// How long nothing must happen before the wait's release.
+    static let quiet: Duration = .seconds(1)
 
-    func observe(_ event: RuntimeEvent) {
-        if case .ringing = event.kind { due = true }
+    private var ringDue = false
+    private var waitDue = false
+    /// When the quiet began: the first poll after the last arming or reload.
+    private var quietSince: ContinuousClock.Instant?
+    /// An alarm was armed for a deadline within twice the pre-roll: the wait's release is skipped.
+    private var near = false
+    private let release: () -> Void
+
+    init(release: @escaping () -> Void = { ResidentCode.release(); ResidentCode.trimHeap() }) {
+        self.release = release
     }
 
-    func releaseIfDue() {
-        guard due else { return }
-        due = false
-        ResidentCode.release()
+    func observe(_ event: RuntimeEvent) {
+        switch event.kind {
+        case .ringing:
+            ringDue = true
+            (waitDue, near, quietSince) = (false, false, nil)
+        case .armed(let wait, _):
+            (waitDue, quietSince) = (true, nil)
+            if wait.remaining(from: event.time) <= Defaults.preroll * 2 { near = true }
+        default:
+            break
+        }
+    }
+
+    /// A reload read the files (whether or not it armed anything).
+    func requestRelease() { (waitDue, quietSince) = (true, nil) }
+
+    /// Before each poll: the ring's release.
+    func releaseIfRinging() {
+        guard ringDue else { return }
+        ringDue = false
+        release()
+    }
+
+    /// Asked last before each poll (after the hooks, so a reload they ran counts): the poll's
+    /// timeout while the wait's release waits for its quiet, nil when none is due. Once the
+    /// quiet has lasted, releases here, so that nothing but the poll runs after it (the loop's
+    /// own code, run after a release, had mapped 3 MB back in 64 KB windows). `prerolled`: a
+    /// deadline is prepared, its code mapped back; the ring releases instead.
+    func beforeWait(now: ContinuousClock.Instant, prerolled: Bool) -> Duration? {
+        guard waitDue else { return nil }
+        guard let since = quietSince else {
+            quietSince = now
+            return Self.quiet
+        }
+        guard now - since >= Self.quiet else { return since + Self.quiet - now }
+        let skip = prerolled || near
+        (waitDue, near, quietSince) = (false, false, nil)
+        if !skip { release() }
+        return nil
     }
 }
