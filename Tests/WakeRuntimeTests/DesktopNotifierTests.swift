@@ -31,7 +31,7 @@ struct DesktopNotifierTests {
         init(_ session: TestSession) { self.session = session }
         func start() {
             let t = Thread { [self] in
-                while lock.withLock({ running }) { try? session.reactor.runOnce(timeout: .milliseconds(10)) }
+                while lock.withLock({ running }) { _ = try? session.reactor.runOnce(timeout: .milliseconds(10)) }
                 done.signal()
             }
             thread = t
