@@ -79,9 +79,11 @@ def rss_kb(pid):
         return None
 
 
-def settled_rss(pid, quiet=0.5, limit=5.0):
+def settled_rss(pid, quiet=2.0, limit=8.0):
     """VmRSS once it has not changed for `quiet` seconds (at most `limit`): the daemon's pages
-    after its start or a reload, not a reading in the middle of one."""
+    after its start or a reload, not a reading in the middle of one. Longer than the quiet second
+    after which a daemon that has armed gives back what arming ran (`CodeReleasePolicy`): a
+    shorter settling read the daemon in the middle of its reload's pages."""
     last, since, deadline = rss_kb(pid), time.monotonic(), time.monotonic() + limit
     while time.monotonic() < deadline and time.monotonic() - since < quiet:
         time.sleep(0.05)
@@ -115,7 +117,7 @@ def run_daemon(ctx, name, alarms, reloads=1, bus=None, say=False, timeout=180.0)
                  "NameHasOwner", "s", "io.github.wakeclock.Wake1"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 text=True).stdout, 20):
             out["failures"].append(f"{name}: the D-Bus API never appeared on the bus")
-        out["rss_start_kb"] = settled_rss(p.pid, quiet=1.0)
+        out["rss_start_kb"] = settled_rss(p.pid)
         tail = EventTail(events)
         day = far_day()
         for r in range(reloads):
@@ -134,7 +136,7 @@ def run_daemon(ctx, name, alarms, reloads=1, bus=None, say=False, timeout=180.0)
             out["reload_ms"].append(max(0.0, seen - exited) * 1000)
             if r == 0:
                 out["rss_reload_kb"] = settled_rss(p.pid)
-        out["rss_last_kb"] = settled_rss(p.pid, quiet=1.0)
+        out["rss_last_kb"] = settled_rss(p.pid)
         out["hwm_kb"] = sample(p.pid)["hwm_kb"]
         # Where it is, for the findings: anonymous against file pages, and the biggest mappings.
         status = read_status(f"/proc/{p.pid}/status")
