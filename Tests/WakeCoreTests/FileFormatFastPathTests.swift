@@ -116,7 +116,11 @@ struct FileFormatFastPathTests {
             case "\t": out += "\\t"
             case "\r" where rules.namesReturn: out += "\\r"
             default:
-                if rules.mustEscape(c) { out += "\\u" + QuotedText.hex4(c.value, uppercase: rules.uppercaseHex) } else { out.unicodeScalars.append(c) }
+                if rules.mustEscape(c) {
+                    out += "\\u" + QuotedText.hex4(c.value, uppercase: rules.uppercaseHex)
+                } else {
+                    out.unicodeScalars.append(c)
+                }
             }
         }
         return out + "\""
@@ -273,7 +277,9 @@ enum ScalarTOMLSubset {
             guard isInteger else {
                 throw fail("the value of '\(key)' must be a string in double quotes, a whole number or true/false, not '\(word)'")
             }
-            guard let magnitude = Int(parts.joined()), magnitude <= Int(Int32.max) else { throw fail("the number for '\(key)' is too large") }
+            guard let magnitude = Int(parts.joined()), magnitude <= Int(Int32.max) else {
+                throw fail("the number for '\(key)' is too large")
+            }
             return .integer(negative ? -magnitude : magnitude)
         }
 
@@ -332,7 +338,8 @@ enum ScalarTOMLSubset {
                     // The plain run from here on, transcoded at once: appending scalar by scalar
                     // cost `wake list` a tenth of its start-up (a path is most of a line).
                     var end = i
-                    while end < text.endIndex, text[end] != "\"", text[end] != "\\", (!TOMLSubset.mustEscape(text[end]) || text[end] == "\t") {
+                    while end < text.endIndex, text[end] != "\"", text[end] != "\\",
+                          !TOMLSubset.mustEscape(text[end]) || text[end] == "\t" {
                         end += 1
                     }
                     var utf8: [UInt8] = []

@@ -24,7 +24,8 @@ struct ZoneOffsetFastPathTests {
 
     @Test func everyReadingResolvesAsTheProbesResolveIt() throws {
         var zones = [TimeZoneRules.utc]
-        for name in ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "America/Nuuk", "Asia/Kolkata", "Etc/UTC"] {
+        for name in ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia",
+                     "America/Nuuk", "Asia/Kolkata", "Etc/UTC"] {
             if let z = try? zone(name) { zones.append(z) }
         }
         zones.append(try posixZone("CET-1CEST,M3.5.0,M10.5.0/3"))

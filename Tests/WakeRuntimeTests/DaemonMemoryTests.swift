@@ -13,7 +13,8 @@ struct DaemonMemoryTests {
 
     static func alarms(_ count: Int, message: String) -> [StandingAlarm] {
         (0..<count).map { k in
-            DaemonControllerTests.daily("a\(k)", 6 + k % 3, k % 60, options: k == 0 ? ["message": message] : k % 2 == 0 ? ["volume": "70"] : [:])
+            DaemonControllerTests.daily("a\(k)", 6 + k % 3, k % 60,
+                                        options: k == 0 ? ["message": message] : k % 2 == 0 ? ["volume": "70"] : [:])
         }
     }
 
@@ -42,12 +43,14 @@ struct DaemonMemoryTests {
     @Test("alarms with the same options share one reading, and each says its own adjustment")
     func sharedReading() throws {
         let bad = ["volume": "6O"]
-        let d = try Daemon(alarms: [DaemonControllerTests.daily("one", 7, options: bad), DaemonControllerTests.daily("two", 8, options: bad)])
+        let d = try Daemon(alarms: [DaemonControllerTests.daily("one", 7, options: bad),
+                                    DaemonControllerTests.daily("two", 8, options: bad)])
         try d.start()
         #expect(d.controller?.heldCounts["interned"] == 1)
         #expect(d.controller?.settings(of: "one") == d.controller?.settings(of: "two"))
         for name in ["one", "two"] {
-            #expect(d.lines.lines.filter { $0.contains("alarm '\(name)'") && $0.contains("volume = \"6O\"") }.count == 1, "\(d.lines.lines)")
+            let said = d.lines.lines.filter { $0.contains("alarm '\(name)'") && $0.contains("volume = \"6O\"") }
+            #expect(said.count == 1, "\(d.lines.lines)")
         }
     }
 }

@@ -17,7 +17,9 @@ struct DaemonSpeechTests {
         var fails = false
         func speak(_ text: String) throws(Speech.Failure) -> SpeechClip {
             asked.append(text)
-            if fails { throw Speech.Failure(libraryMissing: true, reason: "espeak-ng is not installed (libespeak-ng.so.1 cannot be loaded)") }
+            if fails {
+                throw Speech.Failure(libraryMissing: true, reason: "espeak-ng is not installed (libespeak-ng.so.1 cannot be loaded)")
+            }
             return SpeechClip(samples: [Int16](repeating: 1000, count: 4410), rate: 22050, text: text)
         }
     }
@@ -109,7 +111,8 @@ struct DaemonSpeechTests {
         #expect(d.world.startedSpeech == ["It is 7:00"])
     }
 
-    @Test("a ring whose clip was not made in time (the machine woke at its deadline) starts at once without it, says so, and speaks after a snooze")
+    // The machine woke at its deadline: no time was left to make the clip.
+    @Test("a ring whose clip was not made in time starts at once without it, says so, and speaks after a snooze")
     func resumedAtDeadline() throws {
         let voice = Voice()
         let d = try Self.daemon([Self.spoken("work", 7)], voice: voice)
