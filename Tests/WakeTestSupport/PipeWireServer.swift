@@ -9,14 +9,15 @@ protocol SoundServerFixture: AnyObject {
     var stateHome: String { get }
     func pactl(_ arguments: [String], timeout: Duration) async throws -> ProcessResult
     func record(sink: String) async throws -> PulseRecorder
-    /// Returns once the server has stored the move of wake's stream to `target` (at most 10 s).
-    func waitUntilRemembered(target: String) async
+    /// Returns once the server has stored the move of wake's stream to `target` (at most 10 s),
+    /// and with `muted`, that mute state for it.
+    func waitUntilRemembered(target: String, muted: Bool?) async
     func stop() async
 }
 
 extension SoundServerFixture {
     /// PulseAudio's module-stream-restore keeps what it remembers in memory at once.
-    func waitUntilRemembered(target: String) async {}
+    func waitUntilRemembered(target: String, muted: Bool?) async {}
 }
 
 extension PulseAudioServer: SoundServerFixture {}
@@ -148,10 +149,21 @@ final class PipeWireServer: SoundServerFixture {
 
     /// wireplumber's restore-stream writes what it remembers to its state file a moment after a
     /// change (`Output/Audio:media.role:alarm:target=NAME` for wake's stream).
-    func waitUntilRemembered(target: String) async {
+    /// A restore just before a stream ends reaches the file later still: a ring started before it
+    /// is written finds the stream as it was before the restore.
+    func waitUntilRemembered(target: String, muted: Bool?) async {
+        func stored() -> Bool {
+            let text = ChildProcess.read(stateHome + "/wireplumber/restore-stream")
+            guard text.contains("media.role:alarm:target=\(target)") else { return false }
+            guard let muted else { return true }
+            // Whatever the file's layout (a key per property or a table per stream), wake's stream's mute.
+            return text.split(separator: "\n").contains { line in
+                let bare = line.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\"", with: "")
+                return bare.contains("media.role:alarm") && (bare.contains("mute:\(muted)") || bare.contains("mute=\(muted)"))
+            }
+        }
         let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline,
-              !ChildProcess.read(stateHome + "/wireplumber/restore-stream").contains("media.role:alarm:target=\(target)") {
+        while ContinuousClock.now < deadline, !stored() {
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -97,7 +97,7 @@ func rememberedMuteWithMixerOff(on server: some SoundServerFixture) async throws
     let s1 = try await server.stream(of: first.pid)
     try await server.run(["set-sink-input-mute", s1.index, "1"])
     try await server.run(["set-sink-input-volume", s1.index, "5%"])
-    await server.waitUntilRemembered(target: "speaker")
+    await server.waitUntilRemembered(target: "speaker", muted: nil)
     _ = await first.wait(timeout: .seconds(30))
     try await server.run(["set-sink-volume", "speaker", "70%"])
     let sinkBefore = try await server.sinkLevels("speaker")
@@ -122,6 +122,7 @@ func rememberedMuteWithMixerOff(on server: some SoundServerFixture) async throws
     #expect((r2.stdout + r2.stderr).contains("on 'pulse-stream'): unmuted and raised to 50 % while ringing"), "\(second.report(r2))")
 
     // Afterwards the server remembers the stream as the user left it (seen by the next ring's guard).
+    await server.waitUntilRemembered(target: "speaker", muted: true)
     let third = try DetachedWake(ring + ["6s"], environment: server.environment)
     try await third.waitForEvent("ringing", timeout: .seconds(20))
     _ = await third.wait(timeout: .seconds(30))
@@ -242,7 +243,7 @@ func rememberedStream(on server: some SoundServerFixture) async throws {
     try await server.run(["move-sink-input", s1.index, "headphones"])
     try await server.run(["set-sink-mute", "headphones", "1"])
     try await server.run(["set-sink-volume", "headphones", "10%"])
-    await server.waitUntilRemembered(target: "headphones")
+    await server.waitUntilRemembered(target: "headphones", muted: nil)
     let r1 = await first.wait(timeout: .seconds(30))
     #expect(r1.exitCode == 4, "\(first.report(r1))")
     let headphones = try await server.sinkIndex("headphones")
