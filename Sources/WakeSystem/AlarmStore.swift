@@ -59,7 +59,7 @@ public struct AlarmStore: Sendable {
             throw StoreError(path: "", reason: "cannot find the history file: neither XDG_STATE_HOME nor HOME is set to an absolute path")
         }
         let store = AlarmStore(alarmsFile: alarms, historyFile: history,
-                               lastGoodFile: XDGPaths.stateHome().map { $0 + "/wake/alarms.last-good.toml" })
+                               lastGoodFile: XDGPaths.stateHome().map { $0 + "/wake/" + lastGoodName })
         if let legacy = XDGPaths.legacyHistoryFile, legacy != history { store.moveHistory(from: legacy) }
         return store
     }
@@ -96,6 +96,19 @@ public struct AlarmStore: Sendable {
         }
         return problems
     }
+
+    /// A name wake writes beside its files that is not one of them: a lock (`alarms.toml.lock`),
+    /// an atomic write's temporary (`.alarms.toml.tmp-PID-N`, and any hidden name: an editor's
+    /// swap file), the daemon's last good copy. A watch leaves them out: each `wake add` made the
+    /// daemon read every alarm again for its lock and its temporary file, and once more for the
+    /// last good copy the read itself wrote.
+    public static func isScratch(_ name: [UInt8]) -> Bool {
+        if name.first == UInt8(ascii: ".") { return true }
+        if name.count > 5, name[name.count - 5 ..< name.count].elementsEqual(".lock".utf8) { return true }
+        return name.elementsEqual(lastGoodName.utf8)
+    }
+
+    static let lastGoodName = "alarms.last-good.toml"
 
     // MARK: Alarms
 

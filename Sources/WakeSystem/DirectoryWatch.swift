@@ -37,12 +37,17 @@ public final class DirectoryWatch {
     private static let filesMask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
                                           | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private let mask: UInt32
+    /// Names in a watched directory whose changes are not changes of the files (`AlarmStore.isScratch`).
+    private let ignoring: ([UInt8]) -> Bool
 
     /// Watches each directory for files written, moved in (an atomic rename), created or
     /// deleted; a missing one is waited for. Throws only when inotify itself cannot be had.
     /// `attributes`: a file's times or mode changing counts too (the control directory, whose
     /// sockets are touched when their process's alarms change: `ControlDirectory.announceChange`).
-    public init(directories: [String], attributes: Bool = false) throws(SystemCallError) {
+    /// `ignoring`: a file name (its bytes) whose events do not count, as a lock or a temporary
+    /// file written beside the alarms: `wake add` made the daemon read 2,000 alarms three times.
+    public init(directories: [String], attributes: Bool = false,
+                ignoring: @escaping ([UInt8]) -> Bool = { _ in false }) throws(SystemCallError) {
         let mask = Self.filesMask | (attributes ? UInt32(IN_ATTRIB) : 0)
         // Checked before `self.fd` is set: a throw after that would run deinit and close it twice.
         let fd = try syscall("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
@@ -63,6 +68,7 @@ public final class DirectoryWatch {
         }
         self.fd = fd
         self.mask = mask
+        self.ignoring = ignoring
         targets = unique.map { Target(path: $0) }
         _ = recheck()
     }
@@ -84,7 +90,8 @@ public final class DirectoryWatch {
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= n {
                 let event = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
-                offset += header + Int(event.len)
+                let nameStart = offset + header
+                offset = nameStart + Int(event.len)
                 if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     changes.files = true
                     moved = true
@@ -92,7 +99,8 @@ public final class DirectoryWatch {
                 }
                 for t in targets {
                     if t.wd == event.wd {
-                        if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { moved = true } else { changes.files = true }
+                        if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 { moved = true }
+                        else if !ignored(buffer, from: nameStart, length: Int(event.len), n: n) { changes.files = true }
                     }
                     // Something came or went beside the directory (or above the missing one).
                     if t.parentWd == event.wd { moved = true }
@@ -106,6 +114,17 @@ public final class DirectoryWatch {
             if !restored.isEmpty { changes.files = true }
         }
         return changes
+    }
+
+    /// Whether the event's name (NUL-padded, `length` bytes at `from`) is one `ignoring` leaves out.
+    private func ignored(_ buffer: [UInt8], from start: Int, length: Int, n: Int) -> Bool {
+        guard length > 0, start + length <= n else { return false }
+        var name: [UInt8] = []
+        for i in start..<(start + length) {
+            if buffer[i] == 0 { break }
+            name.append(buffer[i])
+        }
+        return !name.isEmpty && ignoring(name)
     }
 
     /// Brings every target's watches in line with what its path leads to now.

@@ -58,6 +58,24 @@ struct DaemonFilesTests {
         #expect(Set(watch.watched) == [wake, missing])
     }
 
+    @Test("a lock, a temporary file or the last good copy written beside the alarms is no change; alarms.toml still is")
+    func watchLeavesOutScratchFiles() throws {
+        let dir = try TestDirectory()
+        let wake = dir.file("wake")
+        try FileManager.default.createDirectory(atPath: wake, withIntermediateDirectories: true)
+        let watch = try DirectoryWatch(directories: [wake], ignoring: AlarmStore.isScratch)
+        for name in ["alarms.toml.lock", ".alarms.toml.tmp-1-1", ".alarms.toml.swp", "alarms.last-good.toml"] {
+            try "x".write(toFile: wake + "/" + name, atomically: false, encoding: .utf8)
+        }
+        try FileManager.default.removeItem(atPath: wake + "/.alarms.toml.tmp-1-1")
+        usleep(50_000)
+        #expect(!watch.drain().any, "scratch files reported as a change")
+        #expect(rename(wake + "/.alarms.toml.swp", wake + "/alarms.toml") == 0)
+        #expect(Self.drain(watch) { $0.files }.files, "alarms.toml renamed into place is a change")
+        try "y".write(toFile: wake + "/config.toml", atomically: false, encoding: .utf8)
+        #expect(Self.drain(watch) { $0.files }.files, "config.toml written is a change")
+    }
+
     /// `wake next --follow` lost a `wake add` into a fresh home: the watch saw the config folder
     /// made, found the alarms' folder not there yet, and watched the config folder only after
     /// `wake add` had made the alarms' folder in it, so neither was ever seen. A writer on another

@@ -156,7 +156,7 @@ public enum StandingAlarmDaemon {
         session.consoleObserver.settings = { [unowned controller] id in controller.settings(of: id) }
         let console = session.console
         let watch: DirectoryWatch
-        do { watch = try DirectoryWatch(directories: directories) } catch {
+        do { watch = try DirectoryWatch(directories: directories, ignoring: AlarmStore.isScratch) } catch {
             // Out of inotify instances (fs.inotify.max_user_instances): the alarms still ring,
             // and changes are found by looking, once a minute, instead of being told.
             console.error("warning: cannot watch the alarm files (\(error)); the daemon reads them again every minute and on SIGHUP: "

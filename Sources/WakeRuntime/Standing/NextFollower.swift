@@ -68,7 +68,7 @@ public final class NextFollower {
         self.write = write
         self.say = say
         do {
-            watches.append(try DirectoryWatch(directories: places.fileDirectories))
+            watches.append(try DirectoryWatch(directories: places.fileDirectories, ignoring: AlarmStore.isScratch))
             if let control = places.controlDirectory { watches.append(try DirectoryWatch(directories: [control], attributes: true)) }
             timer = try timers.deadlineTimer(.wall) { [weak self] _ in
                 // Fired, or the clock was set or the machine resumed: look again either way.
