@@ -133,17 +133,25 @@ public struct AlarmStore: Sendable {
         var new = old
         let result = try change(&new)
         guard new != old else { return result }
-        let text = AlarmBook.serialize(new)
+        // What would not read back is refused here. The alarms the change left alone were just
+        // read from the file, and each table is written and read on its own: only the changed
+        // ones are read back (a whole file was three parses of 2,000 alarms in each `wake add`).
+        guard Set(new.map(\.name)).count == new.count else {
+            throw StoreError(path: alarmsFile, reason: "the changed alarms would hold two alarms of one name; nothing written")
+        }
+        var before: [String: StandingAlarm] = [:]
+        for a in old { before[a.name] = a }
+        let changed = new.filter { before[$0.name] != $0 }
         let back: [StandingAlarm]
         do {
-            back = try AlarmBook.parse(text)
+            back = try AlarmBook.parse(AlarmBook.serialize(changed))
         } catch {
             throw StoreError(path: alarmsFile, reason: "the changed alarms would not read back (\(error)); nothing written")
         }
-        guard back == new.sorted(by: { $0.name < $1.name }) else {
+        guard back == changed.sorted(by: { $0.name < $1.name }) else {
             throw StoreError(path: alarmsFile, reason: "the changed alarms would not read back as they are; nothing written")
         }
-        try Self.write(text, to: alarmsFile)
+        try Self.write(AlarmBook.serialize(new), to: alarmsFile)
         return result
     }
 
