@@ -50,7 +50,7 @@ public struct StandingAlarm: Hashable, Sendable {
     public var daySet: DaySet { DaySet(bits: days) }
 
     /// `06:30:00`, as the alarms file writes it.
-    public var timeText: String { "\(AlarmBook.two(hour)):\(AlarmBook.two(minute)):\(AlarmBook.two(second))" }
+    public var timeText: String { TOMLSubset.timeText(hour, minute, second) }
 
     /// `06:30`, with the seconds only when there are any: how a person wrote it.
     public var shortTimeText: String {

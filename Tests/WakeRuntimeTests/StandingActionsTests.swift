@@ -56,6 +56,12 @@ struct StandingActionsTests {
         #expect(try StandingAlarmActions.next(json: false, console: w.console, in: w.context) == .failed(.nothingMatched))
     }
 
+    @Test("list's columns line up by characters, a message in another script too; the last column is left as it is")
+    func listColumnsAlign() {
+        let lines = StandingAlarmActions.columns([["NAME", "NEXT", "MESSAGE"], ["café", "07:00", "wake up"], ["x", "", "élan  "]])
+        #expect(lines == ["NAME  NEXT   MESSAGE", "café  07:00  wake up", "x            élan  "])
+    }
+
     @Test("refusals: a time in the past, a duplicate name, an unknown alarm to remove; nothing written")
     func refusals() throws {
         let w = try World()

@@ -292,7 +292,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
                     recovered: true, played: record.played)
                 continue
             }
-            let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.engine.lateLimit, now: now, zone: zone,
+            let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.lateLimit, now: now, zone: zone,
                                              dayOff: daysOff[alarm.name].dayOff)
             recordPlan(alarm.name, plan, record: record)
             sayNoDay(alarm.name, plan, daysOff)
@@ -404,7 +404,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     private func resumption(_ alarm: StandingAlarm, record: AlarmRecord, settings: RingSettings,
                             now: Instant) -> (at: Instant, occurrence: Instant, builtInSound: Bool)? {
         guard let fired = record.lastFired else { return nil }
-        let limit = settings.engine.lateLimit
+        let limit = settings.lateLimit
         func inTime(_ since: Instant) -> Bool { limit == .zero || now - since <= limit }
         let name = alarm.name
         if let since = record.ringingSince, since >= fired {
@@ -498,9 +498,10 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         let order = ShuffleBag.order(entries: sound.entries, played: played, using: &random)
         let speech = settings.say ? speech(SpeechClip.text(message: settings.message, at: occurrence, zone: zone)) : nil
         let ring = settings.request(sound: sound.file, kind: sound.kind, unpaced: unpaced, speech: speech, entries: order)
+        let engine = settings.engine
         var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
-                               settings: settings.engine, ring: ring, reason: armReason, message: settings.message)
-        if let pre = settings.engine.preAlarm {
+                               settings: engine, ring: ring, reason: armReason, message: settings.message)
+        if let pre = engine.preAlarm {
             var preSound: SoundFile?
             if let path = settings.preAlarmSoundPath {
                 do {

@@ -26,11 +26,7 @@ extension StandingAlarmActions {
                               state, e.pid.map(String.init) ?? "-", e.device.printable, e.sound.map { $0.printable } ?? "built-in",
                               e.message.map { TerminalText.printable($0, limit: AlarmMessage.limit) } ?? "-"])
             }
-            let last = table[0].count - 1
-            let widths = (0...last).map { col in table.map { $0[col].count }.max() ?? 0 }
-            console.results(table.map { line in
-                line.enumerated().map { i, cell in i == last ? cell : cell.padding(to: widths[i]) }.concatenated(separator: "  ")
-            })
+            console.results(columns(table))
             if entries.contains(where: { $0.wakesSystem == false }) {
                 let why = o.wakeLook.now.obstacle.map { ": " + $0.description } ?? ""
                 console.error("note: a closed lid or a suspend will delay the alarms marked no under WAKES" + why)
@@ -38,6 +34,28 @@ extension StandingAlarmActions {
         }
         if !daemon && o.standingCount > 0 { console.error(noDaemonNote) }
         return problems.isEmpty ? .done : .doneWithProblems
+    }
+
+    /// The table's rows as lines, each column as wide as its widest cell and two spaces apart,
+    /// the last left as it is. Widths counted in characters, by bytes where a cell is ASCII (most
+    /// are: counting characters, padding and joining were a fifth of `wake list` with 2,000 alarms).
+    static func columns(_ table: [[String]]) -> [String] {
+        guard let header = table.first else { return [] }
+        let last = header.count - 1
+        let widths = table.map { $0.map(\.displayWidth) }
+        var widest = [Int](repeating: 0, count: header.count)
+        for row in widths { for (i, w) in row.enumerated() where i < widest.count { widest[i] = max(widest[i], w) } }
+        let spaces = [UInt8](repeating: UInt8(ascii: " "), count: (widest.max() ?? 0) + 2)
+        return table.indices.map { r in
+            var line: [UInt8] = []
+            line.reserveCapacity(widest.reduce(0, +) + 2 * last + 8)
+            for (i, cell) in table[r].enumerated() {
+                line.append(contentsOf: cell.utf8)
+                guard i < last else { break }
+                line.append(contentsOf: spaces[0..<(max(0, widest[i] - widths[r][i]) + 2)])
+            }
+            return String(decoding: line, as: UTF8.self)
+        }
     }
 
     /// One entry of `wake list --json`: the same keys, in the same order, for a standing alarm

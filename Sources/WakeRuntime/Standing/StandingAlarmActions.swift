@@ -49,5 +49,7 @@ public enum StandingAlarmActions {
 
 extension String {
     func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    /// Its width in a table: its characters, counted by bytes when they are all ASCII.
+    var displayWidth: Int { utf8.allSatisfy { $0 < 0x80 } ? utf8.count : count }
     func replacingCommas() -> String { String(map { $0 == "," ? "-" : $0 }) }
 }
