@@ -125,25 +125,32 @@ struct LongRunTests {
     func wakesGiveBackStartupCode() async throws {
         // The same binary, start-up and checks: one waits (after a quiet second it gives back what
         // parsed and checked, keeping the deadline's code on the disk for its pre-roll to map back),
-        // the other rings and gives back what parsed, checked and started it. Neither has a peak of
-        // file pages to read, so the peak's is the whole peak less the anonymous memory now (which a
-        // ring, and ASan's shadow, hold flat).
+        // the other rings and gives back what parsed, checked and started it. No peak of file pages
+        // is kept by the kernel: the waiting one's, read as it arms (a second before its release),
+        // stands for both, or the whole peak less the anonymous memory where that is more (ASan's
+        // shadow grows after the start, so there it is less).
         let waiting = try DetachedWake(["+1h", "-D", "null", "--inhibit", "off", "--mixer", "off", "-q"])
         let ringing = try DetachedWake(["now", "-D", "null", "--inhibit", "off", "--mixer", "off", "--ring-for", "0", "-q"])
         try await waiting.waitForEvent("armed")
+        let atArming = procStatusKB(waiting.pid, "RssFile") ?? 0
         try await ringing.waitForEvent("ringing")
-        try await Task.sleep(for: .seconds(2))
         func pages(_ pid: pid_t) -> (file: Int, peakFile: Int) {
             let (file, anon, peak) = (procStatusKB(pid, "RssFile") ?? 0, procStatusKB(pid, "RssAnon") ?? 0, procStatusKB(pid, "VmHWM") ?? 0)
-            return (file, peak - anon)
+            return (file, max(atArming, peak - anon))
         }
-        let (w, r) = (pages(waiting.pid), pages(ringing.pid))
+        func givenBack(_ p: (file: Int, peakFile: Int)) -> Bool { p.file > 0 && p.file * 10 < p.peakFile * 8 }
+        // A loaded machine (ASan, both cores busy) may take more than the quiet second to get there.
+        var (w, r) = (pages(waiting.pid), pages(ringing.pid))
+        for _ in 0..<100 where !(givenBack(w) && givenBack(r)) {
+            try await Task.sleep(for: .milliseconds(200))
+            (w, r) = (pages(waiting.pid), pages(ringing.pid))
+        }
         waiting.send(SIGTERM)
         ringing.send(SIGTERM)
         let (wr, rr) = (await waiting.wait(), await ringing.wait())
         #expect(wr.exitCode == 143 && rr.exitCode == 0, "\(waiting.report(wr))\n\(ringing.report(rr))")
         for (name, p) in [("waiting", w), ("ringing", r)] {
-            #expect(p.file > 0 && p.file * 10 < p.peakFile * 8, "\(name): \(p.file) kB of file pages resident, \(p.peakFile) kB at the peak")
+            #expect(givenBack(p), "\(name): \(p.file) kB of file pages resident, \(p.peakFile) kB at the peak")
         }
         print("R4 code given back: file pages waiting \(w.file) kB (peak \(w.peakFile)), ringing \(r.file) kB (peak \(r.peakFile))")
     }
