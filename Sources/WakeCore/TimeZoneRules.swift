@@ -166,6 +166,12 @@ public struct TimeZoneRules: Sendable, Hashable {
     /// of the time line, which callers then refuse, never a trap.
     public func instant(for local: LocalDateTime) -> Instant {
         let l = local.secondsAsIfUTC
+        // Most readings are days from any change: one offset, so one instant, and no sets made
+        // (they were half of planning 2,000 alarms). At an end of the time line the instant
+        // saturates, as the gap's search below would give it.
+        if let only = constantOffset(from: l.minus(2 * 86_400), through: l.plus(2 * 86_400)) {
+            return Instant(seconds: l.minus(Int64(only)))
+        }
         let offsets = offsets(near: l)
         if let first = instants(for: l, offsets: offsets).first { return Instant(seconds: first) }
 
@@ -185,6 +191,10 @@ public struct TimeZoneRules: Sendable, Hashable {
     /// spring-forward gap.
     public func instants(for local: LocalDateTime) -> [Instant] {
         let l = local.secondsAsIfUTC
+        if let only = constantOffset(from: l.minus(2 * 86_400), through: l.plus(2 * 86_400)) {
+            let t = l.minus(Int64(only))
+            return t.plus(Int64(only)) == l ? [Instant(seconds: t)] : []
+        }
         return instants(for: l, offsets: offsets(near: l)).map { Instant(seconds: $0) }
     }
 
