@@ -334,7 +334,12 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// daemon holds one descriptor per distinct sound file of its alarms (a ring already under
     /// way keeps its own), never one per file it has ever opened.
     private func forgetUnusedSounds(_ alarms: [StandingAlarm]) {
-        let used = Set(alarms.flatMap { [checked[$0.name]?.settings.soundPath, checked[$0.name]?.settings.preAlarmSoundPath].compactMap { $0 } })
+        var used = Set<String>()
+        for alarm in alarms {
+            guard let settings = checked[alarm.name]?.settings else { continue }
+            if let path = settings.soundPath { used.insert(path) }
+            if let path = settings.preAlarmSoundPath { used.insert(path) }
+        }
         for path in sounds.keys where !path.isEmpty && !used.contains(path) { sounds[path] = nil }
         // And the speech no armed occurrence says any more (a ring under way holds its frames).
         let spoken = Set(armed.values.compactMap { $0.speech?.text })

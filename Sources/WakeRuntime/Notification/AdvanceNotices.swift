@@ -28,6 +28,9 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
     /// everything found between two polls (one reload, or the expiries a resume brings at once)
     /// is said in one notice.
     private var missed: [(alarm: String, occurrence: Instant)] = []
+    /// Something may have brought a notice's moment (an arming, its timer, a clock change): only
+    /// then are the alarms looked through. Every poll did it, 2,000 alarms at each bus message.
+    private var dirty = true
 
     init(lead: Duration, console: Console, occurrence: @escaping (String) -> Instant?,
          skip: @escaping (String) throws(WakeFailure) -> Void) throws(SystemCallError) {
@@ -43,6 +46,7 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
         session.reactor.register(fd: timer.fd) { [unowned self] _ in
             _ = timer.acknowledge()
             armedFor = nil  // fired, or the clock changed: looked at again before the next poll
+            dirty = true
         }
         session.runner.observe(with: self)
     }
@@ -63,6 +67,9 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
             for (id, shown) in onScreen where shown.alarm == event.alarm { close(id) }
         case .finished(.missed):
             if let at = occurrence(event.alarm) { missed.append((event.alarm, at)) }
+            dirty = true
+        case .armed, .finished, .clockChanged, .resumed:
+            dirty = true
         default:
             break
         }
@@ -86,6 +93,9 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
             // One alarm's notice goes when it rings again; a folded one stays until dismissed.
             show(notice, for: found.count == 1 ? found.first : nil)
         }
+        guard dirty else { return updateRegistration() }
+        defer { updateRegistration() }
+        dirty = false
         var soonest: Instant?
         for id in session.runner.alarmIDs {
             guard case .armed? = session.runner.state(of: id), let at = occurrence(id), noticed[id] != at,
@@ -99,7 +109,13 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
         }
         if let soonest, soonest != armedFor {
             armedFor = (try? timer.arm(at: soonest)) != nil ? soonest : nil
+            // Without its timer, the moment is seen at a later wake of the loop.
+            if armedFor == nil { dirty = true }
         }
+    }
+
+    /// What the bus waits for now (a notice just sent may wait to be written).
+    private func updateRegistration() {
         if let bus, let registration, let pfd = bus.pollDescriptor { session.reactor.update(registration, events: pfd.events) }
     }
 
