@@ -69,6 +69,9 @@ public struct SnoozeCount: Hashable, Sendable {
 /// Commands: `cancel` ends it in any state, `stop` ends it once it has rung, `snooze` only while
 /// ringing and while the occurrence has snoozes left (`snoozeLimit`): one past the limit is
 /// refused and the alarm rings on, so a limit never silences it; `--ring-for` still ends it.
+/// A ring that runs its `--ring-for` unanswered does what `--unattended` says (`Unattended`):
+/// ends (timed out), snoozes and rings again as the next round (`round`), or rings on until
+/// the late limit.
 public struct AlarmEngine: Sendable {
     public struct Settings: Hashable, Sendable {
         /// Zero means no limit.
@@ -86,12 +89,16 @@ public struct AlarmEngine: Sendable {
         public var challenge: Bool
         /// `--pre-alarm`: ring quietly this long before the deadline; nil for none.
         public var preAlarm: PreAlarm?
+        /// `--unattended`, `--unattended-rounds`, `--escalate`: what a ring nobody answers leads to.
+        public var unattended: Unattended
         public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
-                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false, preAlarm: PreAlarm? = nil) {
+                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false, preAlarm: PreAlarm? = nil,
+                    unattended: Unattended = Unattended()) {
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
             self.snoozeLong = snoozeLong ?? min(snooze * 2, SnoozeLength.longest)
             self.challenge = challenge
             self.preAlarm = preAlarm
+            self.unattended = unattended
         }
     }
 
@@ -141,6 +148,12 @@ public struct AlarmEngine: Sendable {
         case reportIgnored(AlarmCommand, by: Requester)
         /// A snooze past the limit: refused, and the alarm rings on.
         case reportSnoozeRefused(SnoozeCount, by: Requester)
+        /// The ring ran its `--ring-for` unanswered (`--unattended`): it rings again at `next`
+        /// (a snooze), or rings on until `next` (the late limit; nil: until stopped).
+        case reportUnanswered(UnansweredRing, next: Wait?)
+        /// `--escalate`: the ring goes on in a new round, louder (the runner restarts the sound at
+        /// the round's level; nothing when another alarm's sound plays).
+        case escalateRinging
         case finish(Outcome)
     }
 
@@ -155,6 +168,13 @@ public struct AlarmEngine: Sendable {
     public private(set) var preRang = false
     /// The pre-ring was stopped and the alarm stays set: an "up already" now skips it.
     public private(set) var preStopped = false
+    /// The round of the ring (1: the alarm's own): each ring that runs its `--ring-for`
+    /// unanswered starts the next (`--unattended`); a person's snooze does not.
+    public private(set) var round = 1
+    /// What the last unanswered ring led to, for the words the console and notification say.
+    public private(set) var unanswered: UnansweredRing?
+    /// `--unattended ring`: this ring runs on past its `--ring-for`.
+    private var ringingOn = false
 
     /// The snoozes used, and the limit.
     public var snoozes: SnoozeCount { SnoozeCount(used: snoozesUsed, limit: settings.snoozeLimit) }
@@ -219,8 +239,8 @@ public struct AlarmEngine: Sendable {
             return finish(.stopped(by: who), ringing: isRinging)
         case (.ringing, .command(_, let who, _)):
             return finish(.stopped(by: who), ringing: true)
-        case (.ringing, .ringLimitReached):
-            return finish(.timedOut, ringing: true)
+        case (.ringing(let since), .ringLimitReached(let now)):
+            return unattended(since: since, now: now)
         case (.snoozed, .command(_, let who, _)):
             return finish(.stopped(by: who), ringing: false)
 
@@ -238,7 +258,7 @@ public struct AlarmEngine: Sendable {
 
     public static func challenged(_ command: AlarmCommand, by who: Requester) -> ChallengeRule {
         switch who {
-        case .answer, .control, .signal, .busAPI: return .ends
+        case .answer, .control, .signal, .busAPI, .unattended: return .ends
         case .notification, .mediaControl: return .snoozes
         case .key: return .ignored
         }
@@ -290,12 +310,49 @@ public struct AlarmEngine: Sendable {
             return finish(.missed(late: late), ringing: false)
         }
         deadline = wait
+        ringingOn = false
         state = .ringing(since: now.boottime)
         var actions: [Action] = [.disarmTimer, .startRinging(late: late)]
         if settings.ringFor > .zero {
             actions.append(.armRingLimit(Wait(instant: now.boottime + settings.ringFor, clock: .elapsed)))
         }
         return actions
+    }
+
+    /// The ring ran its `--ring-for` (or, ringing on, to its late limit) with nobody answering.
+    private mutating func unattended(since: Instant, now: ClockReading) -> [Action] {
+        let rule = settings.unattended
+        let rang = now.boottime - since
+        switch rule.mode {
+        case .stop:
+            return finish(.timedOut, ringing: true)
+        case .snooze:
+            guard round < rule.rounds else { return finish(.timedOut, ringing: true) }
+            round += 1
+            let news = UnansweredRing(rang: rang, mode: .snooze, round: round, of: rule.rounds)
+            unanswered = news
+            let until = SnoozeLength.standard.wait(from: now, settings: settings)
+            state = .snoozed(until)
+            return [.stopRinging, .disarmRingLimit, .reportUnanswered(news, next: until), .reportSnoozed(until: until, by: .unattended),
+                    .armTimer(until)]
+        case .ring:
+            guard !ringingOn else { return finish(.timedOut, ringing: true) }
+            // Until the late limit, counted from this ring's deadline as `missed` counts it.
+            var end: Wait?
+            if settings.lateLimit > .zero {
+                let left = settings.lateLimit - (now.reading(deadline.clock) - deadline.instant)
+                guard left > .zero else { return finish(.timedOut, ringing: true) }
+                end = Wait(instant: now.boottime + left, clock: .elapsed)
+            }
+            ringingOn = true
+            round += 1
+            let news = UnansweredRing(rang: rang, mode: .ring, round: round, of: rule.roundCount)
+            unanswered = news
+            var actions: [Action] = [.reportUnanswered(news, next: end)]
+            if rule.escalate { actions.append(.escalateRinging) }
+            if let end { actions.append(.armRingLimit(end)) }
+            return actions
+        }
     }
 
     /// A snooze of any length: only a ringing alarm takes one, and only while the occurrence

@@ -43,6 +43,9 @@ public struct DesktopNotice: Hashable, Sendable {
         case silent(reason: String)
         /// Silent until this wall-clock time, then rings again.
         case snoozed(until: String)
+        /// The ring ran its `--ring-for` unanswered and `--unattended snooze` snoozed it: it rings
+        /// again at `until` (`07:19`), in round `ring.round`.
+        case unanswered(UnansweredRing, until: String)
         /// Not even the bell could be made: the alarm has ended without a sound.
         case failed(reason: String)
         /// The pre-alarm (`--pre-alarm`) rings quietly; the alarm itself rings at `main` (`06:30`).
@@ -72,7 +75,7 @@ public struct DesktopNotice: Hashable, Sendable {
             case .ringing, .bell, .silent:
                 notice.buttons.removeAll { $0.key == stopKey }
                 notice.body += "\n" + markup(challengeStops)
-            case .snoozed:
+            case .snoozed, .unanswered:
                 notice.buttons.removeAll { $0.key == stopKey }
                 notice.body += " " + markup("'wake stop' in a shell stops it.")
             case .failed, .preRinging, .preStopped:
@@ -109,6 +112,12 @@ public struct DesktopNotice: Hashable, Sendable {
         case .snoozed(let until):
             return DesktopNotice(summary: "Alarm \(name): \(snoozes.snoozed) until \(until)", body: markup("Rings again at \(until)."),
                                  buttons: [stop], urgency: .normal, resident: true)
+        case .unanswered(let ring, let until):
+            // "rang 10 min unanswered; again at 07:19, round 2 of 3": the sleeper's first look.
+            let text = ring.text(until: until)
+            return DesktopNotice(summary: "Alarm \(name): " + text.prefix(while: { $0 != ";" }),
+                                 body: markup(String(text.first.map { $0.uppercased() } ?? "") + text.dropFirst() + "."),
+                                 buttons: [stop], urgency: .critical, resident: true)
         case .preRinging(let main):
             // Stop is the default and keeps the alarm; up already is the one that skips it.
             return DesktopNotice(summary: "Alarm \(name): pre-alarm", body: markup("Ringing quietly before the alarm at \(main). Stop keeps the alarm set."),

@@ -14,6 +14,10 @@ public struct RuntimeEvent: Sendable {
         /// The pre-alarm was stopped by `by`; the alarm stays set for `main` (wall clock).
         case preRingStopped(by: Requester, main: Instant)
         case snoozed(until: Instant, by: Requester)
+        /// The ring ran its `--ring-for` unanswered (`--unattended`): it rings again at `next`
+        /// (snoozed: a `snoozed` event by `unattended` follows), or rings on until `next` (nil:
+        /// until stopped), in round `ring.round`.
+        case unanswered(UnansweredRing, next: Instant?)
         case finished(Outcome)
         case clockChanged
         case suspended

@@ -108,6 +108,10 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
             default: return
             }
             t.phase = .ringing(since: t.since)
+        case .snoozed(_, .unattended):
+            return  // the `unanswered` before it set the notice
+        case .unanswered(let ring, let next?) where ring.mode == .snooze:
+            t.phase = .unanswered(ring, until: Formatting.clockTimeAndDay(next, now: event.time.realtime, zone: session.zone))
         case .snoozed(let until, _):
             t.phase = .snoozed(until: Formatting.clockTimeAndDay(until, now: event.time.realtime, zone: session.zone))
         case .preRingStarted(let main):
