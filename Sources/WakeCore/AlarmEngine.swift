@@ -91,9 +91,13 @@ public struct AlarmEngine: Sendable {
         public var preAlarm: PreAlarm?
         /// `--unattended`, `--unattended-rounds`, `--escalate`: what a ring nobody answers leads to.
         public var unattended: Unattended
+        /// `--check-up`: this long after a person stops the alarm, ask once more (a short quiet
+        /// ring); unanswered within `Defaults.checkUpWindow`, the alarm rings again. Zero: never.
+        public var checkUp: Duration
         public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
                     snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false, preAlarm: PreAlarm? = nil,
-                    unattended: Unattended = Unattended()) {
+                    unattended: Unattended = Unattended(), checkUp: Duration = .zero) {
+            self.checkUp = checkUp
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
             self.snoozeLong = snoozeLong ?? min(snooze * 2, SnoozeLength.longest)
             self.challenge = challenge
@@ -154,6 +158,12 @@ public struct AlarmEngine: Sendable {
         /// `--escalate`: the ring goes on in a new round, louder (the runner restarts the sound at
         /// the round's level; nothing when another alarm's sound plays).
         case escalateRinging
+        /// `--check-up`: the alarm was stopped by `by`, and asks at `at` whether they are up.
+        case reportCheckUpSet(at: Wait, by: Requester)
+        /// `--check-up`: the quiet "are you up?" ring, answered by anything until `until`.
+        case startCheckRinging(until: Wait)
+        /// `--check-up`: nobody answered the check; the alarm rings again (a `startRinging` follows).
+        case reportCheckUpUnanswered
         case finish(Outcome)
     }
 
@@ -176,6 +186,12 @@ public struct AlarmEngine: Sendable {
     /// `--unattended ring`: this ring runs on past its `--ring-for`.
     private var ringingOn = false
 
+    /// `--check-up`'s part: waiting to ask (the state is `snoozed`), or asking (`ringing`, quietly).
+    public enum CheckUp: Hashable, Sendable { case waiting, asking }
+    public private(set) var checkUp: CheckUp?
+    /// The check-up has been set once this occurrence: a stop after it ends the alarm.
+    private var checkedUp = false
+
     /// The snoozes used, and the limit.
     public var snoozes: SnoozeCount { SnoozeCount(used: snoozesUsed, limit: settings.snoozeLimit) }
 
@@ -191,6 +207,23 @@ public struct AlarmEngine: Sendable {
         switch (state, event) {
         case (.finished, _):
             return []
+
+        // `--check-up`: whatever anyone asks, waiting or asking, is the answer "I'm up".
+        case (.snoozed, .command(_, let who, _)) where checkUp == .waiting, (.snoozed, .snooze(_, let who, _)) where checkUp == .waiting:
+            return finish(.stopped(by: who), ringing: false)
+        case (.ringing, .command(_, let who, _)) where checkUp == .asking, (.ringing, .snooze(_, let who, _)) where checkUp == .asking:
+            return finish(.stopped(by: who), ringing: true)
+        case (.snoozed(let wait), .timerFired(let now)) where checkUp == .waiting:
+            return askIfUp(wait, now: now)
+        case (.snoozed(let wait), .clockChanged(let now)) where checkUp == .waiting:
+            return [.reportClockChange(now)] + askIfUp(wait, now: now)
+        case (.ringing, .ringLimitReached(let now)) where checkUp == .asking:
+            // No answer: the alarm rings again, as the alarm, and ends as any ring does.
+            checkUp = nil
+            state = .ringing(since: now.boottime)
+            var actions: [Action] = [.stopRinging, .reportCheckUpUnanswered, .startRinging(late: .zero)]
+            if settings.ringFor > .zero { actions.append(.armRingLimit(Wait(instant: now.boottime + settings.ringFor, clock: .elapsed))) }
+            return actions
 
         case (.preRinging(_, let main), .timerFired(let now)):
             return preRingDeadline(main, now: now)
@@ -236,13 +269,13 @@ public struct AlarmEngine: Sendable {
             case .snoozes: return snooze(.standard, by: who, now)
             case .ignored: return [.reportIgnored(command, by: who)]
             }
-            return finish(.stopped(by: who), ringing: isRinging)
-        case (.ringing, .command(_, let who, _)):
-            return finish(.stopped(by: who), ringing: true)
+            return stopped(command, by: who, now: now, ringing: isRinging)
+        case (.ringing, .command(let command, let who, let now)):
+            return stopped(command, by: who, now: now, ringing: true)
         case (.ringing(let since), .ringLimitReached(let now)):
             return unattended(since: since, now: now)
-        case (.snoozed, .command(_, let who, _)):
-            return finish(.stopped(by: who), ringing: false)
+        case (.snoozed, .command(let command, let who, let now)):
+            return stopped(command, by: who, now: now, ringing: false)
 
         case (.armed, .ringLimitReached), (.snoozed, .ringLimitReached):
             return []
@@ -317,6 +350,35 @@ public struct AlarmEngine: Sendable {
             actions.append(.armRingLimit(Wait(instant: now.boottime + settings.ringFor, clock: .elapsed)))
         }
         return actions
+    }
+
+    /// A stop once the alarm has rung: the end, or under `--check-up`, once per occurrence, a
+    /// question later. Only a person's stop is checked (a key, a button, a media key, the
+    /// answer); a signal, `wake stop`, the D-Bus API and "up already" end it at once, so scripts
+    /// and a person who says so are believed.
+    private mutating func stopped(_ command: AlarmCommand, by who: Requester, now: ClockReading, ringing: Bool) -> [Action] {
+        let person: Bool
+        switch who {
+        case .key, .notification, .mediaControl, .answer: person = true
+        case .signal, .control, .busAPI, .unattended: person = false
+        }
+        guard settings.checkUp > .zero, !checkedUp, person, command != .upAlready else {
+            return finish(.stopped(by: who), ringing: ringing)
+        }
+        checkedUp = true
+        checkUp = .waiting
+        let at = Wait(instant: now.boottime + settings.checkUp, clock: .elapsed)
+        state = .snoozed(at)
+        return (ringing ? [.stopRinging] : []) + [.disarmRingLimit, .reportCheckUpSet(at: at, by: who), .armTimer(at)]
+    }
+
+    /// The check-up's moment: the quiet ring asks, and waits `Defaults.checkUpWindow` for an answer.
+    private mutating func askIfUp(_ wait: Wait, now: ClockReading) -> [Action] {
+        guard now.reading(wait.clock) >= wait.instant else { return [.armTimer(wait)] }
+        checkUp = .asking
+        state = .ringing(since: now.boottime)
+        let until = Wait(instant: now.boottime + Defaults.checkUpWindow, clock: .elapsed)
+        return [.disarmTimer, .startCheckRinging(until: until), .armRingLimit(until)]
     }
 
     /// The ring ran its `--ring-for` (or, ringing on, to its late limit) with nobody answering.

@@ -48,6 +48,10 @@ public struct DesktopNotice: Hashable, Sendable {
         case unanswered(UnansweredRing, until: String)
         /// Not even the bell could be made: the alarm has ended without a sound.
         case failed(reason: String)
+        /// `--check-up`: stopped; at `at` (`07:25`) the alarm asks whether you are up.
+        case checkUpSet(at: String)
+        /// `--check-up`: asking (a quiet ring) until `until`; unanswered, the alarm rings again.
+        case checkUpAsking(until: String)
         /// The pre-alarm (`--pre-alarm`) rings quietly; the alarm itself rings at `main` (`06:30`).
         case preRinging(main: String)
         /// The pre-alarm was stopped; the alarm stays set for `main`.
@@ -78,7 +82,7 @@ public struct DesktopNotice: Hashable, Sendable {
             case .snoozed, .unanswered:
                 notice.buttons.removeAll { $0.key == stopKey }
                 notice.body += " " + markup("'wake stop' in a shell stops it.")
-            case .failed, .preRinging, .preStopped:
+            case .failed, .preRinging, .preStopped, .checkUpSet, .checkUpAsking:
                 break  // a pre-alarm's stop keeps the alarm set: nothing to answer yet
             }
         }
@@ -118,6 +122,12 @@ public struct DesktopNotice: Hashable, Sendable {
             return DesktopNotice(summary: "Alarm \(name): " + text.prefix(while: { $0 != ";" }),
                                  body: markup(String(text.first.map { $0.uppercased() } ?? "") + text.dropFirst() + "."),
                                  buttons: [stop], urgency: .critical, resident: true)
+        case .checkUpSet(let at):
+            return DesktopNotice(summary: "Alarm \(name): stopped", body: markup("At \(at) it asks once more whether you are up."),
+                                 buttons: [Button(key: upKey, label: "I'm up")], urgency: .normal, resident: true)
+        case .checkUpAsking(let until):
+            return DesktopNotice(summary: "Alarm \(name): are you up?", body: markup("Answer by \(until), or the alarm rings again."),
+                                 buttons: [Button(key: upKey, label: "I'm up")], urgency: .critical, resident: true)
         case .preRinging(let main):
             // Stop is the default and keeps the alarm; up already is the one that skips it.
             return DesktopNotice(summary: "Alarm \(name): pre-alarm", body: markup("Ringing quietly before the alarm at \(main). Stop keeps the alarm set."),

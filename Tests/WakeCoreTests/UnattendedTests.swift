@@ -120,7 +120,8 @@ struct UnattendedTests {
                 == "on (round 2 at 70 %, round 3 at 100 % with wake's built-in sound)")
         let notice = DesktopNotice.make(.unanswered(UnansweredRing(rang: .seconds(600), mode: .snooze, round: 2, of: 3), until: "07:19"),
                                         alarm: "07:00", snooze: .seconds(540))
-        #expect(notice.summary == "Alarm 07:00: rang 10 min unanswered" && notice.body == "Rang 10 min unanswered; again at 07:19, round 2 of 3.")
+        #expect(notice.summary == "Alarm 07:00: rang 10 min unanswered")
+        #expect(notice.body == "Rang 10 min unanswered; again at 07:19, round 2 of 3.")
         #expect(notice.buttons.map(\.key) == [DesktopNotice.stopKey])
     }
 }

@@ -150,6 +150,9 @@ final class EventRecorder: RuntimeObserver {
             case .preRingStopped: return "preRingStopped"
             case .snoozed: return "snoozed"
             case .unanswered: return "unanswered"
+            case .checkUp(.set): return "checkUpSet"
+            case .checkUp(.asking): return "checkUp"
+            case .checkUp(.unanswered): return "checkUpUnanswered"
             case .finished(let o):
                 switch o {
                 case .stopped: return "stopped"

@@ -14,7 +14,8 @@ struct UnattendedRunnerTests {
         let (runner, recorder) = RunnerTests.runner(world)
         let settings = try RingSettings(values: ["device": "null", "volume": "40"].merging(values) { $1 })
         let setup = AlarmSetup(id: "alarm", deadline: Deadline(instant: RunnerTests.morning, clock: .wall), resolvedAt: world.now(),
-                               settings: settings.engine(standing: standing), ring: settings.request(sound: try RunnerTests.tone(), kind: .user))
+                               settings: settings.engine(standing: standing),
+                               ring: settings.request(sound: try RunnerTests.tone(), kind: .user))
         try runner.arm(setup)
         return (world, runner, recorder)
     }

@@ -121,6 +121,9 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp(AlarmOption.escalate.help), completion: .list(AlarmOption.escalate.words))
     var escalate: String = AlarmOption.escalate.defaultText ?? ""
 
+    @Option(help: ArgumentHelp(AlarmOption.checkUp.help))
+    var checkUp: String = AlarmOption.checkUp.defaultText ?? ""
+
     @Option(help: ArgumentHelp(AlarmOption.lateLimit.help))
     var lateLimit: String = AlarmOption.lateLimit.defaultText ?? ""
 

@@ -58,6 +58,14 @@ public final class EventLogObserver: RuntimeObserver {
         case .snoozed(let until, let who):
             name = "snoozed"
             fields += [("until", iso(until))] + Self.requester(who)
+        case .checkUp(.set(let at, let who)):
+            name = "check_up_set"
+            fields += [("at", iso(at))] + Self.requester(who)
+        case .checkUp(.asking(let until)):
+            name = "check_up"
+            fields.append(("until", iso(until)))
+        case .checkUp(.unanswered):
+            name = "check_up_unanswered"
         case .unanswered(let news, let next):
             name = "unanswered"
             fields += [("rang_s", .int(news.rang.secondsRoundedUp)), ("mode", .string(news.mode.rawValue)),

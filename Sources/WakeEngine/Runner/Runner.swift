@@ -368,6 +368,23 @@ public final class Runner {
             publish(id, .snoozeRefused(count, by: who), at: now)
         case .reportUnanswered(let news, let next):
             publish(id, .unanswered(news, next: next?.wallInstant(from: now)), at: now)
+        case .reportCheckUpSet(let at, let who):
+            publish(id, .checkUp(.set(at: at.wallInstant(from: now), by: who)), at: now)
+        case .startCheckRinging(let until):
+            // Not the alarm's `ringing` (its lateness, the media player): the check's own event says it.
+            a.audibleAnnounced = true
+            a.silentReason = nil
+            publish(id, .checkUp(.asking(until: until.wallInstant(from: now))), at: now)
+            ringing.append(id)
+            if ringing.count == 1 {
+                if soundingPre { output.stop() }
+                soundingPre = false
+                sounding = id
+                preparedFor = nil
+                output.start(ringRequest(a))
+            }
+        case .reportCheckUpUnanswered:
+            publish(id, .checkUp(.unanswered), at: now)
         case .escalateRinging:
             // The next round's level (and sound) at once, when this alarm is the one sounding.
             guard ringing.first == id, !soundingPre else { return }
@@ -423,7 +440,11 @@ public final class Runner {
     /// What `a` rings now: its own ring, or after a snooze its ring at the snooze volume; under
     /// `--escalate`, at its round's level.
     private func ringRequest(_ a: Alarm) -> RingRequest {
-        (a.engine.snoozesUsed > 0 ? a.setup.ring.afterSnooze : a.setup.ring).round(a.engine.round, of: a.setup.settings.unattended)
+        // `--check-up`'s question: short and quiet, the alarm's share as a pre-alarm's is.
+        if a.engine.checkUp != nil {
+            return a.setup.ring.preRing(percent: Defaults.checkUpPercent, lead: Defaults.checkUpWindow)
+        }
+        return (a.engine.snoozesUsed > 0 ? a.setup.ring.afterSnooze : a.setup.ring).round(a.engine.round, of: a.setup.settings.unattended)
     }
 
     private func discardPreroll(of id: String) {

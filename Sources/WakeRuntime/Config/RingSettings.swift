@@ -84,7 +84,8 @@ public struct RingSettings {
     /// What a ring nobody answers leads to; unset, `--unattended` is a one-off's or a standing
     /// alarm's default (`standing`: the daemon's).
     public func unattended(standing: Bool) -> Unattended {
-        let mode = text(.unattended).flatMap(Unattended.Mode.init(rawValue:)) ?? (standing ? Unattended.standingMode : Unattended.oneOffMode)
+        let unset = standing ? Unattended.standingMode : Unattended.oneOffMode
+        let mode = text(.unattended).flatMap(Unattended.Mode.init(rawValue:)) ?? unset
         return Unattended(mode: mode, rounds: number(.unattendedRounds) ?? Unattended.defaultRounds, escalate: text(.escalate) == "on")
     }
 
@@ -97,7 +98,7 @@ public struct RingSettings {
         return AlarmEngine.Settings(lateLimit: lateLimit, snooze: duration(.snooze) ?? Defaults.snooze,
                                     ringFor: duration(.ringFor) ?? .zero, snoozeLimit: snoozeLimit,
                                     snoozeLong: duration(.snoozeLong), challenge: text(.challenge) == "math", preAlarm: preAlarm,
-                                    unattended: unattended(standing: standing))
+                                    unattended: unattended(standing: standing), checkUp: duration(.checkUp) ?? .zero)
     }
 
     /// What the output plays for this alarm: the sound checked at arm time (`sound`, `kind`,

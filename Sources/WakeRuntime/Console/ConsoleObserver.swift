@@ -97,6 +97,14 @@ public final class ConsoleObserver: RuntimeObserver {
             // Its `unanswered` line said when it rings again, and which round.
             lastRingingLine = nil
             snoozedNow.insert(event.alarm)
+        case .checkUp(.set(let at, let who)):
+            lastRingingLine = nil
+            console.info("\(alarmName(event.alarm))stopped by \(who.description); at \(clock(at)) it asks once more whether you are up")
+        case .checkUp(.asking(let until)):
+            let answer = keysReadable() ? "press any key" : "'wake stop'"
+            console.info("\(alarmName(event.alarm))are you up? \(answer) by \(clock(until)), or the alarm rings again")
+        case .checkUp(.unanswered):
+            console.info("\(alarmName(event.alarm))no answer: the alarm rings again")
         case .unanswered(let news, let next):
             rounds[event.alarm] = news.round
             let until = next.map { Formatting.clockTimeAndDay($0, now: event.time.realtime, zone: zone, alwaysSeconds: true) }
