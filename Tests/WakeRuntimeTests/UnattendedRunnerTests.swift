@@ -59,6 +59,19 @@ struct UnattendedRunnerTests {
         #expect(recorder.names.filter { $0 == "unanswered" }.count == 1)
     }
 
+    @Test("wake list says the round of an unanswered alarm")
+    func listed() throws {
+        let settings = AlarmEngine.Settings(snooze: .seconds(9 * 60), ringFor: .seconds(10 * 60), unattended: Unattended(mode: .snooze))
+        let w = try ChosenSnoozeSessionTests.World(at: RunnerTests.morning, evening: RunnerTests.evening, zone: .utc, settings: settings)
+        defer { w.endpoint.stop() }
+        w.session.world.advance(by: .seconds(8 * 3600 + 10 * 60))
+        var listed = try w.list()
+        #expect(listed.text.contains("snoozed until 07:19:00 (unanswered, round 2 of 3)"), "\(listed.text)")
+        w.session.world.advance(by: .seconds(9 * 60))
+        listed = try w.list()
+        #expect(listed.text.contains("ringing (unanswered, round 2 of 3)"), "\(listed.text)")
+    }
+
     @Test("a one-off stops by default (exit 4 stays); a standing alarm snoozes 3 rounds; config.toml sets both")
     func defaults() throws {
         let plain = try RingSettings(values: [:])
