@@ -66,6 +66,19 @@ struct UnattendedTests {
         #expect(f.handle(.key("q", then + .seconds(700))) == T.finishActions(.stopped(by: .key("q")), ringing: false))
     }
 
+    @Test("Ctrl-Z and signals keep their meaning in every round: a round snoozes on Ctrl-Z, its snooze stops the process, SIGTERM stops")
+    func suspendAndSignals() {
+        var (e, now) = T.ringing(Self.settings(.snooze, escalate: true))
+        _ = e.handle(.ringLimitReached(now + .seconds(600)))
+        #expect(AlarmEngine.suspended(in: e.state, challenge: false) == .stopsProcess)
+        now = now + .seconds(600 + 540)
+        _ = e.handle(.timerFired(now))
+        #expect(e.round == 2 && AlarmEngine.suspended(in: e.state, challenge: false) == .snoozes)
+        #expect(AlarmEngine.suspended(in: e.state, challenge: true) == .refused)
+        let term = Requester.signal(name: "SIGTERM", number: 15)
+        #expect(e.handle(.command(.cancel, by: term, now + .seconds(1))) == T.finishActions(.stopped(by: term), ringing: true))
+    }
+
     @Test("snooze, one round: the same as stop")
     func oneRound() {
         var (e, now) = T.ringing(Self.settings(.snooze, rounds: 1))
