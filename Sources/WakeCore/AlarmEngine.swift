@@ -208,11 +208,16 @@ public struct AlarmEngine: Sendable {
         case (.finished, _):
             return []
 
-        // `--check-up`: whatever anyone asks, waiting or asking, is the answer "I'm up".
-        case (.snoozed, .command(_, let who, _)) where checkUp == .waiting, (.snoozed, .snooze(_, let who, _)) where checkUp == .waiting:
-            return finish(.stopped(by: who), ringing: false)
-        case (.ringing, .command(_, let who, _)) where checkUp == .asking, (.ringing, .snooze(_, let who, _)) where checkUp == .asking:
-            return finish(.stopped(by: who), ringing: true)
+        // `--check-up`: whatever anyone asks, waiting or asking, is the answer "I'm up"; under
+        // `--challenge` only what ends a challenged ring (the sum's answer, a shell, a signal,
+        // the D-Bus API): a key or a swipe is no proof of being up.
+        case (.snoozed, .command(let command, let who, _)) where checkUp == .waiting,
+             (.ringing, .command(let command, let who, _)) where checkUp == .asking:
+            if settings.challenge && Self.challenged(command, by: who) != .ends { return [.reportIgnored(command, by: who)] }
+            return finish(.stopped(by: who), ringing: checkUp == .asking)
+        case (.snoozed, .snooze(_, let who, _)) where checkUp == .waiting, (.ringing, .snooze(_, let who, _)) where checkUp == .asking:
+            if settings.challenge { return [.reportIgnored(.snooze, by: who)] }
+            return finish(.stopped(by: who), ringing: checkUp == .asking)
         case (.snoozed(let wait), .timerFired(let now)) where checkUp == .waiting:
             return askIfUp(wait, now: now)
         case (.snoozed(let wait), .clockChanged(let now)) where checkUp == .waiting:

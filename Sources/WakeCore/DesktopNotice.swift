@@ -82,7 +82,11 @@ public struct DesktopNotice: Hashable, Sendable {
             case .snoozed, .unanswered:
                 notice.buttons.removeAll { $0.key == stopKey }
                 notice.body += " " + markup("'wake stop' in a shell stops it.")
-            case .failed, .preRinging, .preStopped, .checkUpSet, .checkUpAsking:
+            case .checkUpSet, .checkUpAsking:
+                // I'm up is a swipe too: the sum, or a shell, answers.
+                notice.buttons = []
+                notice.body += " " + markup("To answer, solve the sum on the terminal or run 'wake stop'.")
+            case .failed, .preRinging, .preStopped:
                 break  // a pre-alarm's stop keeps the alarm set: nothing to answer yet
             }
         }

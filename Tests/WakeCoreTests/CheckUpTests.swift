@@ -57,6 +57,21 @@ struct CheckUpTests {
         #expect(e.handle(.key("q", now)) == T.finishActions(.stopped(by: .key("q")), ringing: true))
     }
 
+    @Test("under --challenge the check is a challenge too: a key or a button is ignored, the answer or wake stop ends it")
+    func challenged() {
+        var settings = Self.settings
+        settings.challenge = true
+        var (e, now) = T.ringing(settings)
+        _ = e.handle(.command(.stop, by: .answer, now))
+        #expect(e.checkUp == .waiting)
+        #expect(e.handle(.key("x", now + .seconds(10))) == [.reportIgnored(.stop, by: .key("x"))])
+        now = now + .seconds(300)
+        _ = e.handle(.timerFired(now))
+        #expect(e.handle(.command(.upAlready, by: .notification, now)) == [.reportIgnored(.upAlready, by: .notification)])
+        #expect(e.handle(.snooze(.standard, by: .key("z"), now)) == [.reportIgnored(.snooze, by: .key("z"))])
+        #expect(e.handle(.command(.stop, by: .answer, now + .seconds(5))) == T.finishActions(.stopped(by: .answer), ringing: true))
+    }
+
     @Test("a stop while snoozed is checked too")
     func stopWhileSnoozed() {
         var (e, now) = T.ringing(Self.settings)
@@ -69,13 +84,15 @@ struct CheckUpTests {
 
 @Suite("Are you up? The notification")
 struct CheckUpNoticeTests {
-    @Test("waiting and asking: an I'm up button, which the notifier sends as up already; asking is critical")
+    @Test("waiting and asking: an I'm up button, which the notifier sends as up already; asking is critical; none under --challenge")
     func notices() {
         let set = DesktopNotice.make(.checkUpSet(at: "07:05"), alarm: "07:00", snooze: .seconds(540))
         #expect(set.summary == "Alarm 07:00: stopped" && set.body == "At 07:05 it asks once more whether you are up.")
         let asking = DesktopNotice.make(.checkUpAsking(until: "07:06:00"), alarm: "07:00", snooze: .seconds(540), challenge: true)
         #expect(asking.summary == "Alarm 07:00: are you up?" && asking.urgency == .critical)
-        #expect(set.buttons.map(\.key) == [DesktopNotice.upKey] && asking.buttons.map(\.key) == [DesktopNotice.upKey])
-        #expect(asking.buttons.map(\.label) == ["I'm up"])
+        #expect(set.buttons.map(\.key) == [DesktopNotice.upKey])
+        let plain = DesktopNotice.make(.checkUpAsking(until: "07:06:00"), alarm: "07:00", snooze: .seconds(540))
+        #expect(plain.buttons.map(\.label) == ["I'm up"] && plain.buttons.map(\.key) == [DesktopNotice.upKey])
+        #expect(asking.buttons.isEmpty && asking.body.hasSuffix("To answer, solve the sum on the terminal or run 'wake stop'."))
     }
 }

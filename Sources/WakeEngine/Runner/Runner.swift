@@ -374,7 +374,13 @@ public final class Runner {
             // Not the alarm's `ringing` (its lateness, the media player): the check's own event says it.
             a.audibleAnnounced = true
             a.silentReason = nil
+            // Under `--challenge` the question is a sum too.
+            if a.setup.settings.challenge {
+                a.challenge = makeChallenge()
+                challengesAsked &+= 1
+            }
             publish(id, .checkUp(.asking(until: until.wallInstant(from: now))), at: now)
+            if let asked = a.challenge { publish(id, .challenge(question: asked.question), at: now) }
             ringing.append(id)
             if ringing.count == 1 {
                 if soundingPre { output.stop() }

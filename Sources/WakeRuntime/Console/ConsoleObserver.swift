@@ -101,7 +101,7 @@ public final class ConsoleObserver: RuntimeObserver {
             lastRingingLine = nil
             console.info("\(alarmName(event.alarm))stopped by \(who.description); at \(clock(at)) it asks once more whether you are up")
         case .checkUp(.asking(let until)):
-            let answer = keysReadable() ? "press any key" : "'wake stop'"
+            let answer = settings(event.alarm).challenge ? "solve the sum" : keysReadable() ? "press any key" : "'wake stop'"
             console.info("\(alarmName(event.alarm))are you up? \(answer) by \(clock(until)), or the alarm rings again")
         case .checkUp(.unanswered):
             console.info("\(alarmName(event.alarm))no answer: the alarm rings again")
