@@ -99,6 +99,7 @@ public final class ConsoleObserver: RuntimeObserver {
             snoozedNow.insert(event.alarm)
         case .checkUp(.set(let at, let who)):
             lastRingingLine = nil
+            snoozedNow.insert(event.alarm)  // a key ignored under --challenge is explained as for a snooze
             console.info("\(alarmName(event.alarm))stopped by \(who.description); at \(clock(at)) it asks once more whether you are up")
         case .checkUp(.asking(let until)):
             let answer = settings(event.alarm).challenge ? "solve the sum" : keysReadable() ? "press any key" : "'wake stop'"
