@@ -30,6 +30,8 @@ public enum Requester: Hashable, Sendable {
     case busAPI(caller: BusCaller)
     /// The right answer to the alarm's `--challenge` sum, typed on the terminal.
     case answer
+    /// Nobody: the ring ran its `--ring-for` unanswered, and `--unattended snooze` snoozed it.
+    case unattended
 
     /// How the log and the console name it: `key 'q'`, `SIGTERM`, `wake stop (pid 42)`.
     public var description: String {
@@ -41,6 +43,7 @@ public enum Requester: Hashable, Sendable {
         case .mediaControl(let caller): return "the media controls (\(caller))"
         case .busAPI(let caller): return "the D-Bus API (\(caller))"
         case .answer: return "the answer"
+        case .unattended: return "nobody (unanswered)"
         }
     }
 
@@ -54,6 +57,7 @@ public enum Requester: Hashable, Sendable {
         case .mediaControl: return "mpris"
         case .busAPI: return "dbus"
         case .answer: return "answer"
+        case .unattended: return "unattended"
         }
     }
 }

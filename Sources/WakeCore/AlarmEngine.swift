@@ -69,6 +69,9 @@ public struct SnoozeCount: Hashable, Sendable {
 /// Commands: `cancel` ends it in any state, `stop` ends it once it has rung, `snooze` only while
 /// ringing and while the occurrence has snoozes left (`snoozeLimit`): one past the limit is
 /// refused and the alarm rings on, so a limit never silences it; `--ring-for` still ends it.
+/// A ring that runs its `--ring-for` unanswered does what `--unattended` says (`Unattended`):
+/// ends (timed out), snoozes and rings again as the next round (`round`), or rings on until
+/// the late limit.
 public struct AlarmEngine: Sendable {
     public struct Settings: Hashable, Sendable {
         /// Zero means no limit.
@@ -86,12 +89,20 @@ public struct AlarmEngine: Sendable {
         public var challenge: Bool
         /// `--pre-alarm`: ring quietly this long before the deadline; nil for none.
         public var preAlarm: PreAlarm?
+        /// `--unattended`, `--unattended-rounds`, `--escalate`: what a ring nobody answers leads to.
+        public var unattended: Unattended
+        /// `--check-up`: this long after a person stops the alarm, ask once more (a short quiet
+        /// ring); unanswered within `Defaults.checkUpWindow`, the alarm rings again. Zero: never.
+        public var checkUp: Duration
         public init(lateLimit: Duration = Defaults.lateLimit, snooze: Duration = Defaults.snooze, ringFor: Duration = Defaults.ringFor,
-                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false, preAlarm: PreAlarm? = nil) {
+                    snoozeLimit: Int? = nil, snoozeLong: Duration? = nil, challenge: Bool = false, preAlarm: PreAlarm? = nil,
+                    unattended: Unattended = Unattended(), checkUp: Duration = .zero) {
+            self.checkUp = checkUp
             self.lateLimit = lateLimit; self.snooze = snooze; self.ringFor = ringFor; self.snoozeLimit = snoozeLimit
             self.snoozeLong = snoozeLong ?? min(snooze * 2, SnoozeLength.longest)
             self.challenge = challenge
             self.preAlarm = preAlarm
+            self.unattended = unattended
         }
     }
 
@@ -141,6 +152,18 @@ public struct AlarmEngine: Sendable {
         case reportIgnored(AlarmCommand, by: Requester)
         /// A snooze past the limit: refused, and the alarm rings on.
         case reportSnoozeRefused(SnoozeCount, by: Requester)
+        /// The ring ran its `--ring-for` unanswered (`--unattended`): it rings again at `next`
+        /// (a snooze), or rings on until `next` (the late limit; nil: until stopped).
+        case reportUnanswered(UnansweredRing, next: Wait?)
+        /// `--escalate`: the ring goes on in a new round, louder (the runner restarts the sound at
+        /// the round's level; nothing when another alarm's sound plays).
+        case escalateRinging
+        /// `--check-up`: the alarm was stopped by `by`, and asks at `at` whether they are up.
+        case reportCheckUpSet(at: Wait, by: Requester)
+        /// `--check-up`: the quiet "are you up?" ring, answered by anything until `until`.
+        case startCheckRinging(until: Wait)
+        /// `--check-up`: nobody answered the check; the alarm rings again (a `startRinging` follows).
+        case reportCheckUpUnanswered
         case finish(Outcome)
     }
 
@@ -155,6 +178,19 @@ public struct AlarmEngine: Sendable {
     public private(set) var preRang = false
     /// The pre-ring was stopped and the alarm stays set: an "up already" now skips it.
     public private(set) var preStopped = false
+    /// The round of the ring (1: the alarm's own): each ring that runs its `--ring-for`
+    /// unanswered starts the next (`--unattended`); a person's snooze does not.
+    public private(set) var round = 1
+    /// What the last unanswered ring led to, for the words the console and notification say.
+    public private(set) var unanswered: UnansweredRing?
+    /// `--unattended ring`: this ring runs on past its `--ring-for`.
+    private var ringingOn = false
+
+    /// `--check-up`'s part: waiting to ask (the state is `snoozed`), or asking (`ringing`, quietly).
+    public enum CheckUp: Hashable, Sendable { case waiting, asking }
+    public private(set) var checkUp: CheckUp?
+    /// The check-up has been set once this occurrence: a stop after it ends the alarm.
+    private var checkedUp = false
 
     /// The snoozes used, and the limit.
     public var snoozes: SnoozeCount { SnoozeCount(used: snoozesUsed, limit: settings.snoozeLimit) }
@@ -171,6 +207,28 @@ public struct AlarmEngine: Sendable {
         switch (state, event) {
         case (.finished, _):
             return []
+
+        // `--check-up`: whatever anyone asks, waiting or asking, is the answer "I'm up"; under
+        // `--challenge` only what ends a challenged ring (the sum's answer, a shell, a signal,
+        // the D-Bus API): a key or a swipe is no proof of being up.
+        case (.snoozed, .command(let command, let who, _)) where checkUp == .waiting,
+             (.ringing, .command(let command, let who, _)) where checkUp == .asking:
+            if settings.challenge && Self.challenged(command, by: who) != .ends { return [.reportIgnored(command, by: who)] }
+            return finish(.stopped(by: who), ringing: checkUp == .asking)
+        case (.snoozed, .snooze(_, let who, _)) where checkUp == .waiting, (.ringing, .snooze(_, let who, _)) where checkUp == .asking:
+            if settings.challenge { return [.reportIgnored(.snooze, by: who)] }
+            return finish(.stopped(by: who), ringing: checkUp == .asking)
+        case (.snoozed(let wait), .timerFired(let now)) where checkUp == .waiting:
+            return askIfUp(wait, now: now)
+        case (.snoozed(let wait), .clockChanged(let now)) where checkUp == .waiting:
+            return [.reportClockChange(now)] + askIfUp(wait, now: now)
+        case (.ringing, .ringLimitReached(let now)) where checkUp == .asking:
+            // No answer: the alarm rings again, as the alarm, and ends as any ring does.
+            checkUp = nil
+            state = .ringing(since: now.boottime)
+            var actions: [Action] = [.stopRinging, .reportCheckUpUnanswered, .startRinging(late: .zero)]
+            if settings.ringFor > .zero { actions.append(.armRingLimit(Wait(instant: now.boottime + settings.ringFor, clock: .elapsed))) }
+            return actions
 
         case (.preRinging(_, let main), .timerFired(let now)):
             return preRingDeadline(main, now: now)
@@ -216,13 +274,13 @@ public struct AlarmEngine: Sendable {
             case .snoozes: return snooze(.standard, by: who, now)
             case .ignored: return [.reportIgnored(command, by: who)]
             }
-            return finish(.stopped(by: who), ringing: isRinging)
-        case (.ringing, .command(_, let who, _)):
-            return finish(.stopped(by: who), ringing: true)
-        case (.ringing, .ringLimitReached):
-            return finish(.timedOut, ringing: true)
-        case (.snoozed, .command(_, let who, _)):
-            return finish(.stopped(by: who), ringing: false)
+            return stopped(command, by: who, now: now, ringing: isRinging)
+        case (.ringing, .command(let command, let who, let now)):
+            return stopped(command, by: who, now: now, ringing: true)
+        case (.ringing(let since), .ringLimitReached(let now)):
+            return unattended(since: since, now: now)
+        case (.snoozed, .command(let command, let who, let now)):
+            return stopped(command, by: who, now: now, ringing: false)
 
         case (.armed, .ringLimitReached), (.snoozed, .ringLimitReached):
             return []
@@ -238,7 +296,7 @@ public struct AlarmEngine: Sendable {
 
     public static func challenged(_ command: AlarmCommand, by who: Requester) -> ChallengeRule {
         switch who {
-        case .answer, .control, .signal, .busAPI: return .ends
+        case .answer, .control, .signal, .busAPI, .unattended: return .ends
         case .notification, .mediaControl: return .snoozes
         case .key: return .ignored
         }
@@ -290,12 +348,78 @@ public struct AlarmEngine: Sendable {
             return finish(.missed(late: late), ringing: false)
         }
         deadline = wait
+        ringingOn = false
         state = .ringing(since: now.boottime)
         var actions: [Action] = [.disarmTimer, .startRinging(late: late)]
         if settings.ringFor > .zero {
             actions.append(.armRingLimit(Wait(instant: now.boottime + settings.ringFor, clock: .elapsed)))
         }
         return actions
+    }
+
+    /// A stop once the alarm has rung: the end, or under `--check-up`, once per occurrence, a
+    /// question later. Only a person's stop is checked (a key, a button, a media key, the
+    /// answer); a signal, `wake stop`, the D-Bus API and "up already" end it at once, so scripts
+    /// and a person who says so are believed.
+    private mutating func stopped(_ command: AlarmCommand, by who: Requester, now: ClockReading, ringing: Bool) -> [Action] {
+        let person: Bool
+        switch who {
+        case .key, .notification, .mediaControl, .answer: person = true
+        case .signal, .control, .busAPI, .unattended: person = false
+        }
+        guard settings.checkUp > .zero, !checkedUp, person, command != .upAlready else {
+            return finish(.stopped(by: who), ringing: ringing)
+        }
+        checkedUp = true
+        checkUp = .waiting
+        let at = Wait(instant: now.boottime + settings.checkUp, clock: .elapsed)
+        state = .snoozed(at)
+        return (ringing ? [.stopRinging] : []) + [.disarmRingLimit, .reportCheckUpSet(at: at, by: who), .armTimer(at)]
+    }
+
+    /// The check-up's moment: the quiet ring asks, and waits `Defaults.checkUpWindow` for an answer.
+    private mutating func askIfUp(_ wait: Wait, now: ClockReading) -> [Action] {
+        guard now.reading(wait.clock) >= wait.instant else { return [.armTimer(wait)] }
+        checkUp = .asking
+        state = .ringing(since: now.boottime)
+        let until = Wait(instant: now.boottime + Defaults.checkUpWindow, clock: .elapsed)
+        return [.disarmTimer, .startCheckRinging(until: until), .armRingLimit(until)]
+    }
+
+    /// The ring ran its `--ring-for` (or, ringing on, to its late limit) with nobody answering.
+    private mutating func unattended(since: Instant, now: ClockReading) -> [Action] {
+        let rule = settings.unattended
+        let rang = now.boottime - since
+        switch rule.mode {
+        case .stop:
+            return finish(.timedOut, ringing: true)
+        case .snooze:
+            guard round < rule.rounds else { return finish(.timedOut, ringing: true) }
+            round += 1
+            let news = UnansweredRing(rang: rang, mode: .snooze, round: round, of: rule.rounds)
+            unanswered = news
+            let until = SnoozeLength.standard.wait(from: now, settings: settings)
+            state = .snoozed(until)
+            return [.stopRinging, .disarmRingLimit, .reportUnanswered(news, next: until), .reportSnoozed(until: until, by: .unattended),
+                    .armTimer(until)]
+        case .ring:
+            guard !ringingOn else { return finish(.timedOut, ringing: true) }
+            // Until the late limit, counted from this ring's deadline as `missed` counts it.
+            var end: Wait?
+            if settings.lateLimit > .zero {
+                let left = settings.lateLimit - (now.reading(deadline.clock) - deadline.instant)
+                guard left > .zero else { return finish(.timedOut, ringing: true) }
+                end = Wait(instant: now.boottime + left, clock: .elapsed)
+            }
+            ringingOn = true
+            round += 1
+            let news = UnansweredRing(rang: rang, mode: .ring, round: round, of: rule.roundCount)
+            unanswered = news
+            var actions: [Action] = [.reportUnanswered(news, next: end)]
+            if rule.escalate { actions.append(.escalateRinging) }
+            if let end { actions.append(.armRingLimit(end)) }
+            return actions
+        }
     }
 
     /// A snooze of any length: only a ringing alarm takes one, and only while the occurrence

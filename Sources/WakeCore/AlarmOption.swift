@@ -233,6 +233,34 @@ extension AlarmOption {
                                             help: "Stop ringing after this long if nobody stops it (0: ring until stopped).") { text in
         lessThanASecond(text) ? " \(text.printable) is shorter than a second: the alarm could end before it is heard; give 1s or more, or 0 to ring until stopped" : nil
     }
+    // No default text: unset, a one-off stops (scripts keep exit 4) and a standing alarm snoozes
+    // (`Unattended.oneOffMode`, `standingMode`), so a config.toml line can set it for both.
+    public static let unattended = AlarmOption("unattended", .choice(Unattended.Mode.allCases.map(\.rawValue)), default: nil,
+                                               unset: "stop for a one-off, snooze for a standing alarm", scope: [.ring, .stored, .config],
+                                               help: "When a ring runs its --ring-for unanswered: stop (exit 4), "
+                                                   + "snooze (a snooze, then ring again, --unattended-rounds rings in all) "
+                                                   + "or ring (on until the late limit). "
+                                                   + "Default: stop for a one-off, snooze for a standing alarm.") { text in
+        Unattended.Mode(rawValue: text) != nil ? nil
+            : ": invalid mode '\(text.printable)'; use stop (end, exit 4), snooze (snooze and ring again) "
+              + "or ring (ring on until the late limit)"
+    }
+    public static let unattendedRounds = AlarmOption("unattended-rounds", .count(Unattended.roundLimit),
+                                                     default: String(Unattended.defaultRounds), scope: [.ring, .stored, .config],
+                                                     help: "With --unattended snooze: how many rings an unanswered alarm gets in all, "
+                                                         + "the first included (\(Unattended.roundLimit.lowerBound) to "
+                                                         + "\(Unattended.roundLimit.upperBound)); then it stops.")
+    public static let escalate = AlarmOption("escalate", .choice(["off", "on"]), default: "off", scope: [.ring, .stored, .config],
+                                             help: "on: each unanswered round rings louder, up to 100 %, and the last one "
+                                                 + "with wake's built-in sound in place of the alarm's; off.") { text in
+        ["off", "on"].contains(text) ? nil : ": invalid mode '\(text.printable)'; use on (louder each unanswered round) or off"
+    }
+    // One key in config.toml asks it of every alarm.
+    public static let checkUp = AlarmOption("check-up", .duration(minimum: .seconds(1), zero: "for none", maximum: SnoozeLength.longest),
+                                            default: "0", scope: [.ring, .stored, .config],
+                                            help: "This long after you stop the alarm, ask once more (a short quiet ring, a line, "
+                                                + "a notification "
+                                                + "with I'm up): unanswered within a minute, the alarm rings again (0: never).")
     public static let lateLimit = AlarmOption("late-limit", .duration(minimum: .seconds(1), zero: "for no limit"),
                                               default: DurationText.format(Defaults.lateLimit), scope: [.ring, .stored, .config],
                                               help: "Do not ring if the alarm is later than this (the machine was asleep): a one-off exits 3, a standing alarm is recorded as missed (0: no limit).") { text in
@@ -289,7 +317,8 @@ extension AlarmOption {
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
-                                            ringFor, lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
+                                            ringFor, unattended, unattendedRounds, escalate, checkUp,
+                                            lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
                                             skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.

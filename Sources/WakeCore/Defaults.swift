@@ -32,6 +32,10 @@ public enum Defaults {
     /// `--say on`: the alarm speaks after the first loop of its sound, then at the first seam
     /// once this much sound has played since it last spoke.
     public static let speechInterval: Duration = .seconds(20)
+    /// `--check-up`: how long the quiet "are you up?" ring waits for an answer before the alarm
+    /// rings again, and its share of the alarm's volume.
+    public static let checkUpWindow: Duration = .seconds(60)
+    public static let checkUpPercent = 20
     /// How long the end of a ring may take (the worker's fade and close) before wake exits anyway.
     public static let teardownLimit: Duration = .milliseconds(500)
 }

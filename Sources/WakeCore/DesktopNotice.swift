@@ -43,8 +43,15 @@ public struct DesktopNotice: Hashable, Sendable {
         case silent(reason: String)
         /// Silent until this wall-clock time, then rings again.
         case snoozed(until: String)
+        /// The ring ran its `--ring-for` unanswered and `--unattended snooze` snoozed it: it rings
+        /// again at `until` (`07:19`), in round `ring.round`.
+        case unanswered(UnansweredRing, until: String)
         /// Not even the bell could be made: the alarm has ended without a sound.
         case failed(reason: String)
+        /// `--check-up`: stopped; at `at` (`07:25`) the alarm asks whether you are up.
+        case checkUpSet(at: String)
+        /// `--check-up`: asking (a quiet ring) until `until`; unanswered, the alarm rings again.
+        case checkUpAsking(until: String)
         /// The pre-alarm (`--pre-alarm`) rings quietly; the alarm itself rings at `main` (`06:30`).
         case preRinging(main: String)
         /// The pre-alarm was stopped; the alarm stays set for `main`.
@@ -72,9 +79,13 @@ public struct DesktopNotice: Hashable, Sendable {
             case .ringing, .bell, .silent:
                 notice.buttons.removeAll { $0.key == stopKey }
                 notice.body += "\n" + markup(challengeStops)
-            case .snoozed:
+            case .snoozed, .unanswered:
                 notice.buttons.removeAll { $0.key == stopKey }
                 notice.body += " " + markup("'wake stop' in a shell stops it.")
+            case .checkUpSet, .checkUpAsking:
+                // I'm up is a swipe too: the sum, or a shell, answers.
+                notice.buttons = []
+                notice.body += " " + markup("To answer, solve the sum on the terminal or run 'wake stop'.")
             case .failed, .preRinging, .preStopped:
                 break  // a pre-alarm's stop keeps the alarm set: nothing to answer yet
             }
@@ -109,6 +120,18 @@ public struct DesktopNotice: Hashable, Sendable {
         case .snoozed(let until):
             return DesktopNotice(summary: "Alarm \(name): \(snoozes.snoozed) until \(until)", body: markup("Rings again at \(until)."),
                                  buttons: [stop], urgency: .normal, resident: true)
+        case .unanswered(let ring, let until):
+            // "rang 10 min unanswered; again at 07:19, round 2 of 3": the sleeper's first look.
+            let text = ring.text(until: until)
+            return DesktopNotice(summary: "Alarm \(name): " + text.prefix(while: { $0 != ";" }),
+                                 body: markup(String(text.first.map { $0.uppercased() } ?? "") + text.dropFirst() + "."),
+                                 buttons: [stop], urgency: .critical, resident: true)
+        case .checkUpSet(let at):
+            return DesktopNotice(summary: "Alarm \(name): stopped", body: markup("At \(at) it asks once more whether you are up."),
+                                 buttons: [Button(key: upKey, label: "I'm up")], urgency: .normal, resident: true)
+        case .checkUpAsking(let until):
+            return DesktopNotice(summary: "Alarm \(name): are you up?", body: markup("Answer by \(until), or the alarm rings again."),
+                                 buttons: [Button(key: upKey, label: "I'm up")], urgency: .critical, resident: true)
         case .preRinging(let main):
             // Stop is the default and keeps the alarm; up already is the one that skips it.
             return DesktopNotice(summary: "Alarm \(name): pre-alarm", body: markup("Ringing quietly before the alarm at \(main). Stop keeps the alarm set."),

@@ -26,6 +26,7 @@ struct OptionTableCommandTests {
         // Every stored option through wake add, each with a value of its own kind.
         let values: [String: String] = ["sound": Self.sound, "device": "null", "volume": "40", "fade-in": "1s", "snooze": "5m",
                                         "snooze-long": "12m", "snooze-limit": "2", "snooze-volume": "40", "ring-for": "2m",
+                                        "unattended": "ring", "unattended-rounds": "2", "escalate": "on", "check-up": "5m",
                                         "late-limit": "10m", "min-volume": "30", "mixer": "off", "mpris": "snooze-only", "say": "on",
                                         "message": "Hi", "pre-alarm": "5m,30", "pre-alarm-sound": Self.sound,
                                         "challenge": "math"]

@@ -54,6 +54,8 @@ struct AlarmTestSettingsTests {
         expected.lateLimit = .zero
         expected.ringFor = .seconds(2)
         expected.preAlarm = nil
+        expected.unattended.mode = .stop
+        expected.checkUp = .zero
         #expect(plan.engine == expected)
         #expect(plan.engine.snoozeLimit == 99 && plan.engine.challenge && plan.engine.snooze == .seconds(420))
     }

@@ -117,9 +117,27 @@ struct DaemonControllerTests {
         #expect(rung[3] != rung[2], "a new round does not start with the last: \(rung)")
     }
 
+    @Test("a standing alarm nobody answers snoozes and rings again, 3 rounds by default, then stops; the next day starts at round 1")
+    func unansweredStandingAlarm() throws {
+        let d = try Daemon(alarms: [Self.daily("work", 7)])
+        try d.start()
+        d.advance(by: .seconds(8 * 3600))
+        #expect(d.runner.isRinging)
+        d.advance(by: .seconds(10 * 60))
+        #expect(!d.runner.isRinging && d.runner.round(of: "work")?.round == 2 && d.recorder.names.suffix(2) == ["unanswered", "snoozed"])
+        #expect(try d.record("work")?.snoozedUntil != nil, "the snooze by nobody is recorded as any snooze, for a restart")
+        d.advance(by: .seconds(9 * 60))
+        #expect(d.runner.isRinging)
+        d.advance(by: .seconds(29 * 60))
+        #expect(d.recorder.names.filter { $0 == "unanswered" }.count == 2 && d.recorder.names.contains("timedOut"), "\(d.recorder.names)")
+        d.advance(by: .seconds(86_400 - 48 * 60))
+        #expect(d.runner.isRinging && d.runner.round(of: "work")?.round == 1)
+    }
+
     @Test("a stored --snooze-limit reaches the daemon's engine: the snooze past it is refused and it rings on; the next day counts afresh")
     func storedSnoozeLimit() throws {
-        let d = try Daemon(alarms: [Self.daily("work", 7, options: ["snooze-limit": "1", "snooze": "5m"])])
+        // Stopping when unanswered, as a one-off does: a standing alarm's own default snoozes on.
+        let d = try Daemon(alarms: [Self.daily("work", 7, options: ["snooze-limit": "1", "snooze": "5m", "unattended": "stop"])])
         try d.start()
         #expect(d.controller?.settings(of: "work").snoozeLimit == 1)
         d.advance(by: .seconds(8 * 3600))

@@ -93,6 +93,8 @@ final class FakeWorld: RuntimeClock, TimerFactory, SoundOutput {
     private(set) var startedVolumes: [Int] = []
     /// The fade-in of each start, in order.
     private(set) var startedFades: [Duration] = []
+    /// Whether each start plays wake's built-in sound in place of the request's (`--escalate`'s last round).
+    private(set) var startedBuiltIn: [Bool] = []
     /// The volume of each pre-roll, in order.
     private(set) var preparedVolumes: [Int] = []
 
@@ -104,6 +106,7 @@ final class FakeWorld: RuntimeClock, TimerFactory, SoundOutput {
         startedSpeech.append(request.speech?.clip?.text)
         startedVolumes.append(request.volume)
         startedFades.append(request.fadeIn)
+        startedBuiltIn.append(request.switchedToBuiltIn)
         isSounding = true
         if let onStart { onStart(self) } else {
             onEvent?(.opened(device: request.device, format: "S16_LE", paced: false))
@@ -146,6 +149,10 @@ final class EventRecorder: RuntimeObserver {
             case .preRingStarted: return "preRingStarted"
             case .preRingStopped: return "preRingStopped"
             case .snoozed: return "snoozed"
+            case .unanswered: return "unanswered"
+            case .checkUp(.set): return "checkUpSet"
+            case .checkUp(.asking): return "checkUp"
+            case .checkUp(.unanswered): return "checkUpUnanswered"
             case .finished(let o):
                 switch o {
                 case .stopped: return "stopped"

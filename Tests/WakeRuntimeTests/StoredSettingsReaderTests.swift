@@ -48,7 +48,7 @@ struct StoredSettingsReaderTests {
                 switch (alone, once) {
                 case (.success(let a), .success(let b)):
                     #expect(a.settings.values == b.settings.values && a.settings.checked == b.settings.checked, "round \(round)")
-                    #expect(a.adjustments == b.adjustments && a.settings.engine == b.engine, "round \(round)")
+                    #expect(a.adjustments == b.adjustments && a.settings.engine(standing: true) == b.engine, "round \(round)")
                     let alarm = StandingAlarm(name: "a", hour: 6, minute: 0, second: 0, days: 1, date: nil, options: stored,
                                               created: Instant(nanoseconds: 0))
                     #expect(reader.lateLimit(of: alarm) == RingSettings.lateLimit(of: alarm, config: config), "round \(round)")

@@ -20,7 +20,7 @@ struct ConfigFileEndToEndTests {
 
     @Test("a standing alarm stores only what its command line gave; the daemon rings it with the file's defaults")
     func standingAlarms() async throws {
-        let home = try Self.home("volume = 60\nring-for = \"2s\"\n")
+        let home = try Self.home("volume = 60\nring-for = \"2s\"\nunattended = \"stop\"\n")
         var r = try await home.run(["add", AlarmHome.soon(15), "--name", "soon", "-D", "null", "--snooze", "4m"])
         #expect(r.exitCode == 0, "\(r)")
         let stored = try #require(try await home.listJSON().first)

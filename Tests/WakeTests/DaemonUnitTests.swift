@@ -19,7 +19,8 @@ enum DaemonUnitAssumptions {
     /// Options given to `wake add` besides WHEN, `--name`, `-D` and `--ring-for` (its ring
     /// options are those of `wake WHEN` that belong to the alarm: sound, device, volume, fade-in,
     /// snooze, ring-for, late-limit).
-    static let addOptions: [String] = []
+    /// The ring times out as it always did (a standing alarm's default snoozes and rings again).
+    static let addOptions: [String] = ["--unattended", "stop"]
     /// How long the first alarm rings: long enough that the SIGKILL lands while it rings, even
     /// on a busy machine (the daemon is killed as soon as audio reaches the capture file).
     static let firstRingFor = "30s"

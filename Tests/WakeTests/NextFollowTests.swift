@@ -94,7 +94,8 @@ struct NextFollowTests {
     @Test("a standing alarm rung by the daemon: ringing, then waiting for its next day")
     func daemonRing() async throws {
         let home = try AlarmHome()
-        _ = try await home.run(["add", AlarmHome.soon(5), "--name", "soon", "--days", "daily", "-D", "null", "--ring-for", "2s"])
+        _ = try await home.run(["add", AlarmHome.soon(5), "--name", "soon", "--days", "daily", "-D", "null", "--ring-for", "2s",
+                                "--unattended", "stop"])
         let daemon = try home.daemon(["--notify", "off"])
         defer { daemon.send(SIGKILL) }
         let f = try Follower(home)

@@ -14,7 +14,8 @@ struct PreAlarmDaemonEndToEndTests {
         // Twenty seconds ahead: on a loaded machine wake add and the daemon's start take seconds, and the
         // alarm's own time must not pass before the daemon arms it (a pre-ring starts late, at once).
         let at = AlarmHome.soon(20)
-        let add = try await home.run(["add", at, "--days", "daily", "--name", "work", "-D", "null", "--pre-alarm", "18s", "--ring-for", "1s"])
+        let add = try await home.run(["add", at, "--days", "daily", "--name", "work", "-D", "null", "--pre-alarm", "18s",
+                                       "--ring-for", "1s", "--unattended", "stop"])
         #expect(add.exitCode == 0, "\(add)")
         let daemon = try home.daemon()
         try await daemon.waitForEvent("pre_ringing", timeout: .seconds(20))

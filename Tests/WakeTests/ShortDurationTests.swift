@@ -20,7 +20,7 @@ struct ShortDurationTests {
     func daemonSetsAside() async throws {
         let home = try AlarmHome()
         let events = home.dir.file("events.jsonl")
-        let add = try await home.run(["add", AlarmHome.soon(6), "--name", "soon", "-D", "null", "--ring-for", "2s"])
+        let add = try await home.run(["add", AlarmHome.soon(6), "--name", "soon", "-D", "null", "--ring-for", "2s", "--unattended", "stop"])
         #expect(add.exitCode == 0, "\(add)")
         let config = home.dir.file("config") + "/wake/config.toml"
         try "ring-for = \"1ms\"\nlate-limit = \"500ms\"\n".write(toFile: config, atomically: false, encoding: .utf8)

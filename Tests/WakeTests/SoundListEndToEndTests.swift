@@ -74,7 +74,7 @@ struct SoundListEndToEndTests {
             }
             let capture = home.dir.file("capture\(i).raw")
             let r = try await home.run(["add", AlarmHome.soon(4), "--name", "tones", "-s", folder, "-D", "file:'\(capture)',raw",
-                                        "--ring-for", "1s"])
+                                        "--ring-for", "1s", "--unattended", "stop"])
             #expect(r.exitCode == 0, "\(r)")
             try await waitFor("timed_out", count: i + 1, in: log)
             let ringing = events(log).filter { $0.name == "ringing" }
@@ -100,7 +100,7 @@ struct SoundListEndToEndTests {
         _ = try home.dir.write("mixed/notes.txt", Array("ignored".utf8))
         let capture = home.dir.file("capture.raw")
         let r = try await home.run(["add", AlarmHome.soon(5), "--name", "mixed", "-s", folder, "-D", "file:'\(capture)',raw",
-                                    "--ring-for", "1s"])
+                                    "--ring-for", "1s", "--unattended", "stop"])
         // The history says both tones played this round: the broken file comes first at the ring.
         _ = try home.dir.write("config/wake/history.toml",
                                Array("[mixed]\nplayed = [\"\(folder)/t300.wav\", \"\(folder)/t700.wav\"]\n".utf8))
@@ -131,7 +131,7 @@ struct SoundListEndToEndTests {
         let folder = try await toneFolder(home, "two", [300, 700])
         let capture = home.dir.file("capture.raw")
         let r = try await home.run(["add", AlarmHome.soon(6), "--name", "two", "-s", folder, "-D", "file:'\(capture)',raw",
-                                    "--ring-for", "1s"])
+                                    "--ring-for", "1s", "--unattended", "stop"])
         #expect(r.exitCode == 0, "\(r)")
         // t700 played this round: t300 is first at the next ring.
         _ = try home.dir.write("config/wake/history.toml", Array("[two]\nplayed = [\"\(folder)/t700.wav\"]\n".utf8))

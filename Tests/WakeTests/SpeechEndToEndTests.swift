@@ -129,7 +129,7 @@ struct SpeechEndToEndTests {
         let source = try readWAV(sound)
         let capture = home.dir.file("capture.raw")
         let add = try await home.run(["add", AlarmHome.soon(6), "--name", "spoken", "-s", sound, "-D", "file:'\(capture)',raw",
-                                      "--ring-for", "3s", "--say", "on"])
+                                      "--ring-for", "3s", "--say", "on", "--unattended", "stop"])
         #expect(add.exitCode == 0, "\(add)")
         var env = home.environment
         env.merge(Self.missing) { $1 }
@@ -156,7 +156,7 @@ struct SpeechEndToEndTests {
         let source = try readWAV(sound)
         let capture = home.dir.file("capture.raw")
         let add = try await home.run(["add", AlarmHome.soon(6), "--name", "spoken", "-s", sound, "-D", "file:'\(capture)',raw",
-                                      "--ring-for", "4s", "--say", "on", "--message", "Bins out"])
+                                      "--ring-for", "4s", "--say", "on", "--message", "Bins out", "--unattended", "stop"])
         #expect(add.exitCode == 0, "\(add)")
         let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notify", "off", "--no-wake-system"], environment: home.environment,
                                       directory: home.dir)

@@ -85,7 +85,8 @@ struct StandingAlarmDaemonTests {
         let capture = home.dir.file("capture.raw")
         let daemon = try home.daemon()
         try await daemon.waitForOutput(containing: "wake daemon running")
-        let r = try await home.run(["add", AlarmHome.soon(4), "--name", "soon", "-D", "file:'\(capture)',raw", "--ring-for", "1s"])
+        let r = try await home.run(["add", AlarmHome.soon(4), "--name", "soon", "-D", "file:'\(capture)',raw", "--ring-for", "1s",
+                                    "--unattended", "stop"])
         #expect(r.exitCode == 0 && !r.stdout.contains("no daemon is running"), "the running daemon is seen: \(r)")
         let ringing = try await daemon.waitForEvent("ringing", timeout: .seconds(20))
         #expect(ringing["alarm"] == "soon", "\(ringing)")

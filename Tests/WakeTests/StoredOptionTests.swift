@@ -13,7 +13,7 @@ struct StoredOptionTests {
         let home = try AlarmHome()
         let capture = home.dir.file("capture.raw")
         let events = home.dir.file("events.jsonl")
-        try home.writeConfigFile("ring-for = \"3s\"\n", name: "config.toml")
+        try home.writeConfigFile("ring-for = \"3s\"\nunattended = \"stop\"\n", name: "config.toml")
         let message = String(repeating: "Take the keys. ", count: 10)  // 150 characters
         // Written by hand (an editor, or an older wake), as `wake add` would refuse it now.
         try home.writeConfigFile("""

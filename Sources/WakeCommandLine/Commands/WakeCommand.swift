@@ -112,6 +112,18 @@ struct RingOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp(AlarmOption.ringFor.help))
     var ringFor: String = AlarmOption.ringFor.defaultText ?? ""
 
+    @Option(help: ArgumentHelp(AlarmOption.unattended.help), completion: .list(AlarmOption.unattended.words))
+    var unattended: String?
+
+    @Option(help: ArgumentHelp(AlarmOption.unattendedRounds.help))
+    var unattendedRounds: String = AlarmOption.unattendedRounds.defaultText ?? ""
+
+    @Option(help: ArgumentHelp(AlarmOption.escalate.help), completion: .list(AlarmOption.escalate.words))
+    var escalate: String = AlarmOption.escalate.defaultText ?? ""
+
+    @Option(help: ArgumentHelp(AlarmOption.checkUp.help))
+    var checkUp: String = AlarmOption.checkUp.defaultText ?? ""
+
     @Option(help: ArgumentHelp(AlarmOption.lateLimit.help))
     var lateLimit: String = AlarmOption.lateLimit.defaultText ?? ""
 

@@ -58,6 +58,18 @@ public final class EventLogObserver: RuntimeObserver {
         case .snoozed(let until, let who):
             name = "snoozed"
             fields += [("until", iso(until))] + Self.requester(who)
+        case .checkUp(.set(let at, let who)):
+            name = "check_up_set"
+            fields += [("at", iso(at))] + Self.requester(who)
+        case .checkUp(.asking(let until)):
+            name = "check_up"
+            fields.append(("until", iso(until)))
+        case .checkUp(.unanswered):
+            name = "check_up_unanswered"
+        case .unanswered(let news, let next):
+            name = "unanswered"
+            fields += [("rang_s", .int(news.rang.secondsRoundedUp)), ("mode", .string(news.mode.rawValue)),
+                       ("round", .int(Int64(news.round))), ("rounds", .int(Int64(news.of))), ("next", next.map(iso) ?? .null)]
         case .finished(let outcome):
             switch outcome {
             case .stopped(let who):
@@ -178,6 +190,7 @@ public final class EventLogObserver: RuntimeObserver {
         case .mediaControl(let caller): return [("by", .string("mpris"))] + callerFields(caller)
         case .busAPI(let caller): return [("by", .string("dbus"))] + callerFields(caller)
         case .answer: return [("by", .string("answer"))]
+        case .unattended: return [("by", .string("unattended"))]
         }
     }
 }

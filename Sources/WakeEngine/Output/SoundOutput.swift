@@ -29,6 +29,9 @@ public struct RingRequest {
     public var entries: [String]
     /// `--snooze-volume`: the volume of a ring after a snooze, its fade rising to it; nil: `volume`.
     public var snoozeVolume: Int?
+    /// `--escalate`'s last round: wake's built-in sound plays in place of `sound` (the output
+    /// opens its own copy, as for a fallback), on the same device.
+    public var switchedToBuiltIn = false
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
                 fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,
@@ -60,6 +63,20 @@ public struct RingRequest {
         return r
     }
 
+    /// Round `round` of an unanswered occurrence under `rule` (`--escalate`): at the round's
+    /// volume, and the last round with wake's built-in sound (switched to, not mixed in).
+    public func round(_ round: Int, of rule: Unattended) -> RingRequest {
+        guard rule.escalate, round > 1 else { return self }
+        var r = self
+        r.volume = max(volume, rule.volume(round: round, of: volume))
+        if rule.switchesToBuiltIn(round: round) && soundKind == .user {
+            r.soundKind = .builtIn
+            r.entries = []
+            r.switchedToBuiltIn = true
+        }
+        return r
+    }
+
     /// Whether the sound is a folder's or list's files, opened at ring time.
     var playsEntries: Bool { soundKind == .user && !entries.isEmpty }
 
@@ -68,7 +85,7 @@ public struct RingRequest {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
             && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer && leavesUserLevels == other.leavesUserLevels
             && speech === other.speech
-            && entries == other.entries
+            && entries == other.entries && switchedToBuiltIn == other.switchedToBuiltIn
     }
 }
 

@@ -347,7 +347,10 @@ public final class SupervisedOutput: SoundOutput {
     /// The sound for `kind`: the alarm's own while no stuck worker may be reading it, else a
     /// fresh built-in one.
     private func sound(_ kind: FallbackChain.Sound, _ request: RingRequest) -> SoundFile? {
-        if kind == request.soundKind, !request.playsEntries, !poisoned.contains(ObjectIdentifier(request.sound)) { return request.sound }
+        if kind == request.soundKind, !request.playsEntries, !request.switchedToBuiltIn,
+           !poisoned.contains(ObjectIdentifier(request.sound)) {
+            return request.sound
+        }
         if let spare = spareBuiltIn, !poisoned.contains(ObjectIdentifier(spare)) { return spare }
         spareBuiltIn = builtInSound()
         return spareBuiltIn

@@ -165,6 +165,11 @@ public final class Runner {
     /// The snoozes an alarm's occurrence has used, and its limit.
     public func snoozes(of id: String) -> SnoozeCount? { byID[id]?.engine.snoozes }
 
+    /// The round an alarm's occurrence rings in (`--unattended`), and its last unanswered ring.
+    public func round(of id: String) -> (round: Int, unanswered: UnansweredRing?)? {
+        byID[id].map { ($0.engine.round, $0.engine.unanswered) }
+    }
+
     public var isRinging: Bool { !ringing.isEmpty }
 
     /// When an armed or snoozed alarm rings next, on the wall clock.
@@ -361,6 +366,36 @@ public final class Runner {
             publish(id, .ignored(command, by: who), at: now)
         case .reportSnoozeRefused(let count, let who):
             publish(id, .snoozeRefused(count, by: who), at: now)
+        case .reportUnanswered(let news, let next):
+            publish(id, .unanswered(news, next: next?.wallInstant(from: now)), at: now)
+        case .reportCheckUpSet(let at, let who):
+            publish(id, .checkUp(.set(at: at.wallInstant(from: now), by: who)), at: now)
+        case .startCheckRinging(let until):
+            // Not the alarm's `ringing` (its lateness, the media player): the check's own event says it.
+            a.audibleAnnounced = true
+            a.silentReason = nil
+            // Under `--challenge` the question is a sum too.
+            if a.setup.settings.challenge {
+                a.challenge = makeChallenge()
+                challengesAsked &+= 1
+            }
+            publish(id, .checkUp(.asking(until: until.wallInstant(from: now))), at: now)
+            if let asked = a.challenge { publish(id, .challenge(question: asked.question), at: now) }
+            ringing.append(id)
+            if ringing.count == 1 {
+                if soundingPre { output.stop() }
+                soundingPre = false
+                sounding = id
+                preparedFor = nil
+                output.start(ringRequest(a))
+            }
+        case .reportCheckUpUnanswered:
+            publish(id, .checkUp(.unanswered), at: now)
+        case .escalateRinging:
+            // The next round's level (and sound) at once, when this alarm is the one sounding.
+            guard ringing.first == id, !soundingPre else { return }
+            output.stop()
+            output.start(ringRequest(a))
         case .finish(let outcome):
             a.prerollTimer?.disarm()
             discardPreroll(of: id)
@@ -408,8 +443,15 @@ public final class Runner {
         output.prepare(ringRequest(a))
     }
 
-    /// What `a` rings now: its own ring, or after a snooze its ring at the snooze volume.
-    private func ringRequest(_ a: Alarm) -> RingRequest { a.engine.snoozesUsed > 0 ? a.setup.ring.afterSnooze : a.setup.ring }
+    /// What `a` rings now: its own ring, or after a snooze its ring at the snooze volume; under
+    /// `--escalate`, at its round's level.
+    private func ringRequest(_ a: Alarm) -> RingRequest {
+        // `--check-up`'s question: short and quiet, the alarm's share as a pre-alarm's is.
+        if a.engine.checkUp != nil {
+            return a.setup.ring.preRing(percent: Defaults.checkUpPercent, lead: Defaults.checkUpWindow)
+        }
+        return (a.engine.snoozesUsed > 0 ? a.setup.ring.afterSnooze : a.setup.ring).round(a.engine.round, of: a.setup.settings.unattended)
+    }
 
     private func discardPreroll(of id: String) {
         guard preparedFor == id else { return }

@@ -14,6 +14,12 @@ public struct RuntimeEvent: Sendable {
         /// The pre-alarm was stopped by `by`; the alarm stays set for `main` (wall clock).
         case preRingStopped(by: Requester, main: Instant)
         case snoozed(until: Instant, by: Requester)
+        /// The ring ran its `--ring-for` unanswered (`--unattended`): it rings again at `next`
+        /// (snoozed: a `snoozed` event by `unattended` follows), or rings on until `next` (nil:
+        /// until stopped), in round `ring.round`.
+        case unanswered(UnansweredRing, next: Instant?)
+        /// `--check-up`'s steps (wall-clock instants).
+        case checkUp(CheckUpStep)
         case finished(Outcome)
         case clockChanged
         case suspended
@@ -42,6 +48,14 @@ public struct RuntimeEvent: Sendable {
     public init(alarm: String, time: ClockReading, kind: Kind, reason: String? = nil) {
         self.alarm = alarm; self.time = time; self.kind = kind; self.reason = reason
     }
+}
+
+/// `--check-up`: the alarm was stopped by `by` and asks at `at` whether they are up; it asks
+/// (a short quiet ring) until `until`; nobody answered, so the alarm rings again.
+public enum CheckUpStep: Sendable {
+    case set(at: Instant, by: Requester)
+    case asking(until: Instant)
+    case unanswered
 }
 
 public protocol RuntimeObserver: AnyObject {

@@ -78,15 +78,27 @@ public struct RingSettings {
     public var lateLimit: Duration { duration(.lateLimit) ?? .zero }
     public var snoozeLimit: Int? { number(.snoozeLimit).flatMap { $0 > 0 ? $0 : nil } }
 
-    /// The alarm's engine: its waits, snoozes, limits and pre-alarm.
-    public var engine: AlarmEngine.Settings {
+    /// A one-off's engine: its waits, snoozes, limits and pre-alarm.
+    public var engine: AlarmEngine.Settings { engine(standing: false) }
+
+    /// What a ring nobody answers leads to; unset, `--unattended` is a one-off's or a standing
+    /// alarm's default (`standing`: the daemon's).
+    public func unattended(standing: Bool) -> Unattended {
+        let unset = standing ? Unattended.standingMode : Unattended.oneOffMode
+        let mode = text(.unattended).flatMap(Unattended.Mode.init(rawValue:)) ?? unset
+        return Unattended(mode: mode, rounds: number(.unattendedRounds) ?? Unattended.defaultRounds, escalate: text(.escalate) == "on")
+    }
+
+    /// The alarm's engine; `standing`: the daemon's, whose unset `--unattended` snoozes.
+    public func engine(standing: Bool) -> AlarmEngine.Settings {
         // Checked by its description: a text that does not parse never reaches the store.
         let preAlarm = text(.preAlarm).flatMap { text in
             if case .success(let pre) = PreAlarm.parse(text) { return pre } else { return nil }
         }
         return AlarmEngine.Settings(lateLimit: lateLimit, snooze: duration(.snooze) ?? Defaults.snooze,
                                     ringFor: duration(.ringFor) ?? .zero, snoozeLimit: snoozeLimit,
-                                    snoozeLong: duration(.snoozeLong), challenge: text(.challenge) == "math", preAlarm: preAlarm)
+                                    snoozeLong: duration(.snoozeLong), challenge: text(.challenge) == "math", preAlarm: preAlarm,
+                                    unattended: unattended(standing: standing), checkUp: duration(.checkUp) ?? .zero)
     }
 
     /// What the output plays for this alarm: the sound checked at arm time (`sound`, `kind`,

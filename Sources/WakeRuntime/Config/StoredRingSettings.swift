@@ -101,6 +101,8 @@ extension RingSettings {
             switch d.key {
             case "sound": instead = used.map { "rings \($0) (\(source))" } ?? "rings wake's built-in sound"
             case AlarmOption.preAlarm.name where settings.engine.preAlarm == nil: instead = "rings without a pre-alarm"
+            case AlarmOption.unattended.name where used == nil:
+                instead = "snoozes and rings again when unanswered (wake's default for a standing alarm)"
             default: instead = used.map { "rings with \($0) (\(source))" } ?? "rings without it"
             }
             adjustments.append(Adjustment(option: d.key, value: d.value, reason: d.reason, instead: instead, mark: "\(d.key) set aside"))

@@ -26,7 +26,7 @@ struct StoredSettingsReader {
         let result: Result<Read, WakeFailure>
         do {
             let read = try RingSettings.tolerating(stored: stored, defaults: defaults)
-            result = .success(Read(settings: read.settings, adjustments: read.adjustments, engine: read.settings.engine))
+            result = .success(Read(settings: read.settings, adjustments: read.adjustments, engine: read.settings.engine(standing: true)))
         } catch {
             result = .failure(error)
         }

@@ -42,6 +42,8 @@ public final class ConsoleObserver: RuntimeObserver {
     /// more), and those snoozed now (a key's ignored stop is explained as such).
     private var asked: Set<String> = []
     private var snoozedNow: Set<String> = []
+    /// The round each alarm's occurrence reached unanswered (`--unattended`), for its last line.
+    private var rounds: [String: Int] = [:]
 
     init(console: Console, zone: TimeZoneRules, settings: AlarmEngine.Settings) {
         self.console = console
@@ -91,6 +93,24 @@ public final class ConsoleObserver: RuntimeObserver {
                          + (keysReadable() ? " (u if you are up already: skips it)" : ""))
             lastRingingLine = nil
             console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
+        case .snoozed(_, .unattended):
+            // Its `unanswered` line said when it rings again, and which round.
+            lastRingingLine = nil
+            snoozedNow.insert(event.alarm)
+        case .checkUp(.set(let at, let who)):
+            lastRingingLine = nil
+            snoozedNow.insert(event.alarm)  // a key ignored under --challenge is explained as for a snooze
+            console.info("\(alarmName(event.alarm))stopped by \(who.description); at \(clock(at)) it asks once more whether you are up")
+        case .checkUp(.asking(let until)):
+            let answer = settings(event.alarm).challenge ? "solve the sum" : keysReadable() ? "press any key" : "'wake stop'"
+            console.info("\(alarmName(event.alarm))are you up? \(answer) by \(clock(until)), or the alarm rings again")
+        case .checkUp(.unanswered):
+            console.info("\(alarmName(event.alarm))no answer: the alarm rings again")
+        case .unanswered(let news, let next):
+            rounds[event.alarm] = news.round
+            let until = next.map { Formatting.clockTimeAndDay($0, now: event.time.realtime, zone: zone, alwaysSeconds: true) }
+            console.info("\(alarmName(event.alarm))" + news.text(until: until)
+                         + (news.mode == .snooze ? " (--unattended snooze; any key stops it then)" : ""))
         case .snoozed(let until, let who):
             lastRingingLine = nil
             snoozedNow.insert(event.alarm)
@@ -106,6 +126,7 @@ public final class ConsoleObserver: RuntimeObserver {
             lastRingingLine = nil
             snoozedNow.remove(event.alarm)
             report(outcome, alarm: event.alarm)
+            rounds[event.alarm] = nil
         case .clockChanged:
             console.info("the clock changed or the machine resumed: now \(clock(event.time.realtime))")
         case .suspended:
@@ -225,7 +246,13 @@ public final class ConsoleObserver: RuntimeObserver {
         case .timedOut where testing != nil:
             console.info("the test ended after \(DurationText.format(settings(alarm).ringFor))")
         case .timedOut:
-            console.info("\(name)rang for \(DurationText.format(settings(alarm).ringFor)) without being stopped")
+            let ringFor = DurationText.format(settings(alarm).ringFor)
+            if let round = rounds.removeValue(forKey: alarm) {
+                console.info("\(name)rang \(round) rounds unanswered (--ring-for \(ringFor) each, --unattended "
+                             + "\(settings(alarm).unattended.mode.rawValue)); it stops here")
+            } else {
+                console.info("\(name)rang for \(ringFor) without being stopped")
+            }
         case .cancelled(let who):
             console.info("\(name)cancelled by \(who.description) before ringing")
         case .upAlready(let who):

@@ -158,6 +158,11 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
         r.set("since", instant: session.runner.ringingSince(of: id))
         // The occurrence's snoozes, for `wake list` ("snoozed 2 of 3 until 07:18:00").
         r.snoozes = session.runner.snoozes(of: id)
+        // `--unattended`: the round an unanswered occurrence has reached ("round 2 of 3").
+        if let (round, news) = session.runner.round(of: id), round > 1, let news {
+            r["round"] = String(round)
+            r["rounds"] = String(news.of)
+        }
         if let setup = session.runner.setup(of: id) {
             // A folder or list: the file this ring plays first.
             r["sound"] = setup.ring.soundKind == .builtIn ? "" : setup.ring.entries.first ?? setup.ring.sound.path

@@ -508,7 +508,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         let order = ShuffleBag.order(entries: sound.entries, played: played, using: &random)
         let speech = settings.say ? speech(SpeechClip.text(message: settings.message, at: occurrence, zone: zone)) : nil
         let ring = settings.request(sound: sound.file, kind: sound.kind, unpaced: unpaced, speech: speech, entries: order)
-        let engine = settings.engine
+        let engine = settings.engine(standing: true)
         var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: engine, ring: ring, reason: armReason, message: settings.message)
         if let pre = engine.preAlarm {

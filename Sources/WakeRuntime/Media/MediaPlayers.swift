@@ -82,6 +82,10 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
             // Heard from its start (the runner says `ringing` for the alarm's own ring only).
             alarms[id, default: Tracked()].phase = .preRinging
             alarms[id]?.audible = true
+        case .checkUp(.set(let at, _)):
+            // Silent until it asks: paused, as a snooze is; its Stop is the answer.
+            guard alarms[id] != nil else { return }
+            alarms[id]?.phase = .snoozed(until: at, at: event.time.realtime)
         case .preRingStopped:
             // The player goes with the pre-ring; the alarm's ring brings a new one.
             guard alarms[id] != nil else { return }

@@ -108,6 +108,14 @@ public final class DesktopNotifier: RuntimeObserver, SessionAttachment {
             default: return
             }
             t.phase = .ringing(since: t.since)
+        case .checkUp(.set(let at, _)):
+            t.phase = .checkUpSet(at: clock(at, seconds: false))
+        case .checkUp(.asking(let until)):
+            t.phase = .checkUpAsking(until: clock(until, seconds: true))
+        case .snoozed(_, .unattended):
+            return  // the `unanswered` before it set the notice
+        case .unanswered(let ring, let next?) where ring.mode == .snooze:
+            t.phase = .unanswered(ring, until: Formatting.clockTimeAndDay(next, now: event.time.realtime, zone: session.zone))
         case .snoozed(let until, _):
             t.phase = .snoozed(until: Formatting.clockTimeAndDay(until, now: event.time.realtime, zone: session.zone))
         case .preRingStarted(let main):

@@ -219,6 +219,16 @@ public enum OneOffAlarm {
         console.result("snooze long: \(DurationText.format(settings.snoozeLong))"
                        + (longGiven ? from(.snoozeLong) : " (twice the snooze, at most 12h)"))
         console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from(.ringFor))
+        console.result("unattended: "
+                       + settings.unattended.describe(ringFor: settings.ringFor, snooze: settings.snooze, lateLimit: settings.lateLimit)
+                       + from(.unattended, .unattendedRounds))
+        console.result("escalate: "
+                       + settings.unattended.describeEscalation(volume: options.ring.volume, builtInAlready: options.ring.soundPath == nil)
+                       + from(.escalate))
+        console.result("check up: " + (settings.checkUp > .zero
+                                       ? "\(DurationText.format(settings.checkUp)) after you stop it (a short quiet ring; "
+                                         + "unanswered within \(DurationText.format(Defaults.checkUpWindow)), the alarm rings again)"
+                                       : "none") + from(.checkUp))
         console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from(.lateLimit))
         console.result("mixer: \(mixer)" + from(.mixer, .minVolume))
         console.result("mpris: " + MediaPlayers.dryRunText(options.ring.mpris) + from(.mpris))
@@ -239,6 +249,7 @@ public enum OneOffAlarm {
         // Every other ring option from the table, its label and value: an option added there is
         // said here with no edit. Those above have lines of their own, with what the checks found.
         let ownLines: Set<AlarmOption> = [.sound, .device, .volume, .fadeIn, .snooze, .snoozeLimit, .snoozeLong, .ringFor, .lateLimit,
+                                          .unattended, .unattendedRounds, .escalate, .checkUp,
                                           .mixer, .minVolume, .mpris, .challenge, .say, .preAlarm, .preAlarmSound, .message]
         for (option, text) in options.ring.lines where !ownLines.contains(option) {
             console.result("\(option.label): \(text)" + from(option))

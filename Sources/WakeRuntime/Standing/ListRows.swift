@@ -147,11 +147,13 @@ extension StandingAlarmActions {
     /// 07:00; the JSON's `state` keeps its words and has the count in fields of its own.
     static func liveState(_ r: ControlRecord, zone: TimeZoneRules, now: Instant, counted: Bool = false) -> String {
         let count = counted ? r.snoozes ?? SnoozeCount() : SnoozeCount()
+        // `--unattended`'s round, in the table: `snoozed until 07:19:00 (unanswered, round 2 of 3)`.
+        let round = counted ? r["round"].flatMap { round in r["rounds"].map { " (unanswered, round \(round) of \($0))" } } ?? "" : ""
         switch r["state"] {
         case "snoozed":
             let until = r.instant("next").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone, alwaysSeconds: true) }
-            return count.snoozed + (until ?? "")
-        case let s? where s == "ringing" || s == "silent": return s + (count.ofLimit.map { " (snoozed \($0))" } ?? "")
+            return count.snoozed + (until ?? "") + round
+        case let s? where s == "ringing" || s == "silent": return s + (count.ofLimit.map { " (snoozed \($0))" } ?? "") + round
         case let s?: return s.printable
         case nil: return "?"
         }

@@ -80,6 +80,8 @@ public enum AlarmTest {
             e.lateLimit = .zero
             e.ringFor = length
             e.preAlarm = nil
+            e.unattended.mode = .stop  // the test ends at its length, answered or not
+            e.checkUp = .zero
             return e
         }
         /// The alarm's ring, whole, as the alarm makes it (`RingSettings.request`); quiet unless

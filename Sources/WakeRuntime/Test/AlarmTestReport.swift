@@ -208,7 +208,8 @@ struct AlarmTestReport {
     /// said so: it rings now for `--for`, so the alarm's own length, late limit and pre-alarm
     /// wait for the alarm; a snooze ends the test, so the ring after one is the alarm's.
     static func settingsText(_ settings: [(option: AlarmOption, text: String)]) -> String {
-        let notRung: Set<AlarmOption> = [.ringFor, .lateLimit, .preAlarm, .preAlarmSound, .snoozeVolume]
+        let notRung: Set<AlarmOption> = [.ringFor, .lateLimit, .preAlarm, .preAlarmSound, .snoozeVolume, .unattended, .unattendedRounds,
+                                         .escalate, .checkUp]
         return settings.filter { $0.option != .message }.map { s in
             "\(s.option.label) \(s.text)" + (notRung.contains(s.option) ? " (at the alarm, not in the test)" : "")
         }.joined(separator: "; ")
