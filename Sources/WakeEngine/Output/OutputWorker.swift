@@ -31,6 +31,8 @@ final class OutputWorker: @unchecked Sendable {
         var leavesUserLevels = false
         /// Pre-roll: open the device and decode the first audio, then wait for the mailbox's go.
         var held = false
+        /// `--sink`: the sink `device` opens a stream on; where the server moves it is followed.
+        var sink: String?
     }
 
     let mailbox: WorkerMailbox
@@ -49,6 +51,7 @@ final class OutputWorker: @unchecked Sendable {
 
     private var raisedMixer: MixerLedger.Token?
     private var raisedStream: SoundServerStream.Change?
+    private var follower: SinkFollower?
     private var written: Int64 = 0
     /// The loudest sample written so far (a fraction of full scale), for the meter.
     private var peak: Double = 0
@@ -61,7 +64,10 @@ final class OutputWorker: @unchecked Sendable {
     private var lastRecoveredReport = Instant(nanoseconds: 0)
 
     private func run() {
-        defer { mailbox.markEnded() }
+        defer {
+            follower?.stop()
+            mailbox.markEnded()
+        }
         let source: LoopingSource
         switch job.source {
         case .ready(let ready):
@@ -143,6 +149,10 @@ final class OutputWorker: @unchecked Sendable {
                 // A server that cannot be asked is rung on as it is (raiseStream said so).
             }
             if mailbox.isAbandoned { return releaseMixer() }
+            // On the sink the alarm chose: say where the server moves the stream if it goes.
+            if let chosen = job.sink {
+                follower = try? SinkFollower.start(chosen: chosen) { [mailbox] change in mailbox.post(.sinkMoved(chosen: chosen, change: change)) }
+            }
         }
         let paced = pcm.isClockless && !job.unpaced
         mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: paced))

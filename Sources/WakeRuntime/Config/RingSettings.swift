@@ -58,7 +58,30 @@ public struct RingSettings {
     }
 
     public var soundPath: String? { text(.sound) }
-    public var device: String { text(.device) ?? Defaults.device }
+    /// The ALSA PCM the ring opens: the sink's (`--sink`, through ALSA's pulse PCM) when the alarm
+    /// chose one, else `--device`.
+    public var device: String {
+        if let sink, let pcm = SinkChoice.pcm(sink) { return pcm }
+        return pcmDevice
+    }
+    /// `--device` as given (or its default), whatever `--sink` says.
+    public var pcmDevice: String { text(.device) ?? Defaults.device }
+    /// `--sink`: the sound server's sink the alarm rings on, by name once checked (`ArmChecks.sink`).
+    public var sink: String? { text(.sink) }
+
+    /// These settings with `--sink` given as `name`: the name of the sink the given description
+    /// or name was found to be (what `wake add` stores, and what the ring opens).
+    public func choosingSink(_ name: String) -> RingSettings {
+        var texts = values, parsed = checked
+        texts[AlarmOption.sink.name] = name
+        parsed[AlarmOption.sink.name] = .text(name)
+        return RingSettings(checked: parsed, values: texts)
+    }
+
+    private init(checked: [String: AlarmOption.Value], values: [String: String]) {
+        self.checked = checked
+        self.values = values
+    }
     public var volume: Int { number(.volume) ?? Defaults.volume }
     public var fadeIn: Duration { duration(.fadeIn) ?? .zero }
     /// The mixer guard: `--mixer auto` with `--min-volume`, or off.
@@ -98,6 +121,7 @@ public struct RingSettings {
         var r = RingRequest(sound: sound, soundKind: kind, device: device, volume: volume, fadeIn: fadeIn, unpaced: unpaced, mixer: mixer,
                             speech: speech, entries: entries)
         r.snoozeVolume = number(.snoozeVolume)
+        if let sink, SinkChoice.pcm(sink) != nil { r.sink = sink }
         return r
     }
 }

@@ -19,9 +19,15 @@ extension Doctor {
         struct Output { var device: String; var format: String; var report: Result<DeviceCheck.Report, WakeFailure> }
         var devices: [String: Output] = [:]
         var server: Result<SoundServerStream.Inspection, SoundServerStream.Failure>?
+        // The server's sinks, asked once: for `--sink` and for whether an alarm's sink can vanish.
+        var sinkList: Result<[SinkChoice.Listed], SoundServerStream.Failure>?
+        func sinks() throws(SoundServerStream.Failure) -> [SinkChoice.Listed] {
+            if sinkList == nil { sinkList = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.sinks() } }
+            return try sinkList?.get() ?? []
+        }
         for row in rows {
             let name = row.alarm.name
-            let settings: RingSettings
+            var settings: RingSettings
             do {
                 let read = try RingSettings.tolerating(stored: row.alarm.options, defaults: config)
                 settings = read.settings
@@ -81,6 +87,16 @@ extension Doctor {
                 }
             }
 
+            // `--sink`: found as the daemon's ring finds it (by name or description).
+            if settings.sink != nil {
+                let placed = try ArmChecks.sink(settings, mode: .daemon(alarm: name), list: sinks)
+                settings = placed.settings
+                if let warning = placed.warning {
+                    out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
+                                             fix: "connect the sink, or choose one the server has ('wake --list-devices' lists them)"))
+                }
+            }
+
             // The device, opened with this sound's format and closed again, bounded.
             let format = "\(sound.file.sampleRate)/\(sound.file.channels)/\(sound.file.width)"
             let key = settings.device + "|" + format
@@ -113,6 +129,13 @@ extension Doctor {
                 if report.serverBacked {
                     if server == nil { server = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.inspect() } }
                     if let server { out += serverFindings(server, alarm: name, policy: settings.mixer) }
+                    let defaultName = try? server?.get().defaultSink.name
+                    if let listed = try? sinks(),
+                       let warning = SinkChoice.detachableWarning(chosen: settings.sink, defaultName: defaultName, among: listed) {
+                        out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, warning,
+                                                 fix: "keep it connected and charged, or ring on a sink that stays (--sink NAME; "
+                                                     + "'wake --list-devices' lists them)"))
+                    }
                 } else {
                     out.append(mixerFinding(device: settings.device, policy: settings.mixer, alarm: name, signals: signals))
                 }

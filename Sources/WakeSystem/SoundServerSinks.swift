@@ -1,0 +1,104 @@
+import CPulse
+import Glibc
+import Synchronization
+import WakeCore
+
+/// The sound server's sinks, for `--sink`: listed at arm time (the check and `--list-devices`),
+/// and followed while a ring plays on the chosen one. Each call is bounded by
+/// `SoundServerStream.timeout`; none runs on the event loop.
+extension SoundServerStream {
+    /// Every sink the server lists, with its description and `device.bus`.
+    public static func sinks() throws(Failure) -> [SinkChoice.Listed] {
+        try connected { (c) throws(Failure) -> [SinkChoice.Listed] in
+            let list = UnsafeMutablePointer<wake_pa_sink_list>.allocate(capacity: 1)
+            defer { list.deallocate() }
+            guard wake_pa_list_sinks(&c, list) == 0 else {
+                throw Failure(description: "cannot list the sound server's sinks (\(String(cString: wake_pa_error(&c))))")
+            }
+            return (0..<Int(list.pointee.count)).map { i in
+                let e = wake_pa_sink_at(list, Int32(i)).pointee
+                return SinkChoice.Listed(name: text(e.name), description: text(e.description), bus: text(e.bus))
+            }
+        }
+    }
+}
+
+/// While a ring plays on the sink the alarm chose (`--sink`), looks every `interval` at which
+/// sink wake's stream is on, on a thread of its own (one connection, each call bounded), and
+/// reports each change: the server moved the stream elsewhere (the sink went away: PulseAudio
+/// and PipeWire move a stream whose sink is removed to one that exists, and PipeWire links a
+/// stream whose sink is missing to the default), or it is back on the chosen sink. The sound
+/// goes on through the change; this only says where it is heard.
+public final class SinkFollower: Sendable {
+    /// The stream is on `now` rather than on the chosen sink (`now.name` the chosen's: back on
+    /// it); `chosenGone`: the chosen sink is no longer listed.
+    public struct Change: Sendable, Equatable {
+        public var now: SinkChoice.Listed
+        public var chosenGone: Bool
+    }
+
+    private let chosen: String
+    private let interval: Duration
+    private let pid: Int32
+    private let report: @Sendable (Change) -> Void
+    private let stopped = Mutex(false)
+
+    private init(chosen: String, interval: Duration, pid: Int32, report: @escaping @Sendable (Change) -> Void) {
+        self.chosen = chosen
+        self.interval = interval
+        self.pid = pid
+        self.report = report
+    }
+
+    /// Starts following this process's stream (`pid`: another's, for the tests).
+    public static func start(chosen: String, every interval: Duration = .milliseconds(500), pid: Int32 = getpid(),
+                             report: @escaping @Sendable (Change) -> Void) throws(SystemCallError) -> SinkFollower {
+        let follower = SinkFollower(chosen: chosen, interval: interval, pid: pid, report: report)
+        try DetachedThread.start { follower.run() }
+        return follower
+    }
+
+    /// Ends the following; a look under way ends within its bound, and reports nothing.
+    public func stop() { stopped.withLock { $0 = true } }
+
+    private var isStopped: Bool { stopped.withLock { $0 } }
+
+    private func run() {
+        let library = SoundServerStream.library
+        guard library.loaded else { return }
+        var c = wake_pa_connection()
+        var connected = false
+        defer { if connected { wake_pa_disconnect(&c) } }
+        // The sink last said, or the chosen one until a move is seen.
+        var last = chosen
+        while !isStopped {
+            SystemClock.sleep(for: interval)
+            if isStopped { return }
+            if !connected {
+                connected = withUnsafePointer(to: &library.functions) { wake_pa_connect($0, &c, SoundServerStream.timeout) == 0 }
+                if !connected { wake_pa_disconnect(&c); continue }
+            }
+            wake_pa_renew(&c, SoundServerStream.timeout)
+            var stream = wake_pa_object()
+            guard wake_pa_find_stream(&c, pid, &stream) == 0 else {
+                wake_pa_disconnect(&c)
+                connected = false
+                continue
+            }
+            guard stream.found != 0 else { continue }
+            var sink = wake_pa_object()
+            guard wake_pa_find_sink(&c, stream.sink, nil, &sink) == 0, sink.found != 0 else { continue }
+            let now = SinkChoice.Listed(name: SoundServerStream.text(sink.name), description: SoundServerStream.text(sink.description),
+                                        bus: SoundServerStream.text(sink.bus))
+            guard now.name != last else { continue }
+            last = now.name
+            var gone = false
+            if now.name != chosen {
+                var wanted = wake_pa_object()
+                gone = wake_pa_find_sink(&c, 0, chosen, &wanted) == 0 && wanted.found == 0
+            }
+            if isStopped { return }
+            report(Change(now: now, chosenGone: gone))
+        }
+    }
+}

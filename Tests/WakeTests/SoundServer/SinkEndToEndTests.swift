@@ -1,0 +1,52 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WakeTestSupport
+
+/// `--sink` on a real server (issue 52, item 3), PulseAudio and PipeWire, each with two null
+/// sinks, `speaker` (the default) and `headphones`: a sink the server lacks is refused (69) with
+/// the ones it has; `--sink headphones` is heard on the headphones' monitor and not on the
+/// speaker's; the headphones unloaded mid-ring (a USB card pulled out, Bluetooth out of range),
+/// the sound goes on on the speaker and wake says so. In-process: SinkArmChecksTests, SinkCommandTests.
+@Suite("--sink: rung on the chosen sink, and on where the server moves it when it goes", .serialized,
+       .enabled(if: PulseAudioServer.isAvailable, "needs pulseaudio, pulseaudio-utils and libasound2-plugins (make deps-test)"))
+struct SinkEndToEndTests {
+    @Test("PulseAudio, as a desktop runs it (module-stream-restore)")
+    func pulseAudio() async throws {
+        try await PulseAudioServer.with(desktop: true) { try await chosenSinkThenUnloaded(on: $0) }
+    }
+
+    @Test("PipeWire with wireplumber and pipewire-pulse", .enabled(if: PipeWireServer.isAvailable, "needs pipewire, wireplumber, pipewire-pulse"))
+    func pipeWire() async throws {
+        try await PipeWireServer.with { try await chosenSinkThenUnloaded(on: $0) }
+    }
+}
+
+func chosenSinkThenUnloaded(on server: some SoundServerFixture) async throws {
+    let refused = try await WakeProcess.run(["07:00", "--dry-run", "--sink", "nosuch", "--inhibit", "off"], environment: server.environment)
+    #expect(refused.exitCode == 69 && refused.stderr.contains("--sink 'nosuch': the sound server has no such sink (its sinks: ")
+            && refused.stderr.contains("speaker") && refused.stderr.contains("headphones"), "\(refused)")
+
+    let speaker = try await server.record(sink: "speaker")
+    let headphones = try await server.record(sink: "headphones")
+    let ring = try DetachedWake(["now", "--sink", "headphones", "--inhibit", "off", "--ring-for", "40s"], environment: server.environment)
+    try await ring.waitForEvent("ringing", timeout: .seconds(20))
+    let start = speaker.mark()
+    #expect(await headphones.waitForSound(timeout: .seconds(10)), "the headphones hear the alarm: \(ring.events)")
+    try await Task.sleep(for: .seconds(1))
+    #expect(speaker.audibleFrames(from: start) == 0, "the speaker hears nothing while the alarm rings on the headphones")
+
+    // The headphones go away: the server moves the stream to the speaker, and wake says so.
+    let modules = try await server.pactl(["list", "short", "modules"], timeout: .seconds(10))
+    let module = try #require(modules.stdout.split(separator: "\n").first { $0.contains("sink_name=headphones") }?.split(separator: "\t").first,
+                              "\(modules)")
+    let gone = speaker.mark()
+    let unload = try await server.pactl(["unload-module", String(module)], timeout: .seconds(10))
+    #expect(unload.exitCode == 0, "\(unload)")
+    #expect(await speaker.waitForSound(after: gone, timeout: .seconds(10)), "the speaker hears it once the headphones are gone: \(ring.events)")
+    let moved = try await ring.waitForEvent("sink_moved", timeout: .seconds(10))
+    #expect(moved["sink"] == "headphones" && moved["to"] == "speaker" && moved["gone"] == "1", "\(moved)")
+    ring.send(SIGINT)
+    let r = await ring.wait(timeout: .seconds(20))
+    #expect(r.stderr.contains("the sink 'headphones' is gone: ringing on 'speaker"), "\(ring.report(r))")
+}
