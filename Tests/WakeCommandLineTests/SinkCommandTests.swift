@@ -21,4 +21,12 @@ struct SinkCommandTests {
         }
         #expect(!FileManager.default.fileExists(atPath: world.alarmsFile))
     }
+
+    @Test("config.toml's sink gives way to a --device on the command line: one choice of where to ring")
+    func deviceOverConfigSink() throws {
+        let world = try TestWorld()
+        try world.writeConfig("sink = \"headphones\"\n")
+        let r = world.run(["07:00", "--dry-run", "-D", "null", "--inhibit", "off"])
+        #expect(r.code == 0 && r.stdout.contains("sink: the sound server's default sink"), "\(r)")
+    }
 }

@@ -39,3 +39,19 @@ struct SinkChoiceTests {
         #expect(SinkChoice.pcm("Bob's") == nil, "a quote cannot go in the PCM: the ring goes to default")
     }
 }
+
+extension SinkChoiceTests {
+    @Test("wake doctor's warning: a Bluetooth or USB sink, chosen or the default, with where the alarm moves if it goes")
+    func detachable() {
+        let earbuds = SinkChoice.Listed(name: "bluez_sink.00_11", description: "Earbuds", bus: "bluetooth")
+        let sinks = Self.sinks + [earbuds]
+        #expect(SinkChoice.detachableWarning(chosen: "bluez_sink.00_11", defaultName: "speaker", among: sinks)
+            == "it rings on the sink bluez_sink.00_11 (Earbuds), a Bluetooth device: if it disconnects, the alarm moves to 'Built-in Audio'")
+        // The default is the USB card: the alarm moves to a sink that stays.
+        let usb = "alsa_output.usb-Foo-00.analog-stereo"
+        #expect(SinkChoice.detachableWarning(chosen: nil, defaultName: usb, among: sinks)?.hasSuffix("a USB device: if it disconnects, the alarm moves to 'Built-in Audio'") == true)
+        #expect(SinkChoice.detachableWarning(chosen: nil, defaultName: "speaker", among: sinks) == nil)
+        #expect(SinkChoice.detachableWarning(chosen: "headphones", defaultName: usb, among: sinks) == nil, "no bus: not said to vanish")
+        #expect(SinkChoice.detachableWarning(chosen: nil, defaultName: earbuds.name, among: [earbuds])?.hasSuffix("the server has no other sink to ring on") == true)
+    }
+}

@@ -149,6 +149,10 @@ extension RingSettings {
         for option in AlarmOption.all(.ring) {
             layered[option.name] = config.layered(option, over: layered[option.name], given: given)
         }
+        // Where to ring is one choice: a --device or --sink given here outweighs the other from config.toml.
+        let (device, sink) = (AlarmOption.device, AlarmOption.sink)
+        if given.contains(device.flag), !given.contains(sink.flag) { layered[sink.name] = nil }
+        if given.contains(sink.flag), !given.contains(device.flag) { layered[device.name] = nil }
         try self.init(values: layered)
     }
 }

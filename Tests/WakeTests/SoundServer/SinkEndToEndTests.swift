@@ -16,6 +16,26 @@ struct SinkEndToEndTests {
         try await PulseAudioServer.with(desktop: true) { try await chosenSinkThenUnloaded(on: $0) }
     }
 
+    @Test("wake add by description stores the sink's name; wake doctor warns that it is Bluetooth, and where the alarm moves")
+    func doctorWarnsOfBluetooth() async throws {
+        try await PulseAudioServer.with { server in
+            let load = try await server.pactl(["load-module", "module-null-sink", "sink_name=bluez_sink.buds",
+                                               "sink_properties='device.bus=bluetooth device.description=Earbuds'"])
+            #expect(load.exitCode == 0, "\(load)")
+            let home = try TestDirectory("wake-sink-doctor")
+            var environment = server.environment
+            (environment["HOME"], environment["XDG_CONFIG_HOME"], environment["XDG_STATE_HOME"]) = (home.path, home.file("config"), home.file("state"))
+            let add = try await WakeProcess.run(["add", "07:00", "--days", DoctorBench.farDay, "--name", "bed", "--sink", "Earbuds"],
+                                                environment: environment)
+            #expect(add.exitCode == 0, "\(add)")
+            let stored = ChildProcess.read(home.file("config") + "/wake/alarms.toml")
+            #expect(stored.contains("sink = \"bluez_sink.buds\""), "stored by its name: \(stored)")
+            let doctor = try await WakeProcess.run(["doctor"], environment: environment, timeout: .seconds(60))
+            #expect(doctor.stdout.contains("bed: it rings on the sink bluez_sink.buds (Earbuds), a Bluetooth device: "
+                + "if it disconnects, the alarm moves to 'Null Output'"), "\(doctor)")
+        }
+    }
+
     @Test("PipeWire with wireplumber and pipewire-pulse", .enabled(if: PipeWireServer.isAvailable, "needs pipewire, wireplumber, pipewire-pulse"))
     func pipeWire() async throws {
         try await PipeWireServer.with { try await chosenSinkThenUnloaded(on: $0) }
@@ -26,6 +46,10 @@ func chosenSinkThenUnloaded(on server: some SoundServerFixture) async throws {
     let refused = try await WakeProcess.run(["07:00", "--dry-run", "--sink", "nosuch", "--inhibit", "off"], environment: server.environment)
     #expect(refused.exitCode == 69 && refused.stderr.contains("--sink 'nosuch': the sound server has no such sink (its sinks: ")
             && refused.stderr.contains("speaker") && refused.stderr.contains("headphones"), "\(refused)")
+
+    let list = try await WakeProcess.run(["--list-devices"], environment: server.environment)
+    #expect(list.exitCode == 0 && list.stdout.contains("sound server sinks (--sink NAME or DESCRIPTION):\nspeaker\n")
+            && list.stdout.contains("\nheadphones\n"), "\(list)")
 
     let speaker = try await server.record(sink: "speaker")
     let headphones = try await server.record(sink: "headphones")
