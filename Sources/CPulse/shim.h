@@ -23,6 +23,7 @@
     X(pa_context_get_sink_info_by_name) X(pa_context_get_sink_info_list) \
     X(pa_context_set_sink_input_mute) X(pa_context_set_sink_input_volume) \
     X(pa_context_set_sink_mute_by_name) X(pa_context_set_sink_volume_by_name) \
+    X(pa_context_load_module) X(pa_context_unload_module) \
     X(pa_operation_get_state) X(pa_operation_unref) X(pa_operation_cancel) X(pa_proplist_gets) \
     X(pa_ext_stream_restore_read) X(pa_ext_stream_restore_write)
 
@@ -130,6 +131,8 @@ typedef struct {
     char restore_id[256];
     // sinks: the device.bus property (bluetooth, usb, pci), empty when it has none
     char bus[32];
+    // sinks: the module that made it (PA_INVALID_INDEX for none)
+    uint32_t owner_module;
     int mute;
     pa_cvolume volume;
     int has_volume;
@@ -169,6 +172,7 @@ static inline void wake_pa_sink_cb(pa_context *ctx, const pa_sink_info *i, int e
     strncpy(o->description, i->description ? i->description : "", sizeof o->description - 1);
     const char *bus = o->f ? o->f->pa_proplist_gets(i->proplist, PA_PROP_DEVICE_BUS) : NULL;
     if (bus) strncpy(o->bus, bus, sizeof o->bus - 1);
+    o->owner_module = i->owner_module;
     o->mute = i->mute;
     o->volume = i->volume;
     o->has_volume = 1;
@@ -228,6 +232,25 @@ static inline const wake_pa_sink_entry *wake_pa_sink_at(const wake_pa_sink_list 
 static inline void wake_pa_success_cb(pa_context *ctx, int success, void *userdata) {
     (void)ctx;
     *(int *)userdata = success;
+}
+
+static inline void wake_pa_index_cb(pa_context *ctx, uint32_t idx, void *userdata) {
+    (void)ctx;
+    *(uint32_t *)userdata = idx;
+}
+
+/// Loads module `name` with `args`; 0, with its index in `*index`, when the server loaded it.
+static inline int wake_pa_load_module(wake_pa_connection *c, const char *name, const char *args, uint32_t *index) {
+    *index = PA_INVALID_INDEX;
+    if (wake_pa_wait(c, c->f->pa_context_load_module(c->context, name, args, wake_pa_index_cb, index))) return -1;
+    return *index == PA_INVALID_INDEX ? -1 : 0;
+}
+
+/// Unloads module `index`; 0 when the server did.
+static inline int wake_pa_unload_module(wake_pa_connection *c, uint32_t index) {
+    int ok = 0;
+    if (wake_pa_wait(c, c->f->pa_context_unload_module(c->context, index, wake_pa_success_cb, &ok)) || !ok) return -1;
+    return 0;
 }
 
 /// Sets a stream's mute and volume (volume skipped when `volume` is NULL); 0 when the server agreed.

@@ -204,7 +204,8 @@ extension AlarmOption {
     /// ALSA's pulse PCM on it, and the server moves the stream to a sink that exists when it goes.
     public static let sink = AlarmOption("sink", .sink, default: nil, unset: "the sound server's default sink", scope: [.ring, .stored, .config],
                                          help: "Ring on this sink of the sound server (PulseAudio, PipeWire), by its name or description "
-                                             + "(wake --list-devices lists them); if it goes away, the alarm rings on where the server moves it.")
+                                             + "(wake --list-devices lists them), or on every sink at once (all); if it goes away, "
+                                             + "the alarm rings on where the server moves it.")
     public static let volume = AlarmOption("volume", .percent, default: String(Defaults.volume), scope: [.ring, .stored, .config],
                                            help: "Software volume, 1 to 100.") { text in
         // An alarm nobody can hear is refused now, not discovered at 07:00.

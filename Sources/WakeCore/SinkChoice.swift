@@ -32,6 +32,23 @@ public enum SinkChoice {
         public var isDetachable: Bool { ["bluetooth", "usb"].contains(bus) }
     }
 
+    /// `--sink all`: one stream on every sink, in step. The ring loads the server's own
+    /// `module-combine-sink` without a list of sinks (so it takes every sink, and each that
+    /// appears while it rings) as the sink `combinedName`, plays on it, and unloads it after.
+    public static let all = "all"
+    public static let combinedName = "wake_all"
+    /// What the volume control shows for it.
+    public static let combinedDescription = "Every sink (wake)"
+
+    /// The sinks `all` combines, of those the server lists: every one but the server's dummy
+    /// output and the combined sink itself, and none whose name the module's list cannot hold.
+    public static func combined(_ names: [String]) -> [String] {
+        names.filter { $0 != combinedName && $0 != "auto_null" && !$0.isEmpty && !$0.contains(where: { ", '\"\\".contains($0) }) }
+    }
+
+    /// The PCM a ring with `--sink choice` opens: the combined sink's for `all`.
+    public static func pcm(choice: String) -> String? { choice == all ? pcm(combinedName) : pcm(choice) }
+
     /// The most a sink name may take: what the server's own names and the stream guard hold.
     public static let longest = 255
 

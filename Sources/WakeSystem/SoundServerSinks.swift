@@ -23,6 +23,42 @@ extension SoundServerStream {
     }
 }
 
+extension SoundServerStream {
+    /// `--sink all`: the combined sink of every sink (`SinkChoice.combinedName`), loaded now, or
+    /// the one already there (left by a wake killed while ringing, or another's ring, taken
+    /// over); its module's index, to unload after the ring.
+    public static func combineAllSinks() throws(Failure) -> UInt32 {
+        try connected { (c) throws(Failure) -> UInt32 in
+            var there = wake_pa_object()
+            if wake_pa_find_sink(&c, 0, SinkChoice.combinedName, &there) == 0, there.found != 0, there.owner_module != UInt32.max {
+                return there.owner_module
+            }
+            // Named, not left to the module: PulseAudio's own choice takes only hardware sinks.
+            let list = UnsafeMutablePointer<wake_pa_sink_list>.allocate(capacity: 1)
+            defer { list.deallocate() }
+            guard wake_pa_list_sinks(&c, list) == 0 else {
+                throw Failure(description: "cannot list the sound server's sinks (\(String(cString: wake_pa_error(&c))))")
+            }
+            let names = (0..<Int(list.pointee.count)).map { text(wake_pa_sink_at(list, Int32($0)).pointee.name) }
+            let slaves = SinkChoice.combined(names)
+            guard !slaves.isEmpty else { throw Failure(description: "the sound server has no sink to combine; ringing on the default sink") }
+            var index: UInt32 = 0
+            let args = "sink_name=\(SinkChoice.combinedName) slaves=\(slaves.joined(separator: ",")) "
+                + "sink_properties='device.description=\"\(SinkChoice.combinedDescription)\"'"
+            guard wake_pa_load_module(&c, "module-combine-sink", args, &index) == 0 else {
+                throw Failure(description: "the sound server cannot combine its sinks (module-combine-sink: \(String(cString: wake_pa_error(&c)))); "
+                    + "ringing on the default sink")
+            }
+            return index
+        }
+    }
+
+    /// Unloads the module `index` (the combined sink), as far as the server can be asked.
+    public static func unloadModule(_ index: UInt32) {
+        _ = try? connected { (c) throws(Failure) in wake_pa_unload_module(&c, index) }
+    }
+}
+
 /// While a ring plays on the sink the alarm chose (`--sink`), looks every `interval` at which
 /// sink wake's stream is on, on a thread of its own (one connection, each call bounded), and
 /// reports each change: the server moved the stream elsewhere (the sink went away: PulseAudio

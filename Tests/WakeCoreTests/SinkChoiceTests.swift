@@ -55,3 +55,11 @@ extension SinkChoiceTests {
         #expect(SinkChoice.detachableWarning(chosen: nil, defaultName: earbuds.name, among: [earbuds])?.hasSuffix("the server has no other sink to ring on") == true)
     }
 }
+
+extension SinkChoiceTests {
+    @Test("--sink all combines every sink but the dummy output and itself, on the combined sink's PCM")
+    func all() {
+        #expect(SinkChoice.combined(["speaker", "auto_null", "wake_all", "bluez_sink.00_11", "odd,name"]) == ["speaker", "bluez_sink.00_11"])
+        #expect(SinkChoice.pcm(choice: "all") == "pulse:'wake_all'" && SinkChoice.pcm(choice: "speaker") == "pulse:'speaker'")
+    }
+}

@@ -186,3 +186,19 @@ struct SinkArmChecksTests {
         }
     }
 }
+
+extension SinkArmChecksTests {
+    @Test("--sink all: checked on the default sink, rung on the combined one; a server with no sink refuses it (69)")
+    func all() throws {
+        let settings = try RingSettings(values: ["sink": "all"])
+        let checked = try ArmChecks.sink(settings, mode: .oneOff, list: Self.listed)
+        let ring = checked.settings.request(sound: try DefaultSound.open(), kind: .builtIn)
+        #expect(checked.settings.device == "pulse" && ring.device == "pulse:'wake_all'" && ring.sink == "all")
+        do throws(WakeFailure) {
+            _ = try ArmChecks.sink(settings, mode: .add, list: { () throws(SoundServerStream.Failure) in [] })
+            Issue.record("accepted")
+        } catch {
+            #expect(error.kind == .unavailable && error.message.hasPrefix("--sink all: the sound server has no sink"), "\(error.message)")
+        }
+    }
+}

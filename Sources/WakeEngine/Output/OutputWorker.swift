@@ -52,6 +52,8 @@ final class OutputWorker: @unchecked Sendable {
     private var raisedMixer: MixerLedger.Token?
     private var raisedStream: SoundServerStream.Change?
     private var follower: SinkFollower?
+    /// `--sink all`: the combined sink's module this worker loaded (or took over), unloaded when it ends.
+    private var combined: UInt32?
     private var written: Int64 = 0
     /// The loudest sample written so far (a fraction of full scale), for the meter.
     private var peak: Double = 0
@@ -66,6 +68,7 @@ final class OutputWorker: @unchecked Sendable {
     private func run() {
         defer {
             follower?.stop()
+            releaseCombined()
             mailbox.markEnded()
         }
         let source: LoopingSource
@@ -116,6 +119,12 @@ final class OutputWorker: @unchecked Sendable {
     }
 
     private func play(_ source: LoopingSource) {
+        // `--sink all`: the server combines every sink for this ring. Should it fail (no such
+        // module), the PCM below fails to open, or plays on the default sink, and that is said.
+        if job.sink == SinkChoice.all {
+            do { combined = try SoundServerStream.combineAllSinks() } catch { mailbox.post(.mixerProblem("--sink all: " + error.description)) }
+            if mailbox.isAbandoned { return }
+        }
         let pcm: PCM
         do {
             pcm = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
@@ -143,6 +152,7 @@ final class OutputWorker: @unchecked Sendable {
                 if error.isDummyOutput {
                     pcm.drop()
                     pcm.close()
+                    releaseCombined()
                     releaseMixer()
                     return mailbox.post(.failed(.device, error.description))
                 }
@@ -150,7 +160,7 @@ final class OutputWorker: @unchecked Sendable {
             }
             if mailbox.isAbandoned { return releaseMixer() }
             // On the sink the alarm chose: say where the server moves the stream if it goes.
-            if let chosen = job.sink {
+            if let chosen = job.sink, chosen != SinkChoice.all {
                 follower = try? SinkFollower.start(chosen: chosen) { [mailbox] change in mailbox.post(.sinkMoved(chosen: chosen, change: change)) }
             }
         }
@@ -176,6 +186,7 @@ final class OutputWorker: @unchecked Sendable {
                     mailbox.endSoundRead()
                     pcm.drop()
                     pcm.close()
+                    releaseCombined()
                     releaseMixer()
                     return mailbox.post(.failed(.sound, "decoding '\(source.sound.path.printable)' failed: \(error.description)"))
                 }
@@ -240,6 +251,7 @@ final class OutputWorker: @unchecked Sendable {
         guard !mailbox.isAbandoned else { return false }
         pcm.drop()
         pcm.close()
+        releaseCombined()
         mailbox.post(.stopped(frames: 0, seams: 0))
         return false
     }
@@ -335,10 +347,19 @@ final class OutputWorker: @unchecked Sendable {
         job.ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
     }
 
+    /// `--sink all`: unloads the combined sink, once its stream is closed, and before the loop
+    /// hears that the sound stopped (an exit follows that at once).
+    private func releaseCombined() {
+        guard let index = combined else { return }
+        combined = nil
+        SoundServerStream.unloadModule(index)
+    }
+
     private func fail(_ pcm: PCM, _ reason: String) {
         releaseStream()
         pcm.drop()
         pcm.close()
+        releaseCombined()
         releaseMixer()
         mailbox.post(.failed(.device, reason))
     }
@@ -363,6 +384,7 @@ final class OutputWorker: @unchecked Sendable {
         pcm.drop()
         releaseStream()  // after the drop (heard at once), before the close (while the stream exists)
         pcm.close()
+        releaseCombined()
         releaseMixer()
         if recoveredCount > 0 { mailbox.post(.recovered(recoveredKind, count: recoveredCount)) }
         mailbox.post(.stopped(frames: written, seams: source.seams))

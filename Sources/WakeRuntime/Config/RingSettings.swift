@@ -61,6 +61,8 @@ public struct RingSettings {
     /// The ALSA PCM the ring opens: the sink's (`--sink`, through ALSA's pulse PCM) when the alarm
     /// chose one, else `--device`.
     public var device: String {
+        // `all`: checked on the default sink; the ring's combined sink exists only while it rings.
+        if sink == SinkChoice.all { return "pulse" }
         if let sink, let pcm = SinkChoice.pcm(sink) { return pcm }
         return pcmDevice
     }
@@ -121,7 +123,10 @@ public struct RingSettings {
         var r = RingRequest(sound: sound, soundKind: kind, device: device, volume: volume, fadeIn: fadeIn, unpaced: unpaced, mixer: mixer,
                             speech: speech, entries: entries)
         r.snoozeVolume = number(.snoozeVolume)
-        if let sink, SinkChoice.pcm(sink) != nil { r.sink = sink }
+        if let sink, let pcm = SinkChoice.pcm(choice: sink) {
+            r.sink = sink
+            r.device = pcm
+        }
         return r
     }
 }

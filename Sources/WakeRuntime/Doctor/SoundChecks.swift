@@ -128,7 +128,7 @@ extension Doctor {
                 out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .pass, "device '\(settings.device.printable)' opens (\(report.summary))"))
                 if report.serverBacked {
                     if server == nil { server = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.inspect() } }
-                    if let chosen = settings.sink {
+                    if let chosen = settings.sink, chosen != SinkChoice.all {
                         // Asked again for each alarm: a sink of its own (the default's look is shared).
                         let own = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.inspect(sink: chosen) }
                         out += serverFindings(own, alarm: name, policy: settings.mixer, chosen: true)

@@ -257,6 +257,13 @@ extension ArmChecks {
             }
             return (settings, nil, "alarm '\(alarm.printable)': \(problem); at ring time it tries the sink, then the default device")
         }
+        // `all`: every sink there is at ring time, combined by the server; it must have one now.
+        if text == SinkChoice.all {
+            guard sinks.isEmpty else { return (settings, nil, nil) }
+            let problem = "--sink all: the sound server has no sink"
+            guard let alarm = daemonAlarm else { throw WakeFailure(.unavailable, problem + "; connect an output, or leave --sink out") }
+            return (settings, nil, "alarm '\(alarm.printable)': \(problem); it rings on the default device")
+        }
         guard let found = SinkChoice.resolve(text, among: sinks) else {
             let problem = SinkChoice.missing(text, among: sinks)
             guard let alarm = daemonAlarm else { throw WakeFailure(.unavailable, problem) }

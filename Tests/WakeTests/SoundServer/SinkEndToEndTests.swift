@@ -6,7 +6,7 @@ import Testing
 /// `--sink` on a real server (issue 52, item 3), PulseAudio and PipeWire, each with two null
 /// sinks, `speaker` (the default) and `headphones`: a sink the server lacks is refused (69) with
 /// the ones it has; `--sink headphones` is heard on the headphones' monitor and not on the
-/// speaker's; the headphones unloaded mid-ring (a USB card pulled out, Bluetooth out of range),
+/// speaker's, `--sink all` on both; the headphones unloaded mid-ring (a USB card pulled out, Bluetooth out of range),
 /// the sound goes on on the speaker and wake says so. In-process: SinkArmChecksTests, SinkCommandTests.
 @Suite("--sink: rung on the chosen sink, and on where the server moves it when it goes", .serialized,
        .enabled(if: PulseAudioServer.isAvailable, "needs pulseaudio, pulseaudio-utils and libasound2-plugins (make deps-test)"))
@@ -53,6 +53,19 @@ func chosenSinkThenUnloaded(on server: some SoundServerFixture) async throws {
 
     let speaker = try await server.record(sink: "speaker")
     let headphones = try await server.record(sink: "headphones")
+    // --sink all: one stream, heard on both sinks; the combined sink is gone after the ring.
+    let all = try DetachedWake(["now", "--sink", "all", "--inhibit", "off", "--ring-for", "30s"], environment: server.environment)
+    try await all.waitForEvent("ringing", timeout: .seconds(20))
+    let (onSpeaker, onHeadphones) = (speaker.mark(), headphones.mark())
+    #expect(await speaker.waitForSound(after: onSpeaker, timeout: .seconds(10)), "the speaker hears --sink all: \(all.events)")
+    #expect(await headphones.waitForSound(after: onHeadphones, timeout: .seconds(10)), "the headphones hear --sink all: \(all.events)")
+    all.send(SIGINT)
+    let allEnd = await all.wait(timeout: .seconds(20))
+    #expect(allEnd.exitCode == 0, "\(all.report(allEnd))")
+    let left = try await server.pactl(["list", "short", "sinks"], timeout: .seconds(10))
+    #expect(!left.stdout.contains("wake_all"), "the combined sink is unloaded: \(left)")
+    try await Task.sleep(for: .seconds(1))  // what the monitors still had of it
+
     let ring = try DetachedWake(["now", "--sink", "headphones", "--inhibit", "off", "--ring-for", "40s"], environment: server.environment)
     try await ring.waitForEvent("ringing", timeout: .seconds(20))
     let start = speaker.mark()
