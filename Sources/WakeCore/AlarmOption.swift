@@ -202,7 +202,8 @@ extension AlarmOption {
                                            help: "ALSA PCM to ring on, as aplay -D takes it.")
     /// A sound server's sink (PulseAudio, or PipeWire through pipewire-pulse): the ring opens
     /// ALSA's pulse PCM on it, and the server moves the stream to a sink that exists when it goes.
-    public static let sink = AlarmOption("sink", .sink, default: nil, unset: "the sound server's default sink", scope: [.ring, .stored, .config],
+    public static let sink = AlarmOption("sink", .sink, default: nil, unset: "the sound server's default sink",
+                                         scope: [.ring, .stored, .config],
                                          help: "Ring on this sink of the sound server (PulseAudio, PipeWire), by its name or description "
                                              + "(wake --list-devices lists them), or on every sink at once (all); if it goes away, "
                                              + "the alarm rings on where the server moves it.")

@@ -59,7 +59,8 @@ public enum SinkChoice {
             return "'\(text.printable)' holds a control character; give a sink's name or description as 'wake --list-devices' lists it"
         }
         if text.utf8.count > longest {
-            return "'\(text.printable)' is longer than \(longest) bytes; give a sink's name or description as 'wake --list-devices' lists it"
+            return "'\(text.printable)' is longer than \(longest) bytes; "
+                + "give a sink's name or description as 'wake --list-devices' lists it"
         }
         return nil
     }

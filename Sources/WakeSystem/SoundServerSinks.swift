@@ -41,12 +41,15 @@ extension SoundServerStream {
             }
             let names = (0..<Int(list.pointee.count)).map { text(wake_pa_sink_at(list, Int32($0)).pointee.name) }
             let slaves = SinkChoice.combined(names)
-            guard !slaves.isEmpty else { throw Failure(description: "the sound server has no sink to combine; ringing on the default sink") }
+            guard !slaves.isEmpty else {
+                throw Failure(description: "the sound server has no sink to combine; ringing on the default sink")
+            }
             var index: UInt32 = 0
             let args = "sink_name=\(SinkChoice.combinedName) slaves=\(slaves.joined(separator: ",")) "
                 + "sink_properties='device.description=\"\(SinkChoice.combinedDescription)\"'"
             guard wake_pa_load_module(&c, "module-combine-sink", args, &index) == 0 else {
-                throw Failure(description: "the sound server cannot combine its sinks (module-combine-sink: \(String(cString: wake_pa_error(&c)))); "
+                let why = String(cString: wake_pa_error(&c))
+                throw Failure(description: "the sound server cannot combine its sinks (module-combine-sink: \(why)); "
                     + "ringing on the default sink")
             }
             return index

@@ -21,7 +21,8 @@ struct SinkChoiceTests {
     @Test("a missing sink is said with the ones the server has")
     func missing() {
         #expect(SinkChoice.missing("nosuch", among: Self.sinks) == "--sink 'nosuch': the sound server has no such sink (its sinks: "
-            + "speaker (Built-in Audio), alsa_output.usb-Foo-00.analog-stereo (USB Audio), headphones); give one of them by name or description")
+            + "speaker (Built-in Audio), alsa_output.usb-Foo-00.analog-stereo (USB Audio), headphones); "
+            + "give one of them by name or description")
         #expect(SinkChoice.missing("x", among: []).contains("(it has none)"))
     }
 
@@ -46,20 +47,24 @@ extension SinkChoiceTests {
         let earbuds = SinkChoice.Listed(name: "bluez_sink.00_11", description: "Earbuds", bus: "bluetooth")
         let sinks = Self.sinks + [earbuds]
         #expect(SinkChoice.detachableWarning(chosen: "bluez_sink.00_11", defaultName: "speaker", among: sinks)
-            == "it rings on the sink bluez_sink.00_11 (Earbuds), a Bluetooth device: if it disconnects, the alarm moves to 'Built-in Audio'")
+            == "it rings on the sink bluez_sink.00_11 (Earbuds), a Bluetooth device: "
+                + "if it disconnects, the alarm moves to 'Built-in Audio'")
         // The default is the USB card: the alarm moves to a sink that stays.
         let usb = "alsa_output.usb-Foo-00.analog-stereo"
-        #expect(SinkChoice.detachableWarning(chosen: nil, defaultName: usb, among: sinks)?.hasSuffix("a USB device: if it disconnects, the alarm moves to 'Built-in Audio'") == true)
+        let onUSB = SinkChoice.detachableWarning(chosen: nil, defaultName: usb, among: sinks)
+        #expect(onUSB?.hasSuffix("a USB device: if it disconnects, the alarm moves to 'Built-in Audio'") == true)
         #expect(SinkChoice.detachableWarning(chosen: nil, defaultName: "speaker", among: sinks) == nil)
         #expect(SinkChoice.detachableWarning(chosen: "headphones", defaultName: usb, among: sinks) == nil, "no bus: not said to vanish")
-        #expect(SinkChoice.detachableWarning(chosen: nil, defaultName: earbuds.name, among: [earbuds])?.hasSuffix("the server has no other sink to ring on") == true)
+        let alone = SinkChoice.detachableWarning(chosen: nil, defaultName: earbuds.name, among: [earbuds])
+        #expect(alone?.hasSuffix("the server has no other sink to ring on") == true)
     }
 }
 
 extension SinkChoiceTests {
     @Test("--sink all combines every sink but the dummy output and itself, on the combined sink's PCM")
     func all() {
-        #expect(SinkChoice.combined(["speaker", "auto_null", "wake_all", "bluez_sink.00_11", "odd,name"]) == ["speaker", "bluez_sink.00_11"])
+        let names = ["speaker", "auto_null", "wake_all", "bluez_sink.00_11", "odd,name"]
+        #expect(SinkChoice.combined(names) == ["speaker", "bluez_sink.00_11"])
         #expect(SinkChoice.pcm(choice: "all") == "pulse:'wake_all'" && SinkChoice.pcm(choice: "speaker") == "pulse:'speaker'")
     }
 }

@@ -122,7 +122,9 @@ final class OutputWorker: @unchecked Sendable {
         // `--sink all`: the server combines every sink for this ring. Should it fail (no such
         // module), the PCM below fails to open, or plays on the default sink, and that is said.
         if job.sink == SinkChoice.all {
-            do { combined = try SoundServerStream.combineAllSinks() } catch { mailbox.post(.mixerProblem("--sink all: " + error.description)) }
+            do { combined = try SoundServerStream.combineAllSinks() } catch {
+                mailbox.post(.mixerProblem("--sink all: " + error.description))
+            }
             if mailbox.isAbandoned { return }
         }
         let pcm: PCM
@@ -161,7 +163,9 @@ final class OutputWorker: @unchecked Sendable {
             if mailbox.isAbandoned { return releaseMixer() }
             // On the sink the alarm chose: say where the server moves the stream if it goes.
             if let chosen = job.sink, chosen != SinkChoice.all {
-                follower = try? SinkFollower.start(chosen: chosen) { [mailbox] change in mailbox.post(.sinkMoved(chosen: chosen, change: change)) }
+                follower = try? SinkFollower.start(chosen: chosen) { [mailbox] change in
+                    mailbox.post(.sinkMoved(chosen: chosen, change: change))
+                }
             }
         }
         let paced = pcm.isClockless && !job.unpaced

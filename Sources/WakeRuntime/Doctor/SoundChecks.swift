@@ -92,7 +92,8 @@ extension Doctor {
                 let placed = try ArmChecks.sink(settings, mode: .daemon(alarm: name), list: sinks)
                 settings = placed.settings
                 if let warning = placed.warning {
-                    out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
+                    let found = String(warning.drop { $0 != ":" }.dropFirst(2))
+                    out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, found,
                                              fix: "connect the sink, or choose one the server has ('wake --list-devices' lists them)"))
                 }
             }
@@ -175,7 +176,8 @@ extension Doctor {
             if muted {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .warn,
                                          "\(sink) is muted (\(level)): the mixer guard unmutes it\(low ? " and raises it to \(floor) %" : "") while ringing, and puts it back",
-                                         fix: "nothing is needed for the alarm; unmute it ('pactl set-sink-mute \(target) 0') if the mute is not meant"))
+                                         fix: "nothing is needed for the alarm; unmute it ('pactl set-sink-mute \(target) 0') "
+                                             + "if the mute is not meant"))
             } else {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .pass,
                                          "\(sink) is unmuted at \(level)" + (low ? ": the mixer guard raises it to \(floor) % while ringing" : ", at or above --min-volume \(floor) %")))
@@ -189,7 +191,8 @@ extension Doctor {
                 let low = (i.sinkReading.percent ?? 100) < Defaults.minVolume
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], low ? .warn : .pass,
                                          "\(sink) is unmuted at \(level); --mixer off leaves it as it is" + (low ? ": the alarm may be too quiet to wake you" : ""),
-                                         fix: low ? "raise it ('pactl set-sink-volume \(target) 60%'), or let wake guard it (--mixer auto)" : nil))
+                                         fix: low ? "raise it ('pactl set-sink-volume \(target) 60%'), "
+                                             + "or let wake guard it (--mixer auto)" : nil))
             }
         }
         if let remembered = i.remembered {

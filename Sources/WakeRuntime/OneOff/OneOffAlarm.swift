@@ -29,7 +29,8 @@ public enum OneOffAlarm {
             console.result("sound server sinks (--sink NAME or DESCRIPTION):")
             for s in sinks {
                 console.result(s.name.printable)
-                console.result("    " + [s.description.printable, s.bus.isEmpty ? "" : "(\(s.bus.printable))"].filter { !$0.isEmpty }.joined(separator: " "))
+                let bus = s.bus.isEmpty ? "" : "(\(s.bus.printable))"
+                console.result("    " + [s.description.printable, bus].filter { !$0.isEmpty }.joined(separator: " "))
             }
         }
         return .done

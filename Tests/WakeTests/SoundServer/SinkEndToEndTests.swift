@@ -24,7 +24,8 @@ struct SinkEndToEndTests {
             #expect(load.exitCode == 0, "\(load)")
             let home = try TestDirectory("wake-sink-doctor")
             var environment = server.environment
-            (environment["HOME"], environment["XDG_CONFIG_HOME"], environment["XDG_STATE_HOME"]) = (home.path, home.file("config"), home.file("state"))
+            environment["HOME"] = home.path
+            (environment["XDG_CONFIG_HOME"], environment["XDG_STATE_HOME"]) = (home.file("config"), home.file("state"))
             let add = try await WakeProcess.run(["add", "07:00", "--days", DoctorBench.farDay, "--name", "bed", "--sink", "Earbuds"],
                                                 environment: environment)
             #expect(add.exitCode == 0, "\(add)")
@@ -36,7 +37,8 @@ struct SinkEndToEndTests {
         }
     }
 
-    @Test("PipeWire with wireplumber and pipewire-pulse", .enabled(if: PipeWireServer.isAvailable, "needs pipewire, wireplumber, pipewire-pulse"))
+    @Test("PipeWire with wireplumber and pipewire-pulse",
+          .enabled(if: PipeWireServer.isAvailable, "needs pipewire, wireplumber, pipewire-pulse"))
     func pipeWire() async throws {
         try await PipeWireServer.with { try await chosenSinkThenUnloaded(on: $0) }
     }
@@ -75,12 +77,14 @@ func chosenSinkThenUnloaded(on server: some SoundServerFixture) async throws {
 
     // The headphones go away: the server moves the stream to the speaker, and wake says so.
     let modules = try await server.pactl(["list", "short", "modules"], timeout: .seconds(10))
-    let module = try #require(modules.stdout.split(separator: "\n").first { $0.contains("sink_name=headphones") }?.split(separator: "\t").first,
+    let line = modules.stdout.split(separator: "\n").first { $0.contains("sink_name=headphones") }
+    let module = try #require(line?.split(separator: "\t").first,
                               "\(modules)")
     let gone = speaker.mark()
     let unload = try await server.pactl(["unload-module", String(module)], timeout: .seconds(10))
     #expect(unload.exitCode == 0, "\(unload)")
-    #expect(await speaker.waitForSound(after: gone, timeout: .seconds(10)), "the speaker hears it once the headphones are gone: \(ring.events)")
+    #expect(await speaker.waitForSound(after: gone, timeout: .seconds(10)),
+            "the speaker hears it once the headphones are gone: \(ring.events)")
     let moved = try await ring.waitForEvent("sink_moved", timeout: .seconds(10))
     #expect(moved["sink"] == "headphones" && moved["to"] == "speaker" && moved["gone"] == "1", "\(moved)")
     ring.send(SIGINT)
