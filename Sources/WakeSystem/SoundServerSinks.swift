@@ -67,7 +67,10 @@ extension SoundServerStream {
 /// reports each change: the server moved the stream elsewhere (the sink went away: PulseAudio
 /// and PipeWire move a stream whose sink is removed to one that exists, and PipeWire links a
 /// stream whose sink is missing to the default), or it is back on the chosen sink. The sound
-/// goes on through the change; this only says where it is heard.
+/// goes on through the change. When the chosen sink comes back after it was gone, `returned`
+/// is called once (the output worker then opens a new stream on it: a move by a client would be
+/// remembered by the server for every later alarm that chose no sink); a move to another sink
+/// while the chosen one is there (the volume control's) is the user's, and left alone.
 public final class SinkFollower: Sendable {
     /// The stream is on `now` rather than on the chosen sink (`now.name` the chosen's: back on
     /// it); `chosenGone`: the chosen sink is no longer listed.
@@ -80,19 +83,23 @@ public final class SinkFollower: Sendable {
     private let interval: Duration
     private let pid: Int32
     private let report: @Sendable (Change) -> Void
+    private let returned: @Sendable () -> Void
     private let stopped = Mutex(false)
 
-    private init(chosen: String, interval: Duration, pid: Int32, report: @escaping @Sendable (Change) -> Void) {
+    private init(chosen: String, interval: Duration, pid: Int32, report: @escaping @Sendable (Change) -> Void,
+                 returned: @escaping @Sendable () -> Void) {
         self.chosen = chosen
         self.interval = interval
         self.pid = pid
         self.report = report
+        self.returned = returned
     }
 
     /// Starts following this process's stream (`pid`: another's, for the tests).
     public static func start(chosen: String, every interval: Duration = .milliseconds(500), pid: Int32 = getpid(),
-                             report: @escaping @Sendable (Change) -> Void) throws(SystemCallError) -> SinkFollower {
-        let follower = SinkFollower(chosen: chosen, interval: interval, pid: pid, report: report)
+                             report: @escaping @Sendable (Change) -> Void,
+                             returned: @escaping @Sendable () -> Void = {}) throws(SystemCallError) -> SinkFollower {
+        let follower = SinkFollower(chosen: chosen, interval: interval, pid: pid, report: report, returned: returned)
         try DetachedThread.start { follower.run() }
         return follower
     }
@@ -108,8 +115,10 @@ public final class SinkFollower: Sendable {
         var c = wake_pa_connection()
         var connected = false
         defer { if connected { wake_pa_disconnect(&c) } }
-        // The sink last said, or the chosen one until a move is seen.
+        // The sink last said, or the chosen one until a move is seen; whether the chosen one was
+        // seen gone since the stream was last on it.
         var last = chosen
+        var chosenWasGone = false
         while !isStopped {
             SystemClock.sleep(for: interval)
             if isStopped { return }
@@ -129,15 +138,24 @@ public final class SinkFollower: Sendable {
             guard wake_pa_find_sink(&c, stream.sink, nil, &sink) == 0, sink.found != 0 else { continue }
             let now = SinkChoice.Listed(name: SoundServerStream.text(sink.name), description: SoundServerStream.text(sink.description),
                                         bus: SoundServerStream.text(sink.bus))
-            guard now.name != last else { continue }
-            last = now.name
             var gone = false
-            if now.name != chosen {
+            if now.name == chosen {
+                chosenWasGone = false
+            } else {
                 var wanted = wake_pa_object()
-                gone = wake_pa_find_sink(&c, 0, chosen, &wanted) == 0 && wanted.found == 0
+                guard wake_pa_find_sink(&c, 0, chosen, &wanted) == 0 else { continue }
+                gone = wanted.found == 0
+                if gone { chosenWasGone = true }
             }
             if isStopped { return }
-            report(Change(now: now, chosenGone: gone))
+            if now.name != last {
+                last = now.name
+                report(Change(now: now, chosenGone: gone))
+            }
+            if chosenWasGone && !gone && now.name != chosen {
+                chosenWasGone = false
+                returned()
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import WakeCore
 import WakeSystem
 
@@ -52,6 +53,9 @@ final class OutputWorker: @unchecked Sendable {
     private var raisedMixer: MixerLedger.Token?
     private var raisedStream: SoundServerStream.Change?
     private var follower: SinkFollower?
+    /// `--sink`: the chosen sink is back after it was gone (the follower says so); the stream is
+    /// made again on it.
+    private let reopenWanted = Mutex(false)
     /// `--sink all`: the combined sink's module this worker loaded (or took over), unloaded when it ends.
     private var combined: UInt32?
     private var written: Int64 = 0
@@ -127,7 +131,7 @@ final class OutputWorker: @unchecked Sendable {
             }
             if mailbox.isAbandoned { return }
         }
-        let pcm: PCM
+        var pcm: PCM
         do {
             pcm = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
                           rate: source.sound.sampleRate, latency: job.latency, serverLatency: job.serverLatency)
@@ -163,9 +167,12 @@ final class OutputWorker: @unchecked Sendable {
             if mailbox.isAbandoned { return releaseMixer() }
             // On the sink the alarm chose: say where the server moves the stream if it goes.
             if let chosen = job.sink, chosen != SinkChoice.all {
-                follower = try? SinkFollower.start(chosen: chosen) { [mailbox] change in
+                follower = try? SinkFollower.start(chosen: chosen, report: { [mailbox] change in
                     mailbox.post(.sinkMoved(chosen: chosen, change: change))
-                }
+                }, returned: { [weak self, requests = mailbox.requests] in
+                    self?.reopenWanted.withLock { $0 = true }
+                    _ = requests?.signal()
+                })
             }
         }
         let paced = pcm.isClockless && !job.unpaced
@@ -183,6 +190,10 @@ final class OutputWorker: @unchecked Sendable {
                 start = SystemClock.monotonic - schedule.timeDue(ofFrame: written)
             case .recheck: recheckGuard(pcm)
             case .go: break
+            }
+            if reopenWanted.withLock({ wanted in defer { wanted = false }; return wanted }) {
+                guard let again = reopen(pcm, source) else { return }
+                pcm = again
             }
             if source.pending.frames == 0 {
                 guard mailbox.beginSoundRead() else { return releaseMixer() }
@@ -349,6 +360,30 @@ final class OutputWorker: @unchecked Sendable {
         guard let change = raisedStream else { return }
         raisedStream = nil
         job.ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
+    }
+
+    /// `--sink`: the chosen sink is back. The stream on the sink the server moved it to is closed
+    /// and a new one opened on the chosen sink (what was queued is dropped: a skip of at most the
+    /// buffer), with the stream guard on it; nil when the open failed (said: the fallback chain
+    /// takes over) or the loop gave up on this worker meanwhile.
+    private func reopen(_ pcm: PCM, _ source: LoopingSource) -> PCM? {
+        releaseStream()
+        pcm.drop()
+        pcm.close()
+        let again: PCM
+        do {
+            again = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
+                            rate: source.sound.sampleRate, latency: job.latency, serverLatency: job.serverLatency)
+        } catch {
+            releaseMixer()
+            mailbox.post(.failed(.device, error.description))
+            return nil
+        }
+        if mailbox.isAbandoned { return nil }
+        raisedStream = try? job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: sinkFloor,
+                                                   sinkLeft: sinkLeft, worker: mailbox.id) { mailbox.post($0) }
+        mailbox.madeProgress(at: SystemClock.monotonic, frames: written, seams: source.seams, peak: peak)
+        return again
     }
 
     /// `--sink all`: unloads the combined sink, once its stream is closed, and before the loop

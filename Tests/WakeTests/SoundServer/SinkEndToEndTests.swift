@@ -6,8 +6,9 @@ import Testing
 /// `--sink` on a real server (issue 52, item 3), PulseAudio and PipeWire, each with two null
 /// sinks, `speaker` (the default) and `headphones`: a sink the server lacks is refused (69) with
 /// the ones it has; `--sink headphones` is heard on the headphones' monitor and not on the
-/// speaker's, `--sink all` on both; the headphones unloaded mid-ring (a USB card pulled out, Bluetooth out of range),
-/// the sound goes on on the speaker and wake says so. In-process: SinkArmChecksTests, SinkCommandTests.
+/// speaker's, `--sink all` on both; the headphones unloaded mid-ring (a USB card pulled out,
+/// Bluetooth out of range), the sound goes on on the speaker and wake says so; loaded again, the
+/// alarm rings on them again. In process: SinkArmChecksTests, SinkCommandTests.
 @Suite("--sink: rung on the chosen sink, and on where the server moves it when it goes", .serialized,
        .enabled(if: PulseAudioServer.isAvailable, "needs pulseaudio, pulseaudio-utils and libasound2-plugins (make deps-test)"))
 struct SinkEndToEndTests {
@@ -87,7 +88,16 @@ func chosenSinkThenUnloaded(on server: some SoundServerFixture) async throws {
             "the speaker hears it once the headphones are gone: \(ring.events)")
     let moved = try await ring.waitForEvent("sink_moved", timeout: .seconds(10))
     #expect(moved["sink"] == "headphones" && moved["to"] == "speaker" && moved["gone"] == "1", "\(moved)")
+
+    // They come back: the alarm rings on them again.
+    let back = headphones.mark()
+    let reload = try await server.pactl(["load-module", "module-null-sink", "sink_name=headphones"], timeout: .seconds(10))
+    #expect(reload.exitCode == 0, "\(reload)")
+    let returned = try await ring.waitForEvent("sink_moved", occurrence: 2, timeout: .seconds(15))
+    #expect(returned["to"] == "headphones" && returned["gone"] == "0", "\(returned)")
+    #expect(await headphones.waitForSound(after: back, timeout: .seconds(10)), "the headphones hear it again: \(ring.events)")
     ring.send(SIGINT)
     let r = await ring.wait(timeout: .seconds(20))
     #expect(r.stderr.contains("the sink 'headphones' is gone: ringing on 'speaker"), "\(ring.report(r))")
+    #expect(r.stderr.contains("the sink 'headphones' is back: ringing on it"), "\(ring.report(r))")
 }
