@@ -20,9 +20,10 @@
     X(pa_context_new) X(pa_context_connect) X(pa_context_disconnect) X(pa_context_unref) \
     X(pa_context_get_state) X(pa_context_errno) X(pa_strerror) \
     X(pa_context_get_sink_input_info_list) X(pa_context_get_sink_info_by_index) \
-    X(pa_context_get_sink_info_by_name) \
+    X(pa_context_get_sink_info_by_name) X(pa_context_get_sink_info_list) \
     X(pa_context_set_sink_input_mute) X(pa_context_set_sink_input_volume) \
     X(pa_context_set_sink_mute_by_name) X(pa_context_set_sink_volume_by_name) \
+    X(pa_context_load_module) X(pa_context_unload_module) \
     X(pa_operation_get_state) X(pa_operation_unref) X(pa_operation_cancel) X(pa_proplist_gets) \
     X(pa_ext_stream_restore_read) X(pa_ext_stream_restore_write)
 
@@ -128,6 +129,10 @@ typedef struct {
     char description[256];
     // streams: the key the server's stream restore remembers it under (module-stream-restore.id)
     char restore_id[256];
+    // sinks: the device.bus property (bluetooth, usb, pci), empty when it has none
+    char bus[32];
+    // sinks: the module that made it (PA_INVALID_INDEX for none)
+    uint32_t owner_module;
     int mute;
     pa_cvolume volume;
     int has_volume;
@@ -165,6 +170,9 @@ static inline void wake_pa_sink_cb(pa_context *ctx, const pa_sink_info *i, int e
     o->index = i->index;
     strncpy(o->name, i->name ? i->name : "", sizeof o->name - 1);
     strncpy(o->description, i->description ? i->description : "", sizeof o->description - 1);
+    const char *bus = o->f ? o->f->pa_proplist_gets(i->proplist, PA_PROP_DEVICE_BUS) : NULL;
+    if (bus) strncpy(o->bus, bus, sizeof o->bus - 1);
+    o->owner_module = i->owner_module;
     o->mute = i->mute;
     o->volume = i->volume;
     o->has_volume = 1;
@@ -187,9 +195,62 @@ static inline int wake_pa_find_sink(wake_pa_connection *c, uint32_t index, const
     return wake_pa_wait(c, op);
 }
 
+/// Every sink the server lists (at most WAKE_PA_SINKS_MAX; `count` says how many were kept).
+#define WAKE_PA_SINKS_MAX 64
+typedef struct {
+    char name[256];
+    char description[256];
+    char bus[32];
+} wake_pa_sink_entry;
+
+typedef struct {
+    const wake_pa_functions *f;
+    int count;
+    wake_pa_sink_entry sinks[WAKE_PA_SINKS_MAX];
+} wake_pa_sink_list;
+
+static inline void wake_pa_sink_list_cb(pa_context *ctx, const pa_sink_info *i, int eol, void *userdata) {
+    (void)ctx;
+    wake_pa_sink_list *l = (wake_pa_sink_list *)userdata;
+    if (eol || !i || l->count >= WAKE_PA_SINKS_MAX) return;
+    wake_pa_sink_entry *e = &l->sinks[l->count++];
+    strncpy(e->name, i->name ? i->name : "", sizeof e->name - 1);
+    strncpy(e->description, i->description ? i->description : "", sizeof e->description - 1);
+    const char *bus = l->f->pa_proplist_gets(i->proplist, PA_PROP_DEVICE_BUS);
+    if (bus) strncpy(e->bus, bus, sizeof e->bus - 1);
+}
+
+/// Fills `out` (zeroed first) with the server's sinks; 0 when the call completed.
+static inline int wake_pa_list_sinks(wake_pa_connection *c, wake_pa_sink_list *out) {
+    memset(out, 0, sizeof *out);
+    out->f = c->f;
+    return wake_pa_wait(c, c->f->pa_context_get_sink_info_list(c->context, wake_pa_sink_list_cb, out));
+}
+
+static inline const wake_pa_sink_entry *wake_pa_sink_at(const wake_pa_sink_list *l, int i) { return &l->sinks[i]; }
+
 static inline void wake_pa_success_cb(pa_context *ctx, int success, void *userdata) {
     (void)ctx;
     *(int *)userdata = success;
+}
+
+static inline void wake_pa_index_cb(pa_context *ctx, uint32_t idx, void *userdata) {
+    (void)ctx;
+    *(uint32_t *)userdata = idx;
+}
+
+/// Loads module `name` with `args`; 0, with its index in `*index`, when the server loaded it.
+static inline int wake_pa_load_module(wake_pa_connection *c, const char *name, const char *args, uint32_t *index) {
+    *index = PA_INVALID_INDEX;
+    if (wake_pa_wait(c, c->f->pa_context_load_module(c->context, name, args, wake_pa_index_cb, index))) return -1;
+    return *index == PA_INVALID_INDEX ? -1 : 0;
+}
+
+/// Unloads module `index`; 0 when the server did.
+static inline int wake_pa_unload_module(wake_pa_connection *c, uint32_t index) {
+    int ok = 0;
+    if (wake_pa_wait(c, c->f->pa_context_unload_module(c->context, index, wake_pa_success_cb, &ok)) || !ok) return -1;
+    return 0;
 }
 
 /// Sets a stream's mute and volume (volume skipped when `volume` is NULL); 0 when the server agreed.

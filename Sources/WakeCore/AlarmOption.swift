@@ -28,6 +28,8 @@ public struct AlarmOption: Sendable, Hashable {
         case file
         /// An ALSA PCM name: not empty.
         case device
+        /// A sound server's sink, by name or description (`SinkChoice`): not empty, one line.
+        case sink
         /// A whole number of percent, 1 to 100 (0 is refused: an alarm nobody hears).
         case percent
         /// A duration (`DurationText`). `minimum`: the least a non-zero value may be; `zero`:
@@ -115,6 +117,7 @@ public struct AlarmOption: Sendable, Hashable {
         case .file: return "a file name"
         case .files: return "one or more file names"
         case .device: return "a device name, as 'default'"
+        case .sink: return "a sink's name or description, as 'pactl list sinks' shows it"
         case .percent: return "a whole number from 1 to 100"
         case .count(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .duration(_, _, let maximum?): return "a duration up to \(DurationText.format(maximum)), as 9m"
@@ -138,6 +141,9 @@ public struct AlarmOption: Sendable, Hashable {
             return .success(.text(text))
         case .device:
             return text.isEmpty ? fail(": empty device name; try 'default', or see 'wake --list-devices'") : .success(.text(text))
+        case .sink:
+            if let why = SinkChoice.problem(text) { return fail(": \(why)") }
+            return .success(.text(text))
         case .percent:
             guard let v = Int(text), (1...100).contains(v), text.allSatisfy(\.isNumber) else {
                 return fail(": invalid value '\(text.printable)'; give a whole number from 1 to 100")
@@ -194,6 +200,13 @@ extension AlarmOption {
                                           help: "Sound to ring: a file (WAV, FLAC, Ogg, Opus, MP3), a folder of them or an M3U/M3U8 list (shuffled, one file a ring). Default: wake's own alarm sound.")
     public static let device = AlarmOption("device", short: "D", .device, default: Defaults.device, scope: [.ring, .stored, .config],
                                            help: "ALSA PCM to ring on, as aplay -D takes it.")
+    /// A sound server's sink (PulseAudio, or PipeWire through pipewire-pulse): the ring opens
+    /// ALSA's pulse PCM on it, and the server moves the stream to a sink that exists when it goes.
+    public static let sink = AlarmOption("sink", .sink, default: nil, unset: "the sound server's default sink",
+                                         scope: [.ring, .stored, .config],
+                                         help: "Ring on this sink of the sound server (PulseAudio, PipeWire), by its name or description "
+                                             + "(wake --list-devices lists them), or on every sink at once (all); if it goes away, "
+                                             + "the alarm rings on where the server moves it.")
     public static let volume = AlarmOption("volume", .percent, default: String(Defaults.volume), scope: [.ring, .stored, .config],
                                            help: "Software volume, 1 to 100.") { text in
         // An alarm nobody can hear is refused now, not discovered at 07:00.
@@ -316,7 +329,7 @@ extension AlarmOption {
                                                  help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
 
     /// Every option, in the order alarms.toml and the help list them.
-    public static let all: [AlarmOption] = [sound, device, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
+    public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
                                             skipDays, message, inhibit, notify, noticeBefore]

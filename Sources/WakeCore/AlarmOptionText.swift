@@ -9,6 +9,7 @@ extension AlarmOption {
         switch kind {
         case .file, .files: return "FILE"
         case .device: return "PCM"
+        case .sink: return "SINK"
         case .percent: return "PERCENT"
         case .duration: return "DURATION"
         case .choice: return "MODE"

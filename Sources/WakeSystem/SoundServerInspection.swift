@@ -16,11 +16,13 @@ extension SoundServerStream {
         public var remembered: MixerReading?
     }
 
-    public static func inspect() throws(Failure) -> Inspection {
+    /// `sink`: the sink an alarm chose (`--sink`) in place of the default one.
+    public static func inspect(sink chosen: String? = nil) throws(Failure) -> Inspection {
         try connected { (c) throws(Failure) -> Inspection in
             var o = wake_pa_object()
-            guard wake_pa_find_sink(&c, 0, "@DEFAULT_SINK@", &o) == 0, o.found != 0 else {
-                throw Failure(description: "the sound server has no default sink (\(String(cString: wake_pa_error(&c))))")
+            guard wake_pa_find_sink(&c, 0, chosen ?? "@DEFAULT_SINK@", &o) == 0, o.found != 0 else {
+                let which = chosen.map { "no sink '\($0.printable)'" } ?? "no default sink"
+                throw Failure(description: "the sound server has \(which) (\(String(cString: wake_pa_error(&c))))")
             }
             let sink = Self.sink(o)
             let reading = Self.reading("sink", o)

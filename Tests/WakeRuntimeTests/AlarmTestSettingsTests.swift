@@ -15,6 +15,7 @@ struct AlarmTestSettingsTests {
         switch option.kind {
         case .file, .files: return "/tmp/wake-test-sound.wav"
         case .device: return "null"
+        case .sink: return "headphones"
         case .percent: return "37"
         case .duration: return "7m"
         case .choice(let words): return words.last(where: { $0 != option.defaultText }) ?? words[0]

@@ -127,3 +127,81 @@ struct ArmChecksTests {
         #expect(sound.kind == .builtIn && sound.warning == nil)
     }
 }
+
+/// `--sink` at arm time (issue 52, item 3), on a stand-in for the server's list.
+@Suite("Arm checks: --sink")
+struct SinkArmChecksTests {
+    static let sinks = [SinkChoice.Listed(name: "speaker", description: "Built-in Audio", bus: "pci"),
+                        SinkChoice.Listed(name: "bluez_sink.00_11", description: "Earbuds", bus: "bluetooth")]
+    static func listed() throws(SoundServerStream.Failure) -> [SinkChoice.Listed] { sinks }
+    static func unreachable() throws(SoundServerStream.Failure) -> [SinkChoice.Listed] {
+        throw SoundServerStream.Failure(description: "cannot reach the sound server: Connection refused")
+    }
+
+    @Test("a description is rung, and stored, by the sink's name", arguments: ArmChecksTests.modes)
+    func byDescription(mode: ArmChecks.Mode) throws {
+        let settings = try RingSettings(values: ["sink": "Earbuds"])
+        let checked = try ArmChecks.sink(settings, mode: mode, list: Self.listed)
+        #expect(checked.settings.sink == "bluez_sink.00_11" && checked.settings.values["sink"] == "bluez_sink.00_11")
+        #expect(checked.settings.device == "pulse:'bluez_sink.00_11'" && checked.sink?.isDetachable == true && checked.warning == nil)
+        #expect(checked.settings.request(sound: try DefaultSound.open(), kind: .builtIn).sink == "bluez_sink.00_11")
+    }
+
+    @Test("a sink the server lacks: refused (69) with the ones it has; the daemon says so", arguments: ArmChecksTests.modes)
+    func missing(mode: ArmChecks.Mode) throws {
+        let settings = try RingSettings(values: ["sink": "USB Audio"])
+        do throws(WakeFailure) {
+            let checked = try ArmChecks.sink(settings, mode: mode, list: Self.listed)
+            #expect(mode == .daemon(alarm: "work"), "\(mode) accepted it")
+            #expect(checked.warning == "alarm 'work': --sink 'USB Audio': the sound server has no such sink "
+                + "(its sinks: speaker (Built-in Audio), "
+                + "bluez_sink.00_11 (Earbuds)); it rings on the server's default sink until that sink is back", "\(checked.warning ?? "")")
+        } catch {
+            #expect(mode != .daemon(alarm: "work"), "the daemon refused: \(error.message)")
+            #expect(error.kind == .unavailable && error.message.contains("its sinks: speaker (Built-in Audio), bluez_sink.00_11 (Earbuds)"),
+                    "\(error.message)")
+        }
+    }
+
+    @Test("no server to ask: refused (69) by a one-off and wake add; the daemon says so")
+    func unreachable() throws {
+        let settings = try RingSettings(values: ["sink": "speaker"])
+        #expect(throws: WakeFailure.self) { try ArmChecks.sink(settings, mode: .oneOff, list: Self.unreachable) }
+        do throws(WakeFailure) {
+            _ = try ArmChecks.sink(settings, mode: .add, list: Self.unreachable)
+        } catch {
+            #expect(error.kind == .unavailable && error.message.hasPrefix("--sink 'speaker': cannot reach the sound server"),
+                    "\(error.message)")
+        }
+        let daemon = try ArmChecks.sink(settings, mode: .daemon(alarm: "work"), list: Self.unreachable)
+        #expect(daemon.warning?.contains("at ring time it tries the sink, then the default device") == true)
+        #expect(daemon.settings.sink == "speaker")
+    }
+
+    @Test("--sink beside another --device is a usage error (64) before the server is asked")
+    func besideDevice() throws {
+        let settings = try RingSettings(values: ["sink": "speaker", "device": "hw:0"])
+        do throws(WakeFailure) {
+            _ = try ArmChecks.sink(settings, mode: .oneOff, list: Self.unreachable)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.kind == .usage && error.message.contains("--device 'hw:0'"), "\(error.message)")
+        }
+    }
+}
+
+extension SinkArmChecksTests {
+    @Test("--sink all: checked on the default sink, rung on the combined one; a server with no sink refuses it (69)")
+    func all() throws {
+        let settings = try RingSettings(values: ["sink": "all"])
+        let checked = try ArmChecks.sink(settings, mode: .oneOff, list: Self.listed)
+        let ring = checked.settings.request(sound: try DefaultSound.open(), kind: .builtIn)
+        #expect(checked.settings.device == "pulse" && ring.device == "pulse:'wake_all'" && ring.sink == "all")
+        do throws(WakeFailure) {
+            _ = try ArmChecks.sink(settings, mode: .add, list: { () throws(SoundServerStream.Failure) in [] })
+            Issue.record("accepted")
+        } catch {
+            #expect(error.kind == .unavailable && error.message.hasPrefix("--sink all: the sound server has no sink"), "\(error.message)")
+        }
+    }
+}

@@ -181,6 +181,7 @@ final class EventRecorder: RuntimeObserver {
                 case .mixerRaised: return "mixerRaised"
                 case .mixerRestored: return "mixerRestored"
                 case .mixerProblem: return "mixerProblem"
+                case .sinkMoved: return "sinkMoved"
                 case .backFromBell: return "backFromBell"
                 case .silent: return "silent"
                 case .silentStep: return "silentStep"

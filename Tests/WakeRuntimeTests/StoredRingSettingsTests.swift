@@ -29,6 +29,17 @@ struct StoredRingSettingsTests {
         #expect(withConfig.adjustments.first?.instead == "rings with volume 60 (from config.toml)")
     }
 
+    @Test("a stored sink that is no name at all is set aside alone: the alarm rings on the default device, with its other options")
+    func sinkSetAside() throws {
+        let read = try RingSettings.tolerating(stored: ["sink": "ear\u{1}buds", "volume": "40"])
+        #expect(read.settings.sink == nil && read.settings.device == Defaults.device && read.settings.volume == 40)
+        let a = try #require(read.adjustments.first)
+        #expect(read.adjustments.count == 1 && a.mark == "sink set aside" && a.instead == "rings without it", "\(read.adjustments)")
+        #expect(a.reason.hasPrefix("--sink: 'ear\\x01buds' holds a control character"), "\(a.reason)")
+        // A good one is kept, and rung on through ALSA's pulse PCM.
+        #expect(try RingSettings.tolerating(stored: ["sink": "headphones"]).settings.device == "pulse:'headphones'")
+    }
+
     @Test("a ring-for or late-limit under a second, an empty device, an unknown key: each set aside alone")
     func others() throws {
         let read = try RingSettings.tolerating(stored: ["ring-for": "1ms", "late-limit": "5ms", "device": "", "colour": "red", "volume": "80"])

@@ -91,6 +91,9 @@ struct RingOptionGroup: ParsableArguments {
     @Option(name: [.customShort("D"), .long], help: ArgumentHelp(AlarmOption.device.help))
     var device: String = AlarmOption.device.defaultText ?? ""
 
+    @Option(help: ArgumentHelp(AlarmOption.sink.help))
+    var sink: String?
+
     @Option(help: ArgumentHelp(AlarmOption.volume.help))
     var volume: String = AlarmOption.volume.defaultText ?? ""
 

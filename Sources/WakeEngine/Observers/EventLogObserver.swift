@@ -142,6 +142,9 @@ public final class EventLogObserver: RuntimeObserver {
             case .mixerProblem(let reason):
                 name = "problem"
                 fields.append(("reason", .string(reason)))
+            case .sinkMoved(let chosen, let to, _, let gone):
+                name = "sink_moved"
+                fields += [("sink", .string(chosen)), ("to", .string(to)), ("gone", .bool(gone))]
             case .backFromBell(let device):
                 name = "recovered"
                 fields += [("what", .string("sound")), ("from", .string("bell")), ("device", .string(device))]

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import WakeCore
 import WakeSystem
 
@@ -31,6 +32,8 @@ final class OutputWorker: @unchecked Sendable {
         var leavesUserLevels = false
         /// Pre-roll: open the device and decode the first audio, then wait for the mailbox's go.
         var held = false
+        /// `--sink`: the sink `device` opens a stream on; where the server moves it is followed.
+        var sink: String?
     }
 
     let mailbox: WorkerMailbox
@@ -49,6 +52,12 @@ final class OutputWorker: @unchecked Sendable {
 
     private var raisedMixer: MixerLedger.Token?
     private var raisedStream: SoundServerStream.Change?
+    private var follower: SinkFollower?
+    /// `--sink`: the chosen sink is back after it was gone (the follower says so); the stream is
+    /// made again on it.
+    private let reopenWanted = Mutex(false)
+    /// `--sink all`: the combined sink's module this worker loaded (or took over), unloaded when it ends.
+    private var combined: UInt32?
     private var written: Int64 = 0
     /// The loudest sample written so far (a fraction of full scale), for the meter.
     private var peak: Double = 0
@@ -61,7 +70,11 @@ final class OutputWorker: @unchecked Sendable {
     private var lastRecoveredReport = Instant(nanoseconds: 0)
 
     private func run() {
-        defer { mailbox.markEnded() }
+        defer {
+            follower?.stop()
+            releaseCombined()
+            mailbox.markEnded()
+        }
         let source: LoopingSource
         switch job.source {
         case .ready(let ready):
@@ -110,7 +123,15 @@ final class OutputWorker: @unchecked Sendable {
     }
 
     private func play(_ source: LoopingSource) {
-        let pcm: PCM
+        // `--sink all`: the server combines every sink for this ring. Should it fail (no such
+        // module), the PCM below fails to open, or plays on the default sink, and that is said.
+        if job.sink == SinkChoice.all {
+            do { combined = try SoundServerStream.combineAllSinks() } catch {
+                mailbox.post(.mixerProblem("--sink all: " + error.description))
+            }
+            if mailbox.isAbandoned { return }
+        }
+        var pcm: PCM
         do {
             pcm = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
                           rate: source.sound.sampleRate, latency: job.latency, serverLatency: job.serverLatency)
@@ -137,12 +158,22 @@ final class OutputWorker: @unchecked Sendable {
                 if error.isDummyOutput {
                     pcm.drop()
                     pcm.close()
+                    releaseCombined()
                     releaseMixer()
                     return mailbox.post(.failed(.device, error.description))
                 }
                 // A server that cannot be asked is rung on as it is (raiseStream said so).
             }
             if mailbox.isAbandoned { return releaseMixer() }
+            // On the sink the alarm chose: say where the server moves the stream if it goes.
+            if let chosen = job.sink, chosen != SinkChoice.all {
+                follower = try? SinkFollower.start(chosen: chosen, report: { [mailbox] change in
+                    mailbox.post(.sinkMoved(chosen: chosen, change: change))
+                }, returned: { [weak self, requests = mailbox.requests] in
+                    self?.reopenWanted.withLock { $0 = true }
+                    _ = requests?.signal()
+                })
+            }
         }
         let paced = pcm.isClockless && !job.unpaced
         mailbox.post(.opened(format: "\(pcm.format), \(pcm.channels) ch, \(pcm.rate) Hz, buffer \(pcm.bufferFrames) frames", paced: paced))
@@ -160,12 +191,17 @@ final class OutputWorker: @unchecked Sendable {
             case .recheck: recheckGuard(pcm)
             case .go: break
             }
+            if reopenWanted.withLock({ wanted in defer { wanted = false }; return wanted }) {
+                guard let again = reopen(pcm, source) else { return }
+                pcm = again
+            }
             if source.pending.frames == 0 {
                 guard mailbox.beginSoundRead() else { return releaseMixer() }
                 do { try source.fill() } catch {
                     mailbox.endSoundRead()
                     pcm.drop()
                     pcm.close()
+                    releaseCombined()
                     releaseMixer()
                     return mailbox.post(.failed(.sound, "decoding '\(source.sound.path.printable)' failed: \(error.description)"))
                 }
@@ -230,6 +266,7 @@ final class OutputWorker: @unchecked Sendable {
         guard !mailbox.isAbandoned else { return false }
         pcm.drop()
         pcm.close()
+        releaseCombined()
         mailbox.post(.stopped(frames: 0, seams: 0))
         return false
     }
@@ -325,10 +362,43 @@ final class OutputWorker: @unchecked Sendable {
         job.ledger.restoreStream(change, worker: mailbox.id) { mailbox.post($0) }
     }
 
+    /// `--sink`: the chosen sink is back. The stream on the sink the server moved it to is closed
+    /// and a new one opened on the chosen sink (what was queued is dropped: a skip of at most the
+    /// buffer), with the stream guard on it; nil when the open failed (said: the fallback chain
+    /// takes over) or the loop gave up on this worker meanwhile.
+    private func reopen(_ pcm: PCM, _ source: LoopingSource) -> PCM? {
+        releaseStream()
+        pcm.drop()
+        pcm.close()
+        let again: PCM
+        do {
+            again = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
+                            rate: source.sound.sampleRate, latency: job.latency, serverLatency: job.serverLatency)
+        } catch {
+            releaseMixer()
+            mailbox.post(.failed(.device, error.description))
+            return nil
+        }
+        if mailbox.isAbandoned { return nil }
+        raisedStream = try? job.ledger.raiseStream(streamFloor: job.mixer.floor ?? Defaults.minVolume, sinkFloor: sinkFloor,
+                                                   sinkLeft: sinkLeft, worker: mailbox.id) { mailbox.post($0) }
+        mailbox.madeProgress(at: SystemClock.monotonic, frames: written, seams: source.seams, peak: peak)
+        return again
+    }
+
+    /// `--sink all`: unloads the combined sink, once its stream is closed, and before the loop
+    /// hears that the sound stopped (an exit follows that at once).
+    private func releaseCombined() {
+        guard let index = combined else { return }
+        combined = nil
+        SoundServerStream.unloadModule(index)
+    }
+
     private func fail(_ pcm: PCM, _ reason: String) {
         releaseStream()
         pcm.drop()
         pcm.close()
+        releaseCombined()
         releaseMixer()
         mailbox.post(.failed(.device, reason))
     }
@@ -353,6 +423,7 @@ final class OutputWorker: @unchecked Sendable {
         pcm.drop()
         releaseStream()  // after the drop (heard at once), before the close (while the stream exists)
         pcm.close()
+        releaseCombined()
         releaseMixer()
         if recoveredCount > 0 { mailbox.post(.recovered(recoveredKind, count: recoveredCount)) }
         mailbox.post(.stopped(frames: written, seams: source.seams))

@@ -32,6 +32,9 @@ public struct RingRequest {
     /// `--escalate`'s last round: wake's built-in sound plays in place of `sound` (the output
     /// opens its own copy, as for a fallback), on the same device.
     public var switchedToBuiltIn = false
+    /// `--sink`: the sound server's sink `device` opens a stream on (`SinkChoice.pcm`); while the
+    /// ring plays there, where the server moves the stream is followed and said.
+    public var sink: String?
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
                 fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,
@@ -85,7 +88,7 @@ public struct RingRequest {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
             && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer && leavesUserLevels == other.leavesUserLevels
             && speech === other.speech
-            && entries == other.entries && switchedToBuiltIn == other.switchedToBuiltIn
+            && entries == other.entries && switchedToBuiltIn == other.switchedToBuiltIn && sink == other.sink
     }
 }
 
@@ -110,6 +113,9 @@ public enum OutputEvent: Hashable, Sendable {
     case mixerRestored(mixer: String, to: MixerReading, keptChanges: Bool)
     /// The mixer could not be read, raised or put back; the ring goes on.
     case mixerProblem(String)
+    /// `--sink`: the sound server moved the ring's stream from the chosen sink `chosen` to `to`
+    /// (`chosenGone`: that sink is gone), or back to it (`to` is `chosen`); the sound goes on.
+    case sinkMoved(chosen: String, to: String, description: String, chosenGone: Bool)
     /// On the bell, a device worked again: the sound is back on it.
     case backFromBell(device: String)
     /// Every device failed and there is no bell: wake is silent, and tries the devices again

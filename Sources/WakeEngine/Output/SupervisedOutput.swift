@@ -336,7 +336,8 @@ public final class SupervisedOutput: SoundOutput {
         do {
             try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
                                          unpaced: request.unpaced, ledger: mixers, mixer: request.mixer,
-                                         leavesUserLevels: request.leavesUserLevels, held: held),
+                                         leavesUserLevels: request.leavesUserLevels, held: held,
+                                         sink: request.sink.flatMap { SinkChoice.pcm(choice: $0) == device ? $0 : nil }),
                                    mailbox: mailbox)
         } catch {
             return failed(.device, "cannot start the sound thread (\(error))")
@@ -549,6 +550,8 @@ public final class SupervisedOutput: SoundOutput {
             raisedBy.remove(mailbox.id)
             onEvent?(.mixerRestored(mixer: mixer, to: to, keptChanges: kept))
         case .mixerProblem(let reason): onEvent?(.mixerProblem(reason))
+        case .sinkMoved(let chosen, let change):
+            onEvent?(.sinkMoved(chosen: chosen, to: change.now.name, description: change.now.description, chosenGone: change.chosenGone))
         case .chosen(_, _, let rate, _): mailbox.rate = rate
         case .opened, .firstFrame, .failed, .stopped: break
         }
@@ -587,7 +590,7 @@ public final class SupervisedOutput: SoundOutput {
                 return advance(after: failure)
             case .stopped:
                 break  // only after a stop, which moved the worker to `stopping`
-            case .recovered, .mixerRaised, .mixerRestored, .mixerProblem:
+            case .recovered, .mixerRaised, .mixerRestored, .mixerProblem, .sinkMoved:
                 forward(report, from: mailbox)
             }
         }

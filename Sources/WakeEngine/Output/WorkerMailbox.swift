@@ -12,6 +12,8 @@ enum WorkerReport: Sendable {
     case mixerRaised(mixer: String, from: MixerReading, to: MixerReading)
     case mixerRestored(mixer: String, to: MixerReading, keptChanges: Bool)
     case mixerProblem(String)
+    /// `--sink`: the stream is on another sink than the chosen one, or back on it.
+    case sinkMoved(chosen: String, change: SinkFollower.Change)
     /// A folder's or list's entry opened (`index` in the ring's entries), at `rate`; `skipped`:
     /// the entries before it that failed, each with why.
     case chosen(index: Int, path: String, rate: Int, skipped: [SkippedEntry])

@@ -58,7 +58,32 @@ public struct RingSettings {
     }
 
     public var soundPath: String? { text(.sound) }
-    public var device: String { text(.device) ?? Defaults.device }
+    /// The ALSA PCM the ring opens: the sink's (`--sink`, through ALSA's pulse PCM) when the alarm
+    /// chose one, else `--device`.
+    public var device: String {
+        // `all`: checked on the default sink; the ring's combined sink exists only while it rings.
+        if sink == SinkChoice.all { return "pulse" }
+        if let sink, let pcm = SinkChoice.pcm(sink) { return pcm }
+        return pcmDevice
+    }
+    /// `--device` as given (or its default), whatever `--sink` says.
+    public var pcmDevice: String { text(.device) ?? Defaults.device }
+    /// `--sink`: the sound server's sink the alarm rings on, by name once checked (`ArmChecks.sink`).
+    public var sink: String? { text(.sink) }
+
+    /// These settings with `--sink` given as `name`: the name of the sink the given description
+    /// or name was found to be (what `wake add` stores, and what the ring opens).
+    public func choosingSink(_ name: String) -> RingSettings {
+        var texts = values, parsed = checked
+        texts[AlarmOption.sink.name] = name
+        parsed[AlarmOption.sink.name] = .text(name)
+        return RingSettings(checked: parsed, values: texts)
+    }
+
+    private init(checked: [String: AlarmOption.Value], values: [String: String]) {
+        self.checked = checked
+        self.values = values
+    }
     public var volume: Int { number(.volume) ?? Defaults.volume }
     public var fadeIn: Duration { duration(.fadeIn) ?? .zero }
     /// The mixer guard: `--mixer auto` with `--min-volume`, or off.
@@ -110,6 +135,10 @@ public struct RingSettings {
         var r = RingRequest(sound: sound, soundKind: kind, device: device, volume: volume, fadeIn: fadeIn, unpaced: unpaced, mixer: mixer,
                             speech: speech, entries: entries)
         r.snoozeVolume = number(.snoozeVolume)
+        if let sink, let pcm = SinkChoice.pcm(choice: sink) {
+            r.sink = sink
+            r.device = pcm
+        }
         return r
     }
 }
@@ -137,6 +166,10 @@ extension RingSettings {
         for option in AlarmOption.all(.ring) {
             layered[option.name] = config.layered(option, over: layered[option.name], given: given)
         }
+        // Where to ring is one choice: a --device or --sink given here outweighs the other from config.toml.
+        let (device, sink) = (AlarmOption.device, AlarmOption.sink)
+        if given.contains(device.flag), !given.contains(sink.flag) { layered[sink.name] = nil }
+        if given.contains(sink.flag), !given.contains(device.flag) { layered[device.name] = nil }
         try self.init(values: layered)
     }
 }

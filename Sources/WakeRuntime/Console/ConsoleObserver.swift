@@ -219,6 +219,11 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info("the mixer '\(mixer.printable)' is back as it was (\(to.summary))" + (kept ? "; what was changed while ringing is kept" : ""))
         case .mixerProblem(let reason):
             console.error("warning: " + reason)
+        case .sinkMoved(let chosen, let to, let description, let gone):
+            let shown = SinkChoice.Listed(name: to, description: description).shown
+            if to == chosen { console.error("the sink '\(chosen.printable)' is back: ringing on it") }
+            else if gone { console.error("the sink '\(chosen.printable)' is gone: ringing on '\(shown)' instead") }
+            else { console.error("the sound server moved the alarm from the sink '\(chosen.printable)' to '\(shown)': ringing there") }
         case .backFromBell(let device):
             console.error("SOUND IS BACK on '\(device.printable)': the bell stops")
         case .silent(let reason, let retry):

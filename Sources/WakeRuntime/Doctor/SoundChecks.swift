@@ -19,9 +19,15 @@ extension Doctor {
         struct Output { var device: String; var format: String; var report: Result<DeviceCheck.Report, WakeFailure> }
         var devices: [String: Output] = [:]
         var server: Result<SoundServerStream.Inspection, SoundServerStream.Failure>?
+        // The server's sinks, asked once: for `--sink` and for whether an alarm's sink can vanish.
+        var sinkList: Result<[SinkChoice.Listed], SoundServerStream.Failure>?
+        func sinks() throws(SoundServerStream.Failure) -> [SinkChoice.Listed] {
+            if sinkList == nil { sinkList = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.sinks() } }
+            return try sinkList?.get() ?? []
+        }
         for row in rows {
             let name = row.alarm.name
-            let settings: RingSettings
+            var settings: RingSettings
             do {
                 let read = try RingSettings.tolerating(stored: row.alarm.options, defaults: config)
                 settings = read.settings
@@ -81,6 +87,17 @@ extension Doctor {
                 }
             }
 
+            // `--sink`: found as the daemon's ring finds it (by name or description).
+            if settings.sink != nil {
+                let placed = try ArmChecks.sink(settings, mode: .daemon(alarm: name), list: sinks)
+                settings = placed.settings
+                if let warning = placed.warning {
+                    let found = String(warning.drop { $0 != ":" }.dropFirst(2))
+                    out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, found,
+                                             fix: "connect the sink, or choose one the server has ('wake --list-devices' lists them)"))
+                }
+            }
+
             // The device, opened with this sound's format and closed again, bounded.
             let format = "\(sound.file.sampleRate)/\(sound.file.channels)/\(sound.file.width)"
             let key = settings.device + "|" + format
@@ -112,7 +129,20 @@ extension Doctor {
                 out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .pass, "device '\(settings.device.printable)' opens (\(report.summary))"))
                 if report.serverBacked {
                     if server == nil { server = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.inspect() } }
-                    if let server { out += serverFindings(server, alarm: name, policy: settings.mixer) }
+                    if let chosen = settings.sink, chosen != SinkChoice.all {
+                        // Asked again for each alarm: a sink of its own (the default's look is shared).
+                        let own = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.inspect(sink: chosen) }
+                        out += serverFindings(own, alarm: name, policy: settings.mixer, chosen: true)
+                    } else if let server {
+                        out += serverFindings(server, alarm: name, policy: settings.mixer)
+                    }
+                    let defaultName = try? server?.get().defaultSink.name
+                    if let listed = try? sinks(),
+                       let warning = SinkChoice.detachableWarning(chosen: settings.sink, defaultName: defaultName, among: listed) {
+                        out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, warning,
+                                                 fix: "keep it connected and charged, or ring on a sink that stays (--sink NAME; "
+                                                     + "'wake --list-devices' lists them)"))
+                    }
                 } else {
                     out.append(mixerFinding(device: settings.device, policy: settings.mixer, alarm: name, signals: signals))
                 }
@@ -124,8 +154,9 @@ extension Doctor {
     /// The server's default sink and what it remembers of wake's stream, and what the guard does
     /// about each: the stream guard unmutes and raises wake's own stream always (`--mixer off`
     /// too); the mixer guard the sink only with `--mixer auto`.
+    /// `chosen`: the sink is the alarm's `--sink`, not the default.
     static func serverFindings(_ inspected: Result<SoundServerStream.Inspection, SoundServerStream.Failure>, alarm: String,
-                               policy: MixerPolicy) -> [DoctorFinding] {
+                               policy: MixerPolicy, chosen: Bool = false) -> [DoctorFinding] {
         let i: SoundServerStream.Inspection
         switch inspected {
         case .success(let found): i = found
@@ -135,8 +166,9 @@ extension Doctor {
                                   fix: "check 'pactl info' from the daemon's environment")]
         }
         var out: [DoctorFinding] = []
-        let sink = "the default sink '\(i.defaultSink.description.printable)' (\(i.defaultSink.name.printable))"
+        let sink = "\(chosen ? "its sink" : "the default sink") '\(i.defaultSink.description.printable)' (\(i.defaultSink.name.printable))"
         let level = i.sinkReading.percent.map { "\($0) %" } ?? "no volume"
+        let target = chosen ? i.defaultSink.name.printable : "@DEFAULT_SINK@"
         let muted = i.sinkReading.levels.isMuted
         switch policy {
         case .guardFloor(let floor):
@@ -144,7 +176,8 @@ extension Doctor {
             if muted {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .warn,
                                          "\(sink) is muted (\(level)): the mixer guard unmutes it\(low ? " and raises it to \(floor) %" : "") while ringing, and puts it back",
-                                         fix: "nothing is needed for the alarm; unmute it ('pactl set-sink-mute @DEFAULT_SINK@ 0') if the mute is not meant"))
+                                         fix: "nothing is needed for the alarm; unmute it ('pactl set-sink-mute \(target) 0') "
+                                             + "if the mute is not meant"))
             } else {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .pass,
                                          "\(sink) is unmuted at \(level)" + (low ? ": the mixer guard raises it to \(floor) % while ringing" : ", at or above --min-volume \(floor) %")))
@@ -153,12 +186,13 @@ extension Doctor {
             if muted {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .fail,
                                          "\(sink) is muted (\(level)), and --mixer off leaves it so: the alarm will not be heard",
-                                         fix: "unmute it ('pactl set-sink-mute @DEFAULT_SINK@ 0'), or let wake guard it (--mixer auto)"))
+                                         fix: "unmute it ('pactl set-sink-mute \(target) 0'), or let wake guard it (--mixer auto)"))
             } else {
                 let low = (i.sinkReading.percent ?? 100) < Defaults.minVolume
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], low ? .warn : .pass,
                                          "\(sink) is unmuted at \(level); --mixer off leaves it as it is" + (low ? ": the alarm may be too quiet to wake you" : ""),
-                                         fix: low ? "raise it ('pactl set-sink-volume @DEFAULT_SINK@ 60%'), or let wake guard it (--mixer auto)" : nil))
+                                         fix: low ? "raise it ('pactl set-sink-volume \(target) 60%'), "
+                                             + "or let wake guard it (--mixer auto)" : nil))
             }
         }
         if let remembered = i.remembered {

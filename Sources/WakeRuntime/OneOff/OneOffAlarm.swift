@@ -23,14 +23,25 @@ public enum OneOffAlarm {
             console.result(d.name)
             if !d.description.isEmpty { console.result("    " + d.description) }
         }
+        // The sound server's sinks, for --sink: listed when a server answers.
+        if let sinks = try? SoundServerStream.sinks(), !sinks.isEmpty {
+            console.result("")
+            console.result("sound server sinks (--sink NAME or DESCRIPTION):")
+            for s in sinks {
+                console.result(s.name.printable)
+                let bus = s.bus.isEmpty ? "" : "(\(s.bus.printable))"
+                console.result("    " + [s.description.printable, bus].filter { !$0.isEmpty }.joined(separator: " "))
+            }
+        }
         return .done
     }
 
     /// `clock` and `zone`: the machine's unless given (a test's fixed "now" and zone, so a dry run's
     /// text is known without `TZ`).
-    public static func arm(_ options: AlarmOptions, console: Console, signals: SignalChannel,
+    public static func arm(_ given: AlarmOptions, console: Console, signals: SignalChannel,
                            clock: () -> ClockReading = SystemClock.now,
                            zone givenZone: TimeZoneRules? = nil) throws(WakeFailure) -> CommandResult {
+        var options = given
         let (zone, zoneWarning) = givenZone.map { ($0, nil) } ?? ZoneLoader.local()
         if let zoneWarning { console.error("warning: " + zoneWarning) }
 
@@ -89,6 +100,8 @@ public enum OneOffAlarm {
         do { try ALSAEnvironment.check() } catch {
             throw WakeFailure(.unavailable, error.description)
         }
+        // `--sink`: found among the server's sinks, by name or description; rung by its name.
+        options.ring = try ArmChecks.sink(options.ring, mode: .oneOff).settings
         let device: DeviceCheck.Report
         do {
             device = try DeviceCheck.run(options.ring.device, sound: sound, dryRun: options.dryRun, signals: signals)

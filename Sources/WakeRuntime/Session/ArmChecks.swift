@@ -232,3 +232,44 @@ extension ArmChecks {
         return (nil, "alarm '\(alarm.printable)': \(problem); its pre-alarm rings the alarm's own sound")
     }
 }
+
+extension ArmChecks {
+    /// `--sink`: the sink its text names (by name or description) among the sound server's, and
+    /// the settings with it given by name (what `wake add` stores and the ring opens). A one-off
+    /// and `wake add` refuse a sink the server does not have (with the ones it has), a server
+    /// that cannot be asked, and `--sink` beside another `--device`; the daemon's mode (the
+    /// doctor's look) says so and rings where it can: on the sink by that name if it comes back,
+    /// else on the server's default sink. `list`: the server's sinks (a test's stand-in).
+    public static func sink(_ settings: RingSettings, mode: Mode,
+                            list: () throws(SoundServerStream.Failure) -> [SinkChoice.Listed] = SoundServerStream.sinks)
+        throws(WakeFailure) -> (settings: RingSettings, sink: SinkChoice.Listed?, warning: String?) {
+        guard let text = settings.sink else { return (settings, nil, nil) }
+        let daemonAlarm: String? = if case .daemon(let alarm) = mode { alarm } else { nil }
+        if daemonAlarm == nil, settings.pcmDevice != Defaults.device {
+            throw WakeFailure(.usage, "--sink '\(text.printable)' and --device '\(settings.pcmDevice.printable)' both say where to ring "
+                + "(--sink rings on a sound server's sink); leave one of them out")
+        }
+        let sinks: [SinkChoice.Listed]
+        do { sinks = try list() } catch {
+            let problem = "--sink '\(text.printable)': \(error.description)"
+            guard let alarm = daemonAlarm else {
+                throw WakeFailure(.unavailable, problem + "; start the sound server (PulseAudio or PipeWire), or leave --sink out")
+            }
+            return (settings, nil, "alarm '\(alarm.printable)': \(problem); at ring time it tries the sink, then the default device")
+        }
+        // `all`: every sink there is at ring time, combined by the server; it must have one now.
+        if text == SinkChoice.all {
+            guard sinks.isEmpty else { return (settings, nil, nil) }
+            let problem = "--sink all: the sound server has no sink"
+            guard let alarm = daemonAlarm else { throw WakeFailure(.unavailable, problem + "; connect an output, or leave --sink out") }
+            return (settings, nil, "alarm '\(alarm.printable)': \(problem); it rings on the default device")
+        }
+        guard let found = SinkChoice.resolve(text, among: sinks) else {
+            let problem = SinkChoice.missing(text, among: sinks)
+            guard let alarm = daemonAlarm else { throw WakeFailure(.unavailable, problem) }
+            return (settings, nil, "alarm '\(alarm.printable)': \(problem.replacing("; give one of them by name or description", with: ""))"
+                + "; it rings on the server's default sink until that sink is back")
+        }
+        return (settings.choosingSink(found.name), found, nil)
+    }
+}

@@ -129,11 +129,14 @@ extension StandingAlarmActions {
                                             interrupt: { SignalChannel.pending() })
         }
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
+        // `--sink` by description is stored by the sink's name, which the daemon's ring opens.
+        let placed = try ArmChecks.sink(settings, mode: .add).settings
+        if alarm.options[AlarmOption.sink.name] != nil { alarm.options[AlarmOption.sink.name] = placed.sink }
         let check: DeviceCheck.Report
         let mixer: MixerCheck.Report
         do {
-            check = try DeviceCheck.run(settings.device, sound: sound, dryRun: true, signals: signals)
-            mixer = try MixerCheck.run(device: settings.device, policy: settings.mixer, signals: signals)
+            check = try DeviceCheck.run(placed.device, sound: sound, dryRun: true, signals: signals)
+            mixer = try MixerCheck.run(device: placed.device, policy: placed.mixer, signals: signals)
         } catch {
             throw error.asAdding
         }

@@ -155,7 +155,7 @@ public enum AlarmTest {
 
     /// Runs the test and prints its report (or its JSON on stdout).
     public static func run(_ request: Request, console: Console, signals: SignalChannel, store: AlarmStore? = nil) throws(WakeFailure) -> CommandResult {
-        let plan = try plan(request, store: store)
+        var plan = try plan(request, store: store)
         var warnings: [String] = []
         func warn(_ line: String) {
             console.error("warning: " + line)
@@ -173,6 +173,10 @@ public enum AlarmTest {
         for w in sound.warnings { console.error(w.hasPrefix("warning: ") ? w : "warning: " + w) }
 
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
+        // `--sink`, found as `wake add` finds it (a standing alarm's as the daemon rings it).
+        let placed = try ArmChecks.sink(plan.ring, mode: plan.name.map { .daemon(alarm: $0) } ?? .oneOff)
+        if let w = placed.warning { warn(w) }
+        plan.ring = placed.settings
         // The device, probed as `wake add` probes it. The one-off form refuses one that fails, as
         // `wake add` would; a standing alarm is rung anyway: at the alarm the fallback chain takes
         // over, and the test shows where the sound lands.

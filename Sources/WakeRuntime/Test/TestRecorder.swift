@@ -122,7 +122,8 @@ final class TestRecorder: RuntimeObserver, SessionAttachment {
             mixerProblems.append(reason)
         case .entryFailed(let path, let next, let reason):
             fallbacks.append(Fallback(from: path, to: next, reason: reason))
-        case .backFromBell, .backFromSilent, .audible, .recovered, .stopped, .silentStep, .stillSilent, .soundChosen, .builtInChosen:
+        case .backFromBell, .backFromSilent, .sinkMoved, .audible, .recovered, .stopped, .silentStep, .stillSilent, .soundChosen,
+             .builtInChosen:
             break
         }
     }
