@@ -224,8 +224,9 @@ public enum AlarmBook {
             guard let c = created else {
                 throw ParseError(line: line, message: "alarm '\(name)' has no created = \"YYYY-MM-DDTHH:MM:SSZ\"")
             }
+            let options = Dictionary(options.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             return StandingAlarm(name: name, hour: t.0, minute: t.1, second: t.2, days: days, date: date,
-                                 options: Dictionary(options.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first }), created: c)
+                                 options: options, created: c)
         }
     }
 

@@ -248,6 +248,13 @@ public final class Runner {
         }
     }
 
+    /// Under `--challenge`, a sum drawn for the ring or check-up about to start (said by its own line).
+    private func askChallengeIfSet(_ a: Alarm) {
+        guard a.setup.settings.challenge else { return }
+        a.challenge = makeChallenge()
+        challengesAsked &+= 1
+    }
+
     private func ask(_ a: Alarm) {
         let fresh = makeChallenge()
         a.challenge = fresh
@@ -309,10 +316,7 @@ public final class Runner {
             a.audibleAnnounced = false
             a.silentReason = nil
             // Drawn before the ring line, which says it.
-            if a.setup.settings.challenge {
-                a.challenge = makeChallenge()
-                challengesAsked &+= 1
-            }
+            askChallengeIfSet(a)
             publish(id, .ringStarted(late: late), at: now)
             if let asked = a.challenge { publish(id, .challenge(question: asked.question), at: now) }
             ringing.append(id)
@@ -375,10 +379,7 @@ public final class Runner {
             a.audibleAnnounced = true
             a.silentReason = nil
             // Under `--challenge` the question is a sum too.
-            if a.setup.settings.challenge {
-                a.challenge = makeChallenge()
-                challengesAsked &+= 1
-            }
+            askChallengeIfSet(a)
             publish(id, .checkUp(.asking(until: until.wallInstant(from: now))), at: now)
             if let asked = a.challenge { publish(id, .challenge(question: asked.question), at: now) }
             ringing.append(id)
