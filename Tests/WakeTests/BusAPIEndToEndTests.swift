@@ -23,6 +23,14 @@ struct BusAPIEndToEndTests {
         return (daemon, env)
     }
 
+    /// HH:MM this many seconds from now, on this machine's clock (the daemon's zone).
+    private static func clock(in seconds: Int) -> String {
+        var t = time(nil) + seconds
+        var parts = tm()
+        localtime_r(&t, &parts)
+        return String(format: "%02d:%02d", parts.tm_hour, parts.tm_min)
+    }
+
     private func until(_ what: String, timeout: Duration = .seconds(20), _ check: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while !(try await check()) {
@@ -54,8 +62,8 @@ struct BusAPIEndToEndTests {
             var r = try await mock.busctl(["introspect", Self.name, Self.root])
             #expect(r.exitCode == 0 && r.stdout.contains(".Add") && r.stdout.contains(".NextAlarmTime") && r.stdout.contains("GetManagedObjects"), "\(r)")
 
-            r = try await call(mock, "Add", ["sa{sv}", "06:30", "4", "days", "s", "weekdays", "name", "s", "work", "device", "s", "null",
-                                             "snooze-volume", "s", "30"])
+            r = try await call(mock, "Add", ["sa{sv}", Self.clock(in: 3 * 3600), "4", "days", "s", "weekdays", "name", "s", "work",
+                                             "device", "s", "null", "snooze-volume", "s", "30"])
             #expect(r.exitCode == 0 && r.stdout.contains("o \"\(Self.root)/alarm/work\""), "\(r)\n\(daemon.child.currentStdout)")
             // A ring option the table added is an Add key with no edit in the API, stored as wake add stores it.
             let stored = try String(contentsOfFile: home.alarmsFile, encoding: .utf8)
@@ -82,8 +90,9 @@ struct BusAPIEndToEndTests {
 
             // From a shell, not the API: the daemon's reload changes the next alarm's properties.
             let watch = try await monitor(mock, "type='signal',interface='org.freedesktop.DBus.Properties',path='\(Self.root)'")
+            // Ten minutes ahead, 'work' three hours: 'early' is the next alarm at any hour the test runs.
             let start = ContinuousClock.now
-            let add = try await WakeProcess.run(["add", "05:00", "--name", "early", "-D", "null"], environment: env)
+            let add = try await WakeProcess.run(["add", Self.clock(in: 600), "--name", "early", "-D", "null"], environment: env)
             let added = ContinuousClock.now
             #expect(add.exitCode == 0, "\(add)")
             // A generous bound: the daemon's reload is what is shown, not its speed (under ASan,
