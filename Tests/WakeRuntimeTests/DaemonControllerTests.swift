@@ -176,7 +176,7 @@ struct DaemonControllerTests {
         d.stop("late")
         #expect(d.controller?.occurrence(of: "early") == RunnerTests.morning - .seconds(1800) + .seconds(86_400))
         #expect(d.controller?.occurrence(of: "late") == RunnerTests.morning + .seconds(86_400))
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(60), "the fake clock waits for nothing real")
     }
 
     @Test("an occurrence missed while no daemon ran is said and recorded; the next one is armed")

@@ -67,7 +67,7 @@ struct RingFaultTests {
             output.stop()
             output.finish(within: .milliseconds(500))
         }
-        #expect(ContinuousClock.now - started < .seconds(3), "took \(ContinuousClock.now - started)")
+        #expect(ContinuousClock.now - started < .seconds(10), "took \(ContinuousClock.now - started)")
         #expect(box.events.contains { if case .stopped = $0 { true } else { false } }, "\(box.events)")
     }
 
@@ -137,6 +137,6 @@ struct RingFaultTests {
              try BoundedCall.run(limit: .milliseconds(200), signals: nil) { () -> Int in SystemClock.sleep(for: .seconds(5)); return 8 })
         }
         guard case .done(7) = quick, case .timedOut = slow else { Issue.record("\(quick), \(slow)"); return }
-        #expect(ContinuousClock.now - started < .seconds(3), "took \(ContinuousClock.now - started)")
+        #expect(ContinuousClock.now - started < .seconds(10), "took \(ContinuousClock.now - started)")
     }
 }
