@@ -53,6 +53,7 @@ def report_issue51(R, i51, startup=None, window=None, listed=None):
                          + ", ".join(f"{name} {fmt(mib(kb), 1)}" for name, kb in d["smaps"]) + " MiB")
     if where:
         R.para("Where the daemon's resident memory is at the end (`/proc/PID/smaps`, by mapping): " + "; ".join(where) + ".")
+    R.para(note("10-memory-finding"))
     for n, limit in ((20, 6.0), (2000, 8.0)):
         for bus in (False, True):
             d = find(i51, n, bus=bus)
