@@ -134,6 +134,26 @@ import WakeSystem
                     "\(stoppedBy)")
         }
     }
+    @Test("an unanswered ring: the alarm's Round and Rounds say 'round 2 of 3' while it is snoozed by nobody, 0 and 0 before")
+    func unansweredRoundOnTheBus() async throws {
+        try await Self.withAPI([DaemonControllerTests.daily("work", 7)]) { f in
+            let (mock, session, controller, api) = (f.mock, f.session, f.controller, f.api)
+            let path = BusAPIDescription.path(of: "work")
+            func rounds() async throws -> String {
+                let r = try await Self.busctl(mock, session, ["get-property", Self.name, path, BusAPIDescription.alarm, "Round", "Rounds", "State"])
+                return r.stdout.split(separator: "\n").joined(separator: " ")
+            }
+            let before = try await rounds()
+            #expect(before == "u 0 u 0 s \"waiting\"")
+            session.world.advance(by: .seconds(8 * 3600))
+            controller.applyPending()
+            session.world.advance(by: .seconds(10 * 60))
+            api.beforePoll()
+            let unanswered = try await rounds()
+            #expect(unanswered == "u 2 u 3 s \"snoozed\"")
+        }
+    }
+
     @Test("Resume's options: none lifts the pause on now, 'on' the one a date falls in, 'all' every one; nothing lifted is NothingMatched")
     func resumeTakesAllAndOn() async throws {
         try await Self.withAPI([DaemonControllerTests.daily("work", 7)]) { f in

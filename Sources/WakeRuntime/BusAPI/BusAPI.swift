@@ -27,11 +27,16 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         var state: String
         var skipped: [UInt64]
         var enabled: Bool
+        /// `--unattended`: the round an unanswered occurrence has reached, and how many it has
+        /// (`wake list`'s "round 2 of 3"); 0 and 0 until a ring has gone unanswered.
+        var round: UInt32 = 0
+        var rounds: UInt32 = 0
 
         var properties: [(String, BusValue)] {
             [("Name", .string(name)), ("Time", .string(time)), ("Days", .string(days)), ("Date", .string(date)),
              ("Message", .string(message)), ("NextRing", .uint64(nextRing)), ("State", .string(state)),
-             ("Skipped", .array(element: "t", skipped.map { .uint64($0) })), ("Enabled", .boolean(enabled))]
+             ("Skipped", .array(element: "t", skipped.map { .uint64($0) })), ("Enabled", .boolean(enabled)),
+             ("Round", .uint32(round)), ("Rounds", .uint32(rounds))]
         }
 
         func changes(from old: AlarmView) -> [String] {
@@ -45,6 +50,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             if state != old.state { names.append("State") }
             if skipped != old.skipped { names.append("Skipped") }
             if enabled != old.enabled { names.append("Enabled") }
+            if round != old.round { names.append("Round") }
+            if rounds != old.rounds { names.append("Rounds") }
             return names
         }
     }
@@ -210,10 +217,15 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         }
         let skipped = (record.skipInstants(of: alarm, zone: controller.zone) + [record.lastSkipped].compactMap { $0 })
             .filter { $0 > now }.map(µs)
-        return AlarmView(name: name, time: alarm.shortTimeText, days: alarm.days == 0 ? "" : alarm.daySet.canonical,
-                         date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
-                         nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),
-                         enabled: !paused)
+        var view = AlarmView(name: name, time: alarm.shortTimeText, days: alarm.days == 0 ? "" : alarm.daySet.canonical,
+                             date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
+                             nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),
+                             enabled: !paused)
+        // As the control endpoint tells `wake list`: from the first ring gone unanswered on.
+        if let (round, news) = session.runner.round(of: name), round > 1, let news {
+            (view.round, view.rounds) = (UInt32(clamping: round), UInt32(clamping: news.of))
+        }
+        return view
     }
 
     /// Brings the objects up to what the daemon holds: new alarms announced, gone ones removed,

@@ -109,6 +109,8 @@ public enum BusAPIDescription {
       <property name="State" type="s" access="read"/>
       <property name="Skipped" type="at" access="read"/>
       <property name="Enabled" type="b" access="read"/>
+      <property name="Round" type="u" access="read"/>
+      <property name="Rounds" type="u" access="read"/>
     """
 
     /// The installed interface file's text: both interfaces, as Introspect serves them.
