@@ -28,6 +28,32 @@ struct MediaPlayersTests {
         }
     }
 
+    @Test("a ring nobody answered: the player's title says the round, 'round 2 of 3', while it is snoozed by nobody")
+    func unansweredRound() async throws {
+        try await NotificationMock.with(server: false) { mock in
+            let session = TestSession(standing: true)
+            let players = MediaPlayers(mode: { _ in .on }, pid: 4242, address: mock.address)
+            players.start(in: session)
+            session.reactor.addHook { players.beforePoll() }
+            var settings = AlarmEngine.Settings()
+            settings.unattended = Unattended(mode: .snooze, rounds: 3)
+            try session.runner.arm(RunnerTests.setup(session.world, id: "work", settings: settings))
+            session.world.advance(by: .seconds(8 * 3600))
+            let box = UncheckedBox(players)
+            try await spin(session) { box.value.names["work"] != nil }
+            session.world.advance(by: settings.ringFor)
+            let name = try #require(players.names["work"])
+            var title = ""
+            for _ in 0..<100 where !title.contains("round") {
+                let r = try await busctl(mock, session, ["get-property", name, "/org/mpris/MediaPlayer2", Self.player, "Metadata"])
+                title = r.stdout
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(title.contains("snoozed until") && title.contains(", round 2 of 3"), "\(title)")
+            players.stop()
+        }
+    }
+
     @Test("two alarms ringing at once: wake and wake.instance4242, each with its own mode; Stop snoozes the snooze-only one, Next stops the other, each with the caller; a player goes with its alarm")
     func twoAlarms() async throws {
         try await NotificationMock.with(server: false) { mock in

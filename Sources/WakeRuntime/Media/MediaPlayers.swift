@@ -199,6 +199,8 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
             title += ", snoozed until " + Formatting.clockTimeAndDay(until, now: at, zone: session.zone)
         }
         if phase == .preRinging { title += ", pre-alarm" }
+        // `--unattended`: the round a ring nobody answered has reached, as `wake list` says it.
+        if let (round, news) = session.runner.round(of: id), round > 1, let news { title += ", round \(round) of \(news.of)" }
         let message = session.runner.setup(of: id)?.message
         return MediaPlayer.Track(title: title, artist: message ?? title, id: "/wake/alarm/" + BusObjects.pathElement(id))
     }
