@@ -17,8 +17,9 @@ The modules, one per concern: common (paths, helpers), processes (children, /pro
 prepare (packages, build, probe, sounds), probe (alsa_probe.c's log), servers (PulseAudio,
 PipeWire, the monitor recorder), and one per figure: firing (1), window (2, 3 paced, 7 and 8
 ringing and waiting side by side), ringpath (3 unpaced), memory (4), startup (5), stop (6),
-desktop (7), daemon (8), control (9), issue51 (10: the waiting daemon against cron, by its alarms);
-report, sections and sections51 write BENCHMARKS.md, with its fixed prose (how each figure is
+desktop (7), daemon (8), control (9), issue51 (10: the waiting daemon against cron, by its alarms),
+sinks (11: issue 52's two sinks, `--sink all` and a sink that vanishes); report, sections,
+sections51 and sections52 write BENCHMARKS.md, with its fixed prose (how each figure is
 measured, the findings, their history) read from notes/, plots its SVGs, cli runs it all. Each
 figure builds the wake command lines it runs in one function, which its wake_commands() lists too:
 commands gathers them for `run.py --list-wake-commands`, which `make test` runs every one of

@@ -25,8 +25,10 @@ from .plots import make as make_plots
 from .processes import cleanup, reap, sample, spawn
 from .report import Report, goal_verdict, targets_table, write_report
 from .sections51 import goals_of_startup, report_issue51
+from .sections52 import report_sinks
 from .ringpath import fig_throughput, syscalls_per_audio_second
 from .servers import MonitorRecorder, PipeWireServer, PulseServer
+from .sinks import fig_sinks
 from .speech import fig_speech, speech_table
 from .startup import fig_doctor, fig_startup
 from .stop import fig_stop
@@ -40,12 +42,15 @@ def main():
     ap.add_argument("--list-wake-commands", action="store_true",
                     help="print every command line the benchmark gives wake, as JSON (placeholders for its files: see "
                          "wakebench/commands.py), for BenchmarkCommandLineTests; builds and runs nothing")
-    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "speech", "startup"] + list(ISSUE51_PARTS),
+    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "sinks", "speech", "startup"]
+                    + list(ISSUE51_PARTS),
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (bus: the daemon's memory and "
                          "wake-ups with 200 alarms and its D-Bus API, and wake next --follow idle; descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
                          "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
-                         "in short, 8 alarms warm and 8 cold; speech: what --say on costs, a one-off's dry run and "
+                         "in short, 8 alarms warm and 8 cold; sinks: figure 11 (issue 52), on each server with two sinks: --sink all's "
+                         "first sound against one sink's, the gap when the ringing sink is unloaded, the memory held ringing on "
+                         "two against one; speech: what --say on costs, a one-off's dry run and "
                          "a daemon arming 50 alarms, each with and without it; startup: figure 5 alone, with issue 51's "
                          "start-up targets; "
                          "figure 10 (issue 51), alone: daemon-memory (the daemon's resident memory with 20, 200 and 2,000 "
@@ -89,6 +94,7 @@ def main():
                                   after=lambda procs: daemon_add_to_armed(ctx, 3 if quick else 10))
         for server in servers:
             server.stop()
+        sinks = fig_sinks(ctx, quick)
         window["descriptors"] = daemon_descriptors(ctx)
         thr = fig_throughput(ctx, 2 if quick else 5)
         sysc = syscalls_per_audio_second(ctx)
@@ -101,7 +107,7 @@ def main():
         plot_dir = output.parent / ("BENCHMARKS-quick-plots" if quick else "Benchmarks/plots")
         plots = make_plots(fire, desktops, startup, plot_dir, output.parent)
         targets, goals, goals51 = write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed,
-                                               output, plots, i51=i51, listed=len(listing()))
+                                               output, plots, i51=i51, listed=len(listing()), sinks=sinks)
     finally:
         cleanup()
         shutil.rmtree(work, ignore_errors=True)
@@ -131,7 +137,7 @@ def one_figure(figure, wake, quick=False):
     wake = wake.resolve() if wake else build_wake()
     work = Path(tempfile.mkdtemp(prefix="wake-bench-"))
     try:
-        ctx = {"wake": wake, "work": work, "sounds": make_sounds(work, long=figure not in ISSUE51_PARTS)}
+        ctx = {"wake": wake, "work": work, "sounds": make_sounds(work, long=figure not in ISSUE51_PARTS and figure != "sinks")}
         if figure in ISSUE51_PARTS:
             i51 = fig_issue51(ctx, quick, ISSUE51_PARTS[figure])
             m = machine(wake)
@@ -154,6 +160,16 @@ def one_figure(figure, wake, quick=False):
                     print(f"  {name}: median {median(t):.2f}, worst {max(t):.2f}, {len(t)} runs, {median(t) / apl:.2f}× aplay --version")
             R = Report()
             goals_of_startup(R, startup)
+            print_goals51(R.goals51)
+        elif figure == "sinks":
+            sinks = fig_sinks(ctx, quick)
+            m = machine(wake)
+            R = Report()
+            report_sinks(R, sinks)
+            print(f"Figure 11 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
+            T = Report()
+            targets_table(T, R.goals51)
+            print("\n".join(R.lines + T.lines))
             print_goals51(R.goals51)
         elif figure == "descriptors":
             fds = daemon_descriptors(ctx)

@@ -8,6 +8,7 @@ from .missed import missed_notes
 from .sections import (report_control, report_daemon, report_desktop, report_firing, report_memory, report_ringing,
                        report_startup, report_stop, report_waiting)
 from .sections51 import report_issue51
+from .sections52 import report_sinks
 
 
 class Report:
@@ -43,7 +44,11 @@ class Report:
         return "not measured" if met is None else verdict(met)
 
     def goal51(self, number, text, value, met, figure="10"):
-        self.goals51.append(("51", number, text, figure, value, met))
+        self.goal_of("51", number, text, value, met, figure)
+
+    def goal_of(self, issue, number, text, value, met, figure):
+        """A row of the table of targets from issue 51 on, for any issue."""
+        self.goals51.append((issue, number, text, figure, value, met))
 
     def target(self, figure, text, value, met):
         self.targets.append((figure, text, value, met))
@@ -62,9 +67,10 @@ def targets_table(R, goals51):
 
 
 def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed, output, plots, i51=None,
-                 listed=None):
+                 listed=None, sinks=None):
     """`desktops`: figure 7's results, one per sound server; `plots`: {name: path relative to the
-    report} of the SVGs plots.py made (empty if matplotlib is missing)."""
+    report} of the SVGs plots.py made (empty if matplotlib is missing); `sinks`: figure 11's, one
+    per sound server."""
     body = Report()
     report_firing(body, fire, plots.get("firing"))
     report_waiting(body, window)
@@ -78,6 +84,8 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
     report_control(body, control)
     if i51 is not None:
         report_issue51(body, i51, startup, window, listed)
+    if sinks is not None:
+        report_sinks(body, sinks)
 
     R = Report()
     R.add("# wake: benchmarks", "")
@@ -85,8 +93,9 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
            f"{int(elapsed // 60)} min {int(elapsed % 60)} s; run it again rather than edit this file. Every "
            "figure comes from this one run on this one machine, every contestant measured the same way, headless: "
            "figures 1 to 6 and 8 to 10 on ALSA's `null` PCM (no sound card), figure 7 through a private PulseAudio "
-           "server with a null sink, the desktop's path, and 7b through a private PipeWire (with wireplumber and "
-           "pipewire-pulse). \"wake ÷ this\" is wake's median over the other's: below 1× "
+           "server with a null sink, the desktop's path, 7b through a private PipeWire (with wireplumber and "
+           "pipewire-pulse), and 11 through both, each with a second null sink. "
+           "\"wake ÷ this\" is wake's median over the other's: below 1× "
            "wake takes less time, CPU or memory, except for throughput, where above 1× is better. The last "
            "section is not from this run: what ARCHITECTURE.md's decisions were measured with on the way, each "
            "figure with its date.")
@@ -134,7 +143,8 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
 # dashes, punctuation dropped).
 SECTIONS = {"1": "1. Firing precision", "5": "5. Start-up", "7": "7. The desktop path: through PulseAudio",
             "7b": "7b. The desktop path: through PipeWire", "8": "8. The daemon: 1, 20 and 200 standing alarms",
-            "10": "10. The waiting daemon against cron, by its alarms (issue 51)"}
+            "10": "10. The waiting daemon against cron, by its alarms (issue 51)",
+            "11": "11. Where it rings: two sinks (issue 52)"}
 
 
 def anchor(figure):

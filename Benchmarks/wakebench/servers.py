@@ -144,16 +144,16 @@ class PipeWireServer:
 
 
 class MonitorRecorder:
-    """What a listener hears: `parec` on the sink's monitor (mono S16, 44.1 kHz, 10 ms fragments),
-    read by a thread that stamps each fragment with CLOCK_REALTIME as it arrives. A sample's moment
-    is its fragment's arrival less the samples after it in the fragment; a sample is sound when its
-    magnitude is over 64 (as in the tests). The same clock and the same delay (the monitor's one
-    fragment) for every contestant."""
+    """What a listener hears: `parec` on a sink's monitor (`speaker`'s unless told; mono S16, 44.1
+    kHz, 10 ms fragments), read by a thread that stamps each fragment with CLOCK_REALTIME as it
+    arrives. A sample's moment is its fragment's arrival less the samples after it in the fragment;
+    a sample is sound when its magnitude is over 64 (as in the tests). The same clock and the same
+    delay (the monitor's one fragment) for every contestant."""
 
     THRESHOLD = 64
 
-    def __init__(self, server):
-        self.proc = spawn(["parec", "-d", "speaker.monitor", "--raw", "--format=s16le", "--channels=1", f"--rate={RATE}",
+    def __init__(self, server, sink="speaker"):
+        self.proc = spawn(["parec", "-d", f"{sink}.monitor", "--raw", "--format=s16le", "--channels=1", f"--rate={RATE}",
                            "--latency-msec=10"], env=server.env(), stdout=subprocess.PIPE)
         self.sound = []  # (moment of the first sound sample, of the last), per fragment with sound in it
         self.lock = threading.Lock()
