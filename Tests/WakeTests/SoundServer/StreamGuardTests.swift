@@ -122,12 +122,21 @@ func rememberedMuteWithMixerOff(on server: some SoundServerFixture) async throws
     #expect((r2.stdout + r2.stderr).contains("on 'pulse-stream'): unmuted and raised to 50 % while ringing"), "\(second.report(r2))")
 
     // Afterwards the server remembers the stream as the user left it (seen by the next ring's guard).
-    await server.waitUntilRemembered(target: "speaker", muted: true)
-    let third = try DetachedWake(ring + ["6s"], environment: server.environment)
-    try await third.waitForEvent("ringing", timeout: .seconds(20))
-    _ = await third.wait(timeout: .seconds(30))
-    let found = third.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
-    #expect(found?["from"] == "5" && found?["muted"] == "1", "put back as the user left it: \(third.events)")
+    // wireplumber stores a restore made just before the stream ends a moment later, and under load
+    // (CI of 32d4cdf) a ring started after the wait once found the volume put back and the mute not
+    // yet: the next ring is looked at once more before the test says the mute was lost.
+    var found: [String: String]?
+    var thirdEvents = ""
+    for _ in 0..<2 where found?["muted"] != "1" {
+        await server.waitUntilRemembered(target: "speaker", muted: true)
+        let third = try DetachedWake(ring + ["6s"], environment: server.environment)
+        try await third.waitForEvent("ringing", timeout: .seconds(20))
+        _ = await third.wait(timeout: .seconds(30))
+        let raised = third.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
+        found = raised.map { ["from": $0["from"] ?? "", "muted": $0["muted"] ?? ""] }
+        thirdEvents = "\(third.events)"
+    }
+    #expect(found?["from"] == "5" && found?["muted"] == "1", "put back as the user left it: \(thirdEvents)")
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: server.stateHome + "/wake")) ?? []).filter { $0.hasPrefix("mixer-") }
     #expect(files.isEmpty, "no save file left: \(files)")
 }
