@@ -140,7 +140,8 @@ import WakeSystem
             let (mock, session, controller, api) = (f.mock, f.session, f.controller, f.api)
             let path = BusAPIDescription.path(of: "work")
             func rounds() async throws -> String {
-                let r = try await Self.busctl(mock, session, ["get-property", Self.name, path, BusAPIDescription.alarm, "Round", "Rounds", "State"])
+                let r = try await Self.busctl(mock, session,
+                                              ["get-property", Self.name, path, BusAPIDescription.alarm, "Round", "Rounds", "State"])
                 return r.stdout.split(separator: "\n").joined(separator: " ")
             }
             let before = try await rounds()

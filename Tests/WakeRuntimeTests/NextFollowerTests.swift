@@ -72,7 +72,8 @@ struct NextFollowerTests {
 
         try f.add(Self.halfADayAhead, name: "work")
         try f.turn { f.lines.count == 2 }
-        #expect(f.lines.last?.contains(#""tooltip":""# + Self.halfADayAhead + " ") == true && f.lines.last?.contains("(work)") == true, "\(f.lines)")
+        let tooltip = #""tooltip":""# + Self.halfADayAhead + " "
+        #expect(f.lines.last?.contains(tooltip) == true && f.lines.last?.contains("(work)") == true, "\(f.lines)")
 
         _ = try StandingAlarmActions.skip(.init(name: "work", undo: false, count: nil, dates: []),
                                           console: Console(capturing: Console.LineCapture()), in: f.context)
