@@ -107,9 +107,11 @@ public struct UnansweredRing: Hashable, Sendable {
         }
     }
 
-    /// `10 min`, `2 h`, `90 s`; anything finer as the duration grammar writes it.
+    /// `10 min`, `2 h`, `90 s`, to the nearest second (the timer that ends a ring fires a few ms
+    /// late: "1003ms" is noise to a sleeper); under a second as the duration grammar writes it.
     static func words(_ d: Duration) -> String {
-        let ms = d.milliseconds
+        var ms = d.milliseconds
+        if ms >= 1000 { ms = (ms + 500) / 1000 * 1000 }
         if ms > 0, ms % 3_600_000 == 0 { return "\(ms / 3_600_000) h" }
         if ms > 0, ms % 60_000 == 0 { return "\(ms / 60_000) min" }
         if ms > 0, ms % 1000 == 0 { return "\(ms / 1000) s" }

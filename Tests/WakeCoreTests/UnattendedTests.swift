@@ -126,6 +126,11 @@ struct UnattendedTests {
                 == "rang 10 min unanswered; again at 07:19, round 2 of 3")
         #expect(UnansweredRing(rang: .seconds(600), mode: .ring, round: 2, of: 2).text(until: "07:30")
                 == "rang 10 min unanswered; ringing on until 07:30")
+        // The timer that ends a ring fires a little late: the sleeper reads whole seconds.
+        #expect(UnansweredRing(rang: .milliseconds(1003), mode: .ring, round: 2, of: 2).text(until: nil)
+                == "rang 1 s unanswered; ringing on until stopped")
+        #expect(UnansweredRing(rang: .milliseconds(600_040), mode: .snooze, round: 2, of: 3).text(until: "07:19")
+                == "rang 10 min unanswered; again at 07:19, round 2 of 3")
         let rule = Unattended(mode: .snooze, rounds: 3, escalate: true)
         #expect(rule.describe(ringFor: .seconds(600), snooze: .seconds(540), lateLimit: .seconds(1800))
                 == "snooze, 3 rounds (unanswered for 10m: a 9m snooze, then it rings again; unanswered 3 times, it stops: exit 4)")
