@@ -86,3 +86,14 @@ static inline int wake_clock_synchronised(void) {
 
 #include <malloc.h>
 // malloc_trim is in <malloc.h>, which the Glibc module does not include.
+
+#include <sys/syscall.h>
+// pidfd_open (Linux 5.3; glibc 2.36 declares it only in <sys/pidfd.h>): a descriptor that
+// polls readable when the process ends. -1 and errno on failure (an older kernel: ENOSYS).
+static inline int wake_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+#include <spawn.h>
+// Declared by glibc only under _GNU_SOURCE (2.29 and 2.34): a hook starts in the user's home,
+// and with no descriptor of wake's but its three, whatever a library opened without O_CLOEXEC.
+int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);

@@ -8,7 +8,11 @@ import WakeRuntime
 /// An ArgumentParser option's value as text, whatever its optionality.
 private protocol OptionText { var optionText: String? { get } }
 extension Option: OptionText {
-    var optionText: String? { (wrappedValue as? String) ?? (wrappedValue as? String?) ?? nil }
+    var optionText: String? {
+        // A repeatable option's values are one text, a value a line (`AlarmOption.list`).
+        if let list = wrappedValue as? [String] { return list.isEmpty ? nil : list.joined(separator: String(AlarmOption.listSeparator)) }
+        return (wrappedValue as? String) ?? (wrappedValue as? String?) ?? nil
+    }
 }
 
 extension RingOptionGroup {
@@ -73,8 +77,8 @@ enum ArgumentChecks {
     static func checkRawArguments(_ args: [String]) throws(WakeFailure) -> Set<String> {
         var seen = Set<String>()
         func count(_ canonical: String) throws(WakeFailure) {
-            // A list of files (`--skip-days`) is given once per file.
-            if AlarmOption.named(String(canonical.dropFirst(2)))?.kind == .files { seen.insert(canonical); return }
+            // A list (`--skip-days`, `--hook`) is given once per value.
+            if AlarmOption.named(String(canonical.dropFirst(2)))?.kind.isList == true { seen.insert(canonical); return }
             if !seen.insert(canonical).inserted {
                 throw WakeFailure(.usage, "option \(canonical) given more than once; give it once")
             }

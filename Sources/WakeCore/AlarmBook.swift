@@ -28,7 +28,7 @@ public enum AlarmBook {
     /// The same, as a set.
     public static let optionKeys = Set(optionOrder)
     /// The stored options that take one file or several (`AlarmOption.Kind.files`).
-    static let fileListKeys = Set(AlarmOption.all(.stored).filter { $0.kind == .files }.map(\.name))
+    static let fileListKeys = Set(AlarmOption.all(.stored).filter { $0.kind.isList }.map(\.name))
     /// Each key's place in `optionOrder`.
     static let optionRank = Dictionary(optionOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
 
@@ -184,12 +184,12 @@ public enum AlarmBook {
                 switch value {
                 case .string(let s): options.append((key, s))
                 case .array(let items):
-                    guard !items.isEmpty else { throw fail("\(key) is empty: leave it out, or name at least one file") }
+                    guard !items.isEmpty else { throw fail("\(key) is empty: leave it out, or give at least one value") }
                     if let bad = items.first(where: { $0.contains(AlarmOption.listSeparator) }) {
-                        throw fail("\(key): a file name holds a line break: \"\(bad.printable)\"")
+                        throw fail("\(key): a value holds a line break: \"\(bad.printable)\"")
                     }
                     options.append((key, items.joined(separator: String(AlarmOption.listSeparator))))
-                default: throw fail("\(key) takes a file name in double quotes, or an array of them")
+                default: throw fail("\(key) takes a string in double quotes, or an array of them")
                 }
                 return
             }

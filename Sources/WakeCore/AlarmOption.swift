@@ -47,6 +47,11 @@ public struct AlarmOption: Sendable, Hashable {
         case files
         /// `--pre-alarm`'s `DURATION[,PERCENT]` (`PreAlarm`); 0 for none.
         case preAlarm
+        /// One or more `EVENT=COMMAND` (`HookCommand`): repeatable as `files` is, held the same way.
+        case hooks
+
+        /// Whether the option is given once per value (repeatable, an array in the files).
+        public var isList: Bool { self == .files || self == .hooks }
     }
 
     /// What joins the names of a `files` option in its one text: a newline, which no name given
@@ -125,6 +130,7 @@ public struct AlarmOption: Sendable, Hashable {
         case .choice(let words): return words.count > 1 ? "\(words.dropLast().joined(separator: ", ")) or \(words.last ?? "")" : words.joined()
         case .message: return "a note of at most \(AlarmMessage.limit) characters"
         case .preAlarm: return "a duration and an optional percent, as 10m or 10m,25"
+        case .hooks: return "an event and a command, as ringing=\"playerctl pause\""
         }
     }
 
@@ -183,6 +189,11 @@ public struct AlarmOption: Sendable, Hashable {
             case .success: return .success(.text(text))
             case .failure(let e): return fail(": \(e.reason)")
             }
+        case .hooks:
+            for one in text.split(separator: Self.listSeparator, omittingEmptySubsequences: false) {
+                if case .failure(let why) = HookCommand.parse(String(one)) { return fail(": \(why.reason)") }
+            }
+            return .success(.text(text))
         }
     }
 
@@ -328,11 +339,22 @@ extension AlarmOption {
                                                  default: DurationText.format(AdvanceNotice.defaultLead), scope: [.daemon, .config],
                                                  help: "Show a notice with a Skip button this long before each alarm, and one when an alarm was missed (0: neither).")
 
+    /// Programs run on the alarm's events, beside the hooks folder's (`HookCommand`).
+    public static let hook = AlarmOption("hook", .hooks, default: nil, unset: "the hooks folder's alone", scope: [.ring, .stored, .config],
+                                         help: "Run COMMAND (no shell: its words as written) on EVENT of this alarm: ringing, snoozed, "
+                                             + "stopped, timed_out, missed... or all, with the facts in WAKE_* variables and the "
+                                             + "event's JSON on its input (repeatable). Never delays the sound.")
+    // A hook that outlives its limit is killed with its process group: a hung `curl` never
+    // piles up a process a morning.
+    public static let hookTimeout = AlarmOption("hook-timeout", .duration(minimum: .seconds(1), zero: nil, maximum: .seconds(3600)),
+                                                default: DurationText.format(Defaults.hookTimeout), scope: [.ring, .stored, .config],
+                                                help: "Kill a hook (with its process group) that runs longer than this, and say so.")
+
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
-                                            skipDays, message, inhibit, notify, noticeBefore]
+                                            hook, hookTimeout, skipDays, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { scope == .ring ? ringOptions : all.filter { $0.scope.contains(scope) } }

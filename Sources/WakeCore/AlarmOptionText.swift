@@ -16,6 +16,7 @@ extension AlarmOption {
         case .message: return "TEXT"
         case .count: return "N"
         case .preAlarm: return "DURATION[,PERCENT]"
+        case .hooks: return "EVENT=COMMAND"
         }
     }
 
@@ -29,7 +30,7 @@ extension AlarmOption {
         case (.percent, .number(let n)): return "\(n) %"
         case (.duration(_, let zero, _), .duration(let d)):
             return d == .zero ? "0" + (zero.map { " (\($0))" } ?? "") : DurationText.format(d)
-        case (.files, .text(let t)): return AlarmOption.list(t).map(\.printable).joined(separator: ", ")
+        case (.files, .text(let t)), (.hooks, .text(let t)): return AlarmOption.list(t).map(\.printable).joined(separator: ", ")
         case (_, .number(let n)): return String(n)
         case (_, .duration(let d)): return DurationText.format(d)
         case (_, .text(let t)): return t.printable

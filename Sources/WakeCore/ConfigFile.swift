@@ -41,11 +41,11 @@ public enum ConfigFile {
                 case .boolean(let b): text = b ? "true" : "false"
                 case .array(let items):
                     // Only a list of files (`skip-days`) takes several values.
-                    guard AlarmOption.named(key)?.kind == .files else {
+                    guard AlarmOption.named(key)?.kind.isList == true else {
                         throw ParseError(line: number, message: "'\(written)' takes one value, not an array")
                     }
                     guard !items.isEmpty, !items.contains(where: { $0.isEmpty || $0.contains(AlarmOption.listSeparator) }) else {
-                        throw ParseError(line: number, message: "'\(written)' takes one or more file names, each not empty")
+                        throw ParseError(line: number, message: "'\(written)' takes one or more values, each not empty")
                     }
                     text = items.joined(separator: String(AlarmOption.listSeparator))
                 }

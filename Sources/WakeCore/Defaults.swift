@@ -6,6 +6,8 @@ public enum Defaults {
     public static let fadeIn: Duration = .zero
     public static let snooze: Duration = .seconds(9 * 60)
     public static let ringFor: Duration = .seconds(10 * 60)
+    /// How long a hook may run before it is killed (`--hook-timeout`).
+    public static let hookTimeout: Duration = .seconds(60)
     public static let lateLimit: Duration = .seconds(30 * 60)
     /// The mixer guard's floor (`--min-volume`): a quieter or muted output is raised to it while ringing.
     public static let minVolume = 50

@@ -71,6 +71,19 @@ public final class EventLog {
         isStandardOutput = path == "-"
     }
 
+    /// A log that writes nowhere, for its listeners alone (hooks without `--events`).
+    public init(listenersOnly zone: TimeZoneRules) {
+        self.zone = zone
+        path = ""
+        fd = -1
+        ownsFD = false
+        isStandardOutput = false
+    }
+
+    /// Told of every event after it is written: the hooks see exactly what the log has
+    /// (`line` makes its text, for the few events a listener acts on).
+    public var listeners: [(_ event: String, _ time: Instant, _ fields: [(String, JSONValue)]) -> Void] = []
+
     deinit { if ownsFD { close(fd) } }
 
     /// Checks a descriptor will take writes, without writing anything into it.
@@ -95,9 +108,14 @@ public final class EventLog {
 
     /// One line: `event` and `time` first, then `fields` in the order given.
     public func emit(_ event: String, at time: Instant, _ fields: [(String, JSONValue)] = []) {
-        let line = JSONValue.object([("event", .string(event)), ("time", .string(Formatting.iso8601(time, zone: zone, milliseconds: true)))]
-                                    + fields).text + "\n"
-        write(Array(line.utf8))
+        if fd >= 0 { write(Array(line(event, at: time, fields).utf8)) }
+        for listener in listeners { listener(event, time, fields) }
+    }
+
+    /// An event's line, with its newline.
+    public func line(_ event: String, at time: Instant, _ fields: [(String, JSONValue)]) -> String {
+        JSONValue.object([("event", .string(event)), ("time", .string(Formatting.iso8601(time, zone: zone, milliseconds: true)))]
+                         + fields).text + "\n"
     }
 
     /// Writes a whole line: one write when it can (lines never interleave), the rest retried

@@ -29,7 +29,7 @@ struct OptionTableCommandTests {
                                         "unattended": "ring", "unattended-rounds": "2", "escalate": "on", "check-up": "5m",
                                         "late-limit": "10m", "min-volume": "30", "mixer": "off", "mpris": "snooze-only", "say": "on",
                                         "message": "Hi", "pre-alarm": "5m,30", "pre-alarm-sound": Self.sound,
-                                        "challenge": "math"]
+                                        "challenge": "math", "hook": "ringing=true", "hook-timeout": "30s"]
         var args = ["add", "06:30", "--name", "all", "--days", "daily"]
         // --sink goes with the sound server's device, not -D null, and needs a server to check it:
         // Tests/WakeTests/SoundServer/SinkEndToEndTests.swift adds one (its refusals: SinkCommandTests).
@@ -67,7 +67,7 @@ struct OptionTableCommandTests {
         for option in AlarmOption.all(.ring) {
             switch option.kind {
             case .percent, .count, .duration, .choice, .preAlarm: break
-            case .file, .files, .device, .sink, .message: continue  // a name or a note: said as "looks like an option"
+            case .file, .files, .device, .sink, .message, .hooks: continue  // a name or a note: said as "looks like an option"
             }
             let r = world.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
             #expect(r.code == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"),

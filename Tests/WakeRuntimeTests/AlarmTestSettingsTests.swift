@@ -22,6 +22,7 @@ struct AlarmTestSettingsTests {
         case .message: return "Hi"
         case .count(let range): return String(range.upperBound)
         case .preAlarm: return "5m,30"
+        case .hooks: return "ringing=true"
         }
     }
 

@@ -152,6 +152,11 @@ struct RingOptionGroup: ParsableArguments {
 
     @Option(help: ArgumentHelp(AlarmOption.preAlarmSound.help), completion: .file())
     var preAlarmSound: String?
+
+    @Option(help: ArgumentHelp(AlarmOption.hook.help, valueName: "event=command"))
+    var hook: [String] = []
+    @Option(help: ArgumentHelp(AlarmOption.hookTimeout.help))
+    var hookTimeout: String = AlarmOption.hookTimeout.defaultText ?? ""
 }
 
 public enum WakeVersion {

@@ -77,7 +77,12 @@ struct BusAPIOptions {
         var ring: [String: String] = [:]
         var given: Set<String> = []
         for key in ringKeys {
-            if let t = try options.text(key) {
+            // A list (`hook`) as an array of strings, or one string.
+            let list = AlarmOption.named(key)?.kind.isList == true
+            if list, case let texts = try options.texts(key), !texts.isEmpty {
+                ring[key] = texts.joined(separator: String(AlarmOption.listSeparator))
+                given.insert("--" + key)
+            } else if !list, let t = try options.text(key) {
                 ring[key] = t
                 given.insert("--" + key)
             }

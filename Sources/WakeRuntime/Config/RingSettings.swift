@@ -95,6 +95,11 @@ public struct RingSettings {
     public var message: String? { text(.message) }
     /// `--say on`: the message, or the time, spoken between loops of the sound (espeak-ng).
     public var say: Bool { text(.say) == "on" }
+    /// `--hook`s (checked by the table, so each parses) and `--hook-timeout`: what `HookDispatcher` asks.
+    public var hooks: (commands: [HookCommand], timeout: Duration) {
+        let commands = text(.hook).map { AlarmOption.list($0).compactMap { try? HookCommand.parse($0).get() } } ?? []
+        return (commands, duration(.hookTimeout) ?? Defaults.hookTimeout)
+    }
     /// `--pre-alarm-sound`: the pre-alarm's own sound; nil for the alarm's.
     public var preAlarmSoundPath: String? { text(.preAlarmSound) }
 

@@ -153,6 +153,9 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// The occurrence an alarm is armed for, for the console's lines.
     public func occurrence(of name: String) -> Instant? { armed[name]?.occurrence }
 
+    /// An alarm's `--hook`s and `--hook-timeout`, as its options and the config file last checked gave them.
+    public func hooks(of name: String) -> (commands: [HookCommand], timeout: Duration)? { checked[name]?.settings.hooks }
+
     /// An alarm's `--mpris`, as its options and the config file last checked gave it.
     public func mediaPlayerMode(of name: String) -> MediaPlayerMode { checked[name]?.settings.mpris ?? .on }
 

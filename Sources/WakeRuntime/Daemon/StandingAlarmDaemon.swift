@@ -73,8 +73,9 @@ public enum StandingAlarmDaemon {
             notifyMode = .auto
         }
         let notify = try NotifySetup.prepare(notifyMode, dryRun: false, signals: signals)
-        let log: EventLog?
-        do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } } catch {
+        let log: EventLog
+        // Hooks hear the log's events, so a log there is, written or not.
+        do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } ?? EventLog(listenersOnly: zone) } catch {
             throw WakeFailure(.cantCreate, error.description)
         }
         let session: AlarmSession
@@ -112,6 +113,7 @@ public enum StandingAlarmDaemon {
         // Each alarm's own --mpris, read when the player would open, so a change to the files counts.
         session.attach(MediaPlayers(mode: { [unowned controller] in controller.mediaPlayerMode(of: $0) }))
         session.attach(bedtime)
+        session.attach(HookDispatcher(log: log, settings: { [unowned controller] in controller.hooks(of: $0) }))
         do {
             try attach(controller, bedtime: bedtime, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)
             if notifyMode != .off, noticeLead > .zero {

@@ -102,6 +102,10 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
                   let due = AdvanceNotice.due(occurrence: at, lead: lead, now: now) else { continue }
             if due <= now {
                 noticed[id] = at
+                // For the hooks too (`notice`), whether or not a notification server shows it.
+                var fields: [(String, JSONValue)] = [("alarm", .string(id)), ("occurrence", .string(Formatting.iso8601(at, zone: session.zone)))]
+                if let m = session.runner.setup(of: id)?.message { fields.append(("message", .string(m))) }
+                session.record("notice", fields)
                 show(AdvanceNotice.before(alarm: name(id, at), message: session.runner.setup(of: id)?.message), for: (id, at))
             } else if soonest.map({ due < $0 }) ?? true {
                 soonest = due

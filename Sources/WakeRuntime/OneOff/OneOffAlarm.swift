@@ -152,15 +152,19 @@ public enum OneOffAlarm {
             return .done
         }
 
+        // Hooks hear the log's events, so a log there is, written or not.
+        let events = log ?? EventLog(listenersOnly: zone)
         let session: AlarmSession
         do {
-            session = try AlarmSession(mode: .oneOff, zone: zone, console: console, log: log, signals: signals, inhibitor: inhibitor,
+            session = try AlarmSession(mode: .oneOff, zone: zone, console: console, log: events, signals: signals, inhibitor: inhibitor,
                                        alarmTimers: wake.alarmTimers, settings: options.ring.engine)
         } catch {
             inhibitor.release()
             throw WakeFailure(.resource, "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)")
         }
         session.attach(ControlEndpoint())
+        let hooks = options.ring.hooks
+        session.attach(HookDispatcher(log: events, settings: { _ in hooks }, oneOffName: HookDispatcher.oneOffName))
         NotifySetup.start(notify, mode: options.notify, session: session, console: console)
         if options.ring.mpris != .off {
             let mode = options.ring.mpris

@@ -195,9 +195,10 @@ public enum AlarmTest {
         do { deadline = try Schedule.resolve(.now, token: "now", now: now.realtime, zone: zone) } catch {
             throw WakeFailure(.usage, error.description)
         }
+        let events = EventLog(listenersOnly: zone)
         let session: AlarmSession
         do {
-            session = try AlarmSession(mode: .oneOff, zone: zone, console: console, log: nil, signals: signals, inhibitor: .off,
+            session = try AlarmSession(mode: .oneOff, zone: zone, console: console, log: events, signals: signals, inhibitor: .off,
                                        alarmTimers: nil, settings: plan.engine)
         } catch {
             throw WakeFailure(.resource, "cannot set up the test: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)")
@@ -209,6 +210,9 @@ public enum AlarmTest {
             throw WakeFailure(.resource, "cannot set up the test: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)")
         }
         session.attach(ControlEndpoint())
+        // The morning's hooks too, told it is a test (WAKE_TEST=1), under the alarm's own name.
+        let hooks = plan.ring.hooks
+        session.attach(HookDispatcher(log: events, settings: { _ in hooks }, oneOffName: plan.name ?? HookDispatcher.oneOffName, test: true))
         let notifier = NotifySetup.start(notify, mode: plan.notify, session: session, console: console)
         session.attach(recorder)
         if plan.ring.mpris != .off {

@@ -1,0 +1,175 @@
+import WakeCore
+import WakeEngine
+import WakeSystem
+
+/// The hooks of a session (an attachment): on each event of the event log that hooks run on
+/// (`HookCommand.events`), every program of the hooks folder and the alarm's own `--hook`s, on
+/// `HookWorker`'s thread. It listens to the log, so a hook is told what the log says, and the
+/// loop only hands a job over. Output is said on the console (the journal, for the daemon),
+/// prefixed with the hook's name; a failure once per hook and event until it succeeds again.
+public final class HookDispatcher: SessionAttachment {
+    /// An alarm's own `--hook`s and `--hook-timeout` (nil: an alarm no longer held).
+    public typealias Settings = (String) -> (commands: [HookCommand], timeout: Duration)?
+
+    private let log: EventLog
+    private let folder: String?
+    private let settings: Settings
+    /// The name a one-off's events carry (they have no `alarm` field).
+    private let oneOffName: String?
+    private let test: Bool
+    private let inherited: [String: String]
+    private weak var session: SessionContext?
+    private var worker: HookWorker?
+    private var registration: Reactor.Registration?
+    private var listing: HookFolder.Listing?
+    /// Failures said, by hook and event, until that hook runs on that event without one.
+    private var failing: Set<String> = []
+    /// Refusals said (an unsafe file, a program not found), each once.
+    private var refused: Set<String> = []
+
+    public init(log: EventLog, folder: String? = HookFolder.directory, settings: @escaping Settings, oneOffName: String? = nil,
+                test: Bool = false) {
+        self.log = log
+        self.folder = folder
+        self.settings = settings
+        self.oneOffName = oneOffName
+        self.test = test
+        inherited = HookFolder.inheritedEnvironment()
+    }
+
+    public func start(in session: SessionContext) {
+        self.session = session
+        log.listeners.append { [weak self] event, time, fields in self?.heard(event, time, fields) }
+    }
+
+    /// The folder is read again at the next event after a turn of the loop.
+    public func beforePoll() { listing = nil }
+
+    /// The session ends: hooks its last events started get a moment to finish (a `stopped` hook
+    /// of a one-off that exits now), then are left running on their own.
+    public func stop() {
+        guard let worker else { return }
+        let deadline = SystemClock.monotonic + Self.exitGrace
+        while worker.busy > 0, SystemClock.monotonic < deadline {
+            _ = try? Poll.waitReadable(worker.loopSignal.fd, within: deadline - SystemClock.monotonic)
+            collect()
+        }
+        collect()
+        if let registration { session?.reactor.unregister(registration) }
+        registration = nil
+    }
+
+    /// `WAKE_ALARM` of a one-off: it has no name, and `wake stop` knows it by its PID.
+    public static var oneOffName: String { "oneoff-\(CurrentProcess.id)" }
+
+    /// How long an ending session waits for its hooks.
+    static let exitGrace: Duration = .seconds(5)
+
+    // MARK: events
+
+    private func heard(_ event: String, _ time: Instant, _ fields: [(String, JSONValue)]) {
+        guard HookCommand.eventSet.contains(event) else { return }
+        var alarm = oneOffName ?? ""
+        if case .string(let a)? = fields.first(where: { $0.0 == "alarm" })?.1 { alarm = a }
+        let own = settings(alarm)
+        // What runs, found before anything is made for it: most events of most daemons run nothing.
+        var programs: [(key: String, name: String, path: String, arguments: [String])] = folderHooks().map { path in
+            (path, String(path.split(separator: "/").last ?? ""), path, [path, event, alarm])
+        }
+        for command in own?.commands ?? [] where command.runs(on: event) {
+            guard let program = command.words.first else { continue }
+            guard let path = HookFolder.resolve(program, path: inherited["PATH"]) else {
+                refuse(command.text, "hook '\(command.text.printable)': no program '\(program.printable)' on PATH; "
+                       + "give its full path or install it")
+                continue
+            }
+            if case .unsafe(let why) = HookFolder.check(program: path) { refuse(command.text + path, why); continue }
+            programs.append((command.text, program, path, command.words))
+        }
+        guard !programs.isEmpty, let worker = startedWorker() else { return }
+        let line = log.line(event, at: time, fields)
+        let env = HookEnvironment(event: event, alarm: alarm, line: line, fields: fields, facts: facts(oneOffName == nil ? alarm : nil),
+                                  inherited: inherited, test: test).entries
+        let home = HookFolder.startingDirectory(inherited["HOME"])
+        let timeout = own?.timeout ?? Defaults.hookTimeout
+        for p in programs {
+            worker.submit(.init(key: p.key, name: p.name, event: event, path: p.path, arguments: p.arguments, environment: env,
+                                input: Array(line.utf8), timeout: timeout, directory: home))
+        }
+    }
+
+    /// What the runner knows of the alarm (`id`; nil: the one-off's only alarm), and the next ring of any.
+    private func facts(_ id: String?) -> HookEnvironment.Facts {
+        guard let session else { return .init() }
+        let runner = session.runner, zone = session.zone
+        guard let id = id ?? runner.alarmIDs.first else { return .init() }
+        let setup = runner.setup(of: id)
+        let next = runner.nextWait().map { Formatting.iso8601($0.wall, zone: zone) }
+        let round = runner.round(of: id).map(\.round)
+        return .init(occurrence: setup.map { Formatting.iso8601($0.deadline.instant, zone: zone) }, next: next, message: setup?.message,
+                     round: round)
+    }
+
+    private func folderHooks() -> [String] {
+        guard let folder else { return [] }
+        let l = listing ?? HookFolder.list(folder)
+        listing = l
+        switch l {
+        case .absent: return []
+        case .unsafe(let why): refuse(folder, why); return []
+        case .entries(let entries):
+            for e in entries { if case .unsafe(let why) = e.verdict { refuse(e.path, why) } }
+            return l.runnable
+        }
+    }
+
+    private func refuse(_ key: String, _ line: String) {
+        guard refused.insert(key + "\n" + line).inserted else { return }
+        session?.console.error("warning: " + line)
+        session?.record("hook_refused", [("reason", .string(line))])
+    }
+
+    private func startedWorker() -> HookWorker? {
+        if let worker { return worker }
+        guard let session else { return nil }
+        do {
+            let w = try HookWorker()
+            worker = w
+            registration = session.reactor.register(fd: w.loopSignal.fd) { [weak self] _ in self?.collect() }
+            return w
+        } catch {
+            refuse("worker", "cannot run hooks: \(error); the alarms ring without them")
+            return nil
+        }
+    }
+
+    // MARK: what hooks did
+
+    private func collect() {
+        guard let worker, let session else { return }
+        let (done, dropped) = worker.take()
+        for job in dropped {
+            session.console.error("warning: hook \(job.name.printable) on \(job.event): \(HookWorker.queueLimit) runs already wait "
+                                  + "for it; this one is dropped (does it hang?)")
+        }
+        for o in done {
+            let name = o.job.name.printable
+            for line in o.lines { session.console.error("hook \(name): \(line.printable)") }
+            if o.moreLines > 0 { session.console.error("hook \(name): (\(o.moreLines) more lines)") }
+            let key = o.job.key + "\n" + o.job.event
+            if o.succeeded { failing.remove(key); continue }
+            var fields: [(String, JSONValue)] = [("hook", .string(o.job.name)), ("on", .string(o.job.event))]
+            let why: String
+            switch o.ending {
+            case .exited(let s): why = "exited with status \(s)"; fields.append(("status", .int(Int64(s))))
+            case .signalled(let s): why = "was ended by signal \(s)"; fields.append(("signal", .int(Int64(s))))
+            case .killed(let after):
+                why = "ran past its \(DurationText.format(after)) (--hook-timeout) and was killed"; fields.append(("killed", .bool(true)))
+            case .notStarted(let reason): why = "could not start: \(reason)"; fields.append(("reason", .string(reason)))
+            }
+            session.record("hook_failed", fields)
+            guard failing.insert(key).inserted else { continue }
+            session.console.error("warning: hook \(name) on \(o.job.event) \(why); the alarm goes on (said once until it succeeds)")
+        }
+    }
+}
