@@ -45,14 +45,18 @@ public enum HookFolder {
     public static func list(_ folder: String) -> Listing {
         var st = stat()
         guard stat(folder, &st) == 0 else { return .absent }
-        guard (st.st_mode & S_IFMT) == S_IFDIR else { return .unsafe("the hooks folder '\(folder.printable)' is not a folder; remove it or make it one") }
+        guard (st.st_mode & S_IFMT) == S_IFDIR else {
+            return .unsafe("the hooks folder '\(folder.printable)' is not a folder; remove it or make it one")
+        }
         if let why = writableByOthers(st, folder, what: "the hooks folder") { return .unsafe(why) }
         let parent = String(folder[..<(folder.lastIndex(of: "/") ?? folder.endIndex)])
         var pst = stat()
         if !parent.isEmpty, stat(parent, &pst) == 0, let why = writableByOthers(pst, parent, what: "the folder holding the hooks") {
             return .unsafe(why)
         }
-        guard let dir = opendir(folder) else { return .unsafe("cannot read the hooks folder '\(folder.printable)' (\(Errno(rawValue: errno))); chmod u+rx it") }
+        guard let dir = opendir(folder) else {
+            return .unsafe("cannot read the hooks folder '\(folder.printable)' (\(Errno(rawValue: errno))); chmod u+rx it")
+        }
         defer { closedir(dir) }
         var names: [String] = []
         while let e = readdir(dir) {
@@ -63,7 +67,10 @@ public enum HookFolder {
         return .entries(names.compactMap { name in
             let path = folder + "/" + name
             var fst = stat()
-            guard stat(path, &fst) == 0 else { return Entry(path: path, verdict: .unsafe("hook '\(path.printable)' cannot be read (\(Errno(rawValue: errno))); fix or remove it")) }
+            guard stat(path, &fst) == 0 else {
+                let why = "hook '\(path.printable)' cannot be read (\(Errno(rawValue: errno))); fix or remove it"
+                return Entry(path: path, verdict: .unsafe(why))
+            }
             guard (fst.st_mode & S_IFMT) == S_IFREG else { return nil }  // a subfolder is nobody's hook
             return Entry(path: path, verdict: verdict(path, fst))
         })

@@ -29,7 +29,8 @@ public struct HookCommand: Sendable, Hashable {
     /// `ringing=brightnessctl set 100%`, or the one line saying why it is not one (without the option's name).
     public static func parse(_ text: String) -> Result<HookCommand, Problem> {
         guard let eq = text.firstIndex(of: "=") else {
-            return .failure(Problem("'\(text.printable)' is not EVENT=COMMAND; give an event and a command, as ringing=\"playerctl pause\""))
+            return .failure(Problem("'\(text.printable)' is not EVENT=COMMAND; give an event and a command, "
+                                    + "as ringing=\"playerctl pause\""))
         }
         let event = String(text[..<eq])
         guard event == every || eventSet.contains(event) else {

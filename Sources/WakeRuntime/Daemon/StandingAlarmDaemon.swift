@@ -75,7 +75,10 @@ public enum StandingAlarmDaemon {
         let notify = try NotifySetup.prepare(notifyMode, dryRun: false, signals: signals)
         let log: EventLog
         // Hooks hear the log's events, so a log there is, written or not.
-        do { log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) } ?? EventLog(listenersOnly: zone) } catch {
+        do {
+            log = try c.events.map { path throws(EventLog.OpenError) in try EventLog(path: path, zone: zone) }
+                ?? EventLog(listenersOnly: zone)
+        } catch {
             throw WakeFailure(.cantCreate, error.description)
         }
         let session: AlarmSession

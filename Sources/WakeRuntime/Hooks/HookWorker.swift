@@ -126,11 +126,13 @@ final class HookWorker: Sendable {
             var slots: [(key: String, what: Int)] = []
             var nearest: Instant?
             for (key, r) in running {
-                if r.process.outputFD >= 0 { fds.append(Poll.Descriptor(fd: r.process.outputFD, events: Poll.readable, revents: 0)); slots.append((key, 0)) }
-                if r.process.inputFD >= 0 { fds.append(Poll.Descriptor(fd: r.process.inputFD, events: Poll.writable, revents: 0)); slots.append((key, 1)) }
-                if r.process.exitFD >= 0 && r.ending == nil {
-                    fds.append(Poll.Descriptor(fd: r.process.exitFD, events: Poll.readable, revents: 0)); slots.append((key, 2))
+                func watch(_ fd: Int32, _ events: Int16, _ what: Int) {
+                    fds.append(Poll.Descriptor(fd: fd, events: events, revents: 0))
+                    slots.append((key, what))
                 }
+                if r.process.outputFD >= 0 { watch(r.process.outputFD, Poll.readable, 0) }
+                if r.process.inputFD >= 0 { watch(r.process.inputFD, Poll.writable, 1) }
+                if r.process.exitFD >= 0 && r.ending == nil { watch(r.process.exitFD, Poll.readable, 2) }
                 let limit = r.termAt.map { $0 + Self.killGrace } ?? (r.started + r.job.timeout)
                 // Without a pidfd, an end is looked for a few times a second.
                 let due = r.process.exitFD < 0 && r.ending == nil ? min(limit, now + .milliseconds(100)) : limit

@@ -103,7 +103,8 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
             if due <= now {
                 noticed[id] = at
                 // For the hooks too (`notice`), whether or not a notification server shows it.
-                var fields: [(String, JSONValue)] = [("alarm", .string(id)), ("occurrence", .string(Formatting.iso8601(at, zone: session.zone)))]
+                var fields: [(String, JSONValue)] = [("alarm", .string(id)),
+                                                     ("occurrence", .string(Formatting.iso8601(at, zone: session.zone)))]
                 if let m = session.runner.setup(of: id)?.message { fields.append(("message", .string(m))) }
                 session.record("notice", fields)
                 show(AdvanceNotice.before(alarm: name(id, at), message: session.runner.setup(of: id)?.message), for: (id, at))

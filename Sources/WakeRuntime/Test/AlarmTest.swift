@@ -212,7 +212,8 @@ public enum AlarmTest {
         session.attach(ControlEndpoint())
         // The morning's hooks too, told it is a test (WAKE_TEST=1), under the alarm's own name.
         let hooks = plan.ring.hooks
-        session.attach(HookDispatcher(log: events, settings: { _ in hooks }, oneOffName: plan.name ?? HookDispatcher.oneOffName, test: true))
+        session.attach(HookDispatcher(log: events, settings: { _ in hooks }, oneOffName: plan.name ?? HookDispatcher.oneOffName,
+                                      test: true))
         let notifier = NotifySetup.start(notify, mode: plan.notify, session: session, console: console)
         session.attach(recorder)
         if plan.ring.mpris != .off {

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import WakeTestSupport
+
+/// Hooks through the real binary (issue 53): a one-off's hooks folder and its `--hook`s run on
+/// its events in order, with only the documented environment; a hook others can write is not
+/// run; one that hangs is killed at `--hook-timeout` and said, and the alarm rings and ends as
+/// it would without them.
+@Suite("Hooks: the folder and --hook on a one-off")
+struct HookEndToEndTests {
+    @Test("events in order, a clean environment, an unsafe hook refused, a hung one killed; exit 4 as without hooks")
+    func oneOffHooks() async throws {
+        let dir = try TestDirectory("wake-hooks")
+        let hooks = dir.file("config") + "/wake/hooks.d"
+        try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let record = dir.file("record")
+        try """
+            #!/bin/sh
+            echo "$1 $2 time=$WAKE_TIME round=$WAKE_ROUND input=$(head -c 60)" >> \(record)
+            env | cut -d= -f1 | sort | tr '\\n' ' ' >> \(record).env
+            echo "lamp $1"
+            """.write(toFile: hooks + "/10-record", atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ntouch \(dir.file("unsafe-ran"))\n".write(toFile: hooks + "/20-open", atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hooks + "/10-record")
+        try FileManager.default.setAttributes([.posixPermissions: 0o775], ofItemAtPath: hooks + "/20-open")
+
+        let wake = try WakeProcess(["+1s", "-D", "null", "--ring-for", "2s", "--notify", "off", "--inhibit", "off", "--mpris", "off",
+                                    "--hook", "ringing=sleep 600", "--hook-timeout", "1s"],
+                                   environment: ["XDG_CONFIG_HOME": dir.file("config"), "WAKE_SHELL_SECRET": "x"], events: false)
+        let r = await wake.wait(timeout: .seconds(40))
+        #expect(r.exitCode == 4, "\(r)")
+        let lines = (try? String(contentsOfFile: record, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
+                == ["armed oneoff-\(wake.pid)", "ringing oneoff-\(wake.pid)", "timed_out oneoff-\(wake.pid)"], "\(lines)\n\(r)")
+        #expect(lines.allSatisfy { $0.contains("time=20") && $0.contains("round=1") && $0.contains("input={\"event\":") }, "\(lines)")
+        // Nothing of the caller's environment but what the manual lists (and what sh itself sets).
+        let names = Set(((try? String(contentsOfFile: record + ".env", encoding: .utf8)) ?? "").split(separator: " ").map(String.init))
+        let allowed: Set<String> = ["PATH", "HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS", "PWD", "SHLVL", "_",
+                                    "OLDPWD", "WAKE_EVENT", "WAKE_ALARM", "WAKE_MESSAGE", "WAKE_TIME", "WAKE_NEXT", "WAKE_ROUND"]
+        #expect(!names.isEmpty && names.isSubset(of: allowed), "\(names.subtracting(allowed))")
+        #expect(r.stderr.contains("wake: hook 10-record: lamp ringing"), "\(r)")
+        #expect(r.stderr.contains("hook '\(hooks)/20-open' can be written by others (mode 775), so it is not run; chmod go-w it"), "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("unsafe-ran")))
+        #expect(r.stderr.contains("hook sleep on ringing ran past its 1s (--hook-timeout) and was killed"), "\(r)")
+    }
+}
