@@ -17,7 +17,8 @@ struct HookCommandTests {
         func problem(_ text: String) -> String? {
             if case .failure(let p) = AlarmOption.hook.parse(text) { return p.message } else { return nil }
         }
-        #expect(problem("playerctl") == "--hook: 'playerctl' is not EVENT=COMMAND; give an event and a command, as ringing=\"playerctl pause\"")
+        #expect(problem("playerctl")
+                == "--hook: 'playerctl' is not EVENT=COMMAND; give an event and a command, as ringing=\"playerctl pause\"")
         #expect(problem("rung=lamp on")?.hasPrefix("--hook: unknown event 'rung'; use one of armed, notice,") == true)
         #expect(problem("ringing=") == "--hook: 'ringing=' has no command after '='; give the program to run")
         #expect(problem("ringing=echo 'open") == "--hook: the command 'echo 'open' ends inside a quote; close it")
