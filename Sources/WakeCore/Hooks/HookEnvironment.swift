@@ -5,9 +5,6 @@ public struct HookEnvironment: Sendable, Equatable {
     /// Of wake's environment, only these reach a hook: where programs are, whose it is, and the
     /// session's bus and runtime directory (for `notify-send`, `playerctl`, `busctl --user`).
     public static let passed = ["PATH", "HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"]
-    /// Every variable wake sets itself, in the order the manual lists them.
-    public static let variables = ["WAKE_EVENT", "WAKE_ALARM", "WAKE_MESSAGE", "WAKE_TIME", "WAKE_NEXT", "WAKE_SNOOZE_UNTIL",
-                                   "WAKE_BY", "WAKE_ROUND", "WAKE_TEST"]
 
     /// What the session knows of an alarm beyond the event: the occurrence, the one after it,
     /// its message and its round (`--unattended`), as text.
