@@ -35,12 +35,19 @@ public final class HookDispatcher: SessionAttachment {
         self.oneOffName = oneOffName
         self.test = test
         inherited = HookFolder.inheritedEnvironment()
+        log.listeners.append { [weak self] event, time, fields in self?.heard(event, time, fields) }
     }
 
     public func start(in session: SessionContext) {
         self.session = session
-        log.listeners.append { [weak self] event, time, fields in self?.heard(event, time, fields) }
+        let early = pending
+        pending = []
+        for e in early { heard(e.event, e.time, e.fields) }
     }
+
+    /// Events before the session started (a daemon arms its alarms, or finds one missed, as it
+    /// starts), run once it has; arms coalesced as the worker does, at most `queueLimit` kept.
+    private var pending: [(event: String, time: Instant, fields: [(String, JSONValue)])] = []
 
     /// The folder is read again at the next event after a turn of the loop.
     public func beforePoll() { listing = nil }
@@ -69,6 +76,11 @@ public final class HookDispatcher: SessionAttachment {
 
     private func heard(_ event: String, _ time: Instant, _ fields: [(String, JSONValue)]) {
         guard HookCommand.eventSet.contains(event) else { return }
+        guard session != nil else {
+            if event == HookWorker.coalescedEvent, pending.last?.event == event { pending.removeLast() }
+            if pending.count < HookWorker.queueLimit { pending.append((event, time, fields)) }
+            return
+        }
         var alarm = oneOffName ?? ""
         if case .string(let a)? = fields.first(where: { $0.0 == "alarm" })?.1 { alarm = a }
         let own = settings(alarm)

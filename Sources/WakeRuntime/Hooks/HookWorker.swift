@@ -42,6 +42,8 @@ final class HookWorker: Sendable {
     static let lineLimit = 200
     /// Runs of one hook waiting their turn; past it, a run is dropped and said.
     static let queueLimit = 32
+    /// The event whose waiting run a newer one replaces.
+    static let coalescedEvent = "armed"
 
     private struct Shared {
         var incoming: [Job] = []
@@ -99,6 +101,14 @@ final class HookWorker: Sendable {
         while true {
             let now = SystemClock.monotonic
             for job in shared.withLock({ s -> [Job] in defer { s.incoming = [] }; return s.incoming }) {
+                // A daemon's start arms every alarm at once: a hook still waiting to hear one `armed`
+                // hears the latest instead (whose WAKE_NEXT is the state after them all), not a storm.
+                if job.event == Self.coalescedEvent, let last = queues[job.key]?.indices.last,
+                   queues[job.key]?[last].event == job.event {
+                    queues[job.key]?[last] = job
+                    finish(nil)
+                    continue
+                }
                 if queues[job.key, default: []].count >= Self.queueLimit {
                     finish(nil, dropped: job)
                     continue
