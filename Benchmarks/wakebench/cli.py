@@ -18,6 +18,7 @@ from .issue51 import fig_issue51
 from .daemon import daemon_add_to_armed, daemon_contestants, daemon_descriptors
 from .desktop import desktop_ringers, fig_desktop
 from .firing import fig_firing, fig_firing_cold
+from .hooks import fig_hooks, report_hooks
 from .machine import machine
 from .memory import fig_memory_peers
 from .prepare import build_probe, build_wake, ensure_packages, make_sounds
@@ -42,13 +43,14 @@ def main():
     ap.add_argument("--list-wake-commands", action="store_true",
                     help="print every command line the benchmark gives wake, as JSON (placeholders for its files: see "
                          "wakebench/commands.py), for BenchmarkCommandLineTests; builds and runs nothing")
-    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "sinks", "speech", "startup"]
+    ap.add_argument("--figure", choices=["bus", "descriptors", "desktop", "doctor", "firing", "hooks", "sinks", "speech", "startup"]
                     + list(ISSUE51_PARTS),
                     help="run one figure alone and print it, without rewriting BENCHMARKS.md (bus: the daemon's memory and "
                          "wake-ups with 200 alarms and its D-Bus API, and wake next --follow idle; descriptors: the "
                          "daemon's open descriptors with 1, 200 and 2,000 standing alarms; desktop: figures 7 and "
                          "7b in short, two rounds of firing and stops and a 20 s ringing window on each server; firing: figure 1 "
-                         "in short, 8 alarms warm and 8 cold; sinks: figure 11 (issue 52), on each server with two sinks: --sink all's "
+                         "in short, 8 alarms warm and 8 cold; hooks: figure 12 (issue 53), the first frame with ten hooks on ringing against "
+                         "none and a daemon's memory with hooks against none; sinks: figure 11 (issue 52), on each server with two sinks: --sink all's "
                          "first sound against one sink's, the gap when the ringing sink is unloaded, the memory held ringing on "
                          "two against one; speech: what --say on costs, a one-off's dry run and "
                          "a daemon arming 50 alarms, each with and without it; startup: figure 5 alone, with issue 51's "
@@ -95,6 +97,7 @@ def main():
         for server in servers:
             server.stop()
         sinks = fig_sinks(ctx, quick)
+        hooks = fig_hooks(ctx, quick)
         window["descriptors"] = daemon_descriptors(ctx)
         thr = fig_throughput(ctx, 2 if quick else 5)
         sysc = syscalls_per_audio_second(ctx)
@@ -107,7 +110,8 @@ def main():
         plot_dir = output.parent / ("BENCHMARKS-quick-plots" if quick else "Benchmarks/plots")
         plots = make_plots(fire, desktops, startup, plot_dir, output.parent)
         targets, goals, goals51 = write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed,
-                                               output, plots, i51=i51, listed=len(listing()), sinks=sinks)
+                                               output, plots, i51=i51, listed=len(listing()), sinks=sinks,
+                                               hooks=hooks)
     finally:
         cleanup()
         shutil.rmtree(work, ignore_errors=True)
@@ -137,7 +141,8 @@ def one_figure(figure, wake, quick=False):
     wake = wake.resolve() if wake else build_wake()
     work = Path(tempfile.mkdtemp(prefix="wake-bench-"))
     try:
-        ctx = {"wake": wake, "work": work, "sounds": make_sounds(work, long=figure not in ISSUE51_PARTS and figure != "sinks")}
+        short = figure in ISSUE51_PARTS or figure in ("sinks", "hooks")
+        ctx = {"wake": wake, "work": work, "sounds": make_sounds(work, long=not short)}
         if figure in ISSUE51_PARTS:
             i51 = fig_issue51(ctx, quick, ISSUE51_PARTS[figure])
             m = machine(wake)
@@ -160,6 +165,17 @@ def one_figure(figure, wake, quick=False):
                     print(f"  {name}: median {median(t):.2f}, worst {max(t):.2f}, {len(t)} runs, {median(t) / apl:.2f}× aplay --version")
             R = Report()
             goals_of_startup(R, startup)
+            print_goals51(R.goals51)
+        elif figure == "hooks":
+            ctx["probe"] = build_probe(work)
+            h = fig_hooks(ctx, quick)
+            m = machine(wake)
+            R = Report()
+            report_hooks(R, h)
+            print(f"Figure 12 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
+            T = Report()
+            targets_table(T, R.goals51)
+            print("\n".join(R.lines + T.lines))
             print_goals51(R.goals51)
         elif figure == "sinks":
             sinks = fig_sinks(ctx, quick)

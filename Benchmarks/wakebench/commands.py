@@ -49,10 +49,10 @@ def placeholder_context():
 
 def listing():
     """Every figure's command lines, with placeholders (no wake binary, no files made)."""
-    from . import bus, control, daemon, desktop, firing, issue51, memory, ringpath, sinks, speech, startup, stop, window
+    from . import bus, control, daemon, desktop, firing, hooks, issue51, memory, ringpath, sinks, speech, startup, stop, window
     ctx = placeholder_context()
     out = []
-    for module in (firing, window, ringpath, memory, startup, stop, desktop, daemon, control, bus, speech, issue51, sinks):
+    for module in (firing, window, ringpath, memory, startup, stop, desktop, daemon, control, bus, speech, issue51, sinks, hooks):
         out += module.wake_commands(ctx)
     # One entry per distinct command line and check (figures share some: `wake list`).
     seen, unique = set(), []

@@ -67,7 +67,7 @@ def targets_table(R, goals51):
 
 
 def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, control, elapsed, output, plots, i51=None,
-                 listed=None, sinks=None):
+                 listed=None, sinks=None, hooks=None):
     """`desktops`: figure 7's results, one per sound server; `plots`: {name: path relative to the
     report} of the SVGs plots.py made (empty if matplotlib is missing); `sinks`: figure 11's, one
     per sound server."""
@@ -86,6 +86,9 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
         report_issue51(body, i51, startup, window, listed)
     if sinks is not None:
         report_sinks(body, sinks)
+    if hooks is not None:
+        from .hooks import report_hooks
+        report_hooks(body, hooks)
 
     R = Report()
     R.add("# wake: benchmarks", "")
@@ -144,7 +147,7 @@ def write_report(ctx, m, fire, window, thr, sysc, mem, startup, stop, desktops, 
 SECTIONS = {"1": "1. Firing precision", "5": "5. Start-up", "7": "7. The desktop path: through PulseAudio",
             "7b": "7b. The desktop path: through PipeWire", "8": "8. The daemon: 1, 20 and 200 standing alarms",
             "10": "10. The waiting daemon against cron, by its alarms (issue 51)",
-            "11": "11. Where it rings: two sinks (issue 52)"}
+            "11": "11. Where it rings: two sinks (issue 52)", "12": "12. Hooks (issue 53)"}
 
 
 def anchor(figure):
