@@ -93,6 +93,7 @@ final class HookWorker: Sendable {
     }
 
     private func run() {
+        HookProcess.blockBrokenPipeOnThisThread()
         var queues: [String: [Job]] = [:]
         var running: [String: Running] = [:]
         var order: [String] = []  // keys with work, in arrival order
