@@ -114,12 +114,16 @@ public enum HookFolder {
         return path
     }
 
-    /// `program` as `execvp` would find it on `path` (a name with a slash is taken as it is).
+    /// `program` as `execvp` would find it on `path` (a name with a slash is taken as it is; a
+    /// folder of that name is passed over), made absolute: a hook starts in the home folder, so a
+    /// relative name would otherwise run another file than the one checked.
     public static func resolve(_ program: String, path: String?) -> String? {
-        if program.contains("/") { return access(program, F_OK) == 0 ? program : nil }
+        func found(_ p: String) -> String? { try? WorkingDirectory.absolute(p) }
+        if program.contains("/") { return access(program, F_OK) == 0 ? found(program) : nil }
         for dir in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
             let candidate = "\(dir)/\(program)"
-            if access(candidate, X_OK) == 0 { return candidate }
+            var st = stat()
+            if access(candidate, X_OK) == 0, stat(candidate, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR { return found(candidate) }
         }
         return nil
     }

@@ -49,6 +49,18 @@ public struct HookProcess: Sendable {
         return HookProcess(pid: pid, exitFD: pidfd, outputFD: output[0], inputFD: input[1])
     }
 
+    /// For the thread that writes hooks' input, first thing: SIGPIPE blocked on it alone, so a
+    /// hook that ends without reading its input is an EPIPE there, never the end of the process
+    /// (wake ignores SIGPIPE, but a library's user, as the test runner, need not). A write's
+    /// SIGPIPE is sent to the writing thread, so it stays pending on this one; hooks start with
+    /// no signal blocked (`SpawnAttributes`).
+    public static func blockBrokenPipeOnThisThread() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
     /// Writes what it can of `bytes` from `offset`; the new offset. A reader gone (EPIPE: the
     /// hook does not read its input) counts as everything written.
     public func write(_ bytes: [UInt8], from offset: Int) -> Int {

@@ -166,7 +166,7 @@ public final class HookDispatcher: SessionAttachment {
         }
         for o in done {
             let name = o.job.name.printable
-            for line in o.lines { session.console.error("hook \(name): \(line.printable)") }
+            for line in o.lines { session.console.error("hook \(name): " + TerminalText.printable(line, limit: HookWorker.lineLimit)) }
             if o.moreLines > 0 { session.console.error("hook \(name): (\(o.moreLines) more lines)") }
             let key = o.job.key + "\n" + o.job.event
             if o.succeeded { failing.remove(key); continue }

@@ -56,7 +56,11 @@ final class HookWorker: Sendable {
     /// Rung when outcomes wait in `take`.
     let loopSignal: EventSignal
 
-    init() throws(SystemCallError) {
+    /// How long a run past its limit has, after SIGTERM, before SIGKILL.
+    let killGrace: Duration
+
+    init(killGrace: Duration = HookWorker.killGrace) throws(SystemCallError) {
+        self.killGrace = killGrace
         doorbell = try EventSignal()
         do { loopSignal = try EventSignal() } catch { doorbell.close(); throw error }
         let worker = self
@@ -95,6 +99,7 @@ final class HookWorker: Sendable {
     }
 
     private func run() {
+        HookProcess.blockBrokenPipeOnThisThread()
         var queues: [String: [Job]] = [:]
         var running: [String: Running] = [:]
         var order: [String] = []  // keys with work, in arrival order
@@ -143,7 +148,7 @@ final class HookWorker: Sendable {
                 if r.process.outputFD >= 0 { watch(r.process.outputFD, Poll.readable, 0) }
                 if r.process.inputFD >= 0 { watch(r.process.inputFD, Poll.writable, 1) }
                 if r.process.exitFD >= 0 && r.ending == nil { watch(r.process.exitFD, Poll.readable, 2) }
-                let limit = r.termAt.map { $0 + Self.killGrace } ?? (r.started + r.job.timeout)
+                let limit = r.termAt.map { $0 + killGrace } ?? (r.started + r.job.timeout)
                 // Without a pidfd, an end is looked for a few times a second.
                 let due = r.process.exitFD < 0 && r.ending == nil ? min(limit, now + .milliseconds(100)) : limit
                 nearest = nearest.map { min($0, due) } ?? due
@@ -165,7 +170,7 @@ final class HookWorker: Sendable {
             for (key, var r) in running {
                 if r.ending == nil, r.process.exitFD < 0 { r.ending = r.process.reap() }
                 if r.ending == nil {
-                    if let term = r.termAt, after >= term + Self.killGrace {
+                    if let term = r.termAt, after >= term + killGrace {
                         r.process.killGroup()
                         r.ending = r.process.reap(waiting: true)
                     } else if r.termAt == nil, after >= r.started + r.job.timeout {
