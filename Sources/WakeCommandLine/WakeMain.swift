@@ -119,6 +119,13 @@ public enum WakeMain {
                 try AlarmTest.run(c.command.request(config: c.config, given: c.given), console: console, signals: signals,
                                   store: standing?.store)
             }
+        case BedtimeCheckProcess.command:
+            // The daemon's bedtime check, run apart from it; not a command for people (not in --help).
+            let config = ConfigDefaults.loadTolerant(path: world.configPath)
+            return r.execute { console, _ throws(WakeFailure) in
+                BedtimeCheckProcess.serve(input: StandardDescriptors.readInput(limit: BedtimeCheckProcess.inputLimit), config: config,
+                                          console: console)
+            }
         case "holidays":
             return holidays(rest, r)
         case "help":

@@ -6,6 +6,20 @@ public enum CurrentProcess {
     /// The PID: names a second media player's instance (`wake.instance4242`).
     public static var id: Int32 { getpid() }
 
+    /// Its whole environment, as `NAME=value` entries: what a child of the same program gets.
+    public static var environment: [String] {
+        var out: [String] = []
+        var entry = environ
+        while let e = entry.pointee {
+            out.append(String(cString: e))
+            entry += 1
+        }
+        return out
+    }
+
+    /// Its own program, even when the file was replaced or removed since it started (an upgrade).
+    public static let executable = "/proc/self/exe"
+
     /// Another process's name as the kernel keeps it (`/proc/PID/comm`, at most 15 bytes), or
     /// nil when it has gone or cannot be read.
     public static func name(of pid: Int32) -> String? {

@@ -30,4 +30,17 @@ public enum StandardDescriptors {
         }
         return true
     }
+
+    /// Standard input to its end, at most `limit` bytes (EINTR retried; an error ends it).
+    public static func readInput(limit: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while out.count < limit {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            out += buffer.prefix(n)
+        }
+        return Array(out.prefix(limit))
+    }
 }

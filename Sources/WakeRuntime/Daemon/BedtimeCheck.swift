@@ -86,9 +86,9 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         self.checks = checks
     }
 
-    /// `wake doctor`'s checks for the subject's alarm.
+    /// `wake doctor`'s checks for the subject's alarm, in a child process (`BedtimeCheckProcess`).
     static func doctor(_ s: Subject) -> [DoctorFinding]? {
-        Doctor.bedtimeFindings(for: s.alarm, config: s.config, notify: s.notify)
+        BedtimeCheckProcess.findings(s)
     }
 
     func start(in session: SessionContext) {
