@@ -22,12 +22,14 @@
 # libespeak-ng-dev's headers are read at build time only: wake opens libespeak-ng with dlopen when
 # an alarm with --say on is set (the package only recommends libespeak-ng1); the tests speak with
 # the real one (libespeak-ng1, its data, and the espeak-ng command the cost is measured against).
+# mosquitto, mosquitto-clients and curl: the hook examples (examples/hooks) run against a real
+# broker and a local webhook in the tests; a user installs what the example they copy needs.
 BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev libespeak-ng-dev gcc libc6-dev libstdc++-12-dev
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
                     pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils \
-                    espeak-ng libespeak-ng1 espeak-ng-data
+                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib cron at
 
