@@ -26,6 +26,10 @@ public final class HookDispatcher: SessionAttachment {
     private var failing: Set<String> = []
     /// Refusals said (an unsafe file, a program not found), each once.
     private var refused: Set<String> = []
+    /// Events heard before the session started (the daemon arms its alarms before its loop
+    /// runs), run when it starts: the first `armed` tells a "next alarm" hook of a fresh daemon.
+    private var early: [(event: String, time: Instant, fields: [(String, JSONValue)])] = []
+    private static let earlyLimit = 256
 
     public init(log: EventLog, folder: String? = HookFolder.directory, settings: @escaping Settings, oneOffName: String? = nil,
                 test: Bool = false) {
@@ -35,11 +39,14 @@ public final class HookDispatcher: SessionAttachment {
         self.oneOffName = oneOffName
         self.test = test
         inherited = HookFolder.inheritedEnvironment()
+        log.listeners.append { [weak self] event, time, fields in self?.heard(event, time, fields) }
     }
 
     public func start(in session: SessionContext) {
         self.session = session
-        log.listeners.append { [weak self] event, time, fields in self?.heard(event, time, fields) }
+        let heardEarly = early
+        early = []
+        for e in heardEarly { heard(e.event, e.time, e.fields) }
     }
 
     /// The folder is read again at the next event after a turn of the loop.
@@ -69,6 +76,10 @@ public final class HookDispatcher: SessionAttachment {
 
     private func heard(_ event: String, _ time: Instant, _ fields: [(String, JSONValue)]) {
         guard HookCommand.eventSet.contains(event) else { return }
+        guard session != nil else {
+            if early.count < Self.earlyLimit { early.append((event, time, fields)) }
+            return
+        }
         var alarm = oneOffName ?? ""
         if case .string(let a)? = fields.first(where: { $0.0 == "alarm" })?.1 { alarm = a }
         let own = settings(alarm)
