@@ -6,10 +6,10 @@ import Testing
 /// Issue 53's examples against the real components they talk to: the daemon runs the shipped
 /// examples/hooks/50-mqtt-next-alarm and 50-home-assistant from a hooks folder, a real Mosquitto
 /// broker (its own config, a private port on 127.0.0.1) and a local HTTP listener standing in for
-/// Home Assistant's webhook receive a standing alarm's ring, snooze and stop in order, and the
-/// retained "next alarm" is tomorrow's ring after the stop. The one-off's hooks (order, the clean
-/// environment, refusals, the time limit) are HookEndToEndTests'; the other examples run alone
-/// in HookExampleTests.
+/// Home Assistant's webhook receive a standing alarm's arming, ring, snooze and stop in order, and
+/// the retained "next alarm" is today's ring from the daemon's start and tomorrow's after the stop.
+/// The one-off's hooks (order, the clean environment, refusals, the time limit) are
+/// HookEndToEndTests'; the other examples run alone in HookExampleTests.
 @Suite("Hooks: the examples with a real broker and webhook", .serialized,
        .enabled(if: Mosquitto.isAvailable, "needs mosquitto and mosquitto-clients (make deps-test)"))
 struct HookBrokerEndToEndTests {
