@@ -22,12 +22,14 @@
 # libespeak-ng-dev's headers are read at build time only: wake opens libespeak-ng with dlopen when
 # an alarm with --say on is set (the package only recommends libespeak-ng1); the tests speak with
 # the real one (libespeak-ng1, its data, and the espeak-ng command the cost is measured against).
+# mosquitto, mosquitto-clients and curl: the hook examples (examples/hooks) run against a real
+# broker and a local webhook in the tests; a user installs what the example they copy needs.
 BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev libespeak-ng-dev gcc libc6-dev libstdc++-12-dev
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
                     pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils \
-                    espeak-ng libespeak-ng1 espeak-ng-data
+                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib cron at
 
@@ -283,8 +285,14 @@ SETCAP          ?= /usr/sbin/setcap
 HELPERDIR   ?= $(LIBEXECDIR)/wake
 HELPER      := $(HELPERDIR)/wake-alarm-timer
 
+# The hook examples, installed executable as a user copies them into ~/.config/wake/hooks.d/
+# (Debian keeps executable examples under /usr/share/doc/PACKAGE/examples).
+HOOK_EXAMPLES = 50-home-assistant 50-lamp 50-mqtt-next-alarm 50-music-after-stop
+HOOKEXAMPLEDIR = $(DOCDIR)/examples/hooks
+
 # Every file install puts down, as uninstall removes it (one list, so the two cannot drift).
 INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README.md $(DOCDIR)/docs/guide.md $(DOCDIR)/docs/packaging.md \
+                  $(addprefix $(HOOKEXAMPLEDIR)/,$(HOOK_EXAMPLES)) \
                   $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service \
                   $(APPLICATIONSDIR)/wake.desktop $(ICONDIR)/wake.svg \
                   $(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service $(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml
@@ -301,12 +309,13 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
 install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(ICONDIR) \
-	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR)
+	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR) $(DESTDIR)$(HOOKEXAMPLEDIR)
 	$(INSTALL_PROGRAM) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/wake
 	$(INSTALL_PROGRAM) $(RELEASE_HELPER) $(DESTDIR)$(HELPER)
 	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
 	$(INSTALL_DATA) README.md $(DESTDIR)$(DOCDIR)/README.md
 	$(INSTALL_DATA) docs/guide.md docs/packaging.md $(DESTDIR)$(DOCDIR)/docs/
+	$(INSTALL_PROGRAM) $(addprefix examples/hooks/,$(HOOK_EXAMPLES)) $(DESTDIR)$(HOOKEXAMPLEDIR)/
 	$(INSTALL_DATA) Resources/wake.desktop $(DESTDIR)$(APPLICATIONSDIR)/wake.desktop
 	$(INSTALL_DATA) Resources/wake.svg $(DESTDIR)$(ICONDIR)/wake.svg
 	$(RELEASE_BIN) --generate-completion-script bash | sed '1{/^#!/d}' > $(DESTDIR)$(BASHCOMPDIR)/wake
@@ -341,7 +350,8 @@ endif
 # completions) stay.
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_FILES))
-	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) $(DESTDIR)$(HELPERDIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(HOOKEXAMPLEDIR) $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR) $(DESTDIR)$(HELPERDIR) \
+	  2>/dev/null || true
 
 # ---- Debian package ---------------------------------------------------------------------------
 # The version is WakeVersion's (Sources/WakeCommandLine/Commands/WakeCommand.swift); the Debian revision is ours.

@@ -14,15 +14,15 @@ struct HookEndToEndTests {
         let hooks = dir.file("config") + "/wake/hooks.d"
         try FileManager.default.createDirectory(atPath: hooks, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let record = dir.file("record")
-        try """
+        // Through TestDirectory.write's close-on-exec descriptor: a child another test spawns meanwhile
+        // must not keep a hook open for writing, or running it fails with ETXTBSY.
+        _ = try dir.write("config/wake/hooks.d/10-record", Array("""
             #!/bin/sh
             echo "$1 $2 time=$WAKE_TIME round=$WAKE_ROUND input=$(head -c 60)" >> \(record)
             env | cut -d= -f1 | sort | tr '\\n' ' ' >> \(record).env
             echo "lamp $1"
-            """.write(toFile: hooks + "/10-record", atomically: true, encoding: .utf8)
-        try "#!/bin/sh\ntouch \(dir.file("unsafe-ran"))\n".write(toFile: hooks + "/20-open", atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hooks + "/10-record")
-        try FileManager.default.setAttributes([.posixPermissions: 0o775], ofItemAtPath: hooks + "/20-open")
+            """.utf8), mode: 0o755)
+        _ = try dir.write("config/wake/hooks.d/20-open", Array("#!/bin/sh\ntouch \(dir.file("unsafe-ran"))\n".utf8), mode: 0o775)
 
         let wake = try WakeProcess(["+1s", "-D", "null", "--ring-for", "2s", "--notify", "off", "--inhibit", "off", "--mpris", "off",
                                     "--hook", "ringing=sleep 600", "--hook-timeout", "1s"],

@@ -145,6 +145,10 @@ extension InstallTests {
             "usr/local/share/doc/wake/README.md": 0o644,
             "usr/local/share/doc/wake/docs/guide.md": 0o644,
             "usr/local/share/doc/wake/docs/packaging.md": 0o644,
+            "usr/local/share/doc/wake/examples/hooks/50-home-assistant": 0o755,
+            "usr/local/share/doc/wake/examples/hooks/50-lamp": 0o755,
+            "usr/local/share/doc/wake/examples/hooks/50-mqtt-next-alarm": 0o755,
+            "usr/local/share/doc/wake/examples/hooks/50-music-after-stop": 0o755,
             "usr/local/share/bash-completion/completions/wake": 0o644,
             "usr/local/share/zsh/site-functions/_wake": 0o644,
             "usr/local/share/fish/vendor_completions.d/wake.fish": 0o644,
@@ -164,7 +168,8 @@ extension InstallTests {
                 #expect(found[file] == mode, "\(file): mode \(String(found[file] ?? 0, radix: 8)), expected \(String(mode, radix: 8))")
             }
             // Directories made for it are 0755 whatever the umask.
-            for dir in ["usr/local/bin", "usr/local/libexec/wake", "usr/local/share/man/man1", "usr/local/lib/systemd/user", "usr/local/share/doc/wake"] {
+            for dir in ["usr/local/bin", "usr/local/libexec/wake", "usr/local/share/man/man1", "usr/local/lib/systemd/user",
+                        "usr/local/share/doc/wake", "usr/local/share/doc/wake/examples/hooks"] {
                 #expect(InstallTools.mode(s.root + "/" + dir) == 0o755, "\(dir)")
             }
 
@@ -591,6 +596,7 @@ extension InstallTests {
             for f in ["./usr/bin/wake", "./usr/libexec/wake/wake-alarm-timer", "./usr/share/man/man1/wake.1.gz", "./usr/share/doc/wake/copyright",
                       "./usr/share/doc/wake/changelog.Debian.gz", "./usr/share/doc/wake/README.md",
                       "./usr/share/doc/wake/docs/guide.md", "./usr/share/doc/wake/docs/packaging.md",
+                      "./usr/share/doc/wake/examples/hooks/50-mqtt-next-alarm", "./usr/share/doc/wake/examples/hooks/50-music-after-stop",
                       "./usr/share/bash-completion/completions/wake", "./usr/share/zsh/vendor-completions/_wake",
                       "./usr/share/fish/vendor_completions.d/wake.fish", "./usr/lib/systemd/user/wake.service",
                       "./usr/share/applications/wake.desktop", "./usr/share/icons/hicolor/scalable/apps/wake.svg",

@@ -26,6 +26,12 @@ public final class HookDispatcher: SessionAttachment {
     private var failing: Set<String> = []
     /// Refusals said (an unsafe file, a program not found), each once.
     private var refused: Set<String> = []
+    /// Events heard before the session started (the daemon arms its alarms before its loop
+    /// runs), run when it starts: the first `armed` tells a "next alarm" hook of a fresh daemon.
+    /// Arms coalesced as the worker does (the last one's WAKE_NEXT is after them all); at most
+    /// `earlyLimit` kept.
+    private var early: [(event: String, time: Instant, fields: [(String, JSONValue)])] = []
+    private static let earlyLimit = 256
 
     public init(log: EventLog, folder: String? = HookFolder.directory, settings: @escaping Settings, oneOffName: String? = nil,
                 test: Bool = false) {
@@ -40,14 +46,10 @@ public final class HookDispatcher: SessionAttachment {
 
     public func start(in session: SessionContext) {
         self.session = session
-        let early = pending
-        pending = []
-        for e in early { heard(e.event, e.time, e.fields) }
+        let heardEarly = early
+        early = []
+        for e in heardEarly { heard(e.event, e.time, e.fields) }
     }
-
-    /// Events before the session started (a daemon arms its alarms, or finds one missed, as it
-    /// starts), run once it has; arms coalesced as the worker does, at most `queueLimit` kept.
-    private var pending: [(event: String, time: Instant, fields: [(String, JSONValue)])] = []
 
     /// The folder is read again at the next event after a turn of the loop.
     public func beforePoll() { listing = nil }
@@ -77,8 +79,8 @@ public final class HookDispatcher: SessionAttachment {
     private func heard(_ event: String, _ time: Instant, _ fields: [(String, JSONValue)]) {
         guard HookCommand.eventSet.contains(event) else { return }
         guard session != nil else {
-            if event == HookWorker.coalescedEvent, pending.last?.event == event { pending.removeLast() }
-            if pending.count < HookWorker.queueLimit { pending.append((event, time, fields)) }
+            if event == HookWorker.coalescedEvent, early.last?.event == event { early.removeLast() }
+            if early.count < Self.earlyLimit { early.append((event, time, fields)) }
             return
         }
         var alarm = oneOffName ?? ""
