@@ -77,14 +77,10 @@ public final class HookDispatcher: SessionAttachment {
             (path, String(path.split(separator: "/").last ?? ""), path, [path, event, alarm])
         }
         for command in own?.commands ?? [] where command.runs(on: event) {
-            guard let program = command.words.first else { continue }
-            guard let path = HookFolder.resolve(program, path: inherited["PATH"]) else {
-                refuse(command.text, "hook '\(command.text.printable)': no program '\(program.printable)' on PATH; "
-                       + "give its full path or install it")
-                continue
+            switch HookFolder.program(of: command, path: inherited["PATH"]) {
+            case .refused(let why): refuse(command.text, why)
+            case .runs(let path): programs.append((command.text, command.words.first ?? path, path, command.words))
             }
-            if case .unsafe(let why) = HookFolder.check(program: path) { refuse(command.text + path, why); continue }
-            programs.append((command.text, program, path, command.words))
         }
         guard !programs.isEmpty, let worker = startedWorker() else { return }
         let line = log.line(event, at: time, fields)
