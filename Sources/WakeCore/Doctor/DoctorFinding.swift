@@ -19,9 +19,10 @@ public struct DoctorFinding: Equatable, Sendable {
         public static func < (a: Status, b: Status) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The parts of the path from a set alarm to a heard one, in the order they are shown.
+    /// The parts of the path from a set alarm to a heard one, in the order they are shown; then
+    /// the hooks the alarms run.
     public enum Area: String, CaseIterable, Sendable {
-        case files, daemon, time, sound, waking, notifications
+        case files, daemon, time, sound, waking, notifications, hooks
     }
 
     public var area: Area
