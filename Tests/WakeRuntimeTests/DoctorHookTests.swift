@@ -83,7 +83,7 @@ struct DoctorHookTests {
         #expect(f.allSatisfy { $0.check == "hooks.command" })
     }
 
-    @Test("the dispatcher and the doctor refuse a --hook program by one check: not found, not executable, writable by others")
+    @Test("the dispatcher and the doctor judge a --hook program by one check: not on PATH, not executable, else its path")
     func programCheck() throws {
         let dir = try TestDirectory("wake-hook-program")
         let plain = try dir.write("plain", Array("#!/bin/sh\n".utf8), mode: 0o644)
