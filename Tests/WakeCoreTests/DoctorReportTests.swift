@@ -38,6 +38,10 @@ struct DoctorReportTests {
         #expect(!lines.contains { $0.hasPrefix("PASS") && $0.contains("fix:") }, "a check without a fix has no fix line")
         #expect(DoctorReport([Self.pass]).lines().last == "1 checks: 1 passed, 0 warned, 0 failed; the alarms will be heard as far as wake can tell")
         #expect(DoctorReport([Self.pass, Self.warn]).lines().last?.hasSuffix("the alarms ring, but see the warnings") == true)
+        let hook = DoctorFinding(.hooks, "hooks.file", .fail, "hook '/h/60-open' can be written by others (mode 775), so it is not run")
+        let hookOnly = DoctorReport([Self.warn, hook]).lines().last ?? ""
+        #expect(hookOnly.hasSuffix("the alarms ring, but a hook will not run: see the failures"), "\(hookOnly)")
+        #expect(DoctorReport([Self.fail, hook]).lines().last?.hasSuffix("an alarm may not be heard: see the failures") == true)
     }
 
     @Test("JSON: an array with one object per check, every field there, fix null when there is none; it parses back")

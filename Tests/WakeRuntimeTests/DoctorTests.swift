@@ -46,7 +46,8 @@ struct DoctorTests {
         }
 
         func findings(_ names: [String] = []) throws(WakeFailure) -> [DoctorFinding] {
-            try Doctor.findings(names: names, context: Doctor.Context(standing: context, environment: .shell, signals: signals))
+            try Doctor.findings(names: names, context: Doctor.Context(standing: context, environment: .shell, signals: signals,
+                                                                      hooksFolder: dir.path + "/config/wake/hooks.d"))
         }
     }
 

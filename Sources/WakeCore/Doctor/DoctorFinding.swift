@@ -19,9 +19,10 @@ public struct DoctorFinding: Equatable, Sendable {
         public static func < (a: Status, b: Status) -> Bool { a.rawValue < b.rawValue }
     }
 
-    /// The parts of the path from a set alarm to a heard one, in the order they are shown.
+    /// The parts of the path from a set alarm to a heard one, in the order they are shown; then
+    /// the hooks the alarms run.
     public enum Area: String, CaseIterable, Sendable {
-        case files, daemon, time, sound, waking, notifications
+        case files, daemon, time, sound, waking, notifications, hooks
     }
 
     public var area: Area
@@ -80,6 +81,9 @@ public struct DoctorReport: Equatable, Sendable {
         switch worst {
         case .pass: verdict = "the alarms will be heard as far as wake can tell"
         case .warn: verdict = "the alarms ring, but see the warnings"
+        // A refused hook stands between the alarm and the lamp, not the ear.
+        case .fail where findings.allSatisfy({ $0.status != .fail || $0.area == .hooks }):
+            verdict = "the alarms ring, but a hook will not run: see the failures"
         case .fail: verdict = "an alarm may not be heard: see the failures"
         }
         lines.append("\(findings.count) checks: \(count(.pass)) passed, \(count(.warn)) warned, \(count(.fail)) failed; \(verdict)")

@@ -13,11 +13,15 @@ public enum Doctor {
         public var standing: StandingContext
         public var environment: DaemonEnvironment.Source
         public var signals: SignalChannel
+        /// The hooks folder the daemon reads (`HookFolder.directory`).
+        public var hooksFolder: String?
 
-        public init(standing: StandingContext, environment: DaemonEnvironment.Source, signals: SignalChannel) {
+        public init(standing: StandingContext, environment: DaemonEnvironment.Source, signals: SignalChannel,
+                    hooksFolder: String? = HookFolder.directory) {
             self.standing = standing
             self.environment = environment
             self.signals = signals
+            self.hooksFolder = hooksFolder
         }
     }
 
@@ -76,6 +80,7 @@ public enum Doctor {
         out += try soundFindings(rows: ringing, config: config, signals: context.signals)
         out += wakingFindings(rows: ringing, config: config, zone: zone, now: now)
         out += notificationFindings(config: config)
+        out += hookFindings(rows: rows, config: config, folder: context.hooksFolder)
         return out
     }
 }

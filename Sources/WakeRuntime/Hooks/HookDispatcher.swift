@@ -33,6 +33,20 @@ public final class HookDispatcher: SessionAttachment {
     private var early: [(event: String, time: Instant, fields: [(String, JSONValue)])] = []
     private static let earlyLimit = 256
 
+    /// One run of a hook under `wake test`, for its report: which hook, on which event, and how it went.
+    struct Run: Equatable {
+        var hook: String
+        var event: String
+        /// Why it failed ("exited with status 1"); nil when it succeeded or still runs.
+        var failure: String?
+        var finished = false
+        var key = ""
+    }
+    /// Under `wake test` alone (a daemon's would grow without end): each run handed over, in order,
+    /// and each refusal said.
+    private(set) var runs: [Run] = []
+    private(set) var refusals: [String] = []
+
     public init(log: EventLog, folder: String? = HookFolder.directory, settings: @escaping Settings, oneOffName: String? = nil,
                 test: Bool = false) {
         self.log = log
@@ -91,14 +105,10 @@ public final class HookDispatcher: SessionAttachment {
             (path, String(path.split(separator: "/").last ?? ""), path, [path, event, alarm])
         }
         for command in own?.commands ?? [] where command.runs(on: event) {
-            guard let program = command.words.first else { continue }
-            guard let path = HookFolder.resolve(program, path: inherited["PATH"]) else {
-                refuse(command.text, "hook '\(command.text.printable)': no program '\(program.printable)' on PATH; "
-                       + "give its full path or install it")
-                continue
+            switch HookFolder.program(of: command, path: inherited["PATH"]) {
+            case .refused(let why): refuse(command.text, why)
+            case .runs(let path): programs.append((command.text, command.words.first ?? path, path, command.words))
             }
-            if case .unsafe(let why) = HookFolder.check(program: path) { refuse(command.text + path, why); continue }
-            programs.append((command.text, program, path, command.words))
         }
         guard !programs.isEmpty, let worker = startedWorker() else { return }
         let line = log.line(event, at: time, fields)
@@ -107,6 +117,7 @@ public final class HookDispatcher: SessionAttachment {
         let home = HookFolder.startingDirectory(inherited["HOME"])
         let timeout = own?.timeout ?? Defaults.hookTimeout
         for p in programs {
+            if test { runs.append(Run(hook: p.name, event: event, key: p.key)) }
             worker.submit(.init(key: p.key, name: p.name, event: event, path: p.path, arguments: p.arguments, environment: env,
                                 input: Array(line.utf8), timeout: timeout, directory: home))
         }
@@ -139,6 +150,7 @@ public final class HookDispatcher: SessionAttachment {
 
     private func refuse(_ key: String, _ line: String) {
         guard refused.insert(key + "\n" + line).inserted else { return }
+        if test { refusals.append(line) }
         session?.console.error("warning: " + line)
         session?.record("hook_refused", [("reason", .string(line))])
     }
@@ -163,6 +175,7 @@ public final class HookDispatcher: SessionAttachment {
         guard let worker, let session else { return }
         let (done, dropped) = worker.take()
         for job in dropped {
+            ended(job, failure: "dropped: \(HookWorker.queueLimit) runs already waited for it")
             session.console.error("warning: hook \(job.name.printable) on \(job.event): \(HookWorker.queueLimit) runs already wait "
                                   + "for it; this one is dropped (does it hang?)")
         }
@@ -171,7 +184,7 @@ public final class HookDispatcher: SessionAttachment {
             for line in o.lines { session.console.error("hook \(name): " + TerminalText.printable(line, limit: HookWorker.lineLimit)) }
             if o.moreLines > 0 { session.console.error("hook \(name): (\(o.moreLines) more lines)") }
             let key = o.job.key + "\n" + o.job.event
-            if o.succeeded { failing.remove(key); continue }
+            if o.succeeded { ended(o.job, failure: nil); failing.remove(key); continue }
             var fields: [(String, JSONValue)] = [("hook", .string(o.job.name)), ("on", .string(o.job.event))]
             let why: String
             switch o.ending {
@@ -181,9 +194,17 @@ public final class HookDispatcher: SessionAttachment {
                 why = "ran past its \(DurationText.format(after)) (--hook-timeout) and was killed"; fields.append(("killed", .bool(true)))
             case .notStarted(let reason): why = "could not start: \(reason)"; fields.append(("reason", .string(reason)))
             }
+            ended(o.job, failure: why)
             session.record("hook_failed", fields)
             guard failing.insert(key).inserted else { continue }
             session.console.error("warning: hook \(name) on \(o.job.event) \(why); the alarm goes on (said once until it succeeds)")
         }
+    }
+
+    /// A run of `wake test` ended: one hook's runs end in the order of their events.
+    private func ended(_ job: HookWorker.Job, failure: String?) {
+        guard test, let i = runs.firstIndex(where: { !$0.finished && $0.key == job.key && $0.event == job.event }) else { return }
+        runs[i].finished = true
+        runs[i].failure = failure
     }
 }

@@ -212,8 +212,9 @@ public enum AlarmTest {
         session.attach(ControlEndpoint())
         // The morning's hooks too, told it is a test (WAKE_TEST=1), under the alarm's own name.
         let hooks = plan.ring.hooks
-        session.attach(HookDispatcher(log: events, settings: { _ in hooks }, oneOffName: plan.name ?? HookDispatcher.oneOffName,
-                                      test: true))
+        let dispatcher = HookDispatcher(log: events, settings: { _ in hooks }, oneOffName: plan.name ?? HookDispatcher.oneOffName,
+                                        test: true)
+        session.attach(dispatcher)
         let notifier = NotifySetup.start(notify, mode: plan.notify, session: session, console: console)
         session.attach(recorder)
         if plan.ring.mpris != .off {
@@ -237,8 +238,11 @@ public enum AlarmTest {
         let result = session.run(setup, spec: .now, wake: WakeSystemPlan(mode: .off, alarmTimers: nil, clocks: [], warning: nil),
                                  label: "test" + (plan.name.map { " of '\($0)'" } ?? ""))
 
-        let report = makeReport(plan, sound: sound, result: result, recorder: recorder, meter: session.meter, mixer: mixer,
+        var report = makeReport(plan, sound: sound, result: result, recorder: recorder, meter: session.meter, mixer: mixer,
                                 notify: notify, notifier: notifier, warnings: warnings)
+        // The session has stopped its hooks by now (each run ended, or given up on after a moment).
+        report.hooks = dispatcher.runs
+        report.hookRefusals = dispatcher.refusals
         if request.json { console.answer(report.json) } else { console.results(report.lines) }
         switch (result, report.verdict) {
         case (.endedBySignal, _), (.failed, _): return result

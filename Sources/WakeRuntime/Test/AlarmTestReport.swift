@@ -119,6 +119,9 @@ struct AlarmTestReport {
     var notification: Notification
     /// What was said on the way (set aside options, a sound or device that will not do).
     var warnings: [String] = []
+    /// The hooks the test ran (with `WAKE_TEST=1`), in the order handed over, and those refused.
+    var hooks: [HookDispatcher.Run] = []
+    var hookRefusals: [String] = []
     /// The alarm's settings as the test took them, every ring option of the table
     /// (`RingSettings.lines`), with their texts for the JSON (`values`).
     var settings: [(option: AlarmOption, text: String)] = []
@@ -198,6 +201,7 @@ struct AlarmTestReport {
         out.append("stream: " + streamText)
         out.append("mixer guard: " + mixerText)
         out.append("notification: " + notificationText)
+        out.append("hooks: " + hooksText)
         out.append("message: " + (message.map { TerminalText.escape($0) } ?? "none"))
         if !settings.isEmpty { out.append("settings: " + Self.settingsText(settings)) }
         out.append("ended: " + endingText)
@@ -300,6 +304,21 @@ struct AlarmTestReport {
         return "NOT SHOWN: " + (n.why ?? "no notification server answered") + "; the alarm rings without one"
     }
 
+    /// `50-lamp (ringing, stopped); curl (ringing: exited with status 7)`: each hook once, with its
+    /// events in order and how each run that did not succeed went; then what was refused.
+    private var hooksText: String {
+        var names: [String] = []
+        for r in hooks where !names.contains(r.hook) { names.append(r.hook) }
+        var parts = names.map { name in
+            let events = hooks.filter { $0.hook == name }.map { r in
+                r.event + (r.failure.map { ": " + $0 } ?? (r.finished ? "" : ": still running when the test ended"))
+            }
+            return "\(name.printable) (\(events.joined(separator: ", ")))"
+        }
+        parts += hookRefusals.map { "refused: " + $0 }
+        return parts.isEmpty ? "none ran" : parts.joined(separator: "; ")
+    }
+
     private var endingText: String {
         let after = rang.map { " after \(Formatting.seconds($0))" } ?? ""
         switch ending {
@@ -382,6 +401,12 @@ struct AlarmTestReport {
             + endingFields
             + [("rang_seconds", rang.map { secs(Double($0.milliseconds) / 1000) } ?? .null),
                ("warnings", strings(warnings)),
+               ("hooks", .array(hooks.map { r in
+                   .object([("hook", q(r.hook)), ("on", q(r.event)),
+                            ("status", q(r.failure != nil ? "failed" : r.finished ? "succeeded" : "running")),
+                            ("reason", .optional(r.failure))])
+               })),
+               ("hooks_refused", strings(hookRefusals)),
                ("settings", .object(settings.map { ($0.option.name, JSONValue.optional(settingTexts[$0.option.name])) }))]
         return .object(fields)
     }
