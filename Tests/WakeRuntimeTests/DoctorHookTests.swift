@@ -65,10 +65,13 @@ struct DoctorHookTests {
     @Test("--hook: the program found on PATH PASS with its path; one not on PATH FAIL; an unsafe program FAIL; each with its alarms")
     func commands() throws {
         let w = try World()
-        let unsafe = try w.dir.write("open-program", Array("#!/bin/sh\n".utf8), mode: 0o777)
+        // Safe and found when added (`wake add` refuses them otherwise); made unsafe, and the
+        // config's program missing, after.
+        let unsafe = try w.dir.write("open-program", Array("#!/bin/sh\n".utf8), mode: 0o755)
         try w.add("work", ["device": "null", "hook": "ringing=true\nstopped=\(unsafe)"])
-        try w.write("config.toml", "hook = [\"all=wake-no-such-program-53 --now\"]\n")
         try w.add("gym")
+        chmod(unsafe, 0o777)
+        try w.write("config.toml", "hook = [\"all=wake-no-such-program-53 --now\"]\n")
         let all = try w.findings()
         let f = Self.hooks(all)
         let ok = f.first { $0.found.hasPrefix("--hook 'ringing=true'") }
