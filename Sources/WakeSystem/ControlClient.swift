@@ -28,12 +28,15 @@ public enum ControlClient {
         init(pid: Int32, socket: UnixSocket, output: ArraySlice<UInt8>) { self.pid = pid; self.socket = socket; self.output = output }
     }
 
-    public static func ask(_ request: ControlRequest, directory: String, timeout: Duration = .seconds(2)) -> [Reply] {
+    /// `including`: which registered processes are asked, by PID (the daemon's D-Bus API leaves
+    /// itself out, and asks one one-off alone what it forwards to it).
+    public static func ask(_ request: ControlRequest, directory: String, timeout: Duration = .seconds(2),
+                           including: (Int32) -> Bool = { _ in true }) -> [Reply] {
         var replies: [Reply] = []
         var exchanges: [Exchange] = []
         let me = geteuid()
         let deadline = SystemClock.monotonic + timeout
-        for (pid, path) in ControlDirectory.entries(in: directory) {
+        for (pid, path) in ControlDirectory.entries(in: directory) where including(pid) {
             let socket: UnixSocket
             do { socket = try connect(path, until: deadline) } catch {
                 switch error.errno {

@@ -52,6 +52,15 @@ public enum ControlDirectory {
         return dir
     }
 
+    /// Whether `dir` is there and checked as `prepare` checks it (false when it is missing):
+    /// for a reader that is handed the path, as the daemon's D-Bus API is for the one-offs.
+    public static func verify(_ dir: String) throws(ControlDirectoryError) -> Bool {
+        var st = stat()
+        guard lstat(dir, &st) == 0 else { return false }
+        try check(dir, st)
+        return true
+    }
+
     static func check(_ dir: String, _ st: stat) throws(ControlDirectoryError) {
         guard st.st_mode & S_IFMT == S_IFDIR else {
             throw ControlDirectoryError(path: dir, reason: "is not a directory (a link or a file is never followed)",

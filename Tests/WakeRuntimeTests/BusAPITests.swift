@@ -17,8 +17,12 @@ import WakeSystem
     func descriptionFileIsTheServedOne() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Resources/io.github.wakeclock.Wake1.xml")
+        if ProcessInfo.processInfo.environment["WAKE_REGENERATE"] != nil {
+            try BusAPIDescription.document.write(to: file, atomically: true, encoding: .utf8)
+        }
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text == BusAPIDescription.document, "regenerate Resources/io.github.wakeclock.Wake1.xml from BusAPIDescription.document")
+        #expect(text == BusAPIDescription.document,
+                "regenerate Resources/io.github.wakeclock.Wake1.xml: WAKE_REGENERATE=1 swift test --filter BusAPITests")
     }
 
     @Test("each failure's kind has its own error name under the API's prefix")
@@ -59,6 +63,8 @@ import WakeSystem
         let controller: DaemonController
         let api: BusAPI
         let recorder: EventRecorder
+        /// The control directory the API watches for one-offs (the user's is never looked at).
+        let controlDirectory: String
     }
 
     static func withAPI(_ alarms: [StandingAlarm], _ body: (Fixture) async throws -> Void) async throws {
@@ -67,6 +73,9 @@ import WakeSystem
             let session = TestSession(standing: true)
             let directory = NSTemporaryDirectory() + "wake-busapi-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
+            let control = directory + "/control"
+            try FileManager.default.createDirectory(atPath: control, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
             let store = AlarmStore(alarmsFile: directory + "/config/alarms.toml", historyFile: directory + "/state/history.toml")
             try store.update { $0 = alarms }
             let recorder = EventRecorder()
@@ -79,7 +88,8 @@ import WakeSystem
             try controller.start()
             // Resume's action on the fixture's files, at the fake clock's start (the worker's thread reads it).
             let api = BusAPI(controller: controller, clock: session.world, address: mock.address,
-                             standing: { StandingContext(store: store, now: { RunnerTests.evening }, zone: .utc) })
+                             standing: { StandingContext(store: store, now: { RunnerTests.evening }, zone: .utc) },
+                             oneOffs: BusAPIOneOffPlace(directory: control, ownPID: nil))
             api.start(in: session)
             defer { api.stop() }
             let deadline = ContinuousClock.now + .seconds(20)
@@ -88,7 +98,8 @@ import WakeSystem
                                                              "NameHasOwner", "s", Self.name])
                 if owner.stdout.contains("b true") { break }
             }
-            try await body(Fixture(mock: mock, session: session, store: store, controller: controller, api: api, recorder: recorder))
+            try await body(Fixture(mock: mock, session: session, store: store, controller: controller, api: api, recorder: recorder,
+                                   controlDirectory: control))
         }
     }
 
@@ -220,6 +231,69 @@ import WakeSystem
                                                  "1", "sound", "s", "alarm.flac"])
             #expect(r.exitCode != 0 && r.stderr.contains("option 'sound' names 'alarm.flac', not an absolute path"), "\(r)")
             #expect(try store.load().map(\.name) == ["work"])
+        }
+    }
+
+    @Test("a one-off from a terminal: listed by its PID, read-only, its state followed by its socket's touches, Stop and Snooze sent to it")
+    func oneOffsAreShownAndForwarded() async throws {
+        try await Self.withAPI([DaemonControllerTests.daily("work", 7)]) { f in
+            let (mock, session, api) = (f.mock, f.session, f.api)
+            // `wake 06:00` in a terminal: its own session and control socket, on the same loop here.
+            let oneOff = TestSession(reactor: session.reactor)
+            let endpoint = ControlEndpoint(directory: f.controlDirectory)
+            endpoint.start(in: oneOff)
+            defer { endpoint.stop() }
+            try oneOff.runner.arm(RunnerTests.setup(oneOff.world, at: RunnerTests.morning - .seconds(3600)))
+            let pid = getpid(), name = "pid:\(pid)", path = BusAPIDescription.path(of: "pid:\(pid)")
+            #expect(path == Self.root + "/oneoff/\(pid)")
+            /// Turns the loop as the two processes' would until the API shows `state` (nil: no one-off).
+            func settle(_ state: String?) throws {
+                try session.turn(until: {
+                    endpoint.beforePoll()
+                    api.beforePoll()
+                    return !api.isLooking && api.oneOffState(pid) == state
+                })
+                #expect(api.oneOffState(pid) == state)
+            }
+            func get(_ names: [String]) async throws -> String {
+                let r = try await Self.busctl(mock, session, ["get-property", Self.name, path, BusAPIDescription.alarm] + names)
+                return r.stdout.split(separator: "\n").joined(separator: " ")
+            }
+            try settle("waiting")
+            var r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "ListAlarms"])
+            #expect(r.stdout.contains(path) && r.stdout.contains(BusAPIDescription.path(of: "work")), "\(r)")
+            let six = (RunnerTests.morning - .seconds(3600)).nanoseconds / 1000
+            #expect(try await get(["Name", "Kind", "ReadOnly", "Pid", "State", "NextRing"])
+                    == "s \"\(name)\" s \"one-off\" b true u \(pid) s \"waiting\" t \(six)")
+            let work = BusAPIDescription.path(of: "work")
+            r = try await Self.busctl(mock, session, ["get-property", Self.name, work, BusAPIDescription.alarm, "Kind", "ReadOnly", "Pid"])
+            #expect(r.stdout.split(separator: "\n") == ["s \"standing\"", "b false", "u 0"], "\(r)")
+            r = try await Self.busctl(mock, session, ["get-property", Self.name, Self.root, BusAPIDescription.manager, "NextAlarmId"])
+            #expect(r.stdout.contains("s \"\(name)\""), "the one-off at 06:00 is the next alarm: \(r)")
+
+            // Edits are refused, by name and on the object; Stop while it waits is the wake's own refusal.
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Remove", "s", name])
+            #expect(r.exitCode != 0 && r.stderr.contains("owns itself") && r.stderr.contains("wake cancel \(pid)"), "\(r)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Skip"])
+            #expect(r.exitCode != 0 && r.stderr.contains("Skip: '\(name)' is a one-off alarm"), "\(r)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Stop"])
+            #expect(r.exitCode != 0 && r.stderr.contains("is waiting, not ringing"), "\(r)")
+
+            oneOff.world.advance(by: .seconds(7 * 3600))  // 06:00: it rings; its socket is touched
+            #expect(oneOff.runner.isRinging)
+            try settle("ringing")
+            // Answered after the wake has snoozed and the object says so.
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Snooze", "a{sv}", "1",
+                                                     "length", "s", "3m"])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(try await get(["State"]) == "s \"snoozed\"")
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", name])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(oneOff.runner.isFinished)
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "ListAlarms"])
+            #expect(!r.stdout.contains("/oneoff/") && api.oneOffNames.isEmpty, "a stopped one-off is gone: \(r)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", name])
+            #expect(r.exitCode != 0 && r.stderr.contains("no one-off alarm '\(name)' is running"), "\(r)")
         }
     }
 }

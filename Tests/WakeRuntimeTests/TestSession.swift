@@ -6,7 +6,7 @@ import WakeSystem
 /// A session for an attachment under test: a real reactor (sockets and buses need one), the
 /// runner on a fake clock, timers and output (`FakeWorld`), and a console that keeps its lines.
 final class TestSession: SessionContext {
-    let reactor = Reactor()
+    let reactor: Reactor
     let timers: ReactorTimers
     let world: FakeWorld
     let runner: Runner
@@ -18,8 +18,11 @@ final class TestSession: SessionContext {
     var isSilent = false
     private(set) var recorded: [(String, [(String, JSONValue)])] = []
 
-    init(standing: Bool = false, at now: Instant = RunnerTests.evening) {
+    /// `reactor`: another session's loop, for two processes' sessions turned by one test (a
+    /// one-off beside the daemon).
+    init(standing: Bool = false, at now: Instant = RunnerTests.evening, reactor: Reactor = Reactor()) {
         self.standing = standing
+        self.reactor = reactor
         world = FakeWorld(realtime: now)
         runner = Runner(clock: world, timers: world, output: world)
         timers = ReactorTimers(reactor: reactor)

@@ -31,12 +31,17 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         /// (`wake list`'s "round 2 of 3"); 0 and 0 until a ring has gone unanswered.
         var round: UInt32 = 0
         var rounds: UInt32 = 0
+        /// `standing`, or `one-off` (a wake run from a terminal): read-only, its process's PID.
+        var kind = "standing"
+        var readOnly = false
+        var pid: UInt32 = 0
 
         var properties: [(String, BusValue)] {
             [("Name", .string(name)), ("Time", .string(time)), ("Days", .string(days)), ("Date", .string(date)),
              ("Message", .string(message)), ("NextRing", .uint64(nextRing)), ("State", .string(state)),
              ("Skipped", .array(element: "t", skipped.map { .uint64($0) })), ("Enabled", .boolean(enabled)),
-             ("Round", .uint32(round)), ("Rounds", .uint32(rounds))]
+             ("Round", .uint32(round)), ("Rounds", .uint32(rounds)), ("Kind", .string(kind)), ("ReadOnly", .boolean(readOnly)),
+             ("Pid", .uint32(pid))]
         }
 
         func changes(from old: AlarmView) -> [String] {
@@ -52,6 +57,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             if enabled != old.enabled { names.append("Enabled") }
             if round != old.round { names.append("Round") }
             if rounds != old.rounds { names.append("Rounds") }
+            // Kind, ReadOnly and Pid are an object's for its life: a name is one alarm's.
             return names
         }
     }
@@ -66,20 +72,32 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     /// name), or its failure; `Console` collects its lines for the journal.
     typealias Work = (Console) throws(WakeFailure) -> String
 
+    /// What a job on the worker ends with: its answer, and what it found of the one-offs (a look,
+    /// or a command forwarded to one and the look at it after).
+    struct Outcome: Sendable {
+        /// The answer, or the failure's message when `error` (its D-Bus error name) is set.
+        var value = ""
+        var error: String?
+        var look: OneOffLook?
+    }
+
     /// At most this many actions wait for the worker; more are refused (Busy), not queued without end.
     static let queueLimit = 16
 
     /// An action's end, posted from the worker to the loop: its answer or its failure's error
     /// name, and the lines it said.
-    private typealias Posted = (job: Int, error: String?, value: String, lines: [String])
+    private typealias Posted = (job: Int, outcome: Outcome, lines: [String])
 
     private struct Job {
         var id: Int
         var method: String
         var sender: String
-        var work: Work
-        var reply: BusPendingReply
+        var work: (Console) throws(WakeFailure) -> Outcome
+        /// nil for the API's own look at the one-offs, which nobody called.
+        var reply: BusPendingReply?
         var answer: (String) -> BusReply
+        /// Whether it wrote the files, read again when it has ended (a forwarded command writes none).
+        var reloads = true
     }
 
     private unowned var session: SessionContext!
@@ -96,6 +114,16 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private var running: Job?
     private var jobs = 0
     private var views: [String: AlarmView] = [:]
+    /// The one-offs' objects as the last looks found them, by PID.
+    private var oneOffViews: [Int32: AlarmView] = [:]
+    private let oneOffs: BusAPIOneOffPlace
+    private var oneOffWatch: (watch: DirectoryWatch, registration: Reactor.Registration)?
+    /// The control directory changed (a wake came, went, or touched its socket): look again.
+    private var oneOffsStale = true
+    /// A look is waiting for the worker or running: changes meanwhile make one more, not many.
+    private var looking = false
+    /// The last look's problem, said once until it changes.
+    private var oneOffProblem: String?
     private var next = NextView()
     private var dirty = true
     /// Set from inside the bus's dispatch (the name refused); acted on before the next poll.
@@ -104,16 +132,24 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     /// the connection yet (the name is not even owned).
     private var announced = false
 
-    /// `address`: another bus than the session's (the in-process tests' private one).
-    public init(controller: any BusAPIHost, clock: RuntimeClock, address: String? = nil, standing: (() -> StandingContext)? = nil) {
+    /// `address`: another bus than the session's (the in-process tests' private one); `oneOffs`:
+    /// where the one-off alarms are found.
+    public init(controller: any BusAPIHost, clock: RuntimeClock, address: String? = nil, standing: (() -> StandingContext)? = nil,
+                oneOffs: BusAPIOneOffPlace = .standard) {
         self.controller = controller
         self.clock = clock
         self.address = address
         self.standing = standing
+        self.oneOffs = oneOffs
     }
 
     /// Whether the API is on the bus (for the tests).
     var isServing: Bool { service?.isOpen ?? false }
+
+    /// The one-offs' names shown now, and whether a look is under way (for the tests).
+    var oneOffNames: [String] { oneOffViews.values.map(\.name).sorted() }
+    var isLooking: Bool { looking || oneOffsStale }
+    func oneOffState(_ pid: Int32) -> String? { oneOffViews[pid]?.state }
 
     // MARK: the session
 
@@ -157,7 +193,27 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             // check before it polls again.
             self.service?.process()
         }
+        watchOneOffs()
         refresh()
+    }
+
+    /// The control directory watched: wakes come and go with their sockets and touch them on
+    /// each change (IN_ATTRIB); the daemon's own touches are left out. Without a watch the
+    /// one-offs would go stale unseen, so none is shown then.
+    private func watchOneOffs() {
+        guard let dir = oneOffs.directory else { return }
+        let own = oneOffs.ownSocketName
+        do {
+            let watch = try DirectoryWatch(directories: [dir], attributes: true, ignoring: { $0 == own })
+            let registration = session.reactor.register(fd: watch.fd) { [unowned self] _ in
+                if watch.drain().any { oneOffsStale = true }
+            }
+            oneOffWatch = (watch, registration)
+        } catch {
+            oneOffsStale = false
+            session.console.info("the D-Bus API shows no one-off alarm: cannot watch '\(dir.printable)' (\(error)); "
+                + "raise fs.inotify.max_user_instances and restart the daemon")
+        }
     }
 
     public func beforePoll() {
@@ -174,6 +230,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             return
         }
         sendSignals()
+        if oneOffsStale, !looking, oneOffWatch != nil { lookAtOneOffs() }
         if dirty { refresh() }
         if let registration, let pfd = service.pollDescriptor { session.reactor.update(registration, events: pfd.events) }
     }
@@ -192,6 +249,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private func detach() {
         if let registration { session.reactor.unregister(registration) }
         registration = nil
+        if let oneOffWatch { session.reactor.unregister(oneOffWatch.registration) }
+        oneOffWatch = nil
         objects = nil
         service?.close()
         service = nil
@@ -199,7 +258,9 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
 
     // MARK: what the objects show
 
-    private func µs(_ t: Instant?) -> UInt64 {
+    private func µs(_ t: Instant?) -> UInt64 { Self.microseconds(t) }
+
+    static func microseconds(_ t: Instant?) -> UInt64 {
         guard let t, t.nanoseconds > 0 else { return 0 }
         return UInt64(t.nanoseconds / 1000)
     }
@@ -236,13 +297,15 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         let now = clock.now().realtime
         var fresh: [String: AlarmView] = [:]
         for alarm in controller.standingAlarms { fresh[alarm.name] = view(of: alarm, now: now) }
+        for v in oneOffViews.values { fresh[v.name] = v }
         let old = views
         views = fresh
         for name in old.keys where fresh[name] == nil { objects.remove(BusAPIDescription.path(of: name)) }
         for (name, v) in fresh.sorted(by: { $0.key < $1.key }) {
             let path = BusAPIDescription.path(of: name)
             guard let before = old[name], objects.has(path) else {
-                objects.put(path, [alarmInterface(name)], announce: announced)
+                let pid = BusAPIDescription.oneOffPID(name)
+                objects.put(path, [pid.map(oneOffInterface) ?? alarmInterface(name)], announce: announced)
                 continue
             }
             let changed = v.changes(from: before)
@@ -336,6 +399,21 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                      })
     }
 
+    /// A one-off's object: Stop and Snooze are sent to its wake; Skip is refused, as every edit is.
+    private func oneOffInterface(_ pid: Int32) -> BusInterface {
+        let name = BusAPIDescription.oneOffName(pid: pid)
+        return BusInterface(name: BusAPIDescription.alarm, introspection: BusAPIDescription.alarmXML,
+                            properties: { [unowned self] in views[name]?.properties ?? [] },
+                            call: { [unowned self] call in
+                                switch call.member {
+                                case "Snooze": return forward(.snooze, pid, call, options: call.arguments.first)
+                                case "Stop": return forward(.stop, pid, call, options: nil)
+                                case "Skip": return Self.readOnly(pid, "Skip")
+                                default: return nil
+                                }
+                            })
+    }
+
     private func manager(_ call: BusCall) -> BusReply? {
         let a = call.arguments
         func text(_ i: Int) -> String? { a.count > i ? a[i].string : nil }
@@ -353,12 +431,14 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                 }
             case "Remove":
                 guard a.count == 1, let name = text(0) else { return signature("s") }
+                if let pid = BusAPIDescription.oneOffPID(name) { return Self.readOnly(pid, call.member) }
                 return enqueue(call, "Remove") { console throws(WakeFailure) in
                     _ = try StandingAlarmActions.remove(name: name, console: console)
                     return ""
                 }
             case "Skip":
                 guard a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                if let pid = BusAPIDescription.oneOffPID(name) { return Self.readOnly(pid, call.member) }
                 let request = try BusAPIOptions.skipRequest(name: name, options: try options(1))
                 return enqueue(call, "Skip") { console throws(WakeFailure) in
                     _ = try StandingAlarmActions.skip(request, console: console)
@@ -366,6 +446,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                 }
             case "Pause":
                 guard a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                if let pid = BusAPIDescription.oneOffPID(name) { return Self.readOnly(pid, call.member) }
                 let p = try BusAPIOptions.pause(try options(1))
                 return enqueue(call, "Pause") { console throws(WakeFailure) in
                     _ = try StandingAlarmActions.pause(until: p.until, from: p.from, long: p.long, names: name.isEmpty ? [] : [name], console: console)
@@ -374,6 +455,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             case "Resume":
                 // (s) alone, as the first Resume took: the pause on now.
                 guard a.count == 1 || a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                if let pid = BusAPIDescription.oneOffPID(name) { return Self.readOnly(pid, call.member) }
                 let r = try BusAPIOptions.resume(try options(1))
                 let standing = self.standing
                 return enqueue(call, "Resume") { console throws(WakeFailure) in
@@ -383,9 +465,11 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                 }
             case "Snooze":
                 guard a.count == 2, let name = text(0) else { return signature("sa{sv}") }
+                if let pid = BusAPIDescription.oneOffPID(name) { return forward(.snooze, pid, call, options: a[1]) }
                 return control(.snooze, name, call, options: a[1])
             case "Stop":
                 guard a.count == 1, let name = text(0) else { return signature("s") }
+                if let pid = BusAPIDescription.oneOffPID(name) { return forward(.stop, pid, call, options: nil) }
                 return control(.stop, name, call, options: nil)
             default:
                 return nil
@@ -460,10 +544,88 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         return .done
     }
 
+    // MARK: one-offs
+
+    /// An edit of a one-off, refused: the daemon keeps no file of it, its wake holds it.
+    static func readOnly(_ pid: Int32, _ method: String) -> BusReply {
+        let name = BusAPIDescription.oneOffName(pid: pid)
+        return .error(name: BusAPIDescription.readOnly,
+                      message: "\(method): '\(name)' is a one-off alarm that its own wake (pid \(pid)) rings: it owns itself, "
+                          + "so the daemon cannot change it; Stop or Snooze it here, stop it from its terminal or with 'wake stop \(pid)', "
+                          + "or end it before it rings with 'wake cancel \(pid)'")
+    }
+
+    /// Snooze and Stop of a one-off: `wake snooze`'s and `wake stop`'s request, sent to its wake
+    /// from the worker; answered when the wake has, with the object showing what it did.
+    private func forward(_ command: AlarmCommand, _ pid: Int32, _ call: BusCall, options: BusValue?) -> BusReply {
+        let name = BusAPIDescription.oneOffName(pid: pid)
+        let method = command == .snooze ? "Snooze" : "Stop"
+        guard oneOffViews[pid] != nil, let dir = oneOffs.directory else {
+            return BusAPIDescription.reply(WakeFailure(.nothingMatched, "\(method): no one-off alarm '\(name)' is running; "
+                                                       + "ListAlarms names the alarms there are"))
+        }
+        let now = clock.now().realtime, zone = session.zone
+        var length = SnoozeLength.standard
+        if command == .snooze {
+            do {
+                length = try BusAPIOptions.snoozeLength(try BusAPIOptions(options, method: method), name: name, now: now, zone: zone)
+            } catch {
+                return BusAPIDescription.reply(error)
+            }
+        }
+        let place = oneOffs
+        return enqueue(call, method, reloads: false) { console in
+            let replies = ControlClient.ask(.command(command, id: String(pid), length: length), directory: dir,
+                                            timeout: OneOffLook.timeout) { $0 == pid }
+            let look = OneOffLook.take(place, only: pid)
+            func failed(_ kind: WakeFailure.Kind, _ why: String) -> Outcome {
+                Outcome(value: "\(method): \(why)", error: BusAPIDescription.errorName(kind), look: look)
+            }
+            guard let reply = replies.first else { return failed(.nothingMatched, "'\(name)' has ended: its wake is gone") }
+            guard let records = reply.records else {
+                return failed(.unavailable, "'\(name)' did not answer: \(reply.problem ?? "no answer"); if it was stopped (Ctrl-Z), "
+                    + "'kill -CONT \(pid)' resumes it")
+            }
+            if let done = records.first(where: { $0["kind"] == "done" }) {
+                console.info(ControlActions.doneLine(done, zone: zone, now: now))
+                return Outcome(look: look)
+            }
+            if let refused = records.first(where: { $0["kind"] == "refused" }) {
+                return failed(.nothingMatched, ControlActions.refusalLine(refused))
+            }
+            return failed(.nothingMatched, "'\(name)' has just ended")
+        }
+    }
+
+    /// A look at every one-off, on the worker; nobody waits for its answer.
+    private func lookAtOneOffs() {
+        oneOffsStale = false
+        looking = true
+        let place = oneOffs
+        jobs += 1
+        waiting.append(Job(id: jobs, method: "one-off look", sender: "", work: { _ in Outcome(look: OneOffLook.take(place)) },
+                           reply: nil, answer: { _ in .done }, reloads: false))
+        startNext()
+    }
+
+    private func apply(_ look: OneOffLook) {
+        if look.problem != oneOffProblem {
+            oneOffProblem = look.problem
+            if let problem = look.problem { session.console.info(problem) }
+        }
+        oneOffViews = look.applied(to: oneOffViews)
+        refresh()
+    }
+
     // MARK: the worker
 
     private func enqueue(_ call: BusCall, _ method: String, answer: @escaping (String) -> BusReply = { _ in .done },
                          _ work: @escaping Work) -> BusReply {
+        enqueue(call, method, answer: answer, reloads: true) { console throws(WakeFailure) in Outcome(value: try work(console)) }
+    }
+
+    private func enqueue(_ call: BusCall, _ method: String, answer: @escaping (String) -> BusReply = { _ in .done }, reloads: Bool,
+                         _ work: @escaping (Console) throws(WakeFailure) -> Outcome) -> BusReply {
         guard mailbox != nil, let service, let reply = service.deferReply() else {
             return .error(name: "org.freedesktop.DBus.Error.Failed", message: "\(method): the daemon cannot take it now; try again")
         }
@@ -473,7 +635,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             return .deferred
         }
         jobs += 1
-        waiting.append(Job(id: jobs, method: method, sender: call.caller.description, work: work, reply: reply, answer: answer))
+        waiting.append(Job(id: jobs, method: method, sender: call.caller.description, work: work, reply: reply, answer: answer,
+                           reloads: reloads))
         startNext()
         return .deferred
     }
@@ -487,37 +650,43 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                 let capture = Console.LineCapture()
                 let console = Console(capturing: capture)
                 do throws(WakeFailure) {
-                    let value = try work(console)
-                    mailbox.post((id, nil, value, capture.lines))
+                    mailbox.post((id, try work(console), capture.lines))
                 } catch {
-                    mailbox.post((id, BusAPIDescription.errorName(error.kind), error.message, capture.lines))
+                    mailbox.post((id, Outcome(value: error.message, error: BusAPIDescription.errorName(error.kind)), capture.lines))
                 }
             }
             running = job
         } catch {
-            job.reply.answer(BusAPIDescription.reply(WakeFailure(.resource, "\(job.method): cannot start a thread (\(error)); try again")))
+            if let reply = job.reply {
+                reply.answer(BusAPIDescription.reply(WakeFailure(.resource, "\(job.method): cannot start a thread (\(error)); try again")))
+            } else {
+                looking = false  // looked again at the next change
+            }
             startNext()
         }
     }
 
     private func collect() {
         guard let mailbox else { return }
-        for (id, error, value, lines) in mailbox.take() {
+        for (id, outcome, lines) in mailbox.take() {
             guard let job = running, job.id == id else { continue }
             running = nil
             for line in lines {
                 // The capture marks problems as the command line does ("wake: "); the journal names the caller instead.
                 let text = line.hasPrefix("wake: ") ? String(line.dropFirst(6)) : line
-                session.console.info("D-Bus \(job.method) from \(job.sender): \(text)")
+                session.console.info(job.reply == nil ? text : "D-Bus \(job.method) from \(job.sender): \(text)")
             }
-            if error == nil {
-                // Read the files it wrote now, so the answer comes after the objects (and their
-                // PropertiesChanged) it made: a client that calls ListAlarms next finds them.
+            if job.reply == nil { looking = false }
+            // The objects first, then the answer: a client that calls ListAlarms or reads the
+            // State next finds what the call made.
+            if let look = outcome.look { apply(look) }
+            if outcome.error == nil, job.reloads {
+                // Read the files it wrote now.
                 controller.requestReload()
                 controller.applyPending()
                 refresh()
             }
-            job.reply.answer(error.map { .error(name: $0, message: value) } ?? job.answer(value))
+            job.reply?.answer(outcome.error.map { .error(name: $0, message: outcome.value) } ?? job.answer(outcome.value))
         }
         startNext()
     }

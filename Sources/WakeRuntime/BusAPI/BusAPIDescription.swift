@@ -12,8 +12,27 @@ public enum BusAPIDescription {
     public static let alarm = "io.github.wakeclock.Wake1.Alarm"
     public static let version: UInt32 = 1
 
-    /// The object of the standing alarm called `name`.
-    public static func path(of name: String) -> String { root + "/alarm/" + BusObjects.pathElement(name) }
+    /// The object of the alarm called `name`: a standing alarm's under `alarm/`, a one-off's
+    /// (`pid:4242`) under `oneoff/` by its PID.
+    public static func path(of name: String) -> String {
+        if let pid = oneOffPID(name) { return root + "/oneoff/\(pid)" }
+        return root + "/alarm/" + BusObjects.pathElement(name)
+    }
+
+    /// The name of the one-off alarm that the wake with `pid` rings (`wake 07:00` in a terminal):
+    /// `pid:4242`, which no standing alarm's name can be (a colon is never in one).
+    public static func oneOffName(pid: Int32) -> String { "pid:\(pid)" }
+
+    /// The PID a one-off's name holds; nil for any other name.
+    public static func oneOffPID(_ name: String) -> Int32? {
+        guard name.hasPrefix("pid:") else { return nil }
+        let digits = name.dropFirst(4)
+        guard let pid = Int32(digits), pid > 0, String(pid) == digits else { return nil }
+        return pid
+    }
+
+    /// The error an edit of a one-off is refused with: it owns itself, the daemon keeps no file of it.
+    public static let readOnly = "\(busName).Error.ReadOnly"
 
     /// The D-Bus error a failure of `kind` is answered with: a meaning, as the command line's
     /// exit code is one; the message is the line the command line prints.
@@ -111,6 +130,15 @@ public enum BusAPIDescription {
       <property name="Enabled" type="b" access="read"/>
       <property name="Round" type="u" access="read"/>
       <property name="Rounds" type="u" access="read"/>
+      <property name="Kind" type="s" access="read">
+       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
+      </property>
+      <property name="ReadOnly" type="b" access="read">
+       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
+      </property>
+      <property name="Pid" type="u" access="read">
+       <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
+      </property>
     """
 
     /// The installed interface file's text: both interfaces, as Introspect serves them.
@@ -119,7 +147,10 @@ public enum BusAPIDescription {
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
         <!-- wake's D-Bus API, version 1 (see wake(1), D-BUS INTERFACE). Times are microseconds
-             since the Unix epoch (UTC), 0 for none. Generated from
+             since the Unix epoch (UTC), 0 for none. An alarm's object is alarm/NAME for a
+             standing alarm, oneoff/PID for a one-off a terminal runs (wake 07:00), named
+             pid:PID, Kind one-off, ReadOnly: Stop and Snooze reach it, edits are refused
+             (Error.ReadOnly). Generated from
              Sources/WakeRuntime/BusAPI/BusAPIDescription.swift; a test keeps them equal. -->
         <node>
          <interface name="\(manager)">
