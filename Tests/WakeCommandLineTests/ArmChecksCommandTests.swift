@@ -30,7 +30,8 @@ struct ArmChecksCommandTests {
         try "#!/bin/sh\n".write(toFile: plain, atomically: true, encoding: .utf8)  // 0644: not executable
         for (hook, said) in [("ringing=wake-no-such-lamp on", "hook 'ringing=wake-no-such-lamp on': no program 'wake-no-such-lamp' on "
                                  + "PATH; give its full path or install it"),
-                             ("stopped=\(plain)", "hook 'stopped=\(plain)': '\(plain)' is not executable, so it is not run; chmod u+x it")] {
+                             ("stopped=\(plain)",
+                              "hook 'stopped=\(plain)': '\(plain)' is not executable, so it is not run; chmod u+x it")] {
             let oneOff = world.run(["07:00", "--dry-run", "-D", "null", "--hook", hook])
             let add = world.run(["add", "07:00", "--days", "daily", "-D", "null", "--hook", hook])
             #expect(oneOff.code == 64 && add.code == 64 && oneOff.err == add.err, "\(oneOff)\n\(add)")

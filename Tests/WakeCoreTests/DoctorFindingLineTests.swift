@@ -8,7 +8,8 @@ struct DoctorFindingLineTests {
     @Test("round trip: tabs, newlines and backslashes in what was found, no fix or a fix, none or several alarms")
     func roundTrip() {
         let findings = [
-            DoctorFinding(.sound, "sound.sink", alarms: ["work", "nap"], .fail, "sink 'A\tB' is muted\nat 0 % \\ off", fix: "unmute: pactl"),
+            DoctorFinding(.sound, "sound.sink", alarms: ["work", "nap"], .fail, "sink 'A\tB' is muted\nat 0 % \\ off",
+                          fix: "unmute: pactl"),
             DoctorFinding(.notifications, "notifications.server", .warn, "no server"),
             DoctorFinding(.sound, "sound.file", alarms: ["x"], .pass, "", fix: ""),
         ]

@@ -10,7 +10,9 @@ import WakeCore
 @Suite("Bedtime check in a child process")
 struct BedtimeCheckProcessTests {
     static let alarm = BedtimeCheckTests.daily("work", 6, 30)
-    static var subject: BedtimeCheck.Subject { .init(alarm: alarm, occurrence: RunnerTests.evening, config: ConfigDefaults(), notify: .off) }
+    static var subject: BedtimeCheck.Subject {
+        .init(alarm: alarm, occurrence: RunnerTests.evening, config: ConfigDefaults(), notify: .off)
+    }
 
     @Test("the child's side: each finding a line, then the end mark; input that is not the daemon's is refused (64)")
     func serve() throws {
@@ -18,8 +20,8 @@ struct BedtimeCheckProcessTests {
         alarm.options = ["device": "null"]
         let out = Console.LineCapture(), err = Console.LineCapture()
         let input = Array(("off\n" + AlarmBook.serialize([alarm])).utf8)
-        #expect(BedtimeCheckProcess.serve(input: input, config: ConfigDefaults(), console: Console(capturing: out, errors: err, quiet: false))
-                == .done)
+        let console = Console(capturing: out, errors: err, quiet: false)
+        #expect(BedtimeCheckProcess.serve(input: input, config: ConfigDefaults(), console: console) == .done)
         let lines = out.lines.joined().split(separator: "\n").map(String.init)
         #expect(lines.last == "end", "\(lines)")
         let findings = lines.dropLast().map { DoctorFinding(line: $0) }

@@ -73,7 +73,7 @@ import WakeSystem
             let session = TestSession(standing: true)
             let directory = NSTemporaryDirectory() + "wake-busapi-\(UUID().uuidString)"
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let control = directory + "/control"
+            let control = directory + "/wake"  // $XDG_RUNTIME_DIR/wake for a wake started with directory as that
             try FileManager.default.createDirectory(atPath: control, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             let store = AlarmStore(alarmsFile: directory + "/config/alarms.toml", historyFile: directory + "/state/history.toml")
@@ -260,6 +260,12 @@ import WakeSystem
                 return r.stdout.split(separator: "\n").joined(separator: " ")
             }
             try settle("waiting")
+            // The manager's signals, as a standing alarm's: from what the looks see change.
+            let monitor = try ChildProcess("/usr/bin/dbus-monitor", ["--address", mock.address,
+                                                                     "type='signal',interface='\(BusAPIDescription.manager)'"],
+                                           environment: mock.environment, directory: mock.directory)
+            defer { monitor.send(SIGTERM) }
+            try session.turn(until: { monitor.currentStdout.contains("NameLost") })
             var r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "ListAlarms"])
             #expect(r.stdout.contains(path) && r.stdout.contains(BusAPIDescription.path(of: "work")), "\(r)")
             let six = (RunnerTests.morning - .seconds(3600)).nanoseconds / 1000
@@ -294,6 +300,32 @@ import WakeSystem
             #expect(!r.stdout.contains("/oneoff/") && api.oneOffNames.isEmpty, "a stopped one-off is gone: \(r)")
             r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", name])
             #expect(r.exitCode != 0 && r.stderr.contains("no one-off alarm '\(name)' is running"), "\(r)")
+            try session.turn(until: { api.beforePoll(); return monitor.currentStdout.contains("member=Stopped") })
+            let members = monitor.currentStdout.split(separator: "\n").compactMap { line in
+                line.firstRange(of: "member=").map { String(line[$0.upperBound...].prefix { $0 != " " }) }
+            }
+            #expect(members.filter { !$0.hasPrefix("Name") } == ["Ringing", "Snoozed", "Stopped"], "\(monitor.currentStdout)")
+            #expect(monitor.currentStdout.contains("string \"\(name)\""), "\(monitor.currentStdout)")
+        }
+    }
+
+    @Test("a one-off killed without a word (SIGKILL leaves its socket): its object goes, as when it ends")
+    func killedOneOffGoes() async throws {
+        try await Self.withAPI([]) { f in
+            let (session, api) = (f.session, f.api)
+            // A real `wake +1h` in its own process, its socket in the directory the API watches.
+            let runtime = URL(fileURLWithPath: f.controlDirectory).deletingLastPathComponent().path
+            let wake = try WakeProcess(["+1h", "-D", "null", "--inhibit", "off", "--notify", "off", "--mpris", "off", "-q"],
+                                       environment: ["XDG_RUNTIME_DIR": runtime], events: false)
+            defer { wake.send(SIGKILL) }
+            let name = OneOffName.of(pid: wake.pid)
+            try session.turn(until: { api.beforePoll(); return api.oneOffNames == [name] }, limit: .seconds(30))
+            #expect(api.oneOffNames == [name] && api.oneOffState(wake.pid) == "waiting")
+            wake.send(SIGKILL)
+            _ = await wake.wait(timeout: .seconds(10))
+            #expect(FileManager.default.fileExists(atPath: f.controlDirectory + "/\(wake.pid).sock"), "SIGKILL leaves the socket")
+            try session.turn(until: { api.beforePoll(); return !api.isLooking && api.oneOffNames.isEmpty }, limit: .seconds(30))
+            #expect(api.oneOffNames.isEmpty)
         }
     }
 }

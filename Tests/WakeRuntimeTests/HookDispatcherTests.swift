@@ -66,15 +66,15 @@ struct HookDispatcherTests {
 
     @Test("a folder hook is called as HOOK EVENT ALARM with the event's log line on its input; its output said as 'hook NAME:'")
     func argumentsAndInput() throws {
-        let b = try Bench(oneOff: "oneoff-4242")
+        let b = try Bench(oneOff: "pid:4242")
         try b.hook("10-record", #"printf '%s\n' "$0" "$@" > @ARGS; cat > @IN; echo "got $WAKE_EVENT for $WAKE_ALARM""#)
         let fields: [(String, JSONValue)] = [("by", .string("key"))]
         b.emit("stopped", alarm: nil, fields)
         try b.wait("the hook's line") { !b.said("hook 10-record:").isEmpty }
-        #expect(b.lines("ARGS") == [b.hooks + "/10-record", "stopped", "oneoff-4242"])
+        #expect(b.lines("ARGS") == [b.hooks + "/10-record", "stopped", "pid:4242"])
         let input = try String(contentsOfFile: b.dir.file("IN"), encoding: .utf8)
         #expect(input == b.log.line("stopped", at: b.time, fields) && input.hasSuffix("}\n"), "\(input)")
-        #expect(b.said("hook") == ["wake: hook 10-record: got stopped for oneoff-4242"])
+        #expect(b.said("hook") == ["wake: hook 10-record: got stopped for pid:4242"])
         #expect(b.recorded("hook_failed").isEmpty)
     }
 

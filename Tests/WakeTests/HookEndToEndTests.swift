@@ -31,7 +31,7 @@ struct HookEndToEndTests {
         #expect(r.exitCode == 4, "\(r)")
         let lines = (try? String(contentsOfFile: record, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         #expect(lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }
-                == ["armed oneoff-\(wake.pid)", "ringing oneoff-\(wake.pid)", "timed_out oneoff-\(wake.pid)"], "\(lines)\n\(r)")
+                == ["armed pid:\(wake.pid)", "ringing pid:\(wake.pid)", "timed_out pid:\(wake.pid)"], "\(lines)\n\(r)")
         #expect(lines.allSatisfy { $0.contains("time=20") && $0.contains("round=1") && $0.contains("input={\"event\":") }, "\(lines)")
         // Nothing of the caller's environment but what the manual lists (and what sh itself sets).
         let names = Set(((try? String(contentsOfFile: record + ".env", encoding: .utf8)) ?? "").split(separator: " ").map(String.init))

@@ -118,6 +118,9 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private var oneOffViews: [Int32: AlarmView] = [:]
     private let oneOffs: BusAPIOneOffPlace
     private var oneOffWatch: (watch: DirectoryWatch, registration: Reactor.Registration)?
+    /// Each shown one-off's end, watched: one killed without a word (SIGKILL) leaves its socket,
+    /// and nothing in the directory changes, so its object would stay.
+    private var oneOffExits: [Int32: (watch: ProcessExitWatch, registration: Reactor.Registration)] = [:]
     /// The control directory changed (a wake came, went, or touched its socket): look again.
     private var oneOffsStale = true
     /// A look is waiting for the worker or running: changes meanwhile make one more, not many.
@@ -251,6 +254,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         registration = nil
         if let oneOffWatch { session.reactor.unregister(oneOffWatch.registration) }
         oneOffWatch = nil
+        for pid in Array(oneOffExits.keys) { forgetExit(of: pid) }
         objects = nil
         service?.close()
         service = nil
@@ -613,8 +617,43 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             oneOffProblem = look.problem
             if let problem = look.problem { session.console.info(problem) }
         }
+        let before = oneOffViews
         oneOffViews = look.applied(to: oneOffViews)
+        signalOneOffChanges(from: before)
+        watchOneOffExits()
         refresh()
+    }
+
+    /// The manager's signals for one-offs, as for standing alarms, from what the looks saw change
+    /// (the daemon runs no one-off: it sees their states, not their events). A one-off that has
+    /// gone while ringing or snoozed is `Stopped` with an empty `by`: how it ended is its own.
+    private func signalOneOffChanges(from before: [Int32: AlarmView]) {
+        for (pid, view) in oneOffViews where view.state != before[pid]?.state {
+            let path = BusAPIDescription.path(of: view.name)
+            if view.state == "ringing" { signal("Ringing", [.objectPath(path), .string(view.name)]) }
+            if view.state == "snoozed" { signal("Snoozed", [.objectPath(path), .string(view.name), .uint64(view.nextRing)]) }
+        }
+        for (pid, old) in before where oneOffViews[pid] == nil && (old.state == "ringing" || old.state == "snoozed") {
+            signal("Stopped", [.objectPath(BusAPIDescription.path(of: old.name)), .string(old.name), .string("")])
+        }
+    }
+
+    private func watchOneOffExits() {
+        for pid in oneOffExits.keys where oneOffViews[pid] == nil { forgetExit(of: pid) }
+        for pid in oneOffViews.keys where oneOffExits[pid] == nil {
+            guard let watch = ProcessExitWatch(pid: pid) else { continue }
+            let registration = session.reactor.register(fd: watch.fd) { [unowned self] _ in
+                forgetExit(of: pid)
+                oneOffsStale = true  // the next look finds nobody at its socket, and drops its object
+            }
+            oneOffExits[pid] = (watch, registration)
+        }
+    }
+
+    private func forgetExit(of pid: Int32) {
+        guard let e = oneOffExits.removeValue(forKey: pid) else { return }
+        session.reactor.unregister(e.registration)
+        e.watch.close()
     }
 
     // MARK: the worker

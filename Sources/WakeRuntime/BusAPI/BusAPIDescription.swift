@@ -21,15 +21,10 @@ public enum BusAPIDescription {
 
     /// The name of the one-off alarm that the wake with `pid` rings (`wake 07:00` in a terminal):
     /// `pid:4242`, which no standing alarm's name can be (a colon is never in one).
-    public static func oneOffName(pid: Int32) -> String { "pid:\(pid)" }
+    public static func oneOffName(pid: Int32) -> String { OneOffName.of(pid: pid) }
 
     /// The PID a one-off's name holds; nil for any other name.
-    public static func oneOffPID(_ name: String) -> Int32? {
-        guard name.hasPrefix("pid:") else { return nil }
-        let digits = name.dropFirst(4)
-        guard let pid = Int32(digits), pid > 0, String(pid) == digits else { return nil }
-        return pid
-    }
+    public static func oneOffPID(_ name: String) -> Int32? { OneOffName.pid(in: name) }
 
     /// The error an edit of a one-off is refused with: it owns itself, the daemon keeps no file of it.
     public static let readOnly = "\(busName).Error.ReadOnly"

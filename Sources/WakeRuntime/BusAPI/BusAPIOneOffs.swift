@@ -1,4 +1,3 @@
-import Glibc
 import WakeCore
 import WakeSystem
 
@@ -20,7 +19,7 @@ public struct BusAPIOneOffPlace: Sendable {
     }
 
     /// The user's control directory, the daemon itself left out.
-    public static var standard: BusAPIOneOffPlace { BusAPIOneOffPlace(directory: ControlDirectory.path(), ownPID: getpid()) }
+    public static var standard: BusAPIOneOffPlace { BusAPIOneOffPlace(directory: ControlDirectory.path(), ownPID: CurrentProcess.id) }
 
     /// The socket file name of the process left out (its touches are no one-off's change).
     var ownSocketName: [UInt8]? { ownPID.map { Array("\($0).sock".utf8) } }

@@ -83,7 +83,7 @@ public final class HookDispatcher: SessionAttachment {
     }
 
     /// `WAKE_ALARM` of a one-off: it has no name, and `wake stop` knows it by its PID.
-    public static var oneOffName: String { "oneoff-\(CurrentProcess.id)" }
+    public static var oneOffName: String { OneOffName.of(pid: CurrentProcess.id) }
 
     /// How long an ending session waits for its hooks.
     static let exitGrace: Duration = .seconds(5)
