@@ -115,6 +115,7 @@ func rememberedMuteWithMixerOff(on server: some SoundServerFixture) async throws
     #expect(!s2.muted && s2.percent >= 50, "wake's stream is unmuted and raised while ringing: \(s2)")
     #expect(try await server.sinkLevels("speaker") == sinkBefore, "the sink is the user's: left alone")
     let r2 = await second.wait(timeout: .seconds(30))
+    var said = "wake \(second.pid): \(r2.stderr)\n"
     #expect(r2.exitCode == 4, "\(second.report(r2))")
     let raised = second.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
     #expect(raised?["from"] == "5" && raised?["muted"] == "1" && raised?["to"] == "50", "\(second.report(r2))")
@@ -131,14 +132,18 @@ func rememberedMuteWithMixerOff(on server: some SoundServerFixture) async throws
         await server.waitUntilRemembered(target: "speaker", muted: true)
         let third = try DetachedWake(ring + ["6s"], environment: server.environment)
         try await third.waitForEvent("ringing", timeout: .seconds(20))
-        _ = await third.wait(timeout: .seconds(30))
+        let r3 = await third.wait(timeout: .seconds(30))
         let raised = third.events.first { $0.name == "mixer_raised" && $0["mixer"] == "pulse-stream" }
         found = raised.map { ["from": $0["from"] ?? "", "muted": $0["muted"] ?? ""] }
         thirdEvents = "\(third.events)"
+        said += "wake \(third.pid): \(r3.stderr)\n"
     }
     #expect(found?["from"] == "5" && found?["muted"] == "1", "put back as the user left it: \(thirdEvents)")
     let files = ((try? FileManager.default.contentsOfDirectory(atPath: server.stateHome + "/wake")) ?? []).filter { $0.hasPrefix("mixer-") }
-    #expect(files.isEmpty, "no save file left: \(files)")
+    // A save file stays only where a put-back failed and was said (under ASan's slowdown libpulse
+    // once timed out: CI of c50cdf8); the next start of wake restores it (streamKilledWhileRaised).
+    let toldLeft = said.contains("the next start of wake puts") || said.contains("they may stay raised")
+    #expect(files.isEmpty || toldLeft, "no save file left: \(files)\n\(said)")
 }
 
 func streamKilledWhileRaised(on server: some SoundServerFixture) async throws {
