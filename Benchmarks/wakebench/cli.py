@@ -136,6 +136,19 @@ def print_goals51(goals51):
         print(f"  {goal_verdict(met).replace('*', ''):16} {issue}.{number} {text}: {value} (figure {fig})")
 
 
+def print_section(number, wake, fill):
+    """A figure's section as BENCHMARKS.md would show it (`fill` writes it into a Report), with the
+    machine it ran on, then its rows of the table of targets."""
+    m = machine(wake)
+    R = Report()
+    fill(R)
+    print(f"Figure {number} ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
+    T = Report()
+    targets_table(T, R.goals51)
+    print("\n".join(R.lines + T.lines))
+    print_goals51(R.goals51)
+
+
 def one_figure(figure, wake, quick=False):
     """`--figure NAME`: one figure on its own, printed as the table BENCHMARKS.md would show."""
     wake = wake.resolve() if wake else build_wake()
@@ -145,14 +158,7 @@ def one_figure(figure, wake, quick=False):
         ctx = {"wake": wake, "work": work, "sounds": make_sounds(work, long=not short)}
         if figure in ISSUE51_PARTS:
             i51 = fig_issue51(ctx, quick, ISSUE51_PARTS[figure])
-            m = machine(wake)
-            R = Report()
-            report_issue51(R, i51)
-            print(f"Figure 10 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
-            T = Report()
-            targets_table(T, R.goals51)
-            print("\n".join(R.lines + T.lines))
-            print_goals51(R.goals51)
+            print_section("10", wake, lambda R: report_issue51(R, i51))
         elif figure == "startup":
             ctx["probe"] = build_probe(work)
             startup = fig_startup(ctx, 5 if quick else 30)
@@ -169,24 +175,10 @@ def one_figure(figure, wake, quick=False):
         elif figure == "hooks":
             ctx["probe"] = build_probe(work)
             h = fig_hooks(ctx, quick)
-            m = machine(wake)
-            R = Report()
-            report_hooks(R, h)
-            print(f"Figure 12 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
-            T = Report()
-            targets_table(T, R.goals51)
-            print("\n".join(R.lines + T.lines))
-            print_goals51(R.goals51)
+            print_section("12", wake, lambda R: report_hooks(R, h))
         elif figure == "sinks":
             sinks = fig_sinks(ctx, quick)
-            m = machine(wake)
-            R = Report()
-            report_sinks(R, sinks)
-            print(f"Figure 11 ({m['date']}; {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}; {m['wake']}; load {m['load']}):\n")
-            T = Report()
-            targets_table(T, R.goals51)
-            print("\n".join(R.lines + T.lines))
-            print_goals51(R.goals51)
+            print_section("11", wake, lambda R: report_sinks(R, sinks))
         elif figure == "descriptors":
             fds = daemon_descriptors(ctx)
             m = machine(wake)

@@ -11,7 +11,7 @@ import WakeCore
 struct BedtimeCheckProcessTests {
     static let alarm = BedtimeCheckTests.daily("work", 6, 30)
     static var subject: BedtimeCheck.Subject {
-        .init(alarm: alarm, occurrence: RunnerTests.evening, config: ConfigDefaults(), notify: .off)
+        .init(alarm: alarm, occurrence: RunnerTests.evening, notify: .off)
     }
 
     @Test("the child's side: each finding a line, then the end mark; input that is not the daemon's is refused (64)")

@@ -30,7 +30,6 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     struct Subject {
         var alarm: StandingAlarm
         var occurrence: Instant
-        var config: ConfigDefaults
         /// The daemon's `--notify`: whether and how the notification server is checked too.
         var notify: AlarmOptions.NotifyMode
     }
@@ -209,7 +208,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         guard let mailbox, let alarm = controller.armedAlarm(id) else { return }
         jobs += 1
         let job = jobs
-        let subject = Subject(alarm: alarm, occurrence: occurrence, config: controller.configDefaults, notify: notifyMode)
+        let subject = Subject(alarm: alarm, occurrence: occurrence, notify: notifyMode)
         let checks = self.checks
         do {
             try DetachedThread.start { mailbox.post((job, checks(subject))) }
