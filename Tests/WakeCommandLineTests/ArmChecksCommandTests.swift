@@ -40,4 +40,16 @@ struct ArmChecksCommandTests {
         #expect(!FileManager.default.fileExists(atPath: world.alarmsFile))
         #expect(world.run(["07:00", "--dry-run", "-D", "null", "--hook", "ringing=sh -c true"]).code == 0)
     }
+
+    @Test("config.toml's hook whose program is missing is a config error (78) naming the file and line; a --hook given outweighs it")
+    func configHookRefused() throws {
+        let world = try TestWorld()
+        try world.writeConfig("volume = \"80\"\nhook = [\"ringing=wake-no-such-lamp on\"]\n")
+        let said = "config file '\(world.configFile)' line 2, hook: hook 'ringing=wake-no-such-lamp on': no program 'wake-no-such-lamp'"
+        for args in [["07:00", "--dry-run", "-D", "null"], ["add", "07:00", "--days", "daily", "-D", "null"]] {
+            let r = world.run(args)
+            #expect(r.code == 78 && r.stderr.contains(said), "\(r)")
+        }
+        #expect(world.run(["07:00", "--dry-run", "-D", "null", "--hook", "ringing=sh -c true"]).code == 0)
+    }
 }

@@ -102,7 +102,7 @@ public enum OneOffAlarm {
         }
         // `--sink`: found among the server's sinks, by name or description; rung by its name.
         options.ring = try ArmChecks.sink(options.ring, mode: .oneOff).settings
-        try ArmChecks.hooks(options.ring)
+        try ArmChecks.hooks(options.ring, config: options.config, given: options.given)
         let device: DeviceCheck.Report
         do {
             device = try DeviceCheck.run(options.ring.device, sound: sound, dryRun: options.dryRun, signals: signals)

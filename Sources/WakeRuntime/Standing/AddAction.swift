@@ -131,7 +131,7 @@ extension StandingAlarmActions {
         do { try ALSAEnvironment.check() } catch { throw WakeFailure(.unavailable, error.description) }
         // `--sink` by description is stored by the sink's name, which the daemon's ring opens.
         let placed = try ArmChecks.sink(settings, mode: .add).settings
-        try ArmChecks.hooks(placed)
+        try ArmChecks.hooks(placed, config: config, given: c.given)
         if alarm.options[AlarmOption.sink.name] != nil { alarm.options[AlarmOption.sink.name] = placed.sink }
         let check: DeviceCheck.Report
         let mixer: MixerCheck.Report
