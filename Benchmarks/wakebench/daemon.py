@@ -53,8 +53,9 @@ def daemon_cmd(ctx, events, notify=None):
 
 
 def add_cmd(ctx, hhmm, day, name):
-    """`wake add` of one more alarm, as figures 8 and 10 add one to a running daemon."""
-    return [ctx["wake"], "add", hhmm, "--days", day, "--name", name, "-D", "null", "--mixer", "off", "-q"]
+    """`wake add` of one more alarm, as figures 8 and 10 add one to a running daemon (`--force`: the
+    alarms written before it may ring at the same time, which `wake add` otherwise refuses)."""
+    return [ctx["wake"], "add", hhmm, "--days", day, "--name", name, "-D", "null", "--mixer", "off", "--force", "-q"]
 
 
 def wake_commands(ctx):

@@ -58,7 +58,7 @@ def _home(ctx, name, alarms, say=False):
 def spoken_add_cmd(ctx, hhmmss, day, name, say):
     """A standing alarm a few seconds ahead, spoken or not, ringing a second: the spoken firing."""
     return [ctx["wake"], "add", hhmmss, "--days", day, "--name", name, "-D", "null", "--mixer", "off", "--say", say, "--ring-for", "1s",
-            "-q"]
+            "--force", "-q"]
 
 
 def wake_commands(ctx):

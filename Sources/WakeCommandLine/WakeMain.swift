@@ -48,12 +48,16 @@ public enum WakeMain {
             return r.run(AddCommand.self, rest, readsConfig: true, quiet: \.quiet) { c, console, signals throws(WakeFailure) in
                 let ring = try c.command.ring.settings(under: c.config, given: c.given)
                 let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
-                                                              ring: ring, given: c.given, skipDays: c.command.skipDays)
+                                                              ring: ring, given: c.given, skipDays: c.command.skipDays,
+                                                              force: c.command.force)
                 return try StandingAlarmActions.add(request, console: console, signals: signals, in: standing)
             }
         case "list":
             return r.run(ListCommand.self, rest) { c, console, _ throws(WakeFailure) in
-                try StandingAlarmActions.list(json: c.command.json, console: console, in: standing)
+                guard let order = StandingAlarmActions.ListOrder(rawValue: c.command.sort) else {
+                    throw WakeFailure(.usage, "--sort: invalid order '\(c.command.sort.printable)'; give next or name")
+                }
+                return try StandingAlarmActions.list(json: c.command.json, order: order, console: console, in: standing)
             }
         case "next":
             return r.run(NextCommand.self, rest) { c, console, signals throws(WakeFailure) in

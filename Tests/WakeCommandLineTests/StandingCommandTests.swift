@@ -20,8 +20,13 @@ struct StandingCommandTests {
         #expect(r.code == 0 && r.stdout.contains("added '1915-weekends'"), "a generated name: \(r)")
 
         var list = try world.listJSON()
-        #expect(list.map { $0["name"] as? String } == ["1915-weekends", "work"])
-        let work = try #require(list.last)
+        // By the next ring (Monday 05:00: work's 06:30 today, then Saturday's); `--sort name` as before.
+        #expect(list.map { $0["name"] as? String } == ["work", "1915-weekends"])
+        let sorted = world.run(["list", "--json", "--sort", "name"])
+        let byName = try JSONSerialization.jsonObject(with: Data(sorted.stdout.utf8)) as? [[String: Any]]
+        #expect(byName?.map { $0["name"] as? String } == ["1915-weekends", "work"])
+        func workIn(_ l: [[String: Any]]) -> [String: Any]? { l.first { $0["name"] as? String == "work" } }
+        let work = try #require(workIn(list))
         #expect(work["time"] as? String == "06:30:00")
         #expect(work["days"] as? [String] == ["mon", "tue", "wed", "thu", "fri"])
         #expect(work["skip_next"] as? Bool == false && work["state"] as? String == "waiting")
@@ -36,12 +41,13 @@ struct StandingCommandTests {
         #expect(r.code == 0 && r.stdout.contains("skipping 'work'"), "\(r)")
         list = try world.listJSON()
         // The state says which day is skipped (issue 40), as "Tue 24 Nov skipped".
-        #expect(list.last?["skip_next"] as? Bool == true && (list.last?["state"] as? String)?.hasSuffix(" skipped") == true, "\(list)")
-        #expect(list.last?["next"] as? String != firstNext, "the next occurrence is the one after the skipped one")
+        let skipped = try #require(workIn(list))
+        #expect(skipped["skip_next"] as? Bool == true && (skipped["state"] as? String)?.hasSuffix(" skipped") == true, "\(list)")
+        #expect(workIn(list)?["next"] as? String != firstNext, "the next occurrence is the one after the skipped one")
         r = world.run(["skip", "work", "--undo"])
         #expect(r.code == 0, "\(r)")
         list = try world.listJSON()
-        #expect(list.last?["skip_next"] as? Bool == false && list.last?["next"] as? String == firstNext)
+        #expect(workIn(list)?["skip_next"] as? Bool == false && workIn(list)?["next"] as? String == firstNext)
 
         r = world.run(["remove", "work"])
         #expect(r.code == 0 && r.stdout.contains("removed 'work'"), "\(r)")

@@ -122,6 +122,8 @@ import WakeSystem
             #expect(r.exitCode != 0 && r.stderr.contains("'work' is not ringing or snoozed"), "\(r)")
             r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Snooze", "sa{sv}", "nope", "0"])
             #expect(r.exitCode != 0 && r.stderr.contains("no standing alarm named 'nope'"), "\(r)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", ""])
+            #expect(r.exitCode != 0 && r.stderr.contains("nothing is ringing or snoozed: nothing to stop"), "\(r)")
 
             session.world.advance(by: .seconds(8 * 3600))
             controller.applyPending()
@@ -134,7 +136,8 @@ import WakeSystem
             guard case .busAPI(let snoozer)? = snoozedBy.first else { Issue.record("\(snoozedBy)"); return }
             #expect(snoozer.program == "busctl" && (snoozer.pid ?? 0) > 0 && snoozer.uniqueName.hasPrefix(":1."), "\(snoozer)")
             #expect(Requester.busAPI(caller: snoozer).description.hasPrefix("the D-Bus API (busctl, pid "), "\(snoozer)")
-            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", "work"])
+            // "" as `wake stop` without an ID: whatever rings or is snoozed.
+            r = try await Self.busctl(mock, session, ["call", Self.name, Self.root, BusAPIDescription.manager, "Stop", "s", ""])
             #expect(r.exitCode == 0, "\(r)")
             let stoppedBy = recorder.events.compactMap { e -> Requester? in
                 if case .finished(.stopped(let by)) = e.kind { return by } else { return nil }

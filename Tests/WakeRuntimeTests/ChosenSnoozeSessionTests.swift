@@ -210,7 +210,7 @@ struct ChosenSnoozeSessionTests {
             }
         }
         #expect(try w.context.store.load().isEmpty)
-        #expect(try w.add(["06:30"], name: "nap-20m") == .done && w.add(["06:30"], name: "m20") == .done)
+        #expect(try w.add(["06:30"], name: "nap-20m") == .done && w.add(["06:31"], name: "m20") == .done)
     }
 
     @Test("the daemon: a stored --snooze-long reaches its engine; a wall-clock snooze of a standing alarm is recorded and rings at its time")

@@ -34,7 +34,7 @@ struct DoctorTests {
 
         func add(_ name: String, _ options: [String: String] = ["device": "null"]) throws(WakeFailure) {
             let request = StandingAlarmActions.AddRequest(when: ["06:30"], days: "weekdays", name: name, ring: try RingSettings(values: options),
-                                                          given: Set(options.keys.map { "--" + $0 }))
+                                                          given: Set(options.keys.map { "--" + $0 }), force: true)
             _ = try StandingAlarmActions.add(request, console: console, signals: signals, in: context)
         }
 

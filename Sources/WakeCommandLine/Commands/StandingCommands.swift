@@ -30,6 +30,9 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp(AlarmOption.skipDays.help, valueName: "file"), completion: .file(extensions: ["ics"]))
     var skipDays: [String] = []
 
+    @Flag(help: "Add it even beside an alarm that rings at the same time on the same days (without it, that is refused).")
+    var force = false
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }
@@ -40,6 +43,10 @@ struct ListCommand: ParsableCommand {
 
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
+
+    @Option(help: ArgumentHelp("The order: next (by the next ring, the default) or name.", valueName: "order"),
+            completion: .list(StandingAlarmActions.ListOrder.allCases.map(\.rawValue)))
+    var sort: String = StandingAlarmActions.ListOrder.next.rawValue
 }
 
 /// `wake next`: the soonest alarm to ring, for a status bar.
@@ -71,8 +78,8 @@ struct SkipCommand: ParsableCommand {
         abstract: "Skip the next occurrence of a standing alarm (or the next N, or those on dates).",
         discussion: "Occurrences already skipped, paused or on a holiday of its calendars are not counted by --count. 'wake list' and 'wake next' say which days are skipped and why. --undo takes back every skip ahead, or those --on the dates given.")
 
-    @Argument(help: "The alarm's name (see 'wake list').")
-    var name: String
+    @Argument(help: "The alarm's name (see 'wake list'; default: the alarm that rings next, or with --undo the one with skips ahead).")
+    var name: String?
 
     @Option(help: ArgumentHelp("Skip the next N occurrences (1 to 366).", valueName: "n"))
     var count: Int?

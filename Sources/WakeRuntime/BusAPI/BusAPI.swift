@@ -525,6 +525,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     /// alarm that is ringing, snoozed or pre-ringing (either ends the pre-alarm and keeps the
     /// alarm set, as the notification's Stop does; Skip is "up already").
     private func control(_ command: AlarmCommand, _ name: String, _ call: BusCall, options: BusValue?) -> BusReply {
+        if name.isEmpty { return controlActive(command, call, options: options) }
         guard controller.standingAlarms.contains(where: { $0.name == name }) || session.runner.state(of: name) != nil else {
             return BusAPIDescription.reply(StandingAlarmActions.unknown(name))
         }
@@ -545,6 +546,27 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             }
         }
         session.runner.command(command, by: .busAPI(caller: call.caller), alarm: name, activeOnly: true, length: length)
+        return .done
+    }
+
+    /// Snooze("") and Stop(""): as `wake snooze` and `wake stop` without an ID, whatever of the
+    /// daemon's alarms rings (Stop: or is snoozed), each said in the journal by its name.
+    private func controlActive(_ command: AlarmCommand, _ call: BusCall, options: BusValue?) -> BusReply {
+        let active = controller.standingAlarms.map(\.name).filter { name in
+            switch session.runner.state(of: name) {
+            case .ringing?, .preRinging?: return true
+            case .snoozed?: return command == .stop
+            default: return false
+            }
+        }
+        guard !active.isEmpty else {
+            let what = command == .snooze ? "nothing is ringing: nothing to snooze" : "nothing is ringing or snoozed: nothing to stop"
+            return BusAPIDescription.reply(WakeFailure(.nothingMatched, what + "; give an alarm's name, or use Skip for the next one"))
+        }
+        for name in active {
+            let reply = control(command, name, call, options: options)
+            if case .error = reply { return reply }
+        }
         return .done
     }
 

@@ -67,7 +67,7 @@ struct BusAPIOptions {
     // MARK: the methods' options
 
     /// Add's keys beyond the ring options.
-    static let addKeys = ["days", "name", AlarmOption.skipDays.name]
+    static let addKeys = ["days", "name", AlarmOption.skipDays.name, "force"]
 
     /// `wake add WHEN [options]` as the API's Add gives it; the ring options under config.toml's
     /// values as the command line's are. Runs on the API's worker thread (config.toml is read).
@@ -98,7 +98,7 @@ struct BusAPIOptions {
         let settings = try RingSettings(layering: ring, under: config, given: given)
         let words = when.split(separator: " ").map(String.init)
         return StandingAlarmActions.AddRequest(when: words, days: try options.text("days"), name: try options.text("name"),
-                                               ring: settings, given: given, skipDays: skipDays)
+                                               ring: settings, given: given, skipDays: skipDays, force: try options.flag("force"))
     }
 
     static func skipRequest(name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.SkipRequest {

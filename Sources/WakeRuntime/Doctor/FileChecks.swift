@@ -6,6 +6,19 @@ extension Doctor {
     /// read them (the daemon sets a broken part aside and rings the rest, so a problem here is
     /// one it is living with); the directories the daemon writes, writable.
     /// `calendars`: the alarms' calendar findings (`calendarFindings`), said after the history's.
+    /// A warning per set of alarms that ring at the same moments (`DuplicateAlarms`): skipping
+    /// or pausing one leaves the other ringing.
+    static func duplicateFindings(_ alarms: [StandingAlarm]) -> [DoctorFinding] {
+        DuplicateAlarms.copies(in: alarms).map { names in
+            let quoted = names.map { "'\($0)'" }
+            let listed = quoted.dropLast().joined(separator: ", ") + " and " + (quoted.last ?? "")
+            let rest = names.dropFirst().joined(separator: " ")
+            return DoctorFinding(.files, "files.duplicates", alarms: names, .warn,
+                                 "alarms \(listed) ring at the same moments: skipping or pausing one leaves the other ringing",
+                                 fix: "wake remove \(rest) (or keep them on purpose: each must then be skipped)")
+        }
+    }
+
     static func fileFindings(store: AlarmStore, configPath: String?, calendars: [DoctorFinding]) -> [DoctorFinding] {
         var out: [DoctorFinding] = []
         do {
@@ -27,6 +40,7 @@ extension Doctor {
                                          alarms.isEmpty ? "no standing alarms (add one with 'wake add')"
                                              : "alarms.toml is well formed (\(alarms.count) alarm\(alarms.count == 1 ? "" : "s"))"))
             }
+            out += duplicateFindings(alarms)
         } catch {
             let what = error.isCorrupt ? "correct or remove that alarm" : unreadableFix(store.alarmsFile)
             out.append(DoctorFinding(.files, "files.alarms", .fail, "alarms file " + error.description,

@@ -12,8 +12,12 @@ extension StandingAlarmActions {
         public var given: Set<String>
         /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
         public var skipDays: [String]
+        /// `--force`: added beside an alarm that rings at the same moments (`DuplicateAlarms`).
+        public var force: Bool
 
-        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = []) {
+        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = [],
+                    force: Bool = false) {
+            self.force = force
             self.when = when
             self.days = days
             self.name = name
@@ -147,19 +151,27 @@ extension StandingAlarmActions {
 
         let store = context.store
         let given = c.name
-        let added: String?
+        enum Outcome { case added(String), nameTaken, copies(StandingAlarm) }
+        let outcome: Outcome
         do {
-            added = try store.update { alarms -> String? in
+            outcome = try store.update { alarms -> Outcome in
                 let taken = Set(alarms.map(\.name))
-                if let given { if taken.contains(given) { return nil } } else { alarm.name = generatedName(alarm, taken: taken) }
+                if let given { if taken.contains(given) { return .nameTaken } } else { alarm.name = generatedName(alarm, taken: taken) }
+                // Checked under the store's lock: two adds at once cannot both pass it.
+                if !c.force, let copy = DuplicateAlarms.existing(alarm, among: alarms) { return .copies(copy) }
                 alarms.append(alarm)
-                return alarm.name
+                return .added(alarm.name)
             }
         } catch {
             throw storeError(error)
         }
-        guard let name = added else {
+        let name: String
+        switch outcome {
+        case .added(let added): name = added
+        case .nameTaken:
             throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
+        case .copies(let copy):
+            throw usage("\(rule(alarm)) is already alarm '\(copy.name)'; use --force to add another, or 'wake remove \(copy.name)' first")
         }
         // Its first ring, the calendar's days passed over said (the first few, and a count).
         let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),

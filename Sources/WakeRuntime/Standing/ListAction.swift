@@ -4,9 +4,11 @@ import WakeSystem
 extension StandingAlarmActions {
     /// `wake list [--json]`: every standing alarm and every running one-off, a table or a JSON
     /// array; exit 78 (after the list) when the files hold something the daemon sets aside.
-    public static func list(json asJSON: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    public static func list(json asJSON: Bool, order: ListOrder = .next, console: Console,
+                            in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let o = try overview(console: console, in: try StandingContext.given(context))
-        let (entries, zone, now, daemon, problems) = (o.entries, o.zone, o.now, o.daemon, o.problems)
+        let (zone, now, daemon, problems) = (o.zone, o.now, o.daemon, o.problems)
+        let entries = ordered(o.entries, by: order)
         if asJSON {
             console.json(.array(entries.map { json($0, zone: zone) }))
             return problems.isEmpty ? .done : .doneWithProblems
@@ -34,6 +36,25 @@ extension StandingAlarmActions {
         }
         if !daemon && o.standingCount > 0 { console.error(noDaemonNote) }
         return problems.isEmpty ? .done : .doneWithProblems
+    }
+
+    /// `wake list --sort`: by the next ring (what rings now first, then the soonest; those with
+    /// nothing to ring last), or by name (standing alarms, then one-offs, as before).
+    public enum ListOrder: String, CaseIterable, Sendable {
+        case next, name
+    }
+
+    /// The entries in `order`; those alike by it keep their name order.
+    static func ordered(_ entries: [Entry], by order: ListOrder) -> [Entry] {
+        guard order == .next else { return entries }
+        func key(_ e: Entry) -> (Int, Instant) {
+            if e.phase == .ringing { return (0, e.ringingSince ?? .distantPast) }
+            return e.next.map { (1, $0) } ?? (2, .distantFuture)
+        }
+        return entries.enumerated().sorted { a, b in
+            let (ka, kb) = (key(a.element), key(b.element))
+            return ka != kb ? ka < kb : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// The table's rows as lines, each column as wide as its widest cell and two spaces apart,

@@ -6,11 +6,13 @@ extension StandingAlarmActions {
     /// occurrences on `dates` (local dates, as `2026-12-24`); `undo` takes skips back (those on
     /// `dates`, or every one ahead).
     public struct SkipRequest {
-        public var name: String
+        /// Nil (or empty, as the API gives it): the alarm that rings next, or for `undo` the one
+        /// with skips ahead (`skipTarget`).
+        public var name: String?
         public var undo: Bool
         public var count: Int?
         public var dates: [String]
-        public init(name: String, undo: Bool = false, count: Int? = nil, dates: [String] = []) {
+        public init(name: String?, undo: Bool = false, count: Int? = nil, dates: [String] = []) {
             self.name = name; self.undo = undo; self.count = count; self.dates = dates
         }
     }
@@ -38,8 +40,12 @@ extension StandingAlarmActions {
         }
         let alarms: [StandingAlarm]
         do { alarms = try store.load() } catch { throw storeError(error) }
-        guard let alarm = alarms.first(where: { $0.name == request.name }) else { throw unknown(request.name) }
         let config = context.config()
+        let name: String
+        if let given = request.name, !given.isEmpty { name = given } else {
+            name = try skipTarget(request, alarms: alarms, context: context, config: config, zone: zone, now: now)
+        }
+        guard let alarm = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
         let lateLimit = RingSettings.lateLimit(of: alarm, config: config)
         let calendars = AlarmDaysOff([alarm], config: config, now: now, zone: zone)[alarm.name]
         var onDates: [Instant] = []
@@ -116,6 +122,33 @@ extension StandingAlarmActions {
             throw WakeFailure(.cantCreate, "\(error)")
         }
         return .done
+    }
+
+    /// The alarm a `wake skip` without a name means: the standing alarm that rings next, or for
+    /// `--undo` the one alarm with skips ahead. Never a guess: none, or several with skips to
+    /// take back, is refused with the names to choose from.
+    static func skipTarget(_ request: SkipRequest, alarms: [StandingAlarm], context: StandingContext, config: ConfigDefaults,
+                           zone: TimeZoneRules, now: Instant) throws(WakeFailure) -> String {
+        if !request.dates.isEmpty { throw usage("--on needs the alarm's name, as 'wake skip work --on 2026-12-24'") }
+        let history: [String: AlarmRecord]
+        do { history = try context.store.loadHistory() } catch { throw storeError(error) }
+        let rows = rows(alarms, history: history, zone: zone, now: now, daemon: false, config: config,
+                        daysOff: AlarmDaysOff(alarms, config: config, now: now, zone: zone))
+        if request.undo {
+            let skipping = rows.filter { !$0.skips.isEmpty || $0.skipNext }.map(\.alarm.name)
+            guard skipping.count == 1 else {
+                throw WakeFailure(.nothingMatched, skipping.isEmpty ? "no standing alarm has a skip ahead; see 'wake list'"
+                                  : "several alarms have skips ahead (\(skipping.joined(separator: ", "))); "
+                                      + "name one, as 'wake skip \(skipping[0]) --undo'")
+            }
+            return skipping[0]
+        }
+        let soonest = rows.compactMap { row in row.next.map { (row.alarm.name, $0.instant) } }.filter { $0.1 > now }
+            .min { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard let (name, _) = soonest else {
+            throw WakeFailure(.nothingMatched, "no standing alarm rings ahead: nothing to skip; see 'wake list'")
+        }
+        return name
     }
 
     /// The alarm's occurrence on the local date `text` (`2026-12-24`), which must lie ahead and

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import WakeCore
+
+/// Alarms as people keep them (issue 54), on Monday 2027-03-01 at 05:00 UTC: no silent copies,
+/// and `wake skip` without a name.
+@Suite("Keeping alarms: copies refused, skip without a name")
+struct KeepingCommandTests {
+    @Test("an alarm at work's time on work's days is refused (64) naming work; --force adds it; the doctor names both")
+    func duplicateRefused() throws {
+        let world = try TestWorld()
+        #expect(world.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"]).code == 0)
+        var r = world.run(["add", "06:30", "--days", "mon-fri", "-D", "null", "--volume", "50"])
+        #expect(r.code == 64 && r.stderrIsOneLine, "\(r)")
+        #expect(r.stderr == "wake: 06:30 on weekdays is already alarm 'work'; use --force to add another, "
+                + "or 'wake remove work' first\n", "\(r)")
+        for _ in 0..<2 { _ = world.run(["add", "08:00", "-D", "null"]) }
+        #expect(try world.listJSON().compactMap { $0["name"] as? String }.sorted() == ["0800", "work"], "08:00 twice is one alarm")
+        #expect(world.run(["add", "06:30", "--days", "weekends", "-D", "null"]).code == 0, "other days: not a copy")
+        r = world.run(["add", "06:30", "--days", "weekdays", "--name", "work-too", "-D", "null", "--force"])
+        #expect(r.code == 0 && r.stdout.contains("added 'work-too'"), "\(r)")
+        r = world.run(["doctor", "work"])
+        #expect(r.stdout.contains("alarms 'work' and 'work-too' ring at the same moments"), "\(r)")
+        #expect(r.stdout.contains("wake remove work-too"), "\(r)")
+    }
+
+    @Test("wake skip without a name skips the alarm that rings next, and says it; --undo takes back the one alarm's skips")
+    func skipWithoutName() throws {
+        let world = try TestWorld()
+        var r = world.run(["skip"])
+        #expect(r.code == 1 && r.stderr.contains("no standing alarm rings ahead: nothing to skip"), "\(r)")
+        _ = world.run(["add", "07:00", "--days", "daily", "--name", "late", "-D", "null"])
+        _ = world.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"])
+        r = world.run(["skip"])
+        #expect(r.code == 0 && r.stdout.contains("skipping 'work' at Mon 1 Mar 06:30"), "\(r)")
+        r = world.run(["skip"])
+        #expect(r.code == 0 && r.stdout.contains("skipping 'late' at Mon 1 Mar 07:00"), "the next to ring is now late's: \(r)")
+        r = world.run(["skip", "--undo"])
+        #expect(r.code == 1 && r.stderr.contains("several alarms have skips ahead (late, work); name one"), "\(r)")
+        _ = world.run(["skip", "late", "--undo"])
+        r = world.run(["skip", "--undo"])
+        #expect(r.code == 0 && r.stdout.contains("'work' rings again at Mon 1 Mar 06:30"), "\(r)")
+        r = world.run(["skip", "--on", "2027-03-02"])
+        #expect(r.code == 64 && r.stderr.contains("--on needs the alarm's name"), "\(r)")
+    }
+}
