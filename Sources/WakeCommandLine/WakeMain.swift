@@ -48,7 +48,8 @@ public enum WakeMain {
             return r.run(AddCommand.self, rest, readsConfig: true, quiet: \.quiet) { c, console, signals throws(WakeFailure) in
                 let ring = try c.command.ring.settings(under: c.config, given: c.given)
                 let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
-                                                              ring: ring, given: c.given, skipDays: c.command.skipDays)
+                                                              ring: ring, given: c.given, skipDays: c.command.skipDays,
+                                                              rules: c.command.rules)
                 return try StandingAlarmActions.add(request, console: console, signals: signals, in: standing)
             }
         case "list":

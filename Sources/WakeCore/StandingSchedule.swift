@@ -93,6 +93,10 @@ public enum StandingSchedule {
             guard t > after else { return nil }
             return Deadline(instant: t, clock: .wall, shiftedFrom: zone.localTime(at: t) == local ? nil : local)
         }
+        // `--weeks`, `--every`: the days they refuse are none of the alarm's (`DayRules`).
+        if let rules = alarm.dayRules(zone: zone) {
+            return rules.next(after: after, hour: alarm.hour, minute: alarm.minute, second: alarm.second, days: alarm.daySet, zone: zone)
+        }
         return Recurrence.next(after: after, hour: alarm.hour, minute: alarm.minute, second: alarm.second,
                                days: DaySet(bits: alarm.days), zone: zone)
     }

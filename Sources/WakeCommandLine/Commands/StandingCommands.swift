@@ -30,6 +30,17 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp(AlarmOption.skipDays.help, valueName: "file"), completion: .file(extensions: ["ics"]))
     var skipDays: [String] = []
 
+    @Option(help: ArgumentHelp(AlarmOption.weeks.help, valueName: "odd|even"), completion: .list(AlarmOption.weeks.words))
+    var weeks: String?
+    @Option(help: ArgumentHelp(AlarmOption.every.help, valueName: "Nd"))
+    var every: String?
+    @Option(help: ArgumentHelp(AlarmOption.from.help, valueName: "date"))
+    var from: String?
+    /// The schedule's rules given, by option name, for `AddRequest.rules`.
+    var rules: [String: String] {
+        [AlarmOption.weeks.name: weeks, AlarmOption.every.name: every, AlarmOption.from.name: from].compactMapValues { $0 }
+    }
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }

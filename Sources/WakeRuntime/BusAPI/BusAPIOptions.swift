@@ -67,7 +67,9 @@ struct BusAPIOptions {
     // MARK: the methods' options
 
     /// Add's keys beyond the ring options.
-    static let addKeys = ["days", "name", AlarmOption.skipDays.name]
+    static let addKeys = ["days", "name"] + AlarmOption.all(.schedule).map(\.name)
+    /// The schedule's rules (`--weeks`, `--every`, `--from`): its options but the calendars, which are files.
+    static let ruleKeys = AlarmOption.all(.schedule).filter { $0 != .skipDays }.map(\.name)
 
     /// `wake add WHEN [options]` as the API's Add gives it; the ring options under config.toml's
     /// values as the command line's are. Runs on the API's worker thread (config.toml is read).
@@ -97,8 +99,11 @@ struct BusAPIOptions {
         let config = try ConfigDefaults.load()
         let settings = try RingSettings(layering: ring, under: config, given: given)
         let words = when.split(separator: " ").map(String.init)
+        var rules: [String: String] = [:]
+        for key in ruleKeys { rules[key] = try options.text(key) }
         return StandingAlarmActions.AddRequest(when: words, days: try options.text("days"), name: try options.text("name"),
-                                               ring: settings, given: given, skipDays: skipDays)
+                                               ring: settings, given: given, skipDays: skipDays,
+                                               rules: rules)
     }
 
     static func skipRequest(name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.SkipRequest {

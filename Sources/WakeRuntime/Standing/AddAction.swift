@@ -12,8 +12,12 @@ extension StandingAlarmActions {
         public var given: Set<String>
         /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
         public var skipDays: [String]
+        /// `--weeks`, `--every`, `--from` as given, by option name (`DayRules`).
+        public var rules: [String: String]
 
-        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = []) {
+        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = [],
+                    rules: [String: String] = [:]) {
+            self.rules = rules
             self.when = when
             self.days = days
             self.name = name
@@ -91,11 +95,19 @@ extension StandingAlarmActions {
                     + "give the file's full path")
             }
         }
+        // `--weeks`, `--every`, `--from`: checked, and stored with `--from` as the date it names today.
+        let ruled = try checkRules(c.rules, days: days, dated: date != nil, today: zone.localTime(at: now).date)
+        days = ruled.days
+        stored.merge(ruled.stored) { _, rule in rule }
         let config = context.config()
         let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
+        if let rules = alarm.dayRules(zone: zone),
+           StandingSchedule.occurrence(of: alarm, after: now, zone: zone).map({ $0.instant - now > .seconds(366 * 86_400) }) ?? true {
+            throw usage("--days \(days.canonical)\(rules.phrase) leave the alarm no day to ring in the next year; give other days or rules")
+        }
         guard StandingSchedule.occurrence(of: alarm, after: now, zone: zone) != nil else {
             throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
         }
@@ -164,7 +176,8 @@ extension StandingAlarmActions {
         // Its first ring, the calendar's days passed over said (the first few, and a count).
         let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
                                                  complete: first.passedOver.count < StandingSchedule.passedOverKept)
-        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
+        console.info("added '\(name)': \(rule(alarm))\(alarm.dayRules(zone: zone)?.phrase ?? "");"
+                     + " next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
                      + reasons.map { "; " + $0.printable }.joined())
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
         // Whether the daemon can arm it on the RTC, as far as can be told from here.

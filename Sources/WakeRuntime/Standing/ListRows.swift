@@ -179,8 +179,9 @@ extension StandingAlarmActions {
             }
             // What the daemon rings with, config.toml and set-aside options included.
             let s = row.settings
+            let days = a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical + (a.dayRules(zone: zone)?.phrase ?? ""))
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
-                         days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
+                         days: days, next: next, state: state,
                          shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"],
                          device: s?.device ?? a.options["device"] ?? Defaults.device,
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],
