@@ -42,6 +42,19 @@ struct DayRulesCommandTests {
         #expect(other["next"] as? String == "2027-03-03T07:00:00+00:00", "\(other)")
     }
 
+    @Test("names made from the rules; a skip on a day the rules leave out is refused, naming them")
+    func namesAndSkips() throws {
+        let world = try TestWorld()
+        #expect(world.run(["add", "06:30", "--days", "weekdays", "--weeks", "odd", "-D", "null"]).code == 0)
+        #expect(world.run(["add", "06:30", "--days", "weekdays", "--weeks", "even", "-D", "null"]).code == 0)
+        #expect(world.run(["add", "06:30", "--every", "3d", "-D", "null"]).code == 0)
+        #expect(try world.listJSON().compactMap { $0["name"] as? String }.sorted()
+                == ["0630-daily-every3d", "0630-weekdays-even", "0630-weekdays-odd"])
+        // Tuesday 2 March is in week 9, odd: not a day of the even weeks' alarm.
+        let r = world.run(["skip", "0630-weekdays-even", "--on", "2027-03-02"])
+        #expect(r.code == 64 && r.stderr.contains("does not ring that day (it rings on weekdays in even weeks)"), "\(r)")
+    }
+
     @Test("refusals: a bad value, --from alone, a date's alarm, rules that leave no day; exit 64, one line, nothing stored")
     func refusals() throws {
         let world = try TestWorld()

@@ -241,6 +241,9 @@ extension StandingAlarmActions {
     static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
         var base = a.shortTimeText.filter { $0 != ":" }
         if a.days != 0 { base += "-" + a.daySet.canonical.replacingCommas() }
+        // `0630-weekdays-odd`, `0630-daily-every3d`: an odd and an even week's alarm are two alarms.
+        if let w = a.options[AlarmOption.weeks.name] { base += "-" + w }
+        if let e = a.options[AlarmOption.every.name] { base += "-every" + e }
         if let d = a.dateText { base += "-" + d }
         base = String(base.prefix(28))
         var name = base

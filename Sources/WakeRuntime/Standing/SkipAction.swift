@@ -126,7 +126,8 @@ extension StandingAlarmActions {
         let date = try onDate(text, example: "2026-12-24 (several: --on 2026-12-24,2026-12-31)")
         guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone) else {
             let days = alarm.dateText.map { "it rings once, on \($0)" }
-                ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)" : "it rings on \(alarm.daySet.canonical)")
+                ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)"
+                   : "it rings on \(alarm.daySet.canonical)\(alarm.dayRules(zone: zone)?.phrase ?? "")")
             throw usage("--on \(shown): '\(alarm.name)' does not ring that day (\(days)); give a day it rings on")
         }
         guard o.instant > now else { throw usage("--on \(shown): '\(alarm.name)' has already rung or passed that day; give a later date") }
