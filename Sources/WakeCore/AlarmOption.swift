@@ -352,6 +352,14 @@ extension AlarmOption {
     public static let from = AlarmOption("from", .date, default: nil, unset: "the day it is added", scope: [.schedule, .stored],
                                          help: "With --every: the first day it rings, as 2026-12-07, tomorrow, mon or dec 24 "
                                              + "(stored as the date).")
+    /// An alarm whose time is a calendar's (`FirstEventSchedule`): WHEN is not given.
+    public static let beforeFirstEvent = AlarmOption("before-first-event", .file, default: nil, scope: [.schedule, .stored],
+                                                     help: "Ring --lead before the first timed event of each of its days in this "
+                                                         + "iCalendar file (all-day events ignored; no event: no ring), in place of WHEN.")
+    public static let lead = AlarmOption("lead", .duration(minimum: .zero, zero: "at the event's start",
+                                                           maximum: FirstEventSchedule.longestLead),
+                                         default: nil, unset: "required with --before-first-event", scope: [.schedule, .stored],
+                                         help: "With --before-first-event: how long before the event it rings, as 90m (at most 12h).")
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
@@ -383,7 +391,8 @@ extension AlarmOption {
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
-                                            hook, hookTimeout, skipDays, weeks, every, from, message, inhibit, notify, noticeBefore]
+                                            hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead,
+                                            message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { scope == .ring ? ringOptions : all.filter { $0.scope.contains(scope) } }

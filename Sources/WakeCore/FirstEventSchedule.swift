@@ -30,9 +30,19 @@ public struct EventCalendar: Equatable, Sendable {
         }
     }
 
-    public var events: [Event]
+    public var events: [Event] { didSet { index = Self.index(events) } }
+    /// The events by the month and day they start on (`month * 32 + day`): a day looks only at its own.
+    private var index: [Int: [Int]]
 
-    public init(events: [Event]) { self.events = events }
+    public init(events: [Event]) { self.events = events; index = Self.index(events) }
+
+    public static func == (a: EventCalendar, b: EventCalendar) -> Bool { a.events == b.events }
+
+    private static func index(_ events: [Event]) -> [Int: [Int]] {
+        var out: [Int: [Int]] = [:]
+        for (i, e) in events.enumerated() { out[e.start.month * 32 + e.start.day, default: []].append(i) }
+        return out
+    }
 
     /// The timed events of `text`. `zones`: the zone a `TZID` names, or nil when none is known.
     public static func parse(_ text: String, zones: (String) -> TimeZoneRules?) throws(HolidayCalendar.ParseError) -> EventCalendar {
@@ -59,8 +69,9 @@ public struct EventCalendar: Equatable, Sendable {
                     zone = .utc
                 } else if let id = s.tzid {
                     guard let z = zones(id) else {
-                        throw HolidayCalendar.ParseError(line: s.line, message: "TZID '\(TerminalText.printable(id))' is not a time zone "
-                                                         + "this machine knows (as Europe/Berlin); export the calendar in UTC or with zone names")
+                        let why = "TZID '\(TerminalText.printable(id))' is not a time zone this machine knows (as Europe/Berlin); "
+                            + "export the calendar in UTC or with zone names"
+                        throw HolidayCalendar.ParseError(line: s.line, message: why)
                     }
                     zone = z
                 }
@@ -83,11 +94,12 @@ public struct EventCalendar: Equatable, Sendable {
     /// The first timed event that starts on the local date `date` in `zone`, and its start.
     public func first(on date: CivilDate, zone: TimeZoneRules) -> (start: Instant, summary: String)? {
         var best: (start: Instant, summary: String)?
-        for e in events {
-            let own = e.zone ?? zone
-            // Its start on the wall dates around `date` in its own zone (offsets differ by a day at most).
-            for k: Int64 in -1...1 {
-                let wall = CivilDate(daysSinceEpoch: date.daysSinceEpoch.plus(k))
+        // Starts on the wall dates around `date` in their own zones (offsets differ by a day at most).
+        for k: Int64 in -1...1 {
+            let wall = CivilDate(daysSinceEpoch: date.daysSinceEpoch.plus(k))
+            for i in index[wall.month * 32 + wall.day] ?? [] {
+                let e = events[i]
+                let own = e.zone ?? zone
                 guard e.starts(on: wall) else { continue }
                 let t = own.instant(for: LocalDateTime(date: wall, hour: e.second / 3600, minute: e.second / 60 % 60,
                                                        second: e.second % 60))
@@ -108,6 +120,9 @@ public struct FirstEventSchedule: Sendable {
     /// The calendar's file name, as reasons name it (`no event in work.ics`).
     public var label: String
 
+    /// The longest lead: a ring for a day's first event stays within a day of it.
+    public static let longestLead: Duration = .seconds(12 * 3600)
+
     public init(calendar: EventCalendar, lead: Duration, label: String) {
         self.calendar = calendar
         self.lead = lead
@@ -117,6 +132,29 @@ public struct FirstEventSchedule: Sendable {
     /// The instant `date` rings at, and the event it is for; nil: no timed event that day.
     public func ring(on date: CivilDate, zone: TimeZoneRules) -> (instant: Instant, summary: String)? {
         calendar.first(on: date, zone: zone).map { ($0.start - lead, $0.summary) }
+    }
+}
+
+extension FirstEventSchedule {
+    /// How far ahead the next ring is looked for: a calendar with no event within a year has none.
+    public static let searchDays = 366
+
+    /// The first ring strictly after `after` on a local date in `days` that passes `rules`, and
+    /// the dates before it with no timed event (said as reasons); nil ring: none within `searchDays`.
+    public func next(after: Instant, days: DaySet, rules: DayRules?, zone: TimeZoneRules) -> (ring: Deadline?, noEvent: [CivilDate]) {
+        var noEvent: [CivilDate] = []
+        // A ring may fall on the day before its event: begin a day early.
+        var date = CivilDate(daysSinceEpoch: zone.localTime(at: after).date.daysSinceEpoch.minus(1))
+        for _ in 0...Self.searchDays {
+            defer { date = date.nextDay }
+            guard days.contains(date.weekday), rules?.allows(date) ?? true else { continue }
+            guard let r = ring(on: date, zone: zone) else {
+                if zone.instant(for: LocalDateTime(date: date, hour: 23, minute: 59, second: 59)) > after { noEvent.append(date) }
+                continue
+            }
+            if r.instant > after { return (Deadline(instant: r.instant, clock: .wall), noEvent) }
+        }
+        return (nil, noEvent)
     }
 }
 

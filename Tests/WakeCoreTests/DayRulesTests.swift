@@ -52,7 +52,8 @@ struct DayRulesTests {
         let expected = [28, 29, 30, 31].map { Self.day(2026, 12, $0) } + [1, 4, 5, 6, 7, 8, 18].map { Self.day(2027, 1, $0) }
         #expect(ringing == expected)
         let even = Self.alarm(["weeks": "even"], days: DaySet(weekdays: [1]))  // Mondays
-        #expect(Self.dates(even, after: utc(2026, 12, 14), count: 3) == [Self.day(2026, 12, 21), Self.day(2027, 1, 11), Self.day(2027, 1, 25)])
+        #expect(Self.dates(even, after: utc(2026, 12, 14), count: 3)
+                == [Self.day(2026, 12, 21), Self.day(2027, 1, 11), Self.day(2027, 1, 25)])
     }
 
     @Test("an even week's spring-forward Sunday: a time in the gap rings when the clocks jump, that day")
@@ -107,7 +108,8 @@ struct DayRulesTests {
         #expect(date?.weekday == 1 && date.map { ($0.daysSinceEpoch - Self.day(2027, 3, 2).daysSinceEpoch) % 366 } == 0)
         // Mondays of even weeks, every 14 days from one: odd weeks come only once 2032's week 53 shifts the count.
         let b = Self.alarm(["every": "14d", "from": "2027-03-08", "weeks": "odd"], days: DaySet(weekdays: [1]))
-        let first = StandingSchedule.occurrence(of: b, after: utc(2027, 3, 1), zone: .utc).map { TimeZoneRules.utc.localTime(at: $0.instant).date }
+        let first = StandingSchedule.occurrence(of: b, after: utc(2027, 3, 1), zone: .utc)
+            .map { TimeZoneRules.utc.localTime(at: $0.instant).date }
         #expect(first.map { $0.year >= 2033 && $0.isoWeek.week % 2 == 1 } == true, "\(String(describing: first))")
     }
 

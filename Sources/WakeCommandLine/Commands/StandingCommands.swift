@@ -36,9 +36,14 @@ struct AddCommand: ParsableCommand {
     var every: String?
     @Option(help: ArgumentHelp(AlarmOption.from.help, valueName: "date"))
     var from: String?
+    @Option(help: ArgumentHelp(AlarmOption.beforeFirstEvent.help, valueName: "file"), completion: .file(extensions: ["ics"]))
+    var beforeFirstEvent: String?
+    @Option(help: ArgumentHelp(AlarmOption.lead.help, valueName: "duration"))
+    var lead: String?
     /// The schedule's rules given, by option name, for `AddRequest.rules`.
     var rules: [String: String] {
-        [AlarmOption.weeks.name: weeks, AlarmOption.every.name: every, AlarmOption.from.name: from].compactMapValues { $0 }
+        [AlarmOption.weeks.name: weeks, AlarmOption.every.name: every, AlarmOption.from.name: from,
+         AlarmOption.beforeFirstEvent.name: beforeFirstEvent, AlarmOption.lead.name: lead].compactMapValues { $0 }
     }
 
     @Flag(name: .shortAndLong, help: "Print only errors.")

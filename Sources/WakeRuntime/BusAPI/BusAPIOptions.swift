@@ -90,9 +90,11 @@ struct BusAPIOptions {
             }
         }
         let skipDays = try options.texts(AlarmOption.skipDays.name)
+        let eventsFile = try options.text(AlarmOption.beforeFirstEvent.name)
         // The daemon's working directory is not the caller's: a relative name would find another file, or none.
         let files = AlarmOption.all(.stored).filter { $0.kind == .file }.compactMap { o in ring[o.name].map { (o.name, $0) } }
             + skipDays.map { (AlarmOption.skipDays.name, $0) }
+            + (eventsFile.map { [(AlarmOption.beforeFirstEvent.name, $0)] } ?? [])
         if let (key, path) = files.first(where: { !$0.1.hasPrefix("/") }) {
             throw WakeFailure(.usage, "Add: option '\(key)' names '\(path.printable)', not an absolute path; give the file's full path, as '/home/me/alarm.flac'")
         }

@@ -53,7 +53,7 @@ extension StandingAlarmActions {
             // the read is most of a row's cost.
             let lateLimit = read?.settings.lateLimit ?? Defaults.lateLimit
             let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now,
-                                             zone: zone, dayOff: dayOffs.dayOff)
+                                             zone: zone, dayOff: dayOffs.dayOff, firstEvent: dayOffs.firstEvent)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
             let skips = record.skipInstants(of: a, zone: zone).filter { $0 > now }

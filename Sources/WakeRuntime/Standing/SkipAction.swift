@@ -72,7 +72,8 @@ extension StandingAlarmActions {
                     var trial = record
                     for _ in 0..<(request.count ?? 1) {
                         guard let next = StandingSchedule.plan(alarm, record: trial, lateLimit: lateLimit, now: now, zone: zone,
-                                                               dayOff: calendars.dayOff).next?.instant else { break }
+                                                               dayOff: calendars.dayOff,
+                                                               firstEvent: calendars.firstEvent).next?.instant else { break }
                         trial.skips.append(day(next))
                         changed.append(next)
                     }
@@ -88,7 +89,7 @@ extension StandingAlarmActions {
                             + "take some back with 'wake skip \(alarm.name) --undo'")
             }
             let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone,
-                                             dayOff: calendars.dayOff).next
+                                             dayOff: calendars.dayOff, firstEvent: calendars.firstEvent).next
             let rings = next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""
             guard !changed.isEmpty else {
                 if request.undo {
