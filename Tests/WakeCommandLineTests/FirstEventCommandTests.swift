@@ -24,6 +24,8 @@ struct FirstEventCommandTests {
         let meet = try #require(try world.listJSON().first)
         #expect(meet["options"] as? [String: String] == ["device": "null", "before-first-event": file, "lead": "90m"], "\(meet)")
         #expect(meet["next"] as? String == "2027-03-01T07:30:00+00:00", "\(meet)")
+        r = world.run(["list"])
+        #expect(r.code == 0 && r.stdout.contains("by event"), "its time is the calendar's: \(r)")
         r = world.run(["skip", "meet"])
         #expect(r.code == 0, "\(r)")
         r = world.run(["next", "--json"])

@@ -180,7 +180,8 @@ extension StandingAlarmActions {
             // What the daemon rings with, config.toml and set-aside options included.
             let s = row.settings
             let days = a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical + (a.dayRules(zone: zone)?.phrase ?? ""))
-            return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
+            return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row,
+                         time: a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.timeText : "by event",
                          days: days, next: next, state: state,
                          shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"],
                          device: s?.device ?? a.options["device"] ?? Defaults.device,
