@@ -49,7 +49,7 @@ public enum WakeMain {
                 let ring = try c.command.ring.settings(under: c.config, given: c.given)
                 let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
                                                               ring: ring, given: c.given, skipDays: c.command.skipDays,
-                                                              force: c.command.force)
+                                                              rules: c.command.rules, force: c.command.force)
                 return try StandingAlarmActions.add(request, console: console, signals: signals, in: standing)
             }
         case "list":

@@ -49,6 +49,10 @@ public struct AlarmOption: Sendable, Hashable {
         case preAlarm
         /// One or more `EVENT=COMMAND` (`HookCommand`): repeatable as `files` is, held the same way.
         case hooks
+        /// A number of days in a range, as `3d` (`--every`).
+        case days(ClosedRange<Int>)
+        /// A local date, `2026-12-07`, or a day word as WHEN takes it (`tomorrow`, `mon`, `dec 24`).
+        case date
 
         /// Whether the option is given once per value (repeatable, an array in the files).
         public var isList: Bool { self == .files || self == .hooks }
@@ -131,6 +135,8 @@ public struct AlarmOption: Sendable, Hashable {
         case .message: return "a note of at most \(AlarmMessage.limit) characters"
         case .preAlarm: return "a duration and an optional percent, as 10m or 10m,25"
         case .hooks: return "an event and a command, as ringing=\"playerctl pause\""
+        case .days(let range): return "a number of days from \(range.lowerBound) to \(range.upperBound), as 3d"
+        case .date: return "a date, as 2026-12-07, tomorrow, mon or dec 24"
         }
     }
 
@@ -192,6 +198,18 @@ public struct AlarmOption: Sendable, Hashable {
         case .hooks:
             for one in text.split(separator: Self.listSeparator, omittingEmptySubsequences: false) {
                 if case .failure(let why) = HookCommand.parse(String(one)) { return fail(": \(why.reason)") }
+            }
+            return .success(.text(text))
+        case .days(let range):
+            let digits = text.hasSuffix("d") ? text.dropLast() : ""
+            guard !digits.isEmpty, digits.allSatisfy(\.isWholeNumberDigit), let n = Int(digits), range.contains(n) else {
+                return fail(": invalid value '\(text.printable)'; give \(expects)")
+            }
+            return .success(.number(n))
+        case .date:
+            // Which date a day word names depends on the day it is read: `wake add` stores the date.
+            guard NamedDay.date(of: text, today: CivilDate(year: 2026, month: 1, day: 1)) != nil else {
+                return fail(": invalid date '\(text.printable)'; give \(expects)")
             }
             return .success(.text(text))
         }
@@ -323,6 +341,25 @@ extension AlarmOption {
     /// daemon at each reload; config.toml's apply to every recurring alarm that gives none.
     public static let skipDays = AlarmOption("skip-days", .files, default: nil, scope: [.schedule, .stored, .config],
                                              help: "Do not ring on the days of this iCalendar file (holidays; repeatable): all-day events, yearly rules and exceptions, as any calendar program exports them.")
+    /// Shift patterns (issue 54, `DayRules`): with `--days`, both must hold; either alone rings
+    /// on every day its rule allows.
+    public static let weeks = AlarmOption("weeks", .choice(DayRules.Parity.allCases.map(\.rawValue)), default: nil,
+                                          unset: "every week", scope: [.schedule, .stored],
+                                          help: "Ring only in odd or even ISO 8601 weeks (week 1 holds the year's first Thursday).")
+    public static let every = AlarmOption("every", .days(2...366), default: nil, unset: "every day", scope: [.schedule, .stored],
+                                          help: "Ring every Nth day (2d to 366d), counted from --from.")
+    /// Stored as the date it names when added, so `tomorrow` does not move.
+    public static let from = AlarmOption("from", .date, default: nil, unset: "the day it is added", scope: [.schedule, .stored],
+                                         help: "With --every: the first day it rings, as 2026-12-07, tomorrow, mon or dec 24 "
+                                             + "(stored as the date).")
+    /// An alarm whose time is a calendar's (`FirstEventSchedule`): WHEN is not given.
+    public static let beforeFirstEvent = AlarmOption("before-first-event", .file, default: nil, scope: [.schedule, .stored],
+                                                     help: "Ring --lead before the first timed event of each of its days in this "
+                                                         + "iCalendar file (all-day events ignored; no event: no ring), in place of WHEN.")
+    public static let lead = AlarmOption("lead", .duration(minimum: .zero, zero: "at the event's start",
+                                                           maximum: FirstEventSchedule.longestLead),
+                                         default: nil, unset: "required with --before-first-event", scope: [.schedule, .stored],
+                                         help: "With --before-first-event: how long before the event it rings, as 90m (at most 12h).")
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
@@ -354,7 +391,8 @@ extension AlarmOption {
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
-                                            hook, hookTimeout, skipDays, message, inhibit, notify, noticeBefore]
+                                            hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead,
+                                            message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { scope == .ring ? ringOptions : all.filter { $0.scope.contains(scope) } }

@@ -17,6 +17,8 @@ extension AlarmOption {
         case .count: return "N"
         case .preAlarm: return "DURATION[,PERCENT]"
         case .hooks: return "EVENT=COMMAND"
+        case .days: return "Nd"
+        case .date: return "DATE"
         }
     }
 
@@ -31,6 +33,7 @@ extension AlarmOption {
         case (.duration(_, let zero, _), .duration(let d)):
             return d == .zero ? "0" + (zero.map { " (\($0))" } ?? "") : DurationText.format(d)
         case (.files, .text(let t)), (.hooks, .text(let t)): return AlarmOption.list(t).map(\.printable).joined(separator: ", ")
+        case (.days, .number(let n)): return "\(n)d"
         case (_, .number(let n)): return String(n)
         case (_, .duration(let d)): return DurationText.format(d)
         case (_, .text(let t)): return t.printable

@@ -19,6 +19,8 @@ extension StandingSchedule {
                 phrases.append("paused until \(Formatting.dayPhrase(until, now: now, zone: zone)) \(Formatting.clockTime(until, zone: zone))")
             case .dayOff(let holiday):
                 phrases.append("\(Formatting.datePhrase(p.instant, now: now, zone: zone)) skipped: \(holiday)")
+            case .noEvent(let calendar):
+                phrases.append("\(Formatting.datePhrase(p.instant, now: now, zone: zone)): no event in \(calendar)")
             }
         }
         return phrases
@@ -52,6 +54,7 @@ extension StandingSchedule {
         case .requested: return "skip"
         case .paused: return "pause"
         case .dayOff: return "holiday"
+        case .noEvent: return "no-event"
         }
     }
 }

@@ -29,6 +29,8 @@ public enum StandingSchedule {
         case paused(until: Instant)
         /// A day of a holiday calendar: the holiday and the calendar, as `Easter Monday (holidays-de-by.ics)`.
         case dayOff(String)
+        /// No timed event that day in the calendar of `--before-first-event` (its file name).
+        case noEvent(String)
     }
 
     /// An occurrence passed over, and why.
@@ -85,13 +87,22 @@ public enum StandingSchedule {
     public static let walkLimit = 4096
 
     /// The first occurrence strictly after `after`, with the one-off rules.
-    public static func occurrence(of alarm: StandingAlarm, after: Instant, zone: TimeZoneRules) -> Deadline? {
+    /// An alarm of `--before-first-event` rings by `firstEvent`, its calendar read; none while it cannot be read.
+    public static func occurrence(of alarm: StandingAlarm, after: Instant, zone: TimeZoneRules,
+                                  firstEvent: FirstEventSchedule? = nil) -> Deadline? {
+        if alarm.days != 0, alarm.options[AlarmOption.beforeFirstEvent.name] != nil {
+            return firstEvent?.next(after: after, days: alarm.daySet, rules: alarm.dayRules(zone: zone), zone: zone).ring
+        }
         if let date = alarm.date {
             // A one-off on a date: that date's time (a gap moves it to the gap's end), once.
             let local = LocalDateTime(date: date, hour: alarm.hour, minute: alarm.minute, second: alarm.second)
             let t = zone.instant(for: local)
             guard t > after else { return nil }
             return Deadline(instant: t, clock: .wall, shiftedFrom: zone.localTime(at: t) == local ? nil : local)
+        }
+        // `--weeks`, `--every`: the days they refuse are none of the alarm's (`DayRules`).
+        if let rules = alarm.dayRules(zone: zone) {
+            return rules.next(after: after, hour: alarm.hour, minute: alarm.minute, second: alarm.second, days: alarm.daySet, zone: zone)
         }
         return Recurrence.next(after: after, hour: alarm.hour, minute: alarm.minute, second: alarm.second,
                                days: DaySet(bits: alarm.days), zone: zone)
@@ -110,7 +121,8 @@ public enum StandingSchedule {
     /// The plan for `alarm` at `now`. `lateLimit` is the alarm's own (`--late-limit`); `dayOff`
     /// names the holiday a local date is, if it is one (the alarm's calendars).
     public static func plan(_ alarm: StandingAlarm, record: AlarmRecord, lateLimit: Duration, now: Instant,
-                            zone: TimeZoneRules, dayOff: (CivilDate) -> String? = { _ in nil }) -> Plan {
+                            zone: TimeZoneRules, dayOff: (CivilDate) -> String? = { _ in nil },
+                            firstEvent: FirstEventSchedule? = nil) -> Plan {
         // Everything up to the latest occurrence already dealt with is history.
         var handled = alarm.created
         for t in [record.lastFired, record.missed, record.lastSkipped].compactMap({ $0 }) where t > handled { handled = t }
@@ -145,13 +157,20 @@ public enum StandingSchedule {
         let reach = lateLimit > .zero ? lateLimit : .seconds(366 * 86_400)
         let horizon = now - reach - .seconds(8 * 86_400)
         if after < horizon, !isOneOff {
-            if let first = occurrence(of: alarm, after: after, zone: zone), first.instant < horizon, !record.isPaused(first.instant) {
+            if let first = occurrence(of: alarm, after: after, zone: zone, firstEvent: firstEvent), first.instant < horizon,
+               !record.isPaused(first.instant) {
                 missed.append(first.instant)
             }
             after = horizon
         }
         for _ in 0..<walkLimit {
-            guard let o = occurrence(of: alarm, after: after, zone: zone) else { return plan(nil) }
+            // The days of `--before-first-event` with no event before it are said, as skips are.
+            if !isOneOff, let firstEvent, alarm.options[AlarmOption.beforeFirstEvent.name] != nil {
+                for d in firstEvent.next(after: after, days: alarm.daySet, rules: alarm.dayRules(zone: zone), zone: zone).noEvent {
+                    pass(zone.instant(for: LocalDateTime(date: d, hour: 23, minute: 59, second: 59)), .noEvent(firstEvent.label))
+                }
+            }
+            guard let o = occurrence(of: alarm, after: after, zone: zone, firstEvent: firstEvent) else { return plan(nil) }
             if let until = record.pause(containing: o.instant)?.until {
                 pass(o.instant, .paused(until: until))
                 if isOneOff {
@@ -182,7 +201,8 @@ public enum StandingSchedule {
             if lateLimit == .zero || now - o.instant <= lateLimit {
                 // The latest passed occurrence within the limit rings now, unless a later one
                 // also passed (then this one is missed and the later one is considered).
-                if let later = isOneOff ? nil : occurrence(of: alarm, after: o.instant, zone: zone), later.instant <= now {
+                if let later = isOneOff ? nil : occurrence(of: alarm, after: o.instant, zone: zone, firstEvent: firstEvent),
+                   later.instant <= now {
                     missed.append(o.instant)
                 } else {
                     return plan(o)

@@ -42,9 +42,21 @@ struct OptionTableCommandTests {
         try ("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20261225\r\nSUMMARY:Christmas Day\r\nRRULE:FREQ=YEARLY\r\n"
              + "END:VEVENT\r\nEND:VCALENDAR\r\n")
             .write(toFile: calendar, atomically: true, encoding: .utf8)
-        for option in AlarmOption.all(.schedule) { args += [option.flag, calendar] }
+        let schedule: [String: String] = ["skip-days": calendar, "weeks": "odd", "every": "3d", "from": "2026-12-07", "lead": "90m",
+                                          "before-first-event": calendar]
+        // The first event's alarm has no WHEN: a second alarm.
+        var byEvents = ["add", "--name", "events", "-D", "null"]
+        for option in AlarmOption.all(.schedule) {
+            let value = try #require(schedule[option.name], "give \(option.name) a test value here")
+            if option == .beforeFirstEvent || option == .lead { byEvents += [option.flag, value] } else { args += [option.flag, value] }
+        }
         let add = world.run(args)
         #expect(add.code == 0, "\(add)")
+        try ("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20270302T090000Z\r\nSUMMARY:Stand-up\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n")
+            .write(toFile: calendar + "-events.ics", atomically: true, encoding: .utf8)
+        byEvents[byEvents.firstIndex(of: calendar) ?? 0] = calendar + "-events.ics"
+        let events = world.run(byEvents)
+        #expect(events.code == 0, "\(events)")
         let stored = try String(contentsOfFile: world.alarmsFile, encoding: .utf8)
         for option in AlarmOption.all(.stored) where option != .sink {
             #expect(stored.contains("\n\(option.name) = "), "alarms.toml lacks \(option.name): \(stored)")
@@ -67,7 +79,8 @@ struct OptionTableCommandTests {
         for option in AlarmOption.all(.ring) {
             switch option.kind {
             case .percent, .count, .duration, .choice, .preAlarm: break
-            case .file, .files, .device, .sink, .message, .hooks: continue  // a name or a note: said as "looks like an option"
+            // A name or a note: said as "looks like an option"; days and dates are wake add's alone.
+            case .file, .files, .device, .sink, .message, .hooks, .days, .date: continue
             }
             let r = world.run(["07:00", "--dry-run", "-D", "null", option.flag, "-1"])
             #expect(r.code == 64 && r.stderr.contains("\(option.flag): negative value '-1'; give \(option.expects)"),

@@ -23,6 +23,8 @@ struct AlarmTestSettingsTests {
         case .count(let range): return String(range.upperBound)
         case .preAlarm: return "5m,30"
         case .hooks: return "ringing=true"
+        case .days(let range): return "\(range.upperBound)d"
+        case .date: return "2026-12-07"
         }
     }
 

@@ -32,6 +32,21 @@ struct AddCommand: ParsableCommand {
 
     @Flag(help: "Add it even beside an alarm that rings at the same time on the same days (without it, that is refused).")
     var force = false
+    @Option(help: ArgumentHelp(AlarmOption.weeks.help, valueName: "odd|even"), completion: .list(AlarmOption.weeks.words))
+    var weeks: String?
+    @Option(help: ArgumentHelp(AlarmOption.every.help, valueName: "Nd"))
+    var every: String?
+    @Option(help: ArgumentHelp(AlarmOption.from.help, valueName: "date"))
+    var from: String?
+    @Option(help: ArgumentHelp(AlarmOption.beforeFirstEvent.help, valueName: "file"), completion: .file(extensions: ["ics"]))
+    var beforeFirstEvent: String?
+    @Option(help: ArgumentHelp(AlarmOption.lead.help, valueName: "duration"))
+    var lead: String?
+    /// The schedule's rules given, by option name, for `AddRequest.rules`.
+    var rules: [String: String] {
+        [AlarmOption.weeks.name: weeks, AlarmOption.every.name: every, AlarmOption.from.name: from,
+         AlarmOption.beforeFirstEvent.name: beforeFirstEvent, AlarmOption.lead.name: lead].compactMapValues { $0 }
+    }
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false

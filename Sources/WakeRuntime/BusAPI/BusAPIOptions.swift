@@ -67,7 +67,9 @@ struct BusAPIOptions {
     // MARK: the methods' options
 
     /// Add's keys beyond the ring options.
-    static let addKeys = ["days", "name", AlarmOption.skipDays.name, "force"]
+    static let addKeys = ["days", "name", "force"] + AlarmOption.all(.schedule).map(\.name)
+    /// The schedule's rules (`--weeks`, `--every`, `--from`): its options but the calendars, which are files.
+    static let ruleKeys = AlarmOption.all(.schedule).filter { $0 != .skipDays }.map(\.name)
 
     /// `wake add WHEN [options]` as the API's Add gives it; the ring options under config.toml's
     /// values as the command line's are. Runs on the API's worker thread (config.toml is read).
@@ -88,17 +90,22 @@ struct BusAPIOptions {
             }
         }
         let skipDays = try options.texts(AlarmOption.skipDays.name)
+        let eventsFile = try options.text(AlarmOption.beforeFirstEvent.name)
         // The daemon's working directory is not the caller's: a relative name would find another file, or none.
         let files = AlarmOption.all(.stored).filter { $0.kind == .file }.compactMap { o in ring[o.name].map { (o.name, $0) } }
             + skipDays.map { (AlarmOption.skipDays.name, $0) }
+            + (eventsFile.map { [(AlarmOption.beforeFirstEvent.name, $0)] } ?? [])
         if let (key, path) = files.first(where: { !$0.1.hasPrefix("/") }) {
             throw WakeFailure(.usage, "Add: option '\(key)' names '\(path.printable)', not an absolute path; give the file's full path, as '/home/me/alarm.flac'")
         }
         let config = try ConfigDefaults.load()
         let settings = try RingSettings(layering: ring, under: config, given: given)
         let words = when.split(separator: " ").map(String.init)
+        var rules: [String: String] = [:]
+        for key in ruleKeys { rules[key] = try options.text(key) }
         return StandingAlarmActions.AddRequest(when: words, days: try options.text("days"), name: try options.text("name"),
-                                               ring: settings, given: given, skipDays: skipDays, force: try options.flag("force"))
+                                               ring: settings, given: given, skipDays: skipDays,
+                                               rules: rules, force: try options.flag("force"))
     }
 
     static func skipRequest(name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.SkipRequest {

@@ -272,7 +272,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         // be read is said, and the alarm rings on the days it would have skipped.
         let now = realtime
         let daysOff = AlarmDaysOff(alarms.filter { names?.contains($0.name) ?? true }, config: config, now: now, zone: zone)
-        problems += daysOff.problems.map { $0.line + AlarmDaysOff.meanwhile }
+        problems += daysOff.problems.map { $0.line + AlarmDaysOff.meanwhile($0) }
         sayProblems(problems)
         let present = Set(alarms.map(\.name))
         let forgotten = AlarmRecord.forgotten(history, present: present, now: now)
@@ -301,7 +301,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
                 continue
             }
             let plan = StandingSchedule.plan(alarm, record: record, lateLimit: settings.lateLimit, now: now, zone: zone,
-                                             dayOff: daysOff[alarm.name].dayOff)
+                                             dayOff: daysOff[alarm.name].dayOff, firstEvent: daysOff[alarm.name].firstEvent)
             recordPlan(alarm.name, plan, record: record)
             sayNoDay(alarm.name, plan, daysOff)
             if plan.noDayUntil == nil { sayPassedOver(alarm.name, plan) }
@@ -665,6 +665,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
             case .paused: continue
             case .requested: break
             case .dayOff(let holiday): fields.append(("holiday", .string(holiday)))
+            case .noEvent: continue  // no occurrence: a day the calendar leaves without one
             }
             guard passedOverSaid.insert("\(name) \(p.instant.nanoseconds)").inserted else { continue }
             log?.emit("skipped", at: realtime, fields)

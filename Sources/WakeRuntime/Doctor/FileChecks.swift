@@ -88,7 +88,7 @@ extension Doctor {
             // Planned as the daemon plans it, to find the alarm every day of which is a holiday.
             let plan = StandingSchedule.plan(a, record: history[a.name] ?? AlarmRecord(name: a.name),
                                              lateLimit: RingSettings.lateLimit(of: a, config: config), now: daysOff.now, zone: daysOff.zone,
-                                             dayOff: daysOff[a.name].dayOff)
+                                             dayOff: daysOff[a.name].dayOff, firstEvent: daysOff[a.name].firstEvent)
             if let why = daysOff.noDay(a.name, plan) {
                 silenced.append("alarm '\(a.name)' rings on no day: \(why)")
                 silencedNames.append(a.name)

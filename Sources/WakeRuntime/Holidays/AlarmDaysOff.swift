@@ -13,6 +13,8 @@ public struct AlarmDaysOff {
             case unreadable
             /// No day beyond the next `DayOffCalendars.reachDays`: it skips nothing more soon.
             case runningOut
+            /// `--before-first-event`'s calendar cannot be used: the alarm is not armed.
+            case events
         }
         public var alarm: String
         public var kind: Kind
@@ -40,8 +42,15 @@ public struct AlarmDaysOff {
         let cache = DayOffCalendars.Cache()
         let today = zone.localTime(at: now).date
         for a in alarms where calendars[a.name] == nil {
-            guard let paths = DayOffCalendars.paths(for: a, config: config) else { continue }
-            let read = DayOffCalendars.read(paths, zone: zone, cache: cache)
+            let paths = DayOffCalendars.paths(for: a, config: config)
+            let events = DayOffCalendars.firstEvent(of: a, zone: zone)
+            guard paths != nil || events != nil else { continue }
+            var read = DayOffCalendars.read(paths, zone: zone, cache: cache)
+            switch events {
+            case .success(let schedule): read.firstEvent = schedule
+            case .failure(let f): problems.append(Problem(alarm: a.name, kind: .events, text: f.message))
+            case nil: break
+            }
             calendars[a.name] = read
             names.append(a.name)
             problems += read.problems.map { Problem(alarm: a.name, kind: .unreadable, text: $0) }
@@ -63,4 +72,7 @@ public struct AlarmDaysOff {
 
     /// What a problem changes, said after it where the alarm keeps being planned.
     public static let meanwhile = "; meanwhile it rings on that calendar's days"
+
+    /// `meanwhile`, or for `--before-first-event`'s calendar, what its problem changes.
+    public static func meanwhile(_ p: Problem) -> String { p.kind == .events ? DayOffCalendars.eventsMeanwhile : meanwhile }
 }

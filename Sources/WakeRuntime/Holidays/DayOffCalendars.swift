@@ -15,6 +15,8 @@ public struct DayOffCalendars {
     }
 
     public var calendars: [Calendar] = []
+    /// `--before-first-event`'s calendar, read (`firstEvent(of:zone:)`); nil without, or unreadable.
+    public var firstEvent: FirstEventSchedule?
     /// One line per calendar that could not be read, naming it and the line at fault.
     public var problems: [String] = []
 

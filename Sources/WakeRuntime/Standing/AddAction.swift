@@ -12,11 +12,14 @@ extension StandingAlarmActions {
         public var given: Set<String>
         /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
         public var skipDays: [String]
+        /// `--weeks`, `--every`, `--from` as given, by option name (`DayRules`).
+        public var rules: [String: String]
         /// `--force`: added beside an alarm that rings at the same moments (`DuplicateAlarms`).
         public var force: Bool
 
         public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = [],
-                    force: Bool = false) {
+                    rules: [String: String] = [:], force: Bool = false) {
+            self.rules = rules
             self.force = force
             self.when = when
             self.days = days
@@ -39,10 +42,18 @@ extension StandingAlarmActions {
     public static func addAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?,
                                 in context: StandingContext? = nil) throws(WakeFailure) -> String {
         let context = try StandingContext.given(context)
-        guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
+        // `--before-first-event`: the calendar's events set the time (stored as 00:00, not used).
+        let byEvents = c.rules[AlarmOption.beforeFirstEvent.name] != nil
+        if byEvents, !c.when.isEmpty {
+            throw usage("WHEN does not go with --before-first-event: its calendar's first event each day sets the time; "
+                        + "leave out '\(c.when.joined(separator: " ").printable)'")
+        }
+        guard !c.when.isEmpty || byEvents else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
         let spec: WakeSpec
-        do { spec = try WakeSpec(parsing: c.when) } catch { throw usage(error.description) }
+        do { spec = byEvents ? .timeOfDay(hour: 0, minute: 0, second: 0) : try WakeSpec(parsing: c.when) } catch {
+            throw usage(error.description)
+        }
         var date: CivilDate?
         let (hour, minute, second): (Int, Int, Int)
         switch spec {
@@ -95,19 +106,32 @@ extension StandingAlarmActions {
                     + "give the file's full path")
             }
         }
+        // `--weeks`, `--every`, `--from`: checked, and stored with `--from` as the date it names today.
+        let ruled = try checkRules(c.rules, days: days, dated: date != nil, today: zone.localTime(at: now).date)
+        days = ruled.days
+        stored.merge(ruled.stored) { _, rule in rule }
         let config = context.config()
         let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
-        guard StandingSchedule.occurrence(of: alarm, after: now, zone: zone) != nil else {
+        let events = try checkFirstEvent(alarm, zone: zone)
+        if let events, StandingSchedule.occurrence(of: alarm, after: now, zone: zone, firstEvent: events) == nil {
+            throw WakeFailure(.config, "--before-first-event: calendar '\(c.rules[AlarmOption.beforeFirstEvent.name]?.printable ?? "")' "
+                              + "has no timed event on the alarm's days in the next year; give a calendar with its events, or other --days")
+        }
+        if events == nil, let rules = alarm.dayRules(zone: zone),
+           StandingSchedule.occurrence(of: alarm, after: now, zone: zone).map({ $0.instant - now > .seconds(366 * 86_400) }) ?? true {
+            throw usage("--days \(days.canonical)\(rules.phrase) leave the alarm no day to ring in the next year; give other days or rules")
+        }
+        guard StandingSchedule.occurrence(of: alarm, after: now, zone: zone, firstEvent: events) != nil else {
             throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
         }
         // Its first ring as the daemon will plan it: the calendar's days passed over. A calendar
         // that leaves a recurring alarm no day in the next year is a mistake (a mistyped DTEND or
         // RRULE), said now; a one-off rings on its own day, however far ahead.
         let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: alarm.name), lateLimit: .zero, now: now, zone: zone,
-                                          dayOff: calendars.calendars.dayOff)
+                                          dayOff: calendars.calendars.dayOff, firstEvent: events)
         guard let next = first.next, alarm.days == 0 || next.instant - now <= .seconds(366 * 86_400) else {
             // The calendars are the command's own when it gave some, else config.toml's.
             throw noDayInAYear(first, calendars: calendars.calendars, fromConfig: calendars.stored == nil ? config : nil, now: now,
@@ -176,7 +200,9 @@ extension StandingAlarmActions {
         // Its first ring, the calendar's days passed over said (the first few, and a count).
         let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
                                                  complete: first.passedOver.count < StandingSchedule.passedOverKept)
-        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
+        let ruleText = events.map { firstEventRule(alarm, $0) } ?? rule(alarm)
+        console.info("added '\(name)': \(ruleText)\(alarm.dayRules(zone: zone)?.phrase ?? "");"
+                     + " next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
                      + reasons.map { "; " + $0.printable }.joined())
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
         // Whether the daemon can arm it on the RTC, as far as can be told from here.
@@ -238,8 +264,11 @@ extension StandingAlarmActions {
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
     static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
-        var base = a.shortTimeText.filter { $0 != ":" }
+        var base = a.options[AlarmOption.beforeFirstEvent.name] != nil ? "event" : a.shortTimeText.filter { $0 != ":" }
         if a.days != 0 { base += "-" + a.daySet.canonical.replacingCommas() }
+        // `0630-weekdays-odd`, `0630-daily-every3d`: an odd and an even week's alarm are two alarms.
+        if let w = a.options[AlarmOption.weeks.name] { base += "-" + w }
+        if let e = a.options[AlarmOption.every.name] { base += "-every" + e }
         if let d = a.dateText { base += "-" + d }
         base = String(base.prefix(28))
         var name = base

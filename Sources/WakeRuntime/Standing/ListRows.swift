@@ -53,7 +53,7 @@ extension StandingAlarmActions {
             // the read is most of a row's cost.
             let lateLimit = read?.settings.lateLimit ?? Defaults.lateLimit
             let plan = StandingSchedule.plan(a, record: record, lateLimit: lateLimit, now: now,
-                                             zone: zone, dayOff: dayOffs.dayOff)
+                                             zone: zone, dayOff: dayOffs.dayOff, firstEvent: dayOffs.firstEvent)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
             let skips = record.skipInstants(of: a, zone: zone).filter { $0 > now }
@@ -179,8 +179,10 @@ extension StandingAlarmActions {
             }
             // What the daemon rings with, config.toml and set-aside options included.
             let s = row.settings
-            return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row, time: a.timeText,
-                         days: a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical), next: next, state: state,
+            let days = a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical + (a.dayRules(zone: zone)?.phrase ?? ""))
+            return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row,
+                         time: a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.timeText : "by event",
+                         days: days, next: next, state: state,
                          shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"],
                          device: s?.device ?? a.options["device"] ?? Defaults.device,
                          wakesSystem: said(r) ?? wouldWake(), message: s.map { $0.message } ?? a.options["message"],

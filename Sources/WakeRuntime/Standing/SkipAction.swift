@@ -78,7 +78,8 @@ extension StandingAlarmActions {
                     var trial = record
                     for _ in 0..<(request.count ?? 1) {
                         guard let next = StandingSchedule.plan(alarm, record: trial, lateLimit: lateLimit, now: now, zone: zone,
-                                                               dayOff: calendars.dayOff).next?.instant else { break }
+                                                               dayOff: calendars.dayOff,
+                                                               firstEvent: calendars.firstEvent).next?.instant else { break }
                         trial.skips.append(day(next))
                         changed.append(next)
                     }
@@ -94,7 +95,7 @@ extension StandingAlarmActions {
                             + "take some back with 'wake skip \(alarm.name) --undo'")
             }
             let next = StandingSchedule.plan(alarm, record: record, lateLimit: lateLimit, now: now, zone: zone,
-                                             dayOff: calendars.dayOff).next
+                                             dayOff: calendars.dayOff, firstEvent: calendars.firstEvent).next
             let rings = next.map { "; it rings next at \(Formatting.ringsAt($0.instant, now: now, zone: zone))" } ?? ""
             guard !changed.isEmpty else {
                 if request.undo {
@@ -159,7 +160,8 @@ extension StandingAlarmActions {
         let date = try onDate(text, example: "2026-12-24 (several: --on 2026-12-24,2026-12-31)")
         guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone) else {
             let days = alarm.dateText.map { "it rings once, on \($0)" }
-                ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)" : "it rings on \(alarm.daySet.canonical)")
+                ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)"
+                   : "it rings on \(alarm.daySet.canonical)\(alarm.dayRules(zone: zone)?.phrase ?? "")")
             throw usage("--on \(shown): '\(alarm.name)' does not ring that day (\(days)); give a day it rings on")
         }
         guard o.instant > now else { throw usage("--on \(shown): '\(alarm.name)' has already rung or passed that day; give a later date") }

@@ -25,7 +25,8 @@ public enum StandingAlarmActions {
     /// limit, its skips and pause, and its calendars' days off passed over.
     static func nextRing(_ a: StandingAlarm, record: AlarmRecord?, config: ConfigDefaults, daysOff: AlarmDaysOff) -> Deadline? {
         StandingSchedule.plan(a, record: record ?? AlarmRecord(name: a.name), lateLimit: RingSettings.lateLimit(of: a, config: config),
-                              now: daysOff.now, zone: daysOff.zone, dayOff: daysOff[a.name].dayOff).next
+                              now: daysOff.now, zone: daysOff.zone, dayOff: daysOff[a.name].dayOff,
+                              firstEvent: daysOff[a.name].firstEvent).next
     }
 
     /// The named alarms (each must exist), or every one when no name is given.

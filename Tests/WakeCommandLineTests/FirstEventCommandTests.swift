@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import WakeCore
+@testable import WakeTestSupport
+
+/// Issue 54's `--before-first-event FILE --lead DURATION` through the command line, on Monday
+/// 2027-03-01 at 05:00 UTC: what `wake add` stores and says, the ring `next` plans, the day with
+/// no event said as a reason, and the refusals (64 for the command line, 78 for the calendar).
+@Suite("Before the first event: the command line")
+struct FirstEventCommandTests {
+    static let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+        + "BEGIN:VEVENT\r\nDTSTART:20270301T110000Z\r\nSUMMARY:Later\r\nEND:VEVENT\r\n"
+        + "BEGIN:VEVENT\r\nDTSTART;TZID=Europe/Berlin:20270301T100000\r\nSUMMARY:Stand-up\r\nEND:VEVENT\r\n"
+        + "BEGIN:VEVENT\r\nDTSTART;VALUE=DATE:20270302\r\nSUMMARY:All day\r\nEND:VEVENT\r\n"
+        + "BEGIN:VEVENT\r\nDTSTART:20270303T080000Z\r\nSUMMARY:Review\r\nEND:VEVENT\r\n"
+        + "END:VCALENDAR\r\n"
+
+    @Test("90m before 10:00 Berlin (09:00 UTC): 07:30; skipped, the next is Wednesday's, Tuesday said as no event")
+    func ringsBeforeTheFirst() throws {
+        let world = try TestWorld()
+        let file = try world.dir.write("work.ics", Array(Self.calendar.utf8))
+        var r = world.run(["add", "--before-first-event", file, "--lead", "90m", "--days", "weekdays", "--name", "meet", "-D", "null"])
+        #expect(r.code == 0 && r.stdout.contains("added 'meet': 1h30m before the first event in work.ics on weekdays; next "), "\(r)")
+        let meet = try #require(try world.listJSON().first)
+        #expect(meet["options"] as? [String: String] == ["device": "null", "before-first-event": file, "lead": "90m"], "\(meet)")
+        #expect(meet["next"] as? String == "2027-03-01T07:30:00+00:00", "\(meet)")
+        r = world.run(["list"])
+        #expect(r.code == 0 && r.stdout.contains("by event"), "its time is the calendar's: \(r)")
+        r = world.run(["skip", "meet"])
+        #expect(r.code == 0, "\(r)")
+        r = world.run(["next", "--json"])
+        let next = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r)")
+        #expect(next["next"] as? String == "2027-03-03T06:30:00+00:00", "\(next)")
+        #expect((next["skipped"] as? [String])?.contains("Tue 2 Mar: no event in work.ics") == true, "\(next)")
+    }
+
+    @Test("refusals: WHEN with it, --lead alone or missing (64); a broken or an empty calendar (78, naming the file and line)")
+    func refusals() throws {
+        let world = try TestWorld()
+        let file = try world.dir.write("work.ics", Array(Self.calendar.utf8))
+        for (args, message) in [(["06:30", "--before-first-event", file, "--lead", "1h"], "WHEN does not go with --before-first-event"),
+                                (["--before-first-event", file], "--before-first-event and --lead go together"),
+                                (["06:30", "--lead", "1h"], "--before-first-event and --lead go together"),
+                                (["--before-first-event", file, "--lead", "13h"], "--lead 13h is longer than 12h")] {
+            let r = world.run(["add", "-D", "null"] + args)
+            #expect(r.code == 64 && r.stderrIsOneLine && r.stderr.contains(message), "\(args): \(r)")
+        }
+        let weekly = try world.dir.write("weekly.ics", Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20270301T090000Z\r\n"
+            + "RRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
+        var r = world.run(["add", "--before-first-event", weekly, "--lead", "1h", "-D", "null"])
+        #expect(r.code == 78 && r.stderr.contains("calendar '\(weekly)' line 4: RRULE 'FREQ=WEEKLY' is not yearly"), "\(r)")
+        let past = try world.dir.write("past.ics", Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260301T090000Z\r\n"
+            + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
+        r = world.run(["add", "--before-first-event", past, "--lead", "1h", "-D", "null"])
+        #expect(r.code == 78 && r.stderr.contains("has no timed event on the alarm's days in the next year"), "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: world.alarmsFile), "a refused add stores nothing")
+    }
+}
