@@ -49,6 +49,8 @@ public struct AlarmOption: Sendable, Hashable {
         case preAlarm
         /// One or more `EVENT=COMMAND` (`HookCommand`): repeatable as `files` is, held the same way.
         case hooks
+        /// A name as an alarm's (`StandingAlarm.isValidName`): `--group`.
+        case name
 
         /// Whether the option is given once per value (repeatable, an array in the files).
         public var isList: Bool { self == .files || self == .hooks }
@@ -131,6 +133,7 @@ public struct AlarmOption: Sendable, Hashable {
         case .message: return "a note of at most \(AlarmMessage.limit) characters"
         case .preAlarm: return "a duration and an optional percent, as 10m or 10m,25"
         case .hooks: return "an event and a command, as ringing=\"playerctl pause\""
+        case .name: return "a name of a-z, 0-9, _ and -, as 'school'"
         }
     }
 
@@ -192,6 +195,11 @@ public struct AlarmOption: Sendable, Hashable {
         case .hooks:
             for one in text.split(separator: Self.listSeparator, omittingEmptySubsequences: false) {
                 if case .failure(let why) = HookCommand.parse(String(one)) { return fail(": \(why.reason)") }
+            }
+            return .success(.text(text))
+        case .name:
+            guard StandingAlarm.isValidName(text) else {
+                return fail(": invalid name '\(text.printable)'; \(AlarmBook.nameRule)")
             }
             return .success(.text(text))
         }
@@ -323,6 +331,15 @@ extension AlarmOption {
     /// daemon at each reload; config.toml's apply to every recurring alarm that gives none.
     public static let skipDays = AlarmOption("skip-days", .files, default: nil, scope: [.schedule, .stored, .config],
                                              help: "Do not ring on the days of this iCalendar file (holidays; repeatable): all-day events, yearly rules and exceptions, as any calendar program exports them.")
+    /// A standing alarm's switch (`wake off`, `wake on`): stored only, never a ring option, so
+    /// `wake WHEN` and `wake add` do not take it; off, the alarm keeps its time, skips and pauses
+    /// and never rings. Kept only while off (on is the default, and `wake on` takes the key out).
+    public static let switchState = AlarmOption("switch", .choice(["on", "off"]), default: "on", scope: [.stored],
+                                                help: "on: the alarm rings; off: it is kept but never rings (wake off, wake on).")
+    /// A set of alarms switched, paused, skipped or removed together (`--group`): a name as an alarm's.
+    public static let group = AlarmOption("group", .name, default: nil, unset: "none", scope: [.schedule, .stored],
+                                          help: "Put the alarm in this group (a name as an alarm's), so 'wake on/off/pause/resume/skip/"
+                                              + "remove --group NAME' act on every alarm in it.")
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
@@ -354,7 +371,7 @@ extension AlarmOption {
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
-                                            hook, hookTimeout, skipDays, message, inhibit, notify, noticeBefore]
+                                            hook, hookTimeout, skipDays, group, switchState, message, inhibit, notify, noticeBefore]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { scope == .ring ? ringOptions : all.filter { $0.scope.contains(scope) } }

@@ -17,6 +17,7 @@ extension AlarmOption {
         case .count: return "N"
         case .preAlarm: return "DURATION[,PERCENT]"
         case .hooks: return "EVENT=COMMAND"
+        case .name: return "NAME"
         }
     }
 

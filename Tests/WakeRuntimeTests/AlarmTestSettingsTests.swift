@@ -23,6 +23,7 @@ struct AlarmTestSettingsTests {
         case .count(let range): return String(range.upperBound)
         case .preAlarm: return "5m,30"
         case .hooks: return "ringing=true"
+        case .name: return "school"
         }
     }
 

@@ -30,6 +30,9 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp(AlarmOption.skipDays.help, valueName: "file"), completion: .file(extensions: ["ics"]))
     var skipDays: [String] = []
 
+    @Option(help: ArgumentHelp(AlarmOption.group.help, valueName: "group"))
+    var group: String?
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }
@@ -72,7 +75,10 @@ struct SkipCommand: ParsableCommand {
         discussion: "Occurrences already skipped, paused or on a holiday of its calendars are not counted by --count. 'wake list' and 'wake next' say which days are skipped and why. --undo takes back every skip ahead, or those --on the dates given.")
 
     @Argument(help: "The alarm's name (see 'wake list').")
-    var name: String
+    var name: String?
+
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
 
     @Option(help: ArgumentHelp("Skip the next N occurrences (1 to 366).", valueName: "n"))
     var count: Int?
@@ -111,6 +117,9 @@ struct PauseCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The alarms to pause (default: every standing alarm).", valueName: "name"))
     var names: [String] = []
 
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }
@@ -132,16 +141,22 @@ struct ResumeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The alarms to resume (default: every paused one).", valueName: "name"))
     var names: [String] = []
 
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }
 
 /// `wake remove NAME`.
 struct RemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a standing alarm.")
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a standing alarm (or a group's).")
 
     @Argument(help: "The alarm's name (see 'wake list').")
-    var name: String
+    var name: String?
+
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false

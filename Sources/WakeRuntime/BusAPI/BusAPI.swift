@@ -278,14 +278,14 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         case .ringing?: state = "ringing"
         case .snoozed?: state = "snoozed"
         case .preRinging?: state = "pre-ringing"
-        default: state = paused ? "paused" : "waiting"
+        default: state = alarm.isOff ? "off" : paused ? "paused" : "waiting"
         }
         let skipped = (record.skipInstants(of: alarm, zone: controller.zone) + [record.lastSkipped].compactMap { $0 })
             .filter { $0 > now }.map(µs)
         var view = AlarmView(name: name, time: alarm.shortTimeText, days: alarm.days == 0 ? "" : alarm.daySet.canonical,
                              date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
                              nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),
-                             enabled: !paused)
+                             enabled: !alarm.isOff)
         // As the control endpoint tells `wake list`: from the first ring gone unanswered on.
         if let (round, news) = session.runner.round(of: name), round > 1, let news {
             (view.round, view.rounds) = (UInt32(clamping: round), UInt32(clamping: news.of))

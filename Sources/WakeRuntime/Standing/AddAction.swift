@@ -12,14 +12,19 @@ extension StandingAlarmActions {
         public var given: Set<String>
         /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
         public var skipDays: [String]
+        /// The stored options that are no ring options (`--group`; `switch` kept by `wake change`),
+        /// by key, each checked by its row.
+        public var other: [String: String]
 
-        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = []) {
+        public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = [],
+                    other: [String: String] = [:]) {
             self.when = when
             self.days = days
             self.name = name
             self.ring = ring
             self.given = given
             self.skipDays = skipDays
+            self.other = other
         }
     }
 
@@ -35,6 +40,42 @@ extension StandingAlarmActions {
     public static func addAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?,
                                 in context: StandingContext? = nil) throws(WakeFailure) -> String {
         let context = try StandingContext.given(context)
+        var checked = try checkedAlarm(c, console: console, signals: signals, in: context)
+        var alarm = checked.alarm
+        let store = context.store
+        let given = c.name
+        let added: String?
+        do {
+            added = try store.update { alarms -> String? in
+                let taken = Set(alarms.map(\.name))
+                if let given { if taken.contains(given) { return nil } } else { alarm.name = generatedName(alarm, taken: taken) }
+                alarms.append(alarm)
+                return alarm.name
+            }
+        } catch {
+            throw storeError(error)
+        }
+        guard let name = added else {
+            throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
+        }
+        checked.alarm = alarm
+        announce("added '\(name)'", checked, console: console, context: context)
+        return name
+    }
+
+    /// An alarm `wake add` (or `wake change`) would store, checked as `wake add` checks it, and its first ring.
+    struct CheckedAlarm {
+        var alarm: StandingAlarm
+        var first: StandingSchedule.Plan
+        var next: Deadline
+        var now: Instant
+        var zone: TimeZoneRules
+    }
+
+    /// Every check of `wake add`, in its order, up to the alarm to store (named `c.name`, or ""
+    /// for one to be named from its time).
+    static func checkedAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?,
+                             in context: StandingContext) throws(WakeFailure) -> CheckedAlarm {
         guard !c.when.isEmpty else { throw usage("missing WHEN: say when it rings, as 'wake add 06:30 --days weekdays'") }
         let text = c.when.joined(separator: " ")
         let spec: WakeSpec
@@ -94,6 +135,11 @@ extension StandingAlarmActions {
         let config = context.config()
         let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
+        for (key, value) in c.other {
+            guard let option = AlarmOption.named(key), option.scope.contains(.stored) else { throw usage("unknown option '\(key.printable)'") }
+            if case .failure(let problem) = option.parse(value) { throw usage(problem.message) }
+            stored[key] = value
+        }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
         guard StandingSchedule.occurrence(of: alarm, after: now, zone: zone) != nil else {
@@ -145,26 +191,17 @@ extension StandingAlarmActions {
         // A muted or quiet output is worth knowing tonight; the mixer guard raises it at ring time.
         if mixer.notable { console.error("warning: mixer: " + mixer.text) }
 
-        let store = context.store
-        let given = c.name
-        let added: String?
-        do {
-            added = try store.update { alarms -> String? in
-                let taken = Set(alarms.map(\.name))
-                if let given { if taken.contains(given) { return nil } } else { alarm.name = generatedName(alarm, taken: taken) }
-                alarms.append(alarm)
-                return alarm.name
-            }
-        } catch {
-            throw storeError(error)
-        }
-        guard let name = added else {
-            throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
-        }
+        return CheckedAlarm(alarm: alarm, first: first, next: next, now: now, zone: zone)
+    }
+
+    /// The line of an alarm stored (`added 'work'`, `changed 'work'`): its rule and first ring, and
+    /// what stands in its way.
+    static func announce(_ what: String, _ checked: CheckedAlarm, console: Console, context: StandingContext) {
+        let (alarm, first, next, now, zone) = (checked.alarm, checked.first, checked.next, checked.now, checked.zone)
         // Its first ring, the calendar's days passed over said (the first few, and a count).
         let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
                                                  complete: first.passedOver.count < StandingSchedule.passedOverKept)
-        console.info("added '\(name)': \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
+        console.info("\(what): \(rule(alarm)); next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
                      + reasons.map { "; " + $0.printable }.joined())
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
         // Whether the daemon can arm it on the RTC, as far as can be told from here.
@@ -173,7 +210,6 @@ extension StandingAlarmActions {
         if !context.daemonRunning() {
             console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
         }
-        return name
     }
 
     /// The holiday calendars `wake add` was given (or config.toml gives): each must read, now
