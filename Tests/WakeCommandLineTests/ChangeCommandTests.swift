@@ -40,7 +40,8 @@ struct ChangeCommandTests {
                               (["change", "work", "--volume", "0"], "silent"),
                               (["change", "work", "--reset", "tyme"], "--reset: no option 'tyme'"),
                               (["change", "work", "--reset", "volume", "--volume", "50"], "contradict"),
-                              (["change", "work", "--group", "Bad Name"], "--group: invalid name")] {
+                              (["change", "work", "--group", "Bad Name"], "--group: invalid name"),
+                              (["change", "work"], "nothing to change in 'work'")] {
             let r = world.run(args)
             #expect(r.code == 64 && r.stderrIsOneLine && r.stderr.contains(words), "\(args): \(r)")
         }

@@ -209,7 +209,9 @@ struct BusAPIEndToEndTests {
             r = try await call(mock, at: path, alarm, "Update", ["a{sv}", "1", "when", "s", "06:45"])
             #expect(r.exitCode == 0, "\(r)")
             #expect(try await work()?["time"] as? String == "06:45:00")
-            try await until("Time follows") { try await mock.busctl(["get-property", Self.name, path, alarm, "Time"]).stdout.contains("06:45") }
+            try await until("Time follows") {
+                try await mock.busctl(["get-property", Self.name, path, alarm, "Time"]).stdout.contains("06:45")
+            }
             r = try await mock.busctl(["set-property", Self.name, path, alarm, "Enabled", "b", "false"])
             #expect(r.exitCode == 0, "\(r)")
             let off = try await work()

@@ -424,7 +424,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     /// The one writable property: `Enabled`, the alarm's switch (`wake on`, `wake off`).
     private func setAlarm(_ name: String, _ property: String, _ value: BusValue, _ call: BusCall) -> BusReply {
         guard property == "Enabled" else {
-            return .error(name: "org.freedesktop.DBus.Error.PropertyReadOnly", message: "'\(property)' is read-only; only Enabled is written")
+            return .error(name: "org.freedesktop.DBus.Error.PropertyReadOnly",
+                          message: "'\(property)' is read-only; only Enabled is written")
         }
         guard let on = value.bool else { return .invalidArgs("Enabled takes a boolean, not '\(value.signature)'") }
         let standing = self.standing

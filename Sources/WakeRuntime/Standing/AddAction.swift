@@ -136,7 +136,9 @@ extension StandingAlarmActions {
         let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
         for (key, value) in c.other {
-            guard let option = AlarmOption.named(key), option.scope.contains(.stored) else { throw usage("unknown option '\(key.printable)'") }
+            guard let option = AlarmOption.named(key), option.scope.contains(.stored) else {
+                throw usage("unknown option '\(key.printable)'")
+            }
             if case .failure(let problem) = option.parse(value) { throw usage(problem.message) }
             stored[key] = value
         }

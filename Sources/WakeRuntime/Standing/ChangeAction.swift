@@ -97,6 +97,10 @@ extension StandingAlarmActions {
     /// The alarm as changed, as a `wake add` of it: the options given over those stored, less
     /// those reset; the time, days, calendars and group kept unless given or reset.
     static func addRequest(for c: ChangeRequest, from old: StandingAlarm, config: ConfigDefaults) throws(WakeFailure) -> AddRequest {
+        let ringGiven = AlarmOption.all(.ring).contains { c.given.contains($0.flag) }
+        if c.when.isEmpty, c.days == nil, c.newName == nil, !ringGiven, c.skipDays.isEmpty, c.group == nil, c.reset.isEmpty {
+            throw usage("nothing to change in '\(old.name.printable)'; give a new WHEN, --days, --name, a ring option or --reset OPTION")
+        }
         var reset = Set<String>()
         for word in c.reset {
             let key = word.hasPrefix("--") ? String(word.dropFirst(2)) : word

@@ -40,7 +40,8 @@ extension StandingAlarmActions {
             throw storeError(error)
         }
         for name in chosen where switched.contains(name) {
-            console.info("switched '\(name)' \(verb)" + (on ? "" : ": it keeps its time, skips and pauses and does not ring until 'wake on \(name)'"))
+            console.info("switched '\(name)' \(verb)"
+                         + (on ? "" : ": it keeps its time, skips and pauses and does not ring until 'wake on \(name)'"))
         }
         for name in chosen where already.contains(name) { console.info("'\(name)' is \(verb) already") }
         return switched
