@@ -47,6 +47,11 @@ struct ChangeCommandTests {
         }
         #expect(try String(contentsOfFile: world.alarmsFile, encoding: .utf8) == before, "a refusal changes nothing")
 
+        r = world.run(["add", "2027-03-24T08:00", "--name", "dentist", "-D", "null"])
+        #expect(r.code == 0, "\(r)")
+        r = world.run(["change", "dentist", "9:30"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'dentist': 09:30 on 2027-03-24"), "a dated one-off keeps its date: \(r)")
+
         r = world.run(["change", "work", "--name", "early"])
         #expect(r.code == 0 && r.stdout.contains("changed 'work', now 'early'"), "\(r)")
         let early = try alarm(world, "early")

@@ -132,6 +132,12 @@ extension StandingAlarmActions {
             if c.days != nil { when = [old.timeText] }
         }
         if c.days == nil, !c.when.isEmpty, (try? WakeSpec(parsing: c.when)).map(Self.namesADay) == true { days = nil }
+        // A one-off on a date given a new time of day alone stays on its date.
+        if c.days == nil, let date = old.date, case .timeOfDay(let h, let m, let sec)? = try? WakeSpec(parsing: c.when) {
+            var moved = old
+            (moved.hour, moved.minute, moved.second) = (h, m, sec)
+            when = [date.isoText + "T" + moved.timeText]
+        }
         let skipDays = !c.skipDays.isEmpty ? c.skipDays
             : reset.contains(AlarmOption.skipDays.name) ? [] : AlarmOption.list(old.options[AlarmOption.skipDays.name] ?? "")
         var other: [String: String] = [:]
