@@ -35,7 +35,7 @@ struct ChangeCommand: ParsableCommand {
     var group: String?
 
     @Option(help: ArgumentHelp("Take this option back to its default (its name without dashes, as volume; days: once).",
-                               valueName: "option"))
+                               valueName: "option"), completion: CompletionValues.reset)
     var reset: [String] = []
 
     @Flag(name: .shortAndLong, help: "Print only errors.")

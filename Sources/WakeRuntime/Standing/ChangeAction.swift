@@ -32,7 +32,7 @@ extension StandingAlarmActions {
     }
 
     /// What `--reset` takes: every stored option but the switch (`wake on`), and `days`.
-    static var resettable: [String] { ["days"] + AlarmOption.all(.stored).map(\.name).filter { $0 != AlarmOption.switchState.name } }
+    public static var resettable: [String] { ["days"] + AlarmOption.all(.stored).map(\.name).filter { $0 != AlarmOption.switchState.name } }
 
     public static func change(_ c: ChangeRequest, console: Console, signals: SignalChannel?,
                               in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
