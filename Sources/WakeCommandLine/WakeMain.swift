@@ -49,7 +49,9 @@ public enum WakeMain {
                 let ring = try c.command.ring.settings(under: c.config, given: c.given)
                 let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
                                                               ring: ring, given: c.given, skipDays: c.command.skipDays,
-                                                              rules: c.command.rules, force: c.command.force)
+                                                              rules: c.command.rules,
+                                                              other: c.command.group.map { [AlarmOption.group.name: $0] } ?? [:],
+                                                              force: c.command.force)
                 return try StandingAlarmActions.add(request, console: console, signals: signals, in: standing)
             }
         case "list":
@@ -70,23 +72,47 @@ public enum WakeMain {
         case "skip":
             return r.run(SkipCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
                 let s = c.command
-                return try StandingAlarmActions.skip(.init(name: s.name, undo: s.undo, count: s.count, dates: s.on), console: console,
-                                                     in: standing)
+                // Without a name or group: the alarm that rings next (`SkipRequest.name`).
+                guard s.name != nil || s.group != nil else {
+                    return try StandingAlarmActions.skip(.init(name: nil, undo: s.undo, count: s.count, dates: s.on), console: console,
+                                                         in: standing)
+                }
+                return try StandingAlarmActions.eachOf(s.name, group: s.group, verb: "skip", console: console, in: standing) {
+                    name throws(WakeFailure) in
+                    try StandingAlarmActions.skip(.init(name: name, undo: s.undo, count: s.count, dates: s.on), console: console,
+                                                  in: standing)
+                }
             }
         case "pause":
             return r.run(PauseCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
-                try StandingAlarmActions.pause(until: c.command.until, from: c.command.from, long: c.command.long, names: c.command.names,
-                                               console: console, in: standing)
+                let names = try StandingAlarmActions.names(c.command.names, group: c.command.group, console: console, in: standing)
+                return try StandingAlarmActions.pause(until: c.command.until, from: c.command.from, long: c.command.long, names: names,
+                                                      console: console, in: standing)
             }
         case "resume":
             return r.run(ResumeCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
-                try StandingAlarmActions.resume(names: c.command.names, all: c.command.all, on: c.command.on, console: console,
-                                                in: standing)
+                let names = try StandingAlarmActions.names(c.command.names, group: c.command.group, console: console, in: standing)
+                return try StandingAlarmActions.resume(names: names, all: c.command.all, on: c.command.on, console: console,
+                                                       in: standing)
             }
         case "remove":
             return r.run(RemoveCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
-                try StandingAlarmActions.remove(name: c.command.name, console: console, in: standing)
+                try StandingAlarmActions.eachOf(c.command.name, group: c.command.group, verb: "remove", console: console, in: standing) {
+                    name throws(WakeFailure) in try StandingAlarmActions.remove(name: name, console: console, in: standing)
+                }
             }
+        case "change":
+            return r.run(ChangeCommand.self, rest, readsConfig: true, quiet: \.quiet) { c, console, signals throws(WakeFailure) in
+                let m = c.command
+                let request = StandingAlarmActions.ChangeRequest(name: m.name, when: m.when, days: m.days, newName: m.newName,
+                                                                 values: m.ring.values, given: c.given, skipDays: m.skipDays,
+                                                                 group: m.group, reset: m.reset)
+                return try StandingAlarmActions.change(request, console: console, signals: signals, in: standing)
+            }
+        case "on":
+            return switchAlarms(OnCommand.self, on: true, rest, r, standing)
+        case "off":
+            return switchAlarms(OffCommand.self, on: false, rest, r, standing)
         case "stop":
             return r.run(StopCommand.self, rest) { c, console, _ throws(WakeFailure) in
                 try control(.stop, id: c.command.id, console: console)
@@ -142,6 +168,14 @@ public enum WakeMain {
             let invocation: Invocation<WakeCommand>
             do { invocation = try r.parse(WakeCommand.self, arguments, readsConfig: true) } catch { return error.code }
             return oneOff(invocation, world)
+        }
+    }
+
+    /// `wake on` and `wake off`: one switch, two words.
+    static func switchAlarms<T: SwitchCommand>(_ type: T.Type, on: Bool, _ rest: [String], _ r: CommandRunner,
+                                               _ standing: StandingContext?) -> Int32 {
+        r.run(T.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
+            try StandingAlarmActions.setSwitch(on: on, names: c.command.names, group: c.command.group, console: console, in: standing)
         }
     }
 

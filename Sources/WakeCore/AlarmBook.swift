@@ -52,7 +52,7 @@ public enum AlarmBook {
 
         """ + optionLines + """
         #   message = "Dentist"      a note shown with the alarm (--message), at most 120 characters
-        #   created = "2026-11-23T03:00:00Z"   when the alarm was added, UTC (required)
+        #   created = "2026-11-23T03:00:00Z"   added or last changed, UTC (required)
         #
         # Every value is a string in double quotes, with TOML's escapes (\\" \\\\ \\n \\t \\uXXXX); days and
         # skip-days are arrays of them on one line. Keys are bare (no quotes, no dots). # starts a comment; blank

@@ -53,6 +53,8 @@ public struct AlarmOption: Sendable, Hashable {
         case days(ClosedRange<Int>)
         /// A local date, `2026-12-07`, or a day word as WHEN takes it (`tomorrow`, `mon`, `dec 24`).
         case date
+        /// A name as an alarm's (`StandingAlarm.isValidName`): `--group`.
+        case name
 
         /// Whether the option is given once per value (repeatable, an array in the files).
         public var isList: Bool { self == .files || self == .hooks }
@@ -137,6 +139,7 @@ public struct AlarmOption: Sendable, Hashable {
         case .hooks: return "an event and a command, as ringing=\"playerctl pause\""
         case .days(let range): return "a number of days from \(range.lowerBound) to \(range.upperBound), as 3d"
         case .date: return "a date, as 2026-12-07, tomorrow, mon or dec 24"
+        case .name: return "a name of a-z, 0-9, _ and -, as 'school'"
         }
     }
 
@@ -210,6 +213,11 @@ public struct AlarmOption: Sendable, Hashable {
             // Which date a day word names depends on the day it is read: `wake add` stores the date.
             guard NamedDay.date(of: text, today: CivilDate(year: 2026, month: 1, day: 1)) != nil else {
                 return fail(": invalid date '\(text.printable)'; give \(expects)")
+            }
+            return .success(.text(text))
+        case .name:
+            guard StandingAlarm.isValidName(text) else {
+                return fail(": invalid name '\(text.printable)'; \(AlarmBook.nameRule)")
             }
             return .success(.text(text))
         }
@@ -360,6 +368,15 @@ extension AlarmOption {
                                                            maximum: FirstEventSchedule.longestLead),
                                          default: nil, unset: "required with --before-first-event", scope: [.schedule, .stored],
                                          help: "With --before-first-event: how long before the event it rings, as 90m (at most 12h).")
+    /// A standing alarm's switch (`wake off`, `wake on`): stored only, never a ring option, so
+    /// `wake WHEN` and `wake add` do not take it; off, the alarm keeps its time, skips and pauses
+    /// and never rings. Kept only while off (on is the default, and `wake on` takes the key out).
+    public static let switchState = AlarmOption("switch", .choice(["on", "off"]), default: "on", scope: [.stored],
+                                                help: "on: the alarm rings; off: it is kept but never rings (wake off, wake on).")
+    /// A set of alarms switched, paused, skipped or removed together (`--group`): a name as an alarm's.
+    public static let group = AlarmOption("group", .name, default: nil, unset: "none", scope: [.schedule, .stored],
+                                          help: "Put the alarm in this group (a name as an alarm's), so 'wake on/off/pause/resume/skip/"
+                                              + "remove --group NAME' act on every alarm in it.")
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
@@ -391,8 +408,12 @@ extension AlarmOption {
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
-                                            hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead,
+                                            hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead, group, switchState,
                                             message, inhibit, notify, noticeBefore]
+
+    /// The schedule's options that choose which days an alarm rings on (`DayRules`,
+    /// `FirstEventSchedule`): not its holiday calendars, which pass over a few, nor its group.
+    public static let dayRules: [AlarmOption] = [weeks, every, from, beforeFirstEvent, lead]
 
     /// The options given `scope`, in order.
     public static func all(_ scope: Scope) -> [AlarmOption] { scope == .ring ? ringOptions : all.filter { $0.scope.contains(scope) } }

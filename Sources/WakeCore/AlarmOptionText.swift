@@ -19,6 +19,7 @@ extension AlarmOption {
         case .hooks: return "EVENT=COMMAND"
         case .days: return "Nd"
         case .date: return "DATE"
+        case .name: return "NAME"
         }
     }
 

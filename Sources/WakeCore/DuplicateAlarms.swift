@@ -3,10 +3,9 @@
 /// NAME` and `wake pause NAME`, since the other still rings, so `wake add` and the API's Add
 /// refuse one without `--force`, and `wake doctor` names those that exist.
 public enum DuplicateAlarms {
-    /// The options that choose which days an alarm rings on: the schedule's, but the holiday
-    /// calendars, which pass over only a few of them (two alarms that differ there ring together
-    /// on every other day).
-    static let dayRuleKeys = AlarmOption.all(.schedule).filter { $0 != .skipDays }.map(\.name)
+    /// The options that choose which days an alarm rings on (`AlarmOption.dayRules`): not the
+    /// holiday calendars or the group (two alarms that differ there ring together on most days).
+    static let dayRuleKeys = AlarmOption.dayRules.map(\.name)
 
     /// Whether `a` and `b` ring at the same moments.
     public static func same(_ a: StandingAlarm, _ b: StandingAlarm) -> Bool {

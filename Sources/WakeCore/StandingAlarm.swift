@@ -13,7 +13,8 @@ public struct StandingAlarm: Hashable, Sendable {
     /// Ring options exactly as given on the command line, keyed by long option name without
     /// dashes (`AlarmBook.optionKeys`): checked again, by the command line's own rules, on load.
     public var options: [String: String]
-    /// When it was added.
+    /// When it was added, or last changed or switched on (`wake change`, `wake on`): no
+    /// occurrence before it is owed, so an edit never rings or misses one at once.
     public var created: Instant
 
     public init(name: String, hour: Int, minute: Int, second: Int, days: UInt8, date: CivilDate?,
@@ -25,6 +26,12 @@ public struct StandingAlarm: Hashable, Sendable {
         self.options = options
         self.created = created
     }
+
+    /// Switched off (`wake off`): kept, never rung, until `wake on`.
+    public var isOff: Bool { options[AlarmOption.switchState.name] == "off" }
+
+    /// Its group (`--group`), if it has one.
+    public var group: String? { options[AlarmOption.group.name] }
 
     /// The longest name accepted.
     public static let nameLimit = 32

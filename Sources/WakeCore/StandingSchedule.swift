@@ -69,7 +69,9 @@ public enum StandingSchedule {
         public var passedOver: [PassedOver]
         /// True when the alarm is a one-off that has nothing left: it can be removed. Never for a
         /// recurring alarm (`noDayUntil`).
-        public var isDone: Bool { next == nil && keptUntil == nil && noDayUntil == nil }
+        public var isDone: Bool { next == nil && keptUntil == nil && noDayUntil == nil && !switchedOff }
+        /// The alarm is switched off (`wake off`): nothing armed, nothing missed, never done.
+        public var switchedOff = false
 
         public init(next: Deadline?, missed: [Instant], skipped: Instant?, keptUntil: Instant? = nil, passedOver: [PassedOver] = []) {
             self.next = next; self.missed = missed; self.skipped = skipped; self.keptUntil = keptUntil; self.passedOver = passedOver
@@ -123,6 +125,11 @@ public enum StandingSchedule {
     public static func plan(_ alarm: StandingAlarm, record: AlarmRecord, lateLimit: Duration, now: Instant,
                             zone: TimeZoneRules, dayOff: (CivilDate) -> String? = { _ in nil },
                             firstEvent: FirstEventSchedule? = nil) -> Plan {
+        if alarm.isOff {
+            var off = Plan(next: nil, missed: [], skipped: nil)
+            off.switchedOff = true
+            return off
+        }
         // Everything up to the latest occurrence already dealt with is history.
         var handled = alarm.created
         for t in [record.lastFired, record.missed, record.lastSkipped].compactMap({ $0 }) where t > handled { handled = t }

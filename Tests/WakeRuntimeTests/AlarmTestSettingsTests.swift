@@ -25,6 +25,7 @@ struct AlarmTestSettingsTests {
         case .hooks: return "ringing=true"
         case .days(let range): return "\(range.upperBound)d"
         case .date: return "2026-12-07"
+        case .name: return "school"
         }
     }
 

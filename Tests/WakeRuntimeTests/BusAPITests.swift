@@ -210,6 +210,36 @@ import WakeSystem
         }
     }
 
+    @Test("Update is wake change (Add's keys, when, reset; its refusals as Usage); Enabled is written as wake off and on, nothing else is")
+    func updateAndEnabled() async throws {
+        try await Self.withAPI([DaemonControllerTests.daily("work", 7, options: ["device": "null", "volume": "80"])]) { f in
+            let (mock, session, store) = (f.mock, f.session, f.store)
+            let path = BusAPIDescription.path(of: "work")
+            func alarm() throws -> StandingAlarm? { try store.load().first { $0.name == "work" } }
+            var r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Update", "a{sv}", "3",
+                                                          "when", "s", "6:45", "snooze", "s", "5m", "reset", "as", "1", "volume"])
+            #expect(r.exitCode == 0, "\(r)")
+            var work = try #require(try alarm())
+            #expect(work.shortTimeText == "06:45" && work.days == DaySet.daily.bits && work.options == ["device": "null", "snooze": "5m"],
+                    "\(work)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Update", "a{sv}", "1",
+                                                      "volume", "s", "0"])
+            #expect(r.exitCode != 0 && r.stderr.contains("silent"), "\(r)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Update", "a{sv}", "1",
+                                                      "tyme", "s", "7:00"])
+            #expect(r.exitCode != 0 && r.stderr.contains("unknown option 'tyme'"), "\(r)")
+            r = try await Self.busctl(mock, session, ["set-property", Self.name, path, BusAPIDescription.alarm, "Enabled", "b", "false"])
+            #expect(r.exitCode == 0, "\(r)")
+            work = try #require(try alarm())
+            #expect(work.isOff, "\(work)")
+            r = try await Self.busctl(mock, session, ["set-property", Self.name, path, BusAPIDescription.alarm, "Name", "s", "x"])
+            #expect(r.exitCode != 0 && r.stderr.contains("read-only"), "\(r)")
+            r = try await Self.busctl(mock, session, ["set-property", Self.name, path, BusAPIDescription.alarm, "Enabled", "b", "true"])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(try alarm()?.isOff == false)
+        }
+    }
+
     @Test("a pre-ringing alarm: State says so; Stop ends the pre-alarm by the caller and the alarm stays set; Add refuses a relative file")
     func preRingingAndRelativeFiles() async throws {
         try await Self.withAPI([DaemonControllerTests.daily("work", 7, options: ["pre-alarm": "10m"])]) { f in

@@ -284,6 +284,24 @@ struct DaemonControllerTests {
         #expect(d.lines.lines.contains("'work' removed"))
     }
 
+    @Test("an alarm switched off (wake off) is disarmed at the reload and never rings; an off one-off is kept, not done")
+    func switchedOffIsDisarmedAndKept() throws {
+        let once = StandingAlarm(name: "once", hour: 7, minute: 0, second: 0, days: 0, date: nil, options: ["switch": "off"],
+                                 created: RunnerTests.evening - .seconds(3600))
+        let d = try Daemon(alarms: [Self.daily("work", 7), once])
+        try d.start()
+        #expect(d.controller?.occurrence(of: "once") == nil)
+        try d.store.update { $0 = [Self.daily("work", 7, options: ["switch": "off"]), once] }
+        d.controller?.requestReload()
+        d.controller?.applyPending()
+        #expect(d.controller?.occurrence(of: "work") == nil)
+        let before = try d.record("work")  // the week before its start, missed while nothing ran
+        d.advance(by: .seconds(8 * 3600))
+        #expect(!d.runner.isRinging)
+        #expect(try d.store.load().map(\.name) == ["once", "work"], "nothing off is removed")
+        #expect(try d.record("work") == before, "nor is the morning it was off recorded as rung or missed")
+    }
+
     // MARK: issue 25: hardening
 
     @Test("a one-off that rang, brought back by a restored alarms.toml, is removed again without a sound, also after a restart")

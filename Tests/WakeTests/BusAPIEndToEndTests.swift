@@ -172,10 +172,9 @@ struct BusAPIEndToEndTests {
             let pauseEnd = String(format: "%04d-%02d-%02d", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday)
             r = try await call(mock, "Pause", ["sa{sv}", "work", "1", "until", "s", pauseEnd])
             #expect(r.exitCode == 0, "\(r)")
-            try await until("paused") {
-                let enabled = try await property("Enabled"), state = try await property("State")
-                return enabled.contains("false") && state.contains("paused")
-            }
+            // A pause is no switch: Enabled stays true (issue 54).
+            try await until("paused") { try await property("State").contains("paused") }
+            #expect(try await property("Enabled").contains("true"))
             list = try await WakeProcess.run(["list"], environment: env)
             #expect(list.stdout.contains("paused"), "\(list)")
             r = try await call(mock, "Pause", ["sa{sv}", "work", "0"])
@@ -183,10 +182,43 @@ struct BusAPIEndToEndTests {
 
             r = try await call(mock, "Resume", ["s", "work"])
             #expect(r.exitCode == 0, "\(r)")
-            try await until("resumed") { try await property("Enabled").contains("true") }
+            try await until("resumed") { try await property("State").contains("waiting") }
             r = try await call(mock, "Skip", ["sa{sv}", "nope", "0"])
             #expect(r.exitCode != 0 && r.stderr.contains("nope"), "\(r)")
 
+            daemon.send(SIGTERM)
+            let end = await daemon.wait(timeout: .seconds(30))
+            #expect(end.exitCode == 0, "\(daemon.report(end))")
+        }
+    }
+
+    @Test("Update moves an alarm and Enabled=false switches it off, as wake change and wake off do: wake list --json says so")
+    func updateAndSwitchOff() async throws {
+        try await NotificationMock.with(server: false) { mock in
+            let home = try AlarmHome()
+            let (daemon, env) = try await daemon(mock, home)
+            let path = Self.root + "/alarm/work"
+            let alarm = "io.github.wakeclock.Wake1.Alarm"
+            var r = try await call(mock, "Add", ["sa{sv}", "06:30", "3", "days", "s", "daily", "name", "s", "work", "device", "s", "null"])
+            #expect(r.exitCode == 0, "\(r)")
+            func work() async throws -> [String: Any]? {
+                let list = try await WakeProcess.run(["list", "--json"], environment: env)
+                let all = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
+                return all?.first { $0["name"] as? String == "work" }
+            }
+            r = try await call(mock, at: path, alarm, "Update", ["a{sv}", "1", "when", "s", "06:45"])
+            #expect(r.exitCode == 0, "\(r)")
+            #expect(try await work()?["time"] as? String == "06:45:00")
+            try await until("Time follows") {
+                try await mock.busctl(["get-property", Self.name, path, alarm, "Time"]).stdout.contains("06:45")
+            }
+            r = try await mock.busctl(["set-property", Self.name, path, alarm, "Enabled", "b", "false"])
+            #expect(r.exitCode == 0, "\(r)")
+            let off = try await work()
+            #expect(off?["enabled"] as? Bool == false && off?["state"] as? String == "off", "\(String(describing: off))")
+            try await until("Enabled follows") {
+                try await mock.busctl(["get-property", Self.name, path, alarm, "Enabled"]).stdout.contains("false")
+            }
             daemon.send(SIGTERM)
             let end = await daemon.wait(timeout: .seconds(30))
             #expect(end.exitCode == 0, "\(daemon.report(end))")

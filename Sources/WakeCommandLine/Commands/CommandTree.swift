@@ -23,6 +23,7 @@ struct WakeCommandTree: ParsableCommand {
     /// The subcommands, each named by its first word on the command line.
     static let subcommands: [any ParsableCommand.Type] = [
         AddCommand.self, ListCommand.self, NextCommand.self, SkipCommand.self, PauseCommand.self, ResumeCommand.self, RemoveCommand.self,
+        ChangeCommand.self, OnCommand.self, OffCommand.self,
         StopCommand.self, SnoozeCommand.self, CancelCommand.self, DaemonCommand.self, DoctorCommand.self, TestCommand.self,
         HolidaysCommand.self,
     ]
@@ -51,6 +52,8 @@ enum CompletionValues {
     static let notify: CompletionKind = .list(AlarmOption.notify.words)
     /// `wake next --follow --format`.
     static let feedFormat: CompletionKind = .list(NextAlarmFeedFormat.names)
+    /// `wake change --reset`: the options it takes back.
+    static let reset: CompletionKind = .list(StandingAlarmActions.resettable)
     /// WHEN: the words of the time forms (a time itself is typed, not completed).
     static let when: CompletionKind = .list(["now", "noon", "midnight", "today", "tomorrow", "in"] + DaySet.daily.names)
     /// `wake add`'s WHEN: the same days, without `now` and `in` (a standing alarm has a time of day).

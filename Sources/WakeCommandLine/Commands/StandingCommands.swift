@@ -47,6 +47,8 @@ struct AddCommand: ParsableCommand {
         [AlarmOption.weeks.name: weeks, AlarmOption.every.name: every, AlarmOption.from.name: from,
          AlarmOption.beforeFirstEvent.name: beforeFirstEvent, AlarmOption.lead.name: lead].compactMapValues { $0 }
     }
+    @Option(help: ArgumentHelp(AlarmOption.group.help, valueName: "group"))
+    var group: String?
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
@@ -96,6 +98,9 @@ struct SkipCommand: ParsableCommand {
     @Argument(help: "The alarm's name (see 'wake list'; default: the alarm that rings next, or with --undo the one with skips ahead).")
     var name: String?
 
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
+
     @Option(help: ArgumentHelp("Skip the next N occurrences (1 to 366).", valueName: "n"))
     var count: Int?
 
@@ -133,6 +138,9 @@ struct PauseCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The alarms to pause (default: every standing alarm).", valueName: "name"))
     var names: [String] = []
 
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }
@@ -154,16 +162,22 @@ struct ResumeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The alarms to resume (default: every paused one).", valueName: "name"))
     var names: [String] = []
 
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }
 
 /// `wake remove NAME`.
 struct RemoveCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a standing alarm.")
+    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a standing alarm (or a group's).")
 
     @Argument(help: "The alarm's name (see 'wake list').")
-    var name: String
+    var name: String?
+
+    @Option(help: ArgumentHelp("Every alarm of this group (see --group of 'wake add').", valueName: "group"))
+    var group: String?
 
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false

@@ -278,14 +278,14 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         case .ringing?: state = "ringing"
         case .snoozed?: state = "snoozed"
         case .preRinging?: state = "pre-ringing"
-        default: state = paused ? "paused" : "waiting"
+        default: state = alarm.isOff ? "off" : paused ? "paused" : "waiting"
         }
         let skipped = (record.skipInstants(of: alarm, zone: controller.zone) + [record.lastSkipped].compactMap { $0 })
             .filter { $0 > now }.map(µs)
         var view = AlarmView(name: name, time: alarm.shortTimeText, days: alarm.days == 0 ? "" : alarm.daySet.canonical,
                              date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
                              nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),
-                             enabled: !paused)
+                             enabled: !alarm.isOff)
         // As the control endpoint tells `wake list`: from the first ring gone unanswered on.
         if let (round, news) = session.runner.round(of: name), round > 1, let news {
             (view.round, view.rounds) = (UInt32(clamping: round), UInt32(clamping: news.of))
@@ -389,6 +389,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     private func alarmInterface(_ name: String) -> BusInterface {
         BusInterface(name: BusAPIDescription.alarm, introspection: BusAPIDescription.alarmXML,
                      properties: { [unowned self] in views[name]?.properties ?? [] },
+                     setProperty: { [unowned self] property, value, call in setAlarm(name, property, value, call) },
                      call: { [unowned self] call in
                          switch call.member {
                          case "Snooze": return control(.snooze, name, call, options: call.arguments.first)
@@ -398,9 +399,40 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                                  _ = try StandingAlarmActions.skip(.init(name: name), console: console)
                                  return ""
                              }
+                         case "Update": return update(name, call)
                          default: return nil
                          }
                      })
+    }
+
+    /// An alarm's Update(a{sv}): `wake change`, on the worker as Add is.
+    private func update(_ name: String, _ call: BusCall) -> BusReply {
+        let a = call.arguments
+        guard a.count == 1 else { return .invalidArgs("Update takes (a{sv}), not (\(a.map(\.signature).joined()))") }
+        do {
+            let request = try BusAPIOptions.changeRequest(name: name, options: try BusAPIOptions(a[0], method: "Update"))
+            let standing = self.standing
+            return enqueue(call, "Update") { console throws(WakeFailure) in
+                _ = try StandingAlarmActions.changeAlarm(request, console: console, signals: nil, in: standing.map { $0() })
+                return ""
+            }
+        } catch {
+            return BusAPIDescription.reply(error)
+        }
+    }
+
+    /// The one writable property: `Enabled`, the alarm's switch (`wake on`, `wake off`).
+    private func setAlarm(_ name: String, _ property: String, _ value: BusValue, _ call: BusCall) -> BusReply {
+        guard property == "Enabled" else {
+            return .error(name: "org.freedesktop.DBus.Error.PropertyReadOnly",
+                          message: "'\(property)' is read-only; only Enabled is written")
+        }
+        guard let on = value.bool else { return .invalidArgs("Enabled takes a boolean, not '\(value.signature)'") }
+        let standing = self.standing
+        return enqueue(call, "Set") { console throws(WakeFailure) in
+            try StandingAlarmActions.switchAlarms(on: on, names: [name], group: nil, console: console, in: standing.map { $0() })
+            return ""
+        }
     }
 
     /// A one-off's object: Stop and Snooze are sent to its wake; Skip is refused, as every edit is.
@@ -413,6 +445,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                                 case "Snooze": return forward(.snooze, pid, call, options: call.arguments.first)
                                 case "Stop": return forward(.stop, pid, call, options: nil)
                                 case "Skip": return Self.readOnly(pid, "Skip")
+                                case "Update": return Self.readOnly(pid, "Update")
                                 default: return nil
                                 }
                             })

@@ -114,6 +114,9 @@ public enum BusAPIDescription {
       </method>
       <method name="Stop"/>
       <method name="Skip"/>
+      <method name="Update">
+       <arg name="options" type="a{sv}" direction="in"/>
+      </method>
       <property name="Name" type="s" access="read"/>
       <property name="Time" type="s" access="read"/>
       <property name="Days" type="s" access="read"/>
@@ -122,7 +125,7 @@ public enum BusAPIDescription {
       <property name="NextRing" type="t" access="read"/>
       <property name="State" type="s" access="read"/>
       <property name="Skipped" type="at" access="read"/>
-      <property name="Enabled" type="b" access="read"/>
+      <property name="Enabled" type="b" access="readwrite"/>
       <property name="Round" type="u" access="read"/>
       <property name="Rounds" type="u" access="read"/>
       <property name="Kind" type="s" access="read">

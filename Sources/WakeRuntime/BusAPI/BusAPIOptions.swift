@@ -68,8 +68,8 @@ struct BusAPIOptions {
 
     /// Add's keys beyond the ring options.
     static let addKeys = ["days", "name", "force"] + AlarmOption.all(.schedule).map(\.name)
-    /// The schedule's rules (`--weeks`, `--every`, `--from`): its options but the calendars, which are files.
-    static let ruleKeys = AlarmOption.all(.schedule).filter { $0 != .skipDays }.map(\.name)
+    /// The schedule's rules (`--weeks`, `--every`, `--from`, `--before-first-event`): they choose the days.
+    static let ruleKeys = AlarmOption.dayRules.map(\.name)
 
     /// `wake add WHEN [options]` as the API's Add gives it; the ring options under config.toml's
     /// values as the command line's are. Runs on the API's worker thread (config.toml is read).
@@ -103,9 +103,39 @@ struct BusAPIOptions {
         let words = when.split(separator: " ").map(String.init)
         var rules: [String: String] = [:]
         for key in ruleKeys { rules[key] = try options.text(key) }
+        let group = try options.text(AlarmOption.group.name)
         return StandingAlarmActions.AddRequest(when: words, days: try options.text("days"), name: try options.text("name"),
-                                               ring: settings, given: given, skipDays: skipDays,
-                                               rules: rules, force: try options.flag("force"))
+                                               ring: settings, given: given, skipDays: skipDays, rules: rules,
+                                               other: group.map { [AlarmOption.group.name: $0] } ?? [:], force: try options.flag("force"))
+    }
+
+    /// Update's keys beyond Add's: the new `when` and what to `reset` (as `wake change` takes them).
+    static let updateKeys = ["when", "reset"]
+
+    /// `wake change NAME [options]` as an alarm's Update gives it: Add's keys (`name` renames),
+    /// `when` and `reset`, checked by `wake change`'s own path.
+    static func changeRequest(name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.ChangeRequest {
+        let ringKeys = AlarmOption.all(.ring).map(\.name)
+        try options.finish(known: ringKeys + addKeys + updateKeys)
+        var ring: [String: String] = [:]
+        for key in ringKeys {
+            let list = AlarmOption.named(key)?.kind.isList == true
+            if list, case let texts = try options.texts(key), !texts.isEmpty {
+                ring[key] = texts.joined(separator: String(AlarmOption.listSeparator))
+            } else if !list, let t = try options.text(key) {
+                ring[key] = t
+            }
+        }
+        let skipDays = try options.texts(AlarmOption.skipDays.name)
+        let files = AlarmOption.all(.stored).filter { $0.kind == .file }.compactMap { o in ring[o.name].map { (o.name, $0) } }
+            + skipDays.map { (AlarmOption.skipDays.name, $0) }
+        if let (key, path) = files.first(where: { !$0.1.hasPrefix("/") }) {
+            throw WakeFailure(.usage, "Update: option '\(key)' names '\(path.printable)', not an absolute path; give the file's full path")
+        }
+        let when = try options.text("when").map { $0.split(separator: " ").map(String.init) } ?? []
+        return StandingAlarmActions.ChangeRequest(name: name, when: when, days: try options.text("days"), newName: try options.text("name"),
+                                                  values: ring, given: Set(ring.keys.map { "--" + $0 }), skipDays: skipDays,
+                                                  group: try options.text(AlarmOption.group.name), reset: try options.texts("reset"))
     }
 
     static func skipRequest(name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.SkipRequest {

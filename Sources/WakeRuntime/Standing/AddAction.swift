@@ -12,13 +12,16 @@ extension StandingAlarmActions {
         public var given: Set<String>
         /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
         public var skipDays: [String]
-        /// `--weeks`, `--every`, `--from` as given, by option name (`DayRules`).
+        /// The stored options that are no ring options (`--group`; `switch` kept by `wake change`),
+        /// by key, each checked by its row.
+        public var other: [String: String]
+        /// `--weeks`, `--every`, `--from`, `--before-first-event`, `--lead` as given, by option name (`DayRules`).
         public var rules: [String: String]
         /// `--force`: added beside an alarm that rings at the same moments (`DuplicateAlarms`).
         public var force: Bool
 
         public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = [],
-                    rules: [String: String] = [:], force: Bool = false) {
+                    rules: [String: String] = [:], other: [String: String] = [:], force: Bool = false) {
             self.rules = rules
             self.force = force
             self.when = when
@@ -27,6 +30,7 @@ extension StandingAlarmActions {
             self.ring = ring
             self.given = given
             self.skipDays = skipDays
+            self.other = other
         }
     }
 
@@ -42,6 +46,52 @@ extension StandingAlarmActions {
     public static func addAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?,
                                 in context: StandingContext? = nil) throws(WakeFailure) -> String {
         let context = try StandingContext.given(context)
+        var checked = try checkedAlarm(c, console: console, signals: signals, in: context)
+        var alarm = checked.alarm
+        let store = context.store
+        let given = c.name
+        enum Outcome { case added(String), nameTaken, copies(StandingAlarm) }
+        let outcome: Outcome
+        do {
+            outcome = try store.update { alarms -> Outcome in
+                let taken = Set(alarms.map(\.name))
+                if let given { if taken.contains(given) { return .nameTaken } } else { alarm.name = generatedName(alarm, taken: taken) }
+                // Checked under the store's lock: two adds at once cannot both pass it.
+                if !c.force, let copy = DuplicateAlarms.existing(alarm, among: alarms) { return .copies(copy) }
+                alarms.append(alarm)
+                return .added(alarm.name)
+            }
+        } catch {
+            throw storeError(error)
+        }
+        let name: String
+        switch outcome {
+        case .added(let added): name = added
+        case .nameTaken:
+            throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
+        case .copies(let copy):
+            throw usage("\(rule(alarm)) is already alarm '\(copy.name)'; use --force to add another, or 'wake remove \(copy.name)' first")
+        }
+        checked.alarm = alarm
+        announce("added '\(name)'", checked, console: console, context: context)
+        return name
+    }
+
+    /// An alarm `wake add` (or `wake change`) would store, checked as `wake add` checks it, and its first ring.
+    struct CheckedAlarm {
+        var alarm: StandingAlarm
+        var first: StandingSchedule.Plan
+        var next: Deadline
+        var now: Instant
+        var zone: TimeZoneRules
+        /// `--before-first-event`'s calendar, read: the events that set its time.
+        var events: FirstEventSchedule?
+    }
+
+    /// Every check of `wake add`, in its order, up to the alarm to store (named `c.name`, or ""
+    /// for one to be named from its time).
+    static func checkedAlarm(_ c: AddRequest, console: Console, signals: SignalChannel?,
+                             in context: StandingContext) throws(WakeFailure) -> CheckedAlarm {
         // `--before-first-event`: the calendar's events set the time (stored as 00:00, not used).
         let byEvents = c.rules[AlarmOption.beforeFirstEvent.name] != nil
         if byEvents, !c.when.isEmpty {
@@ -113,6 +163,13 @@ extension StandingAlarmActions {
         let config = context.config()
         let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
+        for (key, value) in c.other {
+            guard let option = AlarmOption.named(key), option.scope.contains(.stored) else {
+                throw usage("unknown option '\(key.printable)'")
+            }
+            if case .failure(let problem) = option.parse(value) { throw usage(problem.message) }
+            stored[key] = value
+        }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
                                   options: stored, created: now)
         let events = try checkFirstEvent(alarm, zone: zone)
@@ -173,35 +230,18 @@ extension StandingAlarmActions {
         // A muted or quiet output is worth knowing tonight; the mixer guard raises it at ring time.
         if mixer.notable { console.error("warning: mixer: " + mixer.text) }
 
-        let store = context.store
-        let given = c.name
-        enum Outcome { case added(String), nameTaken, copies(StandingAlarm) }
-        let outcome: Outcome
-        do {
-            outcome = try store.update { alarms -> Outcome in
-                let taken = Set(alarms.map(\.name))
-                if let given { if taken.contains(given) { return .nameTaken } } else { alarm.name = generatedName(alarm, taken: taken) }
-                // Checked under the store's lock: two adds at once cannot both pass it.
-                if !c.force, let copy = DuplicateAlarms.existing(alarm, among: alarms) { return .copies(copy) }
-                alarms.append(alarm)
-                return .added(alarm.name)
-            }
-        } catch {
-            throw storeError(error)
-        }
-        let name: String
-        switch outcome {
-        case .added(let added): name = added
-        case .nameTaken:
-            throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
-        case .copies(let copy):
-            throw usage("\(rule(alarm)) is already alarm '\(copy.name)'; use --force to add another, or 'wake remove \(copy.name)' first")
-        }
+        return CheckedAlarm(alarm: alarm, first: first, next: next, now: now, zone: zone, events: events)
+    }
+
+    /// The line of an alarm stored (`added 'work'`, `changed 'work'`): its rule and first ring, and
+    /// what stands in its way.
+    static func announce(_ what: String, _ checked: CheckedAlarm, console: Console, context: StandingContext) {
+        let (alarm, first, next, now, zone) = (checked.alarm, checked.first, checked.next, checked.now, checked.zone)
         // Its first ring, the calendar's days passed over said (the first few, and a count).
         let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
                                                  complete: first.passedOver.count < StandingSchedule.passedOverKept)
-        let ruleText = events.map { firstEventRule(alarm, $0) } ?? rule(alarm)
-        console.info("added '\(name)': \(ruleText)\(alarm.dayRules(zone: zone)?.phrase ?? "");"
+        let ruleText = checked.events.map { firstEventRule(alarm, $0) } ?? rule(alarm)
+        console.info("\(what): \(ruleText)\(alarm.dayRules(zone: zone)?.phrase ?? "");"
                      + " next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
                      + reasons.map { "; " + $0.printable }.joined())
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
@@ -211,7 +251,6 @@ extension StandingAlarmActions {
         if !context.daemonRunning() {
             console.info("no daemon is running to ring it: start one with 'systemctl --user enable --now wake', or run 'wake daemon'")
         }
-        return name
     }
 
     /// The holiday calendars `wake add` was given (or config.toml gives): each must read, now

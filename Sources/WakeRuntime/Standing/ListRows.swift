@@ -66,7 +66,8 @@ extension StandingAlarmActions {
             let pause = record.pauses.first { $0.until > now }
             let pausedFrom = pause.flatMap { $0.hasBegun(at: now) ? nil : $0.from }
             let paused = pause.flatMap { $0.hasBegun(at: now) ? $0.until : nil }
-            if daemon, record.ringingSince != nil { state = "ringing" }
+            if a.isOff { state = "off" }  // wake off: kept, never rung
+            else if daemon, record.ringingSince != nil { state = "ringing" }
             else if daemon, let s = record.snoozedUntil, s > now {
                 state = "snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))"
             }

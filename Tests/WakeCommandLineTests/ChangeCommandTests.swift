@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+import WakeCore
+
+/// `wake change`, `wake on`/`off` and `--group` through the command line, on Monday 2027-03-01 at 05:00 UTC.
+@Suite("Standing alarms: change, on and off, groups, in process")
+struct ChangeCommandTests {
+    func alarm(_ world: TestWorld, _ name: String) throws -> [String: Any] {
+        try #require(try world.listJSON().first { $0["name"] as? String == name }, "no '\(name)' in the list")
+    }
+
+    @Test("change moves the time, keeps options and skips (a skip of a day no longer rung is dropped and said), resets, renames")
+    func change() throws {
+        let world = try TestWorld()
+        var r = world.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null", "--volume", "80"])
+        #expect(r.code == 0, "\(r)")
+        r = world.run(["skip", "work", "--on", "2027-03-03,2027-03-05"])
+        #expect(r.code == 0, "\(r)")
+        r = world.run(["change", "work", "06:45", "--days", "mon-thu"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'work': 06:45 on "), "\(r)")
+        #expect(r.stdout.contains("dropped the skip of 2027-03-05: 'work' no longer rings that day"), "\(r)")
+        var work = try alarm(world, "work")
+        #expect(work["time"] as? String == "06:45:00" && work["days"] as? [String] == ["mon", "tue", "wed", "thu"], "\(work)")
+        #expect((work["skips"] as? [String])?.map { $0.prefix(10) } == ["2027-03-03"], "\(work)")
+        #expect((work["options"] as? [String: String]) == ["device": "null", "volume": "80"], "\(work)")
+
+        r = world.run(["change", "work", "--snooze", "5m", "--reset", "volume", "--group", "job"])
+        #expect(r.code == 0, "\(r)")
+        work = try alarm(world, "work")
+        #expect((work["options"] as? [String: String]) == ["device": "null", "snooze": "5m", "group": "job"]
+                    && work["group"] as? String == "job", "\(work)")
+        #expect(work["time"] as? String == "06:45:00", "the time is kept")
+
+        r = world.run(["add", "08:00", "--name", "late", "-D", "null"])
+        #expect(r.code == 0, "\(r)")
+        let before = try String(contentsOfFile: world.alarmsFile, encoding: .utf8)
+        for (args, words) in [(["change", "nosuch", "07:00"], "no standing alarm named 'nosuch'"),
+                              (["change", "work", "--name", "late"], "'late' exists already"),
+                              (["change", "work", "--name", "Bad Name"], "--name: invalid name"),
+                              (["change", "work", "--volume", "0"], "silent"),
+                              (["change", "work", "--reset", "tyme"], "--reset: no option 'tyme'"),
+                              (["change", "work", "--reset", "volume", "--volume", "50"], "contradict"),
+                              (["change", "work", "--group", "Bad Name"], "--group: invalid name"),
+                              (["change", "work"], "nothing to change in 'work'")] {
+            let r = world.run(args)
+            #expect(r.code == 64 && r.stderrIsOneLine && r.stderr.contains(words), "\(args): \(r)")
+        }
+        #expect(try String(contentsOfFile: world.alarmsFile, encoding: .utf8) == before, "a refusal changes nothing")
+
+        r = world.run(["add", "2027-03-24T08:00", "--name", "dentist", "-D", "null"])
+        #expect(r.code == 0, "\(r)")
+        r = world.run(["change", "dentist", "9:30"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'dentist': 09:30 on 2027-03-24"), "a dated one-off keeps its date: \(r)")
+
+        r = world.run(["change", "work", "--name", "early"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'work', now 'early'"), "\(r)")
+        let early = try alarm(world, "early")
+        #expect((early["skips"] as? [String])?.count == 1, "the record follows the rename: \(early)")
+        #expect(try world.listJSON().contains { $0["name"] as? String == "work" } == false)
+    }
+
+    @Test("off: kept, shown as off, passed over by next; on again; --group switches, pauses and removes a group")
+    func switchesAndGroups() throws {
+        let world = try TestWorld()
+        for args in [["add", "06:30", "--days", "weekdays", "--name", "work", "--group", "job"],
+                     ["add", "07:00", "--days", "daily", "--name", "gym", "--group", "job"],
+                     ["add", "08:00", "--name", "dentist"]] {
+            let r = world.run(args + ["-D", "null"])
+            #expect(r.code == 0, "\(r)")
+        }
+        var r = world.run(["off", "work"])
+        #expect(r.code == 0 && r.stdout.contains("switched 'work' off"), "\(r)")
+        var work = try alarm(world, "work")
+        #expect(work["enabled"] as? Bool == false && work["state"] as? String == "off" && work["next"] is NSNull, "\(work)")
+        r = world.run(["next", "--json"])
+        let next = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r)")
+        #expect(next["id"] as? String == "gym", "an off alarm is passed over: \(next)")
+        r = world.run(["list"])
+        #expect(r.stdout.split(separator: "\n").contains { $0.hasPrefix("work") && $0.contains("off") }, "\(r)")
+        r = world.run(["on", "work"])
+        #expect(r.code == 0 && r.stdout.contains("switched 'work' on"), "\(r)")
+        work = try alarm(world, "work")
+        #expect(work["enabled"] as? Bool == true && work["state"] as? String == "waiting", "\(work)")
+
+        r = world.run(["off", "--group", "job"])
+        #expect(r.code == 0 && r.stdout.contains("group 'job': gym, work"), "\(r)")
+        #expect(try world.listJSON().filter { $0["enabled"] as? Bool == false }.map { $0["name"] as? String } == ["gym", "work"])
+        r = world.run(["on", "--group", "nope"])
+        #expect(r.code == 64 && r.stderrIsOneLine && r.stderr.contains("no alarm is in the group 'nope'; the groups are job"), "\(r)")
+        r = world.run(["pause", "--until", "2027-03-10", "--group", "job"])
+        #expect(r.code == 0 && r.stdout.contains("group 'job'"), "\(r)")
+        #expect(try alarm(world, "dentist")["paused_until"] is NSNull, "only the group is paused")
+        r = world.run(["skip", "--group", "job"])
+        #expect(r.code == 0 && r.stdout.contains("group 'job'"), "\(r)")
+        r = world.run(["remove", "--group", "job"])
+        #expect(r.code == 0 && r.stdout.contains("removed 'gym'") && r.stdout.contains("removed 'work'"), "\(r)")
+        #expect(try world.listJSON().map { $0["name"] as? String } == ["dentist"])
+        r = world.run(["add", "06:30", "--group", "Bad Name", "-D", "null"])
+        #expect(r.code == 64 && r.stderr.contains("--group: invalid name"), "\(r)")
+    }
+}
+
+extension ChangeCommandTests {
+    @Test("change keeps the day rules: an odd-week alarm moved is still odd-week, and every 3 days still counts from its date")
+    func changeKeepsDayRules() throws {
+        let world = try TestWorld()
+        #expect(world.run(["add", "06:30", "--days", "weekdays", "--weeks", "odd", "--name", "shift", "-D", "null"]).code == 0)
+        #expect(world.run(["add", "07:00", "--every", "3d", "--from", "2027-03-02", "--name", "third", "-D", "null"]).code == 0)
+        var r = world.run(["change", "shift", "06:45"])
+        #expect(r.code == 0 && r.stdout.contains("in odd weeks"), "\(r)")
+        r = world.run(["change", "third", "07:15"])
+        #expect(r.code == 0, "\(r)")
+        let third = try alarm(world, "third")
+        #expect((third["options"] as? [String: String])?["from"] == "2027-03-02" && (third["options"] as? [String: String])?["every"] == "3d",
+                "\(third)")
+        #expect((try alarm(world, "shift")["options"] as? [String: String])?["weeks"] == "odd")
+        r = world.run(["change", "shift", "--reset", "weeks"])
+        let shift = try alarm(world, "shift")
+        #expect(r.code == 0 && (shift["options"] as? [String: String])?["weeks"] == nil, "\(r)")
+    }
+}
