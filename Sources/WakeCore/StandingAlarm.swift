@@ -15,9 +15,14 @@ public struct StandingAlarm: Hashable, Sendable {
     public var options: [String: String]
     /// When it was added.
     public var created: Instant
+    /// A one-off at this instant (`wake add +25m`, a running timer); `hour` ... then only show it.
+    public var at: Instant?
+    /// A timer's span, pause and repeat (`wake timer`, StandingTimer.swift); nil for an alarm.
+    public var timer: StandingTimer?
 
     public init(name: String, hour: Int, minute: Int, second: Int, days: UInt8, date: CivilDate?,
-                options: [String: String], created: Instant) {
+                options: [String: String], created: Instant, at: Instant? = nil, timer: StandingTimer? = nil) {
+        self.at = at; self.timer = timer
         self.name = name
         self.hour = hour; self.minute = minute; self.second = second
         self.days = days

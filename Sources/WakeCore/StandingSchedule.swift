@@ -67,7 +67,9 @@ public enum StandingSchedule {
         public var passedOver: [PassedOver]
         /// True when the alarm is a one-off that has nothing left: it can be removed. Never for a
         /// recurring alarm (`noDayUntil`).
-        public var isDone: Bool { next == nil && keptUntil == nil && noDayUntil == nil }
+        public var isDone: Bool { next == nil && keptUntil == nil && noDayUntil == nil && !held }
+        /// A paused timer: nothing to arm until `wake resume`, kept in the alarms file.
+        public var held = false
 
         public init(next: Deadline?, missed: [Instant], skipped: Instant?, keptUntil: Instant? = nil, passedOver: [PassedOver] = []) {
             self.next = next; self.missed = missed; self.skipped = skipped; self.keptUntil = keptUntil; self.passedOver = passedOver
@@ -86,6 +88,11 @@ public enum StandingSchedule {
 
     /// The first occurrence strictly after `after`, with the one-off rules.
     public static func occurrence(of alarm: StandingAlarm, after: Instant, zone: TimeZoneRules) -> Deadline? {
+        if alarm.at != nil || alarm.timer != nil {
+            // At an instant (`+25m`, a timer): once; a paused timer has none.
+            guard let at = alarm.at, at > after else { return nil }
+            return Deadline(instant: at, clock: .wall)
+        }
         if let date = alarm.date {
             // A one-off on a date: that date's time (a gap moves it to the gap's end), once.
             let local = LocalDateTime(date: date, hour: alarm.hour, minute: alarm.minute, second: alarm.second)
@@ -115,7 +122,14 @@ public enum StandingSchedule {
         var handled = alarm.created
         for t in [record.lastFired, record.missed, record.lastSkipped].compactMap({ $0 }) where t > handled { handled = t }
         let isOneOff = alarm.days == 0
-        if isOneOff && handled > alarm.created {
+        // A paused timer holds its span: nothing to arm, and not done.
+        if alarm.timer?.remaining != nil {
+            var p = Plan(next: nil, missed: [], skipped: nil)
+            p.held = true
+            return p
+        }
+        // At an instant: done once that instant is dealt with (a repeating timer's next round is a later one).
+        if isOneOff && (alarm.at.map { handled >= $0 } ?? (handled > alarm.created)) {
             // Its skip, recorded ahead by a wake before `skips`, still ahead: kept for `wake skip --undo`.
             if let s = record.lastSkipped, s == handled, s > now { return Plan(next: nil, missed: [], skipped: nil, keptUntil: s) }
             return Plan(next: nil, missed: [], skipped: nil)

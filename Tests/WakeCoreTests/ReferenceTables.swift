@@ -19,6 +19,7 @@ enum ReferenceTables {
         [Region(name: "RING OPTIONS", text: ringOptionSummary),
          Region(name: "ADD RING OPTIONS", text: flagList),
          Region(name: "TEST RING OPTIONS", text: flagList),
+         Region(name: "TIMER RING OPTIONS", text: flagList),
          Region(name: "BUS ADD KEYS", text: keyList(AlarmOption.all(.ring), last: "")),
          Region(name: "CONFIG KEYS", text: keyList(AlarmOption.all(.config), last: " ;"))]
     }

@@ -23,6 +23,7 @@ struct WakeCommandTree: ParsableCommand {
     /// The subcommands, each named by its first word on the command line.
     static let subcommands: [any ParsableCommand.Type] = [
         AddCommand.self, ListCommand.self, NextCommand.self, SkipCommand.self, PauseCommand.self, ResumeCommand.self, RemoveCommand.self,
+        TimerCommand.self, ExtendCommand.self,
         StopCommand.self, SnoozeCommand.self, CancelCommand.self, DaemonCommand.self, DoctorCommand.self, TestCommand.self,
         HolidaysCommand.self,
     ]

@@ -12,6 +12,8 @@ extension StandingAlarmActions {
         public var given: Set<String>
         /// `--skip-days`: the holiday calendars, as given (relative names are made absolute).
         public var skipDays: [String]
+        /// `wake timer`: WHEN is `+SPAN`, and the alarm is a timer (StandingTimer.swift).
+        public var timer: StandingTimer?
 
         public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = []) {
             self.when = when
@@ -40,8 +42,14 @@ extension StandingAlarmActions {
         let spec: WakeSpec
         do { spec = try WakeSpec(parsing: c.when) } catch { throw usage(error.description) }
         var date: CivilDate?
+        var at: Instant?
         let (hour, minute, second): (Int, Int, Int)
         switch spec {
+        case .relative(let span):
+            // `+25m`, `in 20 minutes`: once, at that instant, the span's seconds kept.
+            at = context.now() + span
+            let local = context.zone(console).localTime(at: context.now() + span)
+            (hour, minute, second) = (local.hour, local.minute, local.second)
         case .timeOfDay(let h, let m, let s):
             (hour, minute, second) = (h, m, s)
         case .dateTime(let local):
@@ -59,12 +67,12 @@ extension StandingAlarmActions {
             (hour, minute, second) = (h, m, s)
             date = local.date
         default:
-            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30) "
-                        + "or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
+            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30), "
+                        + "a span from now (+25m, in 20 minutes) or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
         }
         var days = DaySet.none
         if let d = c.days {
-            guard date == nil else { throw usage("--days does not go with a date: an alarm on a date rings once; give a time of day") }
+            guard date == nil, at == nil else { throw usage("--days does not go with a date: an alarm on a date rings once; give a time of day") }
             do { days = try DaySet(parsing: d) } catch { throw usage(error.description) }
         }
         if let name = c.name, !StandingAlarm.isValidName(name) {
@@ -95,7 +103,7 @@ extension StandingAlarmActions {
         let calendars = try checkCalendars(c.skipDays, recurring: !days.isEmpty, config: config, zone: zone, now: now, console: console)
         if let paths = calendars.stored { stored[AlarmOption.skipDays.name] = paths }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
-                                  options: stored, created: now)
+                                  options: stored, created: now, at: at, timer: c.timer)
         guard StandingSchedule.occurrence(of: alarm, after: now, zone: zone) != nil else {
             throw usage("'\(text.printable)' is in the past; give a future date and time, or a time of day")
         }
@@ -226,7 +234,7 @@ extension StandingAlarmActions {
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
     static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
-        var base = a.shortTimeText.filter { $0 != ":" }
+        var base = a.timer != nil ? "timer" : a.shortTimeText.filter { $0 != ":" }
         if a.days != 0 { base += "-" + a.daySet.canonical.replacingCommas() }
         if let d = a.dateText { base += "-" + d }
         base = String(base.prefix(28))
@@ -238,6 +246,8 @@ extension StandingAlarmActions {
 
     /// `06:30 on weekdays`, `06:30 once`, `06:30 on 2026-11-24`.
     static func rule(_ a: StandingAlarm) -> String {
+        if let t = a.timer { return "a \(DurationText.format(t.span)) timer" + (t.repeats ? " that repeats" : "") }
+        if a.at != nil { return "\(a.shortTimeText) once" }
         if let d = a.dateText { return "\(a.shortTimeText) on \(d)" }
         if a.days == 0 { return "\(a.shortTimeText) once" }
         return "\(a.shortTimeText) on \(a.daySet.canonical)"
