@@ -50,6 +50,10 @@ struct TimerCommandTests {
                 "\(running)")
         r = world.run(["list"])
         #expect(r.code == 0 && r.stdout.contains("4m30s timer, 3m30s left"), "\(r)")
+        world.now = Self.start + .seconds(700)
+        #expect(world.run(["remove", "timer-2"]).code == 0, "its 90s are over: with no daemon it would be next, 'now'")
+        r = world.run(["next", "--json"])
+        #expect(r.code == 0 && r.stdout.contains("\"id\":\"timer\"") && r.stdout.contains("\"in_s\":110"), "the time left: \(r)")
     }
 
     @Test("refusals: one line, exit 64", arguments: [
