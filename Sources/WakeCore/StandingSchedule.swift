@@ -17,6 +17,9 @@
 ///   --undo` and `wake resume` before its time bring it back, and `wake list` shows it meanwhile.
 ///   One whose time passed inside a pause is passed over as a skipped one once the pause ends
 ///   (recorded as skipped, so a restored alarms.toml does not bring it back), and then done.
+/// - an alarm at an instant (`at`: `wake add +25m`, a running timer) is a one-off there, done
+///   once that instant is dealt with; a paused timer (`StandingTimer.remaining`) is held: nothing
+///   armed, never done (`Plan.held`). A repeating timer's next round is a later `at` (the daemon's).
 /// - only a one-off is ever done: a recurring alarm whose every occurrence in the walk
 ///   (`walkLimit` of them) is passed over, as a calendar whose days cover them all does, has
 ///   nothing to arm (`Plan.noDayUntil`) and stays in the alarms file.
