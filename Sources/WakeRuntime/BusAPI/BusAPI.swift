@@ -442,7 +442,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             case "AddTimer":
                 guard a.count == 3, let span = text(0), let name = text(1) else { return signature("ssa{sv}") }
                 let o = try options(2)
-                return enqueue(call, "AddTimer", answer: { .values([.objectPath(BusAPIDescription.path(of: $0))]) }) { console throws(WakeFailure) in
+                let answer: (String) -> BusReply = { .values([.objectPath(BusAPIDescription.path(of: $0))]) }
+                return enqueue(call, "AddTimer", answer: answer) { console throws(WakeFailure) in
                     try StandingAlarmActions.addAlarm(try BusAPIOptions.timerRequest(span: span, name: name, options: o), console: console,
                                                       signals: nil)
                 }

@@ -4,7 +4,8 @@ import WakeSystem
 /// The API's timers: `AddTimer(s span, s name, a{sv} options)`, `wake timer SPAN NAME` with Add's
 /// ring options and `repeat` (a boolean); an empty name makes one (`timer`, `timer-2` ...).
 extension BusAPIOptions {
-    static func timerRequest(span text: String, name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.AddRequest {
+    static func timerRequest(span text: String, name: String,
+                             options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.AddRequest {
         var o = options
         let repeats = try o.takeFlag("repeat")
         for key in ["days", "name", AlarmOption.skipDays.name] {

@@ -72,7 +72,9 @@ extension StandingAlarmActions {
         }
         var days = DaySet.none
         if let d = c.days {
-            guard date == nil, at == nil else { throw usage("--days does not go with a date: an alarm on a date rings once; give a time of day") }
+            guard date == nil, at == nil else {
+                throw usage("--days does not go with a date or a span: such an alarm rings once; give a time of day")
+            }
             do { days = try DaySet(parsing: d) } catch { throw usage(error.description) }
         }
         if let name = c.name, !StandingAlarm.isValidName(name) {

@@ -23,19 +23,23 @@ extension StandingAlarmActions {
     }
 
     /// `wake pause NAME...` (no --until) on timers: each holds the span it has left.
-    public static func pauseTimers(_ names: [String], console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    public static func pauseTimers(_ names: [String], console: Console,
+                                   in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         try changeTimers(names, verb: "pause", console: console, in: context) { a, now, _ throws(WakeFailure) in
             guard let left = a.remaining(at: now), left >= .seconds(1) else {
                 throw usage("timer '\(a.name)' is due now; 'wake stop' ends its ring, 'wake extend \(a.name) 2m' gives it more")
             }
-            guard let paused = a.pausedTimer(at: now) else { throw usage("timer '\(a.name)' is paused already; 'wake resume \(a.name)' starts it") }
+            guard let paused = a.pausedTimer(at: now) else {
+                throw usage("timer '\(a.name)' is paused already; 'wake resume \(a.name)' starts it")
+            }
             return (paused, "paused '\(a.name)' with \(StandingTimer.remainingText(left)) left")
         }
     }
 
     /// `wake resume NAME...` when every name is a paused timer: each starts again with its span
     /// kept. Nil when they are not all timers (the dated pause's resume then).
-    public static func resumeTimers(_ names: [String], console: Console, in context: StandingContext?) throws(WakeFailure) -> CommandResult? {
+    public static func resumeTimers(_ names: [String], console: Console,
+                                    in context: StandingContext?) throws(WakeFailure) -> CommandResult? {
         let context = try StandingContext.given(context)
         let chosen = try chosenAlarms(names, store: context.store, verb: "resume")
         guard !names.isEmpty, chosen.allSatisfy({ $0.timer != nil }) else { return nil }
@@ -43,12 +47,14 @@ extension StandingAlarmActions {
             guard let resumed = a.resumedTimer(at: now, local: local) else {
                 throw usage("timer '\(a.name)' is running, not paused; 'wake pause \(a.name)' holds it")
             }
-            return (resumed, "resumed '\(a.name)': rings at \(Formatting.clockTime(resumed.at ?? now, zone: context.zone(console), alwaysSeconds: true))")
+            let at = Formatting.clockTime(resumed.at ?? now, zone: context.zone(console), alwaysSeconds: true)
+            return (resumed, "resumed '\(a.name)': rings at \(at)")
         }
     }
 
     /// `wake extend NAME SPAN`: a timer's span left, and its span, longer (running or paused).
-    public static func extend(name: String, by text: String, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+    public static func extend(name: String, by text: String, console: Console,
+                              in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let extra = try timerSpan(text, what: "SPAN")
         return try changeTimers([name], verb: "extend", console: console, in: context) { a, now, local throws(WakeFailure) in
             guard let longer = a.extendedTimer(by: extra, local: local), let left = longer.remaining(at: now) else {
@@ -62,9 +68,9 @@ extension StandingAlarmActions {
     }
 
     /// Each named timer changed under the file's lock, then its line said.
+    private typealias TimerChange = (StandingAlarm, Instant, (Instant) -> LocalDateTime) throws(WakeFailure) -> (StandingAlarm, String)
     private static func changeTimers(_ names: [String], verb: String, console: Console, in context: StandingContext?,
-                                     _ change: (StandingAlarm, Instant, (Instant) -> LocalDateTime) throws(WakeFailure) -> (StandingAlarm, String))
-        throws(WakeFailure) -> CommandResult {
+                                     _ change: TimerChange) throws(WakeFailure) -> CommandResult {
         let context = try StandingContext.given(context)
         guard !names.isEmpty else { throw usage("\(verb): name the timers (see 'wake list')") }
         let now = context.now()
@@ -74,7 +80,8 @@ extension StandingAlarmActions {
         var changed: [String: StandingAlarm] = [:]
         for a in chosen {
             guard a.timer != nil else {
-                throw usage("'\(a.name)' is no timer; 'wake \(verb)' \(verb == "pause" ? "--until DATE pauses an alarm" : "works on timers")")
+                let instead = verb == "pause" ? "--until DATE pauses an alarm" : "works on timers"
+                throw usage("'\(a.name)' is no timer; 'wake \(verb)' \(instead)")
             }
             let (new, line) = try change(a, now) { zone.localTime(at: $0) }
             changed[a.name] = new
