@@ -16,7 +16,7 @@ struct AddCommand: ParsableCommand {
             wrapping fri-mon) and lists (mon,wed,fri).
             """)
 
-    @Argument(help: ArgumentHelp("A time of day, a day and a time, or a local date and time.", valueName: "when"),
+    @Argument(help: ArgumentHelp("A time of day, a day and a time, a local date and time, or +SPAN.", valueName: "when"),
               completion: CompletionValues.addWhen)
     var when: [String] = []
 
