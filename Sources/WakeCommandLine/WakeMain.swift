@@ -54,6 +54,17 @@ public enum WakeMain {
                                                               force: c.command.force)
                 return try StandingAlarmActions.add(request, console: console, signals: signals, in: standing)
             }
+        case "timer":
+            return r.run(TimerCommand.self, rest, readsConfig: true, quiet: \.quiet) { c, console, signals throws(WakeFailure) in
+                let ring = try c.command.ring.settings(under: c.config, given: c.given)
+                _ = try StandingAlarmActions.timer(span: c.command.span, name: c.command.name, repeats: c.command.repeat, ring: ring,
+                                                   given: c.given, console: console, signals: signals, in: standing)
+                return .done
+            }
+        case "extend":
+            return r.run(ExtendCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
+                try StandingAlarmActions.extend(name: c.command.name, by: c.command.span, console: console, in: standing)
+            }
         case "list":
             return r.run(ListCommand.self, rest) { c, console, _ throws(WakeFailure) in
                 guard let order = StandingAlarmActions.ListOrder(rawValue: c.command.sort) else {
@@ -86,7 +97,10 @@ public enum WakeMain {
         case "pause":
             return r.run(PauseCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
                 let names = try StandingAlarmActions.names(c.command.names, group: c.command.group, console: console, in: standing)
-                return try StandingAlarmActions.pause(until: c.command.until, from: c.command.from, long: c.command.long, names: names,
+                guard let until = c.command.until else {
+                    return try StandingAlarmActions.pauseTimers(names, console: console, in: standing)
+                }
+                return try StandingAlarmActions.pause(until: until, from: c.command.from, long: c.command.long, names: names,
                                                       console: console, in: standing)
             }
         case "resume":

@@ -49,6 +49,10 @@ public enum AlarmBook {
         #   days = ["mon", "fri"]    rings on these weekdays: mon tue wed thu fri sat sun
         #   date = "2026-11-24"      or rings once, on this local date
         #                            (neither days nor date: once, at the first such time after created)
+        #   at = "2026-12-03T16:25:17Z"  or rings once at this instant, UTC (`wake add +25m`, a timer); time is then
+        #                            only shown, and may be left out
+        #   timer = "4m"             a timer (`wake timer`) of this span; remaining = "3m20s" while it is paused
+        #                            (no at then); repeat = "true": it starts again, timer long, after each ring
 
         """ + optionLines + """
         #   message = "Dentist"      a note shown with the alarm (--message), at most 120 characters
@@ -151,7 +155,9 @@ public enum AlarmBook {
         var options: [(key: String, value: String)] = []
         /// The fields seen (bits of `fields`), for duplicates; an option's duplicate is found in `options`.
         var fieldsSeen: UInt8 = 0
-        static let fields = ["time", "days", "date", "created"]
+        static let fields = ["time", "days", "date", "created", "at", "timer", "remaining", "repeat"]
+        var at: Instant?
+        var timer: (span: Duration?, remaining: Duration?, repeats: Bool) = (nil, nil, false)
 
         init(name: String, line: Int) { self.name = name; self.line = line }
 
@@ -209,6 +215,8 @@ public enum AlarmBook {
                 date = d
                 dateLine = n
                 if daysLine != nil { throw fail("alarm '\(name)' has both days and a date: keep one") }
+            case "at", "timer", "remaining", "repeat":
+                try setTimed(key, s, fail: fail)
             case "created":
                 guard let t = TOMLSubset.instant(s) else {
                     throw fail("created must be a UTC time such as \"2026-11-23T03:00:00Z\", not \"\(s.printable)\"")
@@ -220,13 +228,16 @@ public enum AlarmBook {
         }
 
         func alarm() throws(ParseError) -> StandingAlarm {
-            guard let t = time else { throw ParseError(line: line, message: "alarm '\(name)' has no time = \"HH:MM:SS\"") }
+            let timed = try timed()
+            guard let t = time ?? (timed.at != nil || timed.timer != nil ? (0, 0, 0) : nil) else {
+                throw ParseError(line: line, message: "alarm '\(name)' has no time = \"HH:MM:SS\"")
+            }
             guard let c = created else {
                 throw ParseError(line: line, message: "alarm '\(name)' has no created = \"YYYY-MM-DDTHH:MM:SSZ\"")
             }
             let options = Dictionary(options.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
             return StandingAlarm(name: name, hour: t.0, minute: t.1, second: t.2, days: days, date: date,
-                                 options: options, created: c)
+                                 options: options, created: c, at: timed.at, timer: timed.timer)
         }
     }
 
@@ -287,6 +298,7 @@ public enum AlarmBook {
                     put("\n")
                 }
             }
+            putTimed(a, put)
             put("created = \"")
             put(TOMLSubset.instantText(a.created))
             put("\"\n")

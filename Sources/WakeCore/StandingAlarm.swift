@@ -16,9 +16,14 @@ public struct StandingAlarm: Hashable, Sendable {
     /// When it was added, or last changed or switched on (`wake change`, `wake on`): no
     /// occurrence before it is owed, so an edit never rings or misses one at once.
     public var created: Instant
+    /// A one-off at this instant (`wake add +25m`, a running timer); `hour` ... then only show it.
+    public var at: Instant?
+    /// A timer's span, pause and repeat (`wake timer`, StandingTimer.swift); nil for an alarm.
+    public var timer: StandingTimer?
 
     public init(name: String, hour: Int, minute: Int, second: Int, days: UInt8, date: CivilDate?,
-                options: [String: String], created: Instant) {
+                options: [String: String], created: Instant, at: Instant? = nil, timer: StandingTimer? = nil) {
+        self.at = at; self.timer = timer
         self.name = name
         self.hour = hour; self.minute = minute; self.second = second
         self.days = days

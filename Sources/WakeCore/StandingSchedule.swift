@@ -17,6 +17,9 @@
 ///   --undo` and `wake resume` before its time bring it back, and `wake list` shows it meanwhile.
 ///   One whose time passed inside a pause is passed over as a skipped one once the pause ends
 ///   (recorded as skipped, so a restored alarms.toml does not bring it back), and then done.
+/// - an alarm at an instant (`at`: `wake add +25m`, a running timer) is a one-off there, done
+///   once that instant is dealt with; a paused timer (`StandingTimer.remaining`) is held: nothing
+///   armed, never done (`Plan.held`). A repeating timer's next round is a later `at` (the daemon's).
 /// - only a one-off is ever done: a recurring alarm whose every occurrence in the walk
 ///   (`walkLimit` of them) is passed over, as a calendar whose days cover them all does, has
 ///   nothing to arm (`Plan.noDayUntil`) and stays in the alarms file.
@@ -69,9 +72,11 @@ public enum StandingSchedule {
         public var passedOver: [PassedOver]
         /// True when the alarm is a one-off that has nothing left: it can be removed. Never for a
         /// recurring alarm (`noDayUntil`).
-        public var isDone: Bool { next == nil && keptUntil == nil && noDayUntil == nil && !switchedOff }
+        public var isDone: Bool { next == nil && keptUntil == nil && noDayUntil == nil && !switchedOff && !held }
         /// The alarm is switched off (`wake off`): nothing armed, nothing missed, never done.
         public var switchedOff = false
+        /// A paused timer: nothing to arm until `wake resume`, kept in the alarms file.
+        public var held = false
 
         public init(next: Deadline?, missed: [Instant], skipped: Instant?, keptUntil: Instant? = nil, passedOver: [PassedOver] = []) {
             self.next = next; self.missed = missed; self.skipped = skipped; self.keptUntil = keptUntil; self.passedOver = passedOver
@@ -92,6 +97,11 @@ public enum StandingSchedule {
     /// An alarm of `--before-first-event` rings by `firstEvent`, its calendar read; none while it cannot be read.
     public static func occurrence(of alarm: StandingAlarm, after: Instant, zone: TimeZoneRules,
                                   firstEvent: FirstEventSchedule? = nil) -> Deadline? {
+        if alarm.at != nil || alarm.timer != nil {
+            // At an instant (`+25m`, a timer): once; a paused timer has none.
+            guard let at = alarm.at, at > after else { return nil }
+            return Deadline(instant: at, clock: .wall)
+        }
         if alarm.days != 0, alarm.options[AlarmOption.beforeFirstEvent.name] != nil {
             return firstEvent?.next(after: after, days: alarm.daySet, rules: alarm.dayRules(zone: zone), zone: zone).ring
         }
@@ -134,7 +144,14 @@ public enum StandingSchedule {
         var handled = alarm.created
         for t in [record.lastFired, record.missed, record.lastSkipped].compactMap({ $0 }) where t > handled { handled = t }
         let isOneOff = alarm.days == 0
-        if isOneOff && handled > alarm.created {
+        // A paused timer holds its span: nothing to arm, and not done.
+        if alarm.timer?.remaining != nil {
+            var p = Plan(next: nil, missed: [], skipped: nil)
+            p.held = true
+            return p
+        }
+        // At an instant: done once that instant is dealt with (a repeating timer's next round is a later one).
+        if isOneOff && (alarm.at.map { handled >= $0 } ?? (handled > alarm.created)) {
             // Its skip, recorded ahead by a wake before `skips`, still ahead: kept for `wake skip --undo`.
             if let s = record.lastSkipped, s == handled, s > now { return Plan(next: nil, missed: [], skipped: nil, keptUntil: s) }
             return Plan(next: nil, missed: [], skipped: nil)

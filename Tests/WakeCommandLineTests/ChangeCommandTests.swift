@@ -119,3 +119,17 @@ extension ChangeCommandTests {
         #expect(r.code == 0 && (shift["options"] as? [String: String])?["weeks"] == nil, "\(r)")
     }
 }
+
+extension ChangeCommandTests {
+    @Test("a timer and a one-off at an instant are not changed (64, saying what does); two timers of one length are no copies")
+    func timersAreNotChanged() throws {
+        let world = try TestWorld()
+        #expect(world.run(["timer", "4m", "tea", "-D", "null"]).code == 0)
+        #expect(world.run(["timer", "4m", "egg", "-D", "null"]).code == 0, "a second timer of the same length")
+        #expect(world.run(["add", "+25m", "--name", "nap", "-D", "null"]).code == 0)
+        var r = world.run(["change", "tea", "06:30"])
+        #expect(r.code == 64 && r.stderr.contains("'tea' is a timer, which wake change cannot move: 'wake extend tea 5m'"), "\(r)")
+        r = world.run(["change", "nap", "--volume", "50"])
+        #expect(r.code == 64 && r.stderr.contains("'nap' is a one-off at an instant"), "\(r)")
+    }
+}

@@ -59,7 +59,7 @@ struct StandingCommandTests {
         (["add", "06:30", "--days", "mon-xyz"], Int32(64), "unknown day"),
         (["add", "06:30", "--days", ""], 64, "days"),
         (["add", "06:30", "--name", "Bad Name"], 64, "--name"),
-        (["add", "+5m"], 64, "standing alarm needs a time of day"),
+        (["add", "+5m", "--days", "daily"], 64, "--days"),
         (["add", "now"], 64, "standing alarm needs a time of day"),
         (["add", "2020-01-01T07:00"], 64, "past"),
         (["add", "06:30", "--volume", "0"], 64, "silent"),

@@ -21,6 +21,7 @@ enum ReferenceTables {
          Region(name: "TEST RING OPTIONS", text: flagList),
          Region(name: "BUS SCHEDULE KEYS", text: keyList(AlarmOption.all(.schedule), last: "")),
          Region(name: "CHANGE RING OPTIONS", text: flagList),
+         Region(name: "TIMER RING OPTIONS", text: flagList),
          Region(name: "BUS ADD KEYS", text: keyList(AlarmOption.all(.ring), last: "")),
          Region(name: "CONFIG KEYS", text: keyList(AlarmOption.all(.config), last: " ;"))]
     }

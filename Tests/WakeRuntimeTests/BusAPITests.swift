@@ -104,7 +104,7 @@ import WakeSystem
     }
 
     /// Busctl run while the session's loop turns, as the daemon's would.
-    private static func busctl(_ mock: NotificationMock, _ session: TestSession, _ arguments: [String]) async throws -> ProcessResult {
+    static func busctl(_ mock: NotificationMock, _ session: TestSession, _ arguments: [String]) async throws -> ProcessResult {
         let p = try ChildProcess(NotificationMock.busctlPath, ["--address=\(mock.address)"] + arguments, environment: mock.environment,
                                  directory: mock.directory)
         try session.turn(until: { p.hasExited }, limit: .seconds(30))

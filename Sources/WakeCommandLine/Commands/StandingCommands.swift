@@ -9,13 +9,14 @@ struct AddCommand: ParsableCommand {
         abstract: "Add a standing alarm, rung by 'wake daemon'.",
         discussion: """
             WHEN is a time of day (06:30, 6:30am, 7:30 pm), or a day and a time (tomorrow 6:30, fri 7am, dec 24 8:00) or a local date and time (a one-off on that date). \
-            Without --days it is a one-off at the next occurrence, removed once it has rung or been missed.
+            Without --days it is a one-off at the next occurrence, removed once it has rung or been missed; \
+            +25m or in 20 minutes is a one-off at that instant.
 
             DAYS: daily, weekdays, weekends, day names (mon...sun, full names, any case), ranges (mon-fri, \
             wrapping fri-mon) and lists (mon,wed,fri).
             """)
 
-    @Argument(help: ArgumentHelp("A time of day, a day and a time, or a local date and time.", valueName: "when"),
+    @Argument(help: ArgumentHelp("A time of day, a day and a time, a local date and time, or +SPAN.", valueName: "when"),
               completion: CompletionValues.addWhen)
     var when: [String] = []
 
@@ -126,8 +127,9 @@ struct PauseCommand: ParsableCommand {
             + "overlaps or touches a pause already there is joined with it (the line says so). The daemon honours it across restarts. "
             + "'wake resume' ends it early.")
 
-    @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from.", valueName: "date"))
-    var until: String
+    @Option(help: ArgumentHelp("The date (or date and time) the alarms ring again from (a timer, named, is held without it).",
+                               valueName: "date"))
+    var until: String?
 
     @Option(help: ArgumentHelp("The date (or date and time) the pause starts (default: now): a holiday planned ahead.", valueName: "date"))
     var from: String?

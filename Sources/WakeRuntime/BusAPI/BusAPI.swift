@@ -35,13 +35,16 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         var kind = "standing"
         var readOnly = false
         var pid: UInt32 = 0
+        /// A timer's span, and while paused the span it holds (microseconds; 0 for an alarm, or a running timer's hold).
+        var timerSpan: UInt64 = 0
+        var timerHeld: UInt64 = 0
 
         var properties: [(String, BusValue)] {
             [("Name", .string(name)), ("Time", .string(time)), ("Days", .string(days)), ("Date", .string(date)),
              ("Message", .string(message)), ("NextRing", .uint64(nextRing)), ("State", .string(state)),
              ("Skipped", .array(element: "t", skipped.map { .uint64($0) })), ("Enabled", .boolean(enabled)),
              ("Round", .uint32(round)), ("Rounds", .uint32(rounds)), ("Kind", .string(kind)), ("ReadOnly", .boolean(readOnly)),
-             ("Pid", .uint32(pid))]
+             ("Pid", .uint32(pid)), ("TimerSpan", .uint64(timerSpan)), ("TimerHeld", .uint64(timerHeld))]
         }
 
         func changes(from old: AlarmView) -> [String] {
@@ -57,6 +60,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             if enabled != old.enabled { names.append("Enabled") }
             if round != old.round { names.append("Round") }
             if rounds != old.rounds { names.append("Rounds") }
+            if timerSpan != old.timerSpan { names.append("TimerSpan") }
+            if timerHeld != old.timerHeld { names.append("TimerHeld") }
             // Kind, ReadOnly and Pid are an object's for its life: a name is one alarm's.
             return names
         }
@@ -278,7 +283,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         case .ringing?: state = "ringing"
         case .snoozed?: state = "snoozed"
         case .preRinging?: state = "pre-ringing"
-        default: state = alarm.isOff ? "off" : paused ? "paused" : "waiting"
+        default: state = alarm.isOff ? "off" : paused || alarm.isPausedTimer ? "paused" : "waiting"
         }
         let skipped = (record.skipInstants(of: alarm, zone: controller.zone) + [record.lastSkipped].compactMap { $0 })
             .filter { $0 > now }.map(µs)
@@ -286,6 +291,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                              date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
                              nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),
                              enabled: !alarm.isOff)
+        (view.timerSpan, view.timerHeld) = Self.timerMicroseconds(alarm)
         // As the control endpoint tells `wake list`: from the first ring gone unanswered on.
         if let (round, news) = session.runner.round(of: name), round > 1, let news {
             (view.round, view.rounds) = (UInt32(clamping: round), UInt32(clamping: news.of))
@@ -466,6 +472,14 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
                 return enqueue(call, "Add", answer: { .values([.objectPath(BusAPIDescription.path(of: $0))]) }) { console throws(WakeFailure) in
                     try StandingAlarmActions.addAlarm(try BusAPIOptions.addRequest(when: when, options: o), console: console, signals: nil)
                 }
+            case "AddTimer":
+                guard a.count == 3, let span = text(0), let name = text(1) else { return signature("ssa{sv}") }
+                let o = try options(2)
+                let answer: (String) -> BusReply = { .values([.objectPath(BusAPIDescription.path(of: $0))]) }
+                return enqueue(call, "AddTimer", answer: answer) { console throws(WakeFailure) in
+                    try StandingAlarmActions.addAlarm(try BusAPIOptions.timerRequest(span: span, name: name, options: o), console: console,
+                                                      signals: nil)
+                }
             case "Remove":
                 guard a.count == 1, let name = text(0) else { return signature("s") }
                 if let pid = BusAPIDescription.oneOffPID(name) { return Self.readOnly(pid, call.member) }
@@ -484,6 +498,13 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             case "Pause":
                 guard a.count == 2, let name = text(0) else { return signature("sa{sv}") }
                 if let pid = BusAPIDescription.oneOffPID(name) { return Self.readOnly(pid, call.member) }
+                if try options(1).isEmpty, !name.isEmpty {
+                    // A timer's pause: the span held (`wake pause NAME`).
+                    return enqueue(call, "Pause") { console throws(WakeFailure) in
+                        _ = try StandingAlarmActions.pauseTimers([name], console: console)
+                        return ""
+                    }
+                }
                 let p = try BusAPIOptions.pause(try options(1))
                 return enqueue(call, "Pause") { console throws(WakeFailure) in
                     _ = try StandingAlarmActions.pause(until: p.until, from: p.from, long: p.long, names: name.isEmpty ? [] : [name], console: console)

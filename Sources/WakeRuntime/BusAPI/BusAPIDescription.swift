@@ -56,6 +56,12 @@ public enum BusAPIDescription {
        <arg name="options" type="a{sv}" direction="in"/>
        <arg name="alarm" type="o" direction="out"/>
       </method>
+      <method name="AddTimer">
+       <arg name="span" type="s" direction="in"/>
+       <arg name="name" type="s" direction="in"/>
+       <arg name="options" type="a{sv}" direction="in"/>
+       <arg name="alarm" type="o" direction="out"/>
+      </method>
       <method name="Remove">
        <arg name="name" type="s" direction="in"/>
       </method>
@@ -127,6 +133,8 @@ public enum BusAPIDescription {
       <property name="Skipped" type="at" access="read"/>
       <property name="Enabled" type="b" access="readwrite"/>
       <property name="Round" type="u" access="read"/>
+      <property name="TimerSpan" type="t" access="read"/>
+      <property name="TimerHeld" type="t" access="read"/>
       <property name="Rounds" type="u" access="read"/>
       <property name="Kind" type="s" access="read">
        <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>

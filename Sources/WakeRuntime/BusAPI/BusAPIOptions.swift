@@ -34,6 +34,15 @@ struct BusAPIOptions {
         throw WakeFailure(.usage, "\(method): option '\(key)' takes a string (as the command line's --\(key)), not a value of type '\(v.signature)'")
     }
 
+    /// No options were given.
+    var isEmpty: Bool { values.isEmpty }
+
+    /// A flag option read and taken out, so that `finish` does not see it (AddTimer's `repeat`).
+    mutating func takeFlag(_ key: String) throws(WakeFailure) -> Bool {
+        defer { values[key] = nil }
+        return try flag(key)
+    }
+
     /// A flag option: a boolean.
     func flag(_ key: String) throws(WakeFailure) -> Bool {
         guard let v = values[key] else { return false }

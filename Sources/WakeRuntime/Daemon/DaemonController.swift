@@ -287,6 +287,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
             console.info("'\(name)' removed")
         }
         var done: [String] = []
+        var rounds: [(done: StandingAlarm, next: StandingAlarm)] = []
         for alarm in alarms where names?.contains(alarm.name) ?? true {
             guard !isActive(alarm.name) else { continue }
             if let current = armed[alarm.name], current.recovered, current.alarm == alarm, runner.state(of: alarm.name) != nil,
@@ -309,7 +310,11 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
             guard let next = plan.next else {
                 // A one-off skipped or paused is kept, not armed: `--undo` or `resume` may bring it back.
                 // A recurring alarm is never done: with no day to ring it stays in the file, unarmed.
-                if plan.isDone && alarm.days == 0 { done.append(alarm.name) }
+                // A repeating timer's round is done: the next one starts now (`StandingTimer`).
+                if plan.isDone && alarm.days == 0 {
+                    if let round = alarm.nextRound(at: now, local: { zone.localTime(at: $0) }) { rounds.append((alarm, round)) }
+                    else { done.append(alarm.name) }
+                }
                 runner.remove(alarm.name)
                 armed[alarm.name] = nil
                 continue
@@ -325,6 +330,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         noDaySaid.formIntersection(present)
         lookAgainWhenKeptEnds()
         if !done.isEmpty { removeDone(done) }
+        if !rounds.isEmpty { startRounds(rounds) }
         forgetUnusedSounds(alarms)
         for name in checked.keys where !present.contains(name) && armed[name] == nil { checked[name] = nil }
         let used = Set(checked.values.map(\.options))
@@ -717,6 +723,17 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
             try store.update { alarms in alarms.removeAll { names.contains($0.name) } }
         } catch {
             console.error("cannot remove finished one-off alarms: \(error); remove them with 'wake remove'")
+        }
+    }
+
+    /// Repeating timers' next rounds written (the write's reload arms them); one changed meanwhile is left as it is.
+    private func startRounds(_ rounds: [(done: StandingAlarm, next: StandingAlarm)]) {
+        do {
+            try store.update { alarms in
+                for i in alarms.indices { if let r = rounds.first(where: { $0.done == alarms[i] }) { alarms[i] = r.next } }
+            }
+        } catch {
+            console.error("cannot start the next round of a repeating timer: \(error); 'wake timer' starts one again")
         }
     }
 

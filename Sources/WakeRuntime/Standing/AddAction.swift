@@ -19,6 +19,8 @@ extension StandingAlarmActions {
         public var rules: [String: String]
         /// `--force`: added beside an alarm that rings at the same moments (`DuplicateAlarms`).
         public var force: Bool
+        /// `wake timer`: WHEN is `+SPAN`, and the alarm is a timer (StandingTimer.swift).
+        public var timer: StandingTimer?
 
         public init(when: [String], days: String?, name: String?, ring: RingSettings, given: Set<String>, skipDays: [String] = [],
                     rules: [String: String] = [:], other: [String: String] = [:], force: Bool = false) {
@@ -105,8 +107,14 @@ extension StandingAlarmActions {
             throw usage(error.description)
         }
         var date: CivilDate?
+        var at: Instant?
         let (hour, minute, second): (Int, Int, Int)
         switch spec {
+        case .relative(let span):
+            // `+25m`, `in 20 minutes`: once, at that instant, the span's seconds kept.
+            at = context.now() + span
+            let local = context.zone(console).localTime(at: context.now() + span)
+            (hour, minute, second) = (local.hour, local.minute, local.second)
         case .timeOfDay(let h, let m, let s):
             (hour, minute, second) = (h, m, s)
         case .dateTime(let local):
@@ -124,12 +132,14 @@ extension StandingAlarmActions {
             (hour, minute, second) = (h, m, s)
             date = local.date
         default:
-            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30) "
-                        + "or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
+            throw usage("a standing alarm needs a time of day (06:30), a day and a time (tomorrow 6:30), "
+                        + "a span from now (+25m, in 20 minutes) or a local date and time (2026-11-24T06:30), not '\(text.printable)'")
         }
         var days = DaySet.none
         if let d = c.days {
-            guard date == nil else { throw usage("--days does not go with a date: an alarm on a date rings once; give a time of day") }
+            guard date == nil, at == nil else {
+                throw usage("--days does not go with a date or a span: such an alarm rings once; give a time of day")
+            }
             do { days = try DaySet(parsing: d) } catch { throw usage(error.description) }
         }
         if let name = c.name, !StandingAlarm.isValidName(name) {
@@ -171,7 +181,7 @@ extension StandingAlarmActions {
             stored[key] = value
         }
         var alarm = StandingAlarm(name: c.name ?? "", hour: hour, minute: minute, second: second, days: days.bits, date: date,
-                                  options: stored, created: now)
+                                  options: stored, created: now, at: at, timer: c.timer)
         let events = try checkFirstEvent(alarm, zone: zone)
         if let events, StandingSchedule.occurrence(of: alarm, after: now, zone: zone, firstEvent: events) == nil {
             throw WakeFailure(.config, "--before-first-event: calendar '\(c.rules[AlarmOption.beforeFirstEvent.name]?.printable ?? "")' "
@@ -303,7 +313,8 @@ extension StandingAlarmActions {
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.
     static func generatedName(_ a: StandingAlarm, taken: Set<String>) -> String {
-        var base = a.options[AlarmOption.beforeFirstEvent.name] != nil ? "event" : a.shortTimeText.filter { $0 != ":" }
+        var base = a.timer != nil ? "timer" : a.options[AlarmOption.beforeFirstEvent.name] != nil ? "event"
+            : a.shortTimeText.filter { $0 != ":" }
         if a.days != 0 { base += "-" + a.daySet.canonical.replacingCommas() }
         // `0630-weekdays-odd`, `0630-daily-every3d`: an odd and an even week's alarm are two alarms.
         if let w = a.options[AlarmOption.weeks.name] { base += "-" + w }
@@ -318,6 +329,8 @@ extension StandingAlarmActions {
 
     /// `06:30 on weekdays`, `06:30 once`, `06:30 on 2026-11-24`.
     static func rule(_ a: StandingAlarm) -> String {
+        if let t = a.timer { return "a \(DurationText.format(t.span)) timer" + (t.repeats ? " that repeats" : "") }
+        if a.at != nil { return "\(a.shortTimeText) once" }
         if let d = a.dateText { return "\(a.shortTimeText) on \(d)" }
         if a.days == 0 { return "\(a.shortTimeText) once" }
         return "\(a.shortTimeText) on \(a.daySet.canonical)"

@@ -47,6 +47,13 @@ extension StandingAlarmActions {
                                    in context: StandingContext? = nil) throws(WakeFailure) -> String {
         let context = try StandingContext.given(context)
         let old = try chosenAlarms([c.name], store: context.store, verb: "change")[0]
+        // A timer, or a one-off at an instant (`+25m`), holds a span, not a time of day: a new
+        // WHEN or days would make it something else.
+        if old.timer != nil || old.at != nil {
+            let extend = old.timer != nil ? "'wake extend \(old.name) 5m' lengthens it; or " : ""
+            throw usage("'\(old.name)' is \(old.timer != nil ? "a timer" : "a one-off at an instant"), which wake change cannot move: "
+                        + extend + "remove it and add the alarm you want")
+        }
         let request = try addRequest(for: c, from: old, config: context.config())
         var checked = try checkedAlarm(request, console: console, signals: signals, in: context)
         let alarm = checked.alarm

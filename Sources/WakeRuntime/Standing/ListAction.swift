@@ -10,7 +10,7 @@ extension StandingAlarmActions {
         let (zone, now, daemon, problems) = (o.zone, o.now, o.daemon, o.problems)
         let entries = ordered(o.entries, by: order)
         if asJSON {
-            console.json(.array(entries.map { json($0, zone: zone) }))
+            console.json(.array(entries.map { json($0, zone: zone, now: now) }))
             return problems.isEmpty ? .done : .doneWithProblems
         }
         if entries.isEmpty {
@@ -81,7 +81,7 @@ extension StandingAlarmActions {
 
     /// One entry of `wake list --json`: the same keys, in the same order, for a standing alarm
     /// and a running one-off (which has no name, days, skips or pauses).
-    static func json(_ e: Entry, zone: TimeZoneRules) -> JSONValue {
+    static func json(_ e: Entry, zone: TimeZoneRules, now: Instant? = nil) -> JSONValue {
         func iso(_ i: Instant?) -> JSONValue { .optional(i.map { Formatting.iso8601($0, zone: zone) }) }
         var fields: [(String, JSONValue)] = [
             ("id", .string(e.id)),
@@ -111,6 +111,7 @@ extension StandingAlarmActions {
                     return .object([("occurrence", iso(p.instant)), ("reason", .string(StandingSchedule.kind(p.reason))),
                                     ("holiday", holiday)])
                 })),
+                ("timer", timerJSON(a, now: now)),
                 ("options", .object(a.options.keys.sorted().map { ($0, .string(a.options[$0] ?? "")) })),
                 ("set_aside", .array(r.adjustments.map { a in
                     .object([("option", .string(a.option)), ("value", .string(a.value)), ("reason", .string(a.reason)),

@@ -9,6 +9,7 @@ extension StandingAlarmActions {
     public static func resume(names: [String], all: Bool = false, on dateText: String? = nil, console: Console,
                               in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let context = try StandingContext.given(context)
+        if !all, dateText == nil, let timers = try resumeTimers(names, console: console, in: context) { return timers }
         let store = context.store
         let zone = context.zone(console)
         let now = context.now()
