@@ -43,4 +43,23 @@ struct KeepingCommandTests {
         r = world.run(["skip", "--on", "2027-03-02"])
         #expect(r.code == 64 && r.stderr.contains("--on needs the alarm's name"), "\(r)")
     }
+
+    @Test("pause --until and --from, skip --on and resume --on take WHEN's day words; --until mon on a Monday is the next one")
+    func dayWords() throws {
+        let world = try TestWorld()  // Monday 2027-03-01, 05:00 UTC
+        _ = world.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"])
+        var r = world.run(["pause", "--until", "tomorrow", "work"])
+        #expect(r.code == 0 && r.stdout.contains("paused until tomorrow 00:00"), "\(r)")
+        _ = world.run(["resume", "--all"])
+        r = world.run(["pause", "--until", "mon"])
+        #expect(r.code == 0 && r.stdout.contains("Mon 8 Mar"), "\(r)")
+        r = world.run(["resume", "--on", "today"])
+        #expect(r.code == 0, "\(r)")
+        r = world.run(["pause", "--from", "dec 24", "--until", "2027-12-28"])
+        #expect(r.code == 0 && r.stdout.contains("24 Dec"), "\(r)")
+        r = world.run(["skip", "work", "--on", "wed"])
+        #expect(r.code == 0 && r.stdout.contains("skipping 'work' at Wed 3 Mar 06:30"), "\(r)")
+        r = world.run(["pause", "--until", "someday"])
+        #expect(r.code == 64 && r.stderr.contains("tomorrow, mon or 'dec 24'"), "\(r)")
+    }
 }

@@ -604,7 +604,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
     }
 
     /// Snooze("") and Stop(""): as `wake snooze` and `wake stop` without an ID, whatever of the
-    /// daemon's alarms rings (Stop: or is snoozed), each said in the journal by its name.
+    /// daemon's alarms rings (Stop: or is snoozed), each said in the journal by its name; else a
+    /// ringing one-off.
     private func controlActive(_ command: AlarmCommand, _ call: BusCall, options: BusValue?) -> BusReply {
         let active = controller.standingAlarms.map(\.name).filter { name in
             switch session.runner.state(of: name) {
@@ -614,6 +615,11 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
             }
         }
         guard !active.isEmpty else {
+            // Else the first one-off that rings (or is snoozed), as its own wake is asked.
+            let states = ["ringing", "pre-ringing"] + (command == .stop ? ["snoozed"] : [])
+            if let pid = oneOffViews.keys.sorted().first(where: { states.contains(oneOffViews[$0]?.state ?? "") }) {
+                return forward(command, pid, call, options: options)
+            }
             let what = command == .snooze ? "nothing is ringing: nothing to snooze" : "nothing is ringing or snoozed: nothing to stop"
             return BusAPIDescription.reply(WakeFailure(.nothingMatched, what + "; give an alarm's name, or use Skip for the next one"))
         }

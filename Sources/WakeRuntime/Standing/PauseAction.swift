@@ -16,7 +16,9 @@ extension StandingAlarmActions {
         var from: Instant?
         if let fromText {
             let shown = TerminalText.printable(fromText, limit: 40)
-            guard let local = PauseEnd.parse(fromText) else { throw usage("--from: invalid date '\(shown)'; \(PauseEnd.forms)") }
+            guard let local = PauseEnd.parse(fromText, today: zone.localTime(at: now).date) else {
+                throw usage("--from: invalid date '\(shown)'; \(PauseEnd.forms)")
+            }
             let start = zone.instant(for: local)
             guard start < until else {
                 throw usage("--from \(shown) is not before --until \(TerminalText.printable(text, limit: 40)); give a start before the end")

@@ -16,7 +16,8 @@ extension StandingAlarmActions {
         if all && dateText != nil { throw usage("--all lifts every pause and --on the one on a date; give one") }
         var day: (start: Instant, end: Instant)?
         if let dateText {
-            let date = try onDate(dateText, example: "2026-12-21: the pause that day falls in is lifted")
+            let date = try onDate(dateText, example: "2026-12-21 or mon: the pause that day falls in is lifted",
+                                  today: zone.localTime(at: now).date)
             day = (zone.instant(for: LocalDateTime(date: date, hour: 0, minute: 0, second: 0)),
                    zone.instant(for: LocalDateTime(date: date.adding(days: 1), hour: 0, minute: 0, second: 0)))
         }

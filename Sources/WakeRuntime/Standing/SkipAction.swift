@@ -157,7 +157,8 @@ extension StandingAlarmActions {
     /// likely a wrong date than an intent.
     static func skipped(_ alarm: StandingAlarm, onDate text: String, now: Instant, zone: TimeZoneRules) throws(WakeFailure) -> Instant {
         let shown = TerminalText.printable(text, limit: 40)
-        let date = try onDate(text, example: "2026-12-24 (several: --on 2026-12-24,2026-12-31)")
+        let date = try onDate(text, example: "2026-12-24 or fri (several: --on 2026-12-24,2026-12-31)",
+                              today: zone.localTime(at: now).date)
         guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone) else {
             let days = alarm.dateText.map { "it rings once, on \($0)" }
                 ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)"

@@ -14,9 +14,10 @@ public enum StandingAlarmActions {
 
     /// `--on DATE` of `wake skip` and `wake resume`: a local date alone (`2026-12-24`), no time.
     /// `example`: the form the refusal shows, with what the verb does with it.
-    static func onDate(_ text: String, example: String) throws(WakeFailure) -> CivilDate {
-        guard let local = PauseEnd.parse(text), local.hour == 0, local.minute == 0, local.second == 0, !text.contains("T") else {
-            throw usage("--on: invalid date '\(TerminalText.printable(text, limit: 40))'; give a local date, as \(example)")
+    static func onDate(_ text: String, example: String, today: CivilDate) throws(WakeFailure) -> CivilDate {
+        guard let local = PauseEnd.parse(text, today: today), local.hour == 0, local.minute == 0, local.second == 0,
+              !text.contains("T") else {
+            throw usage("--on: invalid date '\(TerminalText.printable(text, limit: 40))'; give a local date or a day, as \(example)")
         }
         return local.date
     }
