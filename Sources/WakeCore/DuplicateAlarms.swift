@@ -10,7 +10,8 @@ public enum DuplicateAlarms {
     /// Whether `a` and `b` ring at the same moments.
     /// A timer is never a copy: two of one length started at once are two timers, by name.
     public static func same(_ a: StandingAlarm, _ b: StandingAlarm) -> Bool {
-        a.timer == nil && b.timer == nil && a.at == b.at && a.hour == b.hour && a.minute == b.minute && a.second == b.second && a.days == b.days && a.date == b.date
+        a.timer == nil && b.timer == nil && a.at == b.at
+            && a.hour == b.hour && a.minute == b.minute && a.second == b.second && a.days == b.days && a.date == b.date
             && dayRuleKeys.allSatisfy { a.options[$0] == b.options[$0] }
     }
 
