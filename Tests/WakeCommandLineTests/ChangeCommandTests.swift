@@ -114,6 +114,10 @@ extension ChangeCommandTests {
         let kept = third["options"] as? [String: String]
         #expect(kept?["from"] == "2027-03-02" && kept?["every"] == "3d", "\(third)")
         #expect((try alarm(world, "shift")["options"] as? [String: String])?["weeks"] == "odd")
+        r = world.run(["change", "shift", "--weeks", "even"])
+        #expect(r.code == 0 && r.stdout.contains("in even weeks"), "a rule changed: \(r)")
+        r = world.run(["change", "shift", "--weeks", "odd", "--reset", "weeks"])
+        #expect(r.code == 64 && r.stderr.contains("--reset weeks and --weeks contradict"), "\(r)")
         r = world.run(["change", "shift", "--reset", "weeks"])
         let shift = try alarm(world, "shift")
         #expect(r.code == 0 && (shift["options"] as? [String: String])?["weeks"] == nil, "\(r)")

@@ -34,6 +34,8 @@ struct ChangeCommand: ParsableCommand {
     @Option(help: ArgumentHelp(AlarmOption.group.help, valueName: "group"))
     var group: String?
 
+    @OptionGroup var schedule: DayRuleOptionGroup
+
     @Option(help: ArgumentHelp("Take this option back to its default (its name without dashes, as volume; days: once).",
                                valueName: "option"), completion: CompletionValues.reset)
     var reset: [String] = []

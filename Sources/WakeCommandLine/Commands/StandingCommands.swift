@@ -33,21 +33,11 @@ struct AddCommand: ParsableCommand {
 
     @Flag(help: "Add it even beside an alarm that rings at the same time on the same days (without it, that is refused).")
     var force = false
-    @Option(help: ArgumentHelp(AlarmOption.weeks.help, valueName: "odd|even"), completion: .list(AlarmOption.weeks.words))
-    var weeks: String?
-    @Option(help: ArgumentHelp(AlarmOption.every.help, valueName: "Nd"))
-    var every: String?
-    @Option(help: ArgumentHelp(AlarmOption.from.help, valueName: "date"))
-    var from: String?
-    @Option(help: ArgumentHelp(AlarmOption.beforeFirstEvent.help, valueName: "file"), completion: .file(extensions: ["ics"]))
-    var beforeFirstEvent: String?
-    @Option(help: ArgumentHelp(AlarmOption.lead.help, valueName: "duration"))
-    var lead: String?
+
+    @OptionGroup var schedule: DayRuleOptionGroup
     /// The schedule's rules given, by option name, for `AddRequest.rules`.
-    var rules: [String: String] {
-        [AlarmOption.weeks.name: weeks, AlarmOption.every.name: every, AlarmOption.from.name: from,
-         AlarmOption.beforeFirstEvent.name: beforeFirstEvent, AlarmOption.lead.name: lead].compactMapValues { $0 }
-    }
+    var rules: [String: String] { schedule.rules }
+
     @Option(help: ArgumentHelp(AlarmOption.group.help, valueName: "group"))
     var group: String?
 
@@ -214,4 +204,24 @@ struct DaemonCommand: ParsableCommand {
 
     @Flag(help: .hidden)
     var unpaced = false
+}
+
+/// `wake add`'s and `wake change`'s day rules (`AlarmOption.dayRules`): which days an alarm rings on.
+struct DayRuleOptionGroup: ParsableArguments {
+    @Option(help: ArgumentHelp(AlarmOption.weeks.help, valueName: "odd|even"), completion: .list(AlarmOption.weeks.words))
+    var weeks: String?
+    @Option(help: ArgumentHelp(AlarmOption.every.help, valueName: "Nd"))
+    var every: String?
+    @Option(help: ArgumentHelp(AlarmOption.from.help, valueName: "date"))
+    var from: String?
+    @Option(help: ArgumentHelp(AlarmOption.beforeFirstEvent.help, valueName: "file"), completion: .file(extensions: ["ics"]))
+    var beforeFirstEvent: String?
+    @Option(help: ArgumentHelp(AlarmOption.lead.help, valueName: "duration"))
+    var lead: String?
+
+    /// The rules given, by option name.
+    var rules: [String: String] {
+        [AlarmOption.weeks.name: weeks, AlarmOption.every.name: every, AlarmOption.from.name: from,
+         AlarmOption.beforeFirstEvent.name: beforeFirstEvent, AlarmOption.lead.name: lead].compactMapValues { $0 }
+    }
 }

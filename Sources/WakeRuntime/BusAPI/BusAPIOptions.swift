@@ -110,8 +110,7 @@ struct BusAPIOptions {
         let config = try ConfigDefaults.load()
         let settings = try RingSettings(layering: ring, under: config, given: given)
         let words = when.split(separator: " ").map(String.init)
-        var rules: [String: String] = [:]
-        for key in ruleKeys { rules[key] = try options.text(key) }
+        let rules = try rules(options)
         let group = try options.text(AlarmOption.group.name)
         return StandingAlarmActions.AddRequest(when: words, days: try options.text("days"), name: try options.text("name"),
                                                ring: settings, given: given, skipDays: skipDays, rules: rules,
@@ -144,7 +143,15 @@ struct BusAPIOptions {
         let when = try options.text("when").map { $0.split(separator: " ").map(String.init) } ?? []
         return StandingAlarmActions.ChangeRequest(name: name, when: when, days: try options.text("days"), newName: try options.text("name"),
                                                   values: ring, given: Set(ring.keys.map { "--" + $0 }), skipDays: skipDays,
-                                                  group: try options.text(AlarmOption.group.name), reset: try options.texts("reset"))
+                                                  group: try options.text(AlarmOption.group.name), rules: try rules(options),
+                                                  reset: try options.texts("reset"))
+    }
+
+    /// The day rules among `options` (`ruleKeys`), by name.
+    static func rules(_ options: BusAPIOptions) throws(WakeFailure) -> [String: String] {
+        var rules: [String: String] = [:]
+        for key in ruleKeys { rules[key] = try options.text(key) }
+        return rules
     }
 
     static func skipRequest(name: String, options: BusAPIOptions) throws(WakeFailure) -> StandingAlarmActions.SkipRequest {

@@ -14,11 +14,15 @@ extension StandingAlarmActions {
         public var given: Set<String>
         public var skipDays: [String]
         public var group: String?
+        /// `--weeks`, `--every`, `--from`, `--before-first-event`, `--lead` given (`AlarmOption.dayRules`), by name.
+        public var rules: [String: String]
         /// `--reset OPTION`: options (by long name, `days` too) taken back to their default.
         public var reset: [String]
 
         public init(name: String, when: [String] = [], days: String? = nil, newName: String? = nil, values: [String: String] = [:],
-                    given: Set<String> = [], skipDays: [String] = [], group: String? = nil, reset: [String] = []) {
+                    given: Set<String> = [], skipDays: [String] = [], group: String? = nil, rules: [String: String] = [:],
+                    reset: [String] = []) {
+            self.rules = rules
             self.name = name
             self.when = when
             self.days = days
@@ -105,7 +109,8 @@ extension StandingAlarmActions {
     /// those reset; the time, days, calendars and group kept unless given or reset.
     static func addRequest(for c: ChangeRequest, from old: StandingAlarm, config: ConfigDefaults) throws(WakeFailure) -> AddRequest {
         let ringGiven = AlarmOption.all(.ring).contains { c.given.contains($0.flag) }
-        if c.when.isEmpty, c.days == nil, c.newName == nil, !ringGiven, c.skipDays.isEmpty, c.group == nil, c.reset.isEmpty {
+        if c.when.isEmpty, c.days == nil, c.newName == nil, !ringGiven, c.skipDays.isEmpty, c.group == nil, c.rules.isEmpty,
+           c.reset.isEmpty {
             throw usage("nothing to change in '\(old.name.printable)'; give a new WHEN, --days, --name, a ring option or --reset OPTION")
         }
         var reset = Set<String>()
@@ -116,7 +121,7 @@ extension StandingAlarmActions {
             }
             let flag = "--" + key
             if c.given.contains(flag) || (key == "days" && c.days != nil) || (key == "skip-days" && !c.skipDays.isEmpty)
-                || (key == "group" && c.group != nil) {
+                || (key == "group" && c.group != nil) || c.rules[key] != nil {
                 throw usage("--reset \(key) and \(flag) contradict each other; give one of them")
             }
             reset.insert(key)
@@ -153,7 +158,9 @@ extension StandingAlarmActions {
         // The day rules kept, less those reset (`--from` as the date it stored); a calendar's
         // first event sets its time, so no WHEN goes with one.
         var rules: [String: String] = [:]
-        for option in AlarmOption.dayRules where !reset.contains(option.name) { rules[option.name] = old.options[option.name] }
+        for option in AlarmOption.dayRules where !reset.contains(option.name) {
+            rules[option.name] = c.rules[option.name] ?? old.options[option.name]
+        }
         if rules[AlarmOption.beforeFirstEvent.name] != nil, c.when.isEmpty { when = [] }
         return AddRequest(when: when, days: days, name: c.newName ?? old.name, ring: settings, given: given, skipDays: skipDays,
                           rules: rules, other: other)
