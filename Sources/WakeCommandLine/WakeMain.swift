@@ -120,7 +120,8 @@ public enum WakeMain {
                 let m = c.command
                 let request = StandingAlarmActions.ChangeRequest(name: m.name, when: m.when, days: m.days, newName: m.newName,
                                                                  values: m.ring.values, given: c.given, skipDays: m.skipDays,
-                                                                 group: m.group, rules: m.schedule.rules, reset: m.reset)
+                                                                 group: m.group, rules: m.schedule.rules, reset: m.reset,
+                                                                 force: m.force)
                 return try StandingAlarmActions.change(request, console: console, signals: signals, in: standing)
             }
         case "on":

@@ -19,6 +19,8 @@ struct KeepingCommandTests {
         #expect(world.run(["add", "06:30", "--days", "weekends", "-D", "null"]).code == 0, "other days: not a copy")
         r = world.run(["add", "06:30", "--days", "weekdays", "--name", "work-too", "-D", "null", "--force"])
         #expect(r.code == 0 && r.stdout.contains("added 'work-too'"), "\(r)")
+        r = world.run(["change", "0800", "06:30", "--days", "weekends"])
+        #expect(r.code == 64 && r.stderr.contains("06:30 on weekends is already alarm '0630-weekends'; use --force"), "a change too: \(r)")
         r = world.run(["doctor", "work"])
         #expect(r.stdout.contains("alarms 'work' and 'work-too' ring at the same moments"), "\(r)")
         #expect(r.stdout.contains("wake remove work-too"), "\(r)")

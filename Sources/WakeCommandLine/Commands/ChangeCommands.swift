@@ -36,6 +36,9 @@ struct ChangeCommand: ParsableCommand {
 
     @OptionGroup var schedule: DayRuleOptionGroup
 
+    @Flag(help: "Change it even to ring at the same time on the same days as another alarm (without it, that is refused).")
+    var force = false
+
     @Option(help: ArgumentHelp("Take this option back to its default (its name without dashes, as volume; days: once).",
                                valueName: "option"), completion: CompletionValues.reset)
     var reset: [String] = []

@@ -144,7 +144,7 @@ struct BusAPIOptions {
         return StandingAlarmActions.ChangeRequest(name: name, when: when, days: try options.text("days"), newName: try options.text("name"),
                                                   values: ring, given: Set(ring.keys.map { "--" + $0 }), skipDays: skipDays,
                                                   group: try options.text(AlarmOption.group.name), rules: try rules(options),
-                                                  reset: try options.texts("reset"))
+                                                  reset: try options.texts("reset"), force: try options.flag("force"))
     }
 
     /// The day rules among `options` (`ruleKeys`), by name.

@@ -16,12 +16,15 @@ extension StandingAlarmActions {
         public var group: String?
         /// `--weeks`, `--every`, `--from`, `--before-first-event`, `--lead` given (`AlarmOption.dayRules`), by name.
         public var rules: [String: String]
+        /// `--force`: changed to ring at the same moments as another alarm (`DuplicateAlarms`).
+        public var force: Bool
         /// `--reset OPTION`: options (by long name, `days` too) taken back to their default.
         public var reset: [String]
 
         public init(name: String, when: [String] = [], days: String? = nil, newName: String? = nil, values: [String: String] = [:],
                     given: Set<String> = [], skipDays: [String] = [], group: String? = nil, rules: [String: String] = [:],
-                    reset: [String] = []) {
+                    reset: [String] = [], force: Bool = false) {
+            self.force = force
             self.rules = rules
             self.name = name
             self.when = when
@@ -62,12 +65,15 @@ extension StandingAlarmActions {
         var checked = try checkedAlarm(request, console: console, signals: signals, in: context)
         let alarm = checked.alarm
         let newName = alarm.name
-        enum Outcome { case done, gone, taken }
+        enum Outcome { case done, gone, taken, copies(StandingAlarm) }
         let outcome: Outcome
         do {
             outcome = try context.store.update { alarms -> Outcome in
                 guard let i = alarms.firstIndex(where: { $0.name == c.name }) else { return .gone }
                 if newName != c.name, alarms.contains(where: { $0.name == newName }) { return .taken }
+                // As `wake add` refuses a copy: skipping or pausing one would leave the other ringing.
+                let others = alarms.filter { $0.name != c.name }
+                if !c.force, let copy = DuplicateAlarms.existing(alarm, among: others) { return .copies(copy) }
                 alarms[i] = alarm
                 return .done
             }
@@ -77,6 +83,8 @@ extension StandingAlarmActions {
         switch outcome {
         case .gone: throw unknown(c.name)
         case .taken: throw usage("--name: an alarm named '\(newName.printable)' exists already; choose another name, or remove it first")
+        case .copies(let copy):
+            throw usage("\(rule(alarm)) is already alarm '\(copy.name)'; use --force to have both, or 'wake remove \(copy.name)' first")
         case .done: break
         }
         var dropped: [CivilDate] = []
