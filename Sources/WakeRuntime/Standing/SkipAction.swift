@@ -46,6 +46,9 @@ extension StandingAlarmActions {
             name = try skipTarget(request, alarms: alarms, context: context, config: config, zone: zone, now: now)
         }
         guard let alarm = alarms.first(where: { $0.name == name }) else { throw unknown(name) }
+        if alarm.timer != nil {
+            throw usage("'\(name)' is a timer: it has no occurrence to skip; 'wake pause \(name)' holds it, 'wake remove \(name)' ends it")
+        }
         let lateLimit = RingSettings.lateLimit(of: alarm, config: config)
         let calendars = AlarmDaysOff([alarm], config: config, now: now, zone: zone)[alarm.name]
         var onDates: [Instant] = []
@@ -144,7 +147,9 @@ extension StandingAlarmActions {
             }
             return skipping[0]
         }
-        let soonest = rows.compactMap { row in row.next.map { (row.alarm.name, $0.instant) } }.filter { $0.1 > now }
+        // A timer is no morning to skip: the next alarm is.
+        let soonest = rows.filter { $0.alarm.timer == nil }.compactMap { row in row.next.map { (row.alarm.name, $0.instant) } }
+            .filter { $0.1 > now }
             .min { ($0.1, $0.0) < ($1.1, $1.0) }
         guard let (name, _) = soonest else {
             throw WakeFailure(.nothingMatched, "no standing alarm rings ahead: nothing to skip; see 'wake list'")
