@@ -28,7 +28,7 @@ struct ControlWorld {
     }
 
     func list() async throws -> [[String: Any]] {
-        let r = try await run(["list", "--json"])
+        let r = try await run(["list", "--json", "--sort", "name"])
         guard r.exitCode == 0, let array = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] else {
             throw WakeTestError("wake list --json: \(r)")
         }

@@ -201,8 +201,9 @@ struct MediaPlayerTests {
             try await daemon.waitForOutput(containing: "wake daemon running", timeout: .seconds(30))
             let at = AlarmHome.soon(5)
             for (name, extra) in [("gentle", [String]()), ("firm", ["--mpris", "on"])] {
-                let add = try await WakeProcess.run(["add", at, "--name", name, "-D", "null", "--ring-for", "120s", "--snooze", "5m"] + extra,
-                                                    environment: env)
+                // Two alarms at one time on purpose: the second is a copy without --force.
+                let add = try await WakeProcess.run(["add", at, "--name", name, "-D", "null", "--ring-for", "120s", "--snooze", "5m",
+                                                     "--force"] + extra, environment: env)
                 #expect(add.exitCode == 0, "\(add)")
             }
             try await daemon.waitForEvent("mpris_player", occurrence: 2, timeout: .seconds(60))
