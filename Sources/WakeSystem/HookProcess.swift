@@ -3,9 +3,10 @@ import Glibc
 import SystemPackage
 import WakeCore
 
-/// One hook's program (or the daemon's bedtime check, `wake __bedtime-check`), started: in its own process group (so a time limit kills what it
-/// started too), with no signal blocked, in the user's home, with exactly the environment it
-/// is given, the event on its standard input, and standard output and error on one pipe.
+/// One hook's program (or the daemon's bedtime check, `wake __bedtime-check`), started: in its
+/// own process group (so a time limit kills what it started too), with no signal blocked, in the
+/// user's home, with exactly the environment it is given, the event on its standard input, and
+/// standard output and error on one pipe.
 public struct HookProcess: Sendable {
     public let pid: pid_t
     /// Readable when the process has ended (pidfd), or -1 on a kernel without pidfds.
