@@ -88,11 +88,9 @@ public enum WakeMain {
                     return try StandingAlarmActions.skip(.init(name: nil, undo: s.undo, count: s.count, dates: s.on), console: console,
                                                          in: standing)
                 }
-                return try StandingAlarmActions.eachOf(s.name, group: s.group, verb: "skip", console: console, in: standing) {
-                    name throws(WakeFailure) in
-                    try StandingAlarmActions.skip(.init(name: name, undo: s.undo, count: s.count, dates: s.on), console: console,
-                                                  in: standing)
-                }
+                let request = StandingAlarmActions.SkipRequest(name: s.name, undo: s.undo, count: s.count, dates: s.on)
+                guard let group = s.group else { return try StandingAlarmActions.skip(request, console: console, in: standing) }
+                return try StandingAlarmActions.skipGroup(request, group: group, console: console, in: standing)
             }
         case "pause":
             return r.run(PauseCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in

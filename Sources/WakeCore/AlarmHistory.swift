@@ -39,9 +39,10 @@ public struct AlarmRecord: Hashable, Sendable {
     }
 
     /// The skipped occurrences of `alarm`, in order: each skipped date's occurrence in `zone`,
-    /// and the older wake's instants.
-    public func skipInstants(of alarm: StandingAlarm, zone: TimeZoneRules) -> [Instant] {
-        Array(Set(skips.compactMap { StandingSchedule.occurrence(of: alarm, on: $0, zone: zone)?.instant } + legacySkips)).sorted()
+    /// and the older wake's instants (`firstEvent`: the calendar of a `--before-first-event` alarm, read).
+    public func skipInstants(of alarm: StandingAlarm, zone: TimeZoneRules, firstEvent: FirstEventSchedule? = nil) -> [Instant] {
+        let instants = skips.compactMap { StandingSchedule.occurrence(of: alarm, on: $0, zone: zone, firstEvent: firstEvent)?.instant }
+        return Array(Set(instants + legacySkips)).sorted()
     }
 
     /// The record with the older wake's skip instants made local dates, read in `zone`.

@@ -78,6 +78,19 @@ public struct DayRules: Hashable, Sendable {
         return nil
     }
 
+    /// The Monday of the next ISO week 53 within a year of `today` (the week it is in, if so):
+    /// weeks 53 and 1 are both odd, so from it a `--weeks` alarm rings two weeks running (odd)
+    /// or misses two (even), which `wake add` says. Nil without `--weeks`, or no week 53 near.
+    public func weekFiftyThree(from today: CivilDate) -> CivilDate? {
+        guard weeks != nil else { return nil }
+        let monday = CivilDate(daysSinceEpoch: today.daysSinceEpoch.minus(Int64((today.weekday + 6) % 7)))
+        for k: Int64 in 0...52 {
+            let d = CivilDate(daysSinceEpoch: monday.daysSinceEpoch.plus(7 * k))
+            if d.isoWeek.week == 53 { return d }
+        }
+        return nil
+    }
+
     /// The rules in words, after the weekdays: ` in odd weeks`, ` every 3 days from 2026-12-07`.
     public var phrase: String {
         var out = ""

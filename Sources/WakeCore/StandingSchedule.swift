@@ -120,10 +120,12 @@ public enum StandingSchedule {
                                days: DaySet(bits: alarm.days), zone: zone)
     }
 
-    /// The occurrence of `alarm` on the local date `date` in `zone`, if it rings that day.
-    public static func occurrence(of alarm: StandingAlarm, on date: CivilDate, zone: TimeZoneRules) -> Deadline? {
+    /// The occurrence of `alarm` on the local date `date` in `zone`, if it rings that day
+    /// (`firstEvent`: its calendar read, as `occurrence(of:after:)` takes it).
+    public static func occurrence(of alarm: StandingAlarm, on date: CivilDate, zone: TimeZoneRules,
+                                  firstEvent: FirstEventSchedule? = nil) -> Deadline? {
         let dayStart = zone.instant(for: LocalDateTime(date: date, hour: 0, minute: 0, second: 0))
-        guard let o = occurrence(of: alarm, after: dayStart - .nanoseconds(1), zone: zone),
+        guard let o = occurrence(of: alarm, after: dayStart - .nanoseconds(1), zone: zone, firstEvent: firstEvent),
               zone.localTime(at: o.instant).date == date else {
             return nil
         }

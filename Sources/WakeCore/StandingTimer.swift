@@ -33,7 +33,10 @@ extension StandingAlarm {
     /// running timer.
     public func pausedTimer(at now: Instant) -> StandingAlarm? {
         guard var t = timer, t.remaining == nil, let left = remaining(at: now) else { return nil }
-        t.remaining = left
+        // Held to the nearest second: alarms.toml keeps a span in whole seconds (`4m10s`), and a
+        // fraction would not read back as written.
+        let (whole, fraction) = left.components
+        t.remaining = .seconds(max(1, whole + (fraction >= 500_000_000_000_000_000 ? 1 : 0)))
         var a = self
         a.timer = t
         a.at = nil

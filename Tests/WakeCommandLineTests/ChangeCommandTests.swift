@@ -137,3 +137,35 @@ extension ChangeCommandTests {
         #expect(r.code == 64 && r.stderr.contains("'nap' is a one-off at an instant"), "\(r)")
     }
 }
+
+extension ChangeCommandTests {
+    @Test("an alarm switched off is changed and stays off; a copy of it is refused saying it is off; skip --group checks every member first")
+    func offAlarmsAndGroupSkips() throws {
+        let world = try TestWorld()
+        #expect(world.run(["add", "06:30", "--days", "weekdays", "--name", "work", "--group", "job", "-D", "null"]).code == 0)
+        #expect(world.run(["off", "work"]).code == 0)
+        var r = world.run(["change", "work", "06:45"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'work': 06:45 on weekdays; off; 'wake on work' to ring it again"), "\(r)")
+        let work = try alarm(world, "work")
+        #expect(work["time"] as? String == "06:45:00" && work["enabled"] as? Bool == false, "\(work)")
+        r = world.run(["add", "06:45", "--days", "weekdays", "-D", "null"])
+        #expect(r.code == 64 && r.stderrIsOneLine
+                    && r.stderr.contains("is already alarm 'work' (switched off: 'wake on work' rings it again); use --force"), "\(r)")
+
+        // Sunday is none of 'work's days: the group's skip of it changes nobody, the timer passed over.
+        #expect(world.run(["on", "work"]).code == 0)
+        #expect(world.run(["add", "09:00", "--days", "daily", "--name", "gym", "--group", "job", "-D", "null"]).code == 0)
+        #expect(world.run(["timer", "4m", "tea", "-D", "null"]).code == 0)
+        // (A timer takes no --group; one put in a group by hand is passed over.)
+        try world.store.update { alarms in
+            for i in alarms.indices where alarms[i].name == "tea" { alarms[i].options[AlarmOption.group.name] = "job" }
+        }
+        let before = try? String(contentsOfFile: world.historyFile, encoding: .utf8)
+        r = world.run(["skip", "--group", "job", "--on", "2027-03-07"])
+        #expect(r.code == 64 && r.stderr.contains("'work' does not ring that day"), "\(r)")
+        #expect((try? String(contentsOfFile: world.historyFile, encoding: .utf8)) == before, "nothing skipped")
+        r = world.run(["skip", "--group", "job"])
+        #expect(r.code == 0 && r.stdout.contains("'tea' is a timer, passed over") && r.stdout.contains("skipping 'gym'")
+                    && r.stdout.contains("skipping 'work'"), "\(r)")
+    }
+}

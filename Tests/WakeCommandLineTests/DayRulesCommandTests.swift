@@ -75,3 +75,16 @@ struct DayRulesCommandTests {
         #expect(!FileManager.default.fileExists(atPath: world.alarmsFile), "a refused add stores nothing")
     }
 }
+
+extension DayRulesCommandTests {
+    @Test("a rule with a span from now is refused (64); ISO week 53 ahead is said: weeks 53 and 1 are both odd")
+    func spansAndWeekFiftyThree() throws {
+        var r = try TestWorld().run(["add", "+25m", "--weeks", "odd", "-D", "null"])
+        #expect(r.code == 64 && r.stderrIsOneLine && r.stderr.contains("--weeks is for an alarm that repeats"), "\(r)")
+        // Tuesday 2026-12-01: 2026 has 53 ISO weeks.
+        let world = try TestWorld(now: Instant(seconds: 1_796_083_200))
+        r = world.run(["add", "06:30", "--weeks", "even", "--name", "shift", "-D", "null"])
+        #expect(r.code == 0 && r.stdout.contains("note: 2026 has an ISO week 53: weeks 53 and 1 (2026-12-28 to 2027-01-10) are both odd, "
+                                                 + "so 'shift' rings in neither"), "\(r)")
+    }
+}

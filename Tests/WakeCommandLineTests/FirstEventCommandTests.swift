@@ -56,3 +56,33 @@ struct FirstEventCommandTests {
         #expect(!FileManager.default.fileExists(atPath: world.alarmsFile), "a refused add stores nothing")
     }
 }
+
+extension FirstEventCommandTests {
+    @Test("skip --on a day of events, listed; a change keeps it; a day without one refused; an unreadable calendar said as such")
+    func skipsAndResets() throws {
+        let world = try TestWorld()
+        let file = try world.dir.write("work.ics", Array(Self.calendar.utf8))
+        #expect(world.run(["add", "--before-first-event", file, "--lead", "90m", "--days", "weekdays", "--name", "meet",
+                           "-D", "null"]).code == 0)
+        var r = world.run(["skip", "meet", "--on", "2027-03-03"])
+        #expect(r.code == 0 && r.stdout.contains("skipping 'meet' at Wed 3 Mar 06:30"), "\(r)")
+        r = world.run(["skip", "meet", "--on", "2027-03-02"])
+        #expect(r.code == 64 && r.stderr.contains("before the first event in work.ics, and that day has none"), "\(r)")
+        r = world.run(["change", "meet", "--lead", "1h"])
+        #expect(r.code == 0 && !r.stdout.contains("dropped"), "the skip of a day with an event is kept: \(r)")
+        var meet = try #require(try world.listJSON().first)
+        #expect((meet["skips"] as? [String]) == ["2027-03-03T07:00:00+00:00"], "\(meet)")
+
+        r = world.run(["change", "meet", "--reset", "before-first-event"])
+        #expect(r.code == 64 && r.stderr.contains("give the new WHEN too"), "\(r)")
+        try FileManager.default.removeItem(atPath: file)
+        meet = try #require(try world.listJSON().first)
+        #expect(meet["state"] as? String == "no day rings: its calendar '\(file)' cannot be read", "\(meet)")
+        r = world.run(["skip", "meet", "--on", "2027-03-05"])
+        #expect(r.code == 78 && r.stderr.contains("which cannot be read now"), "\(r)")
+        r = world.run(["change", "meet", "07:00", "--reset", "before-first-event"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'meet': 07:00 on weekdays"), "\(r)")
+        meet = try #require(try world.listJSON().first)
+        #expect(meet["options"] as? [String: String] == ["device": "null"], "the calendar and its lead both gone: \(meet)")
+    }
+}

@@ -37,6 +37,9 @@ struct TimerCommandTests {
         let paused = try #require(list.first { $0["name"] as? String == "timer" })
         #expect(paused["state"] as? String == "paused, 4m timer, 3m left" && paused["next"] is NSNull, "\(paused)")
         #expect((paused["timer"] as? [String: Any])?["remaining_seconds"] as? Int == 180, "\(paused)")
+        r = world.run(["list"])
+        #expect(r.stdout.split(separator: "\n").contains { $0.hasPrefix("timer ") && $0.contains(" -  ") && !$0.contains("05:04") },
+                "a paused timer has no time to ring at: \(r)")
         r = world.run(["next"])
         #expect(r.stdout.contains("timer-2"), "a paused timer is not next: \(r)")
         world.now = Self.start + .seconds(600)
@@ -61,7 +64,7 @@ struct TimerCommandTests {
         (["timer", "soon"], "SPAN"),
         (["timer", "4m", "Bad Name"], "--name"),
         (["extend", "nobody", "2m"], "no standing alarms to extend"),
-        (["pause"], "name the timers"),
+        (["pause"], "pause: say until when, as 'wake pause --until mon'"),
     ])
     func refusals(args: [String], says: String) throws {
         let world = try TestWorld(now: Self.start)
@@ -77,5 +80,36 @@ struct TimerCommandTests {
         #expect(r.code == 64 && r.stderr.contains("'work' is no timer"), "\(r)")
         r = world.run(["extend", "work", "2m"])
         #expect(r.code == 64 && r.stderr.contains("'work' is no timer"), "\(r)")
+    }
+}
+
+extension TimerCommandTests {
+    @Test("a bare resume and one of a timer with an alarm start the paused timers; extend past a year is refused; off shows off")
+    func resumeAll() throws {
+        var world = try TestWorld(now: Self.start)
+        #expect(world.run(["timer", "4m", "tea", "-D", "null"]).code == 0)
+        #expect(world.run(["timer", "10m", "egg", "-D", "null"]).code == 0)
+        #expect(world.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"]).code == 0)
+        world.now = Self.start + .milliseconds(60_250)  // a real clock's fraction: held to the second
+        var r = world.run(["pause", "tea", "egg"])
+        #expect(r.code == 0 && r.stdout.contains("paused 'tea' with 3m left"), "\(r)")
+        #expect(world.run(["pause", "work", "--until", "wed"]).code == 0)
+        func state(_ name: String) throws -> String? {
+            try world.listJSON().first { $0["name"] as? String == name }?["state"] as? String
+        }
+        r = world.run(["resume"])
+        #expect(r.code == 0 && r.stdout.contains("resumed 'tea': rings at 05:04:17") && r.stdout.contains("resumed 'egg'")
+                    && r.stdout.contains("'work' resumed"), "\(r)")
+        #expect(try state("tea") == "4m timer, 3m left", "the bare resume starts the timer")
+        #expect(world.run(["pause", "tea"]).code == 0)
+        #expect(world.run(["pause", "work", "--until", "wed"]).code == 0)
+        r = world.run(["resume", "tea", "work"])
+        #expect(r.code == 0 && r.stdout.contains("resumed 'tea'") && r.stdout.contains("'work' resumed"), "\(r)")
+
+        r = world.run(["extend", "tea", "366d"])
+        #expect(r.code == 64 && r.stderrIsOneLine && r.stderr.contains("would run longer than 366d"), "\(r)")
+        #expect(world.run(["pause", "tea"]).code == 0)
+        #expect(world.run(["off", "tea"]).code == 0)
+        #expect(try state("tea") == "off", "a paused timer switched off shows off")
     }
 }

@@ -146,6 +146,16 @@ struct DayRulesTests {
         #expect(NamedDay.date(of: "feb 29", today: monday) == Self.day(2028, 2, 29))
         #expect(NamedDay.date(of: "mar 1", today: monday) == monday)
     }
+
+    @Test("ISO week 53 ahead: found from its own week and from a year before it, not when none is within a year")
+    func weekFiftyThree() {
+        let odd = DayRules(weeks: .odd)
+        #expect(odd.weekFiftyThree(from: Self.day(2026, 12, 30)) == Self.day(2026, 12, 28))
+        #expect(odd.weekFiftyThree(from: Self.day(2026, 1, 5)) == Self.day(2026, 12, 28))
+        #expect(odd.weekFiftyThree(from: Self.day(2027, 3, 1)) == nil)
+        #expect(odd.weekFiftyThree(from: Self.day(2032, 1, 1)) == Self.day(2032, 12, 27))
+        #expect(DayRules(every: .init(days: 3, from: Self.day(2026, 12, 1))).weekFiftyThree(from: Self.day(2026, 12, 1)) == nil)
+    }
 }
 
 private extension Result where Failure == AlarmOption.Problem {

@@ -73,6 +73,10 @@ struct StandingTimerTests {
         #expect(paused.at == nil && paused.timer?.remaining == .seconds(140) && paused.isPausedTimer)
         #expect(paused.remaining(at: later + .seconds(9999)) == .seconds(140), "a pause holds it")
         #expect(paused.pausedTimer(at: later) == nil, "paused already")
+        // A clock's fraction of a second is held to the nearest second, which alarms.toml keeps.
+        #expect(running.pausedTimer(at: later + .milliseconds(400))?.timer?.remaining == .seconds(140))
+        #expect(running.pausedTimer(at: later + .milliseconds(600))?.timer?.remaining == .seconds(139))
+        #expect(running.pausedTimer(at: Self.now + .milliseconds(239_900))?.timer?.remaining == .seconds(1))
         let longer = try #require(paused.extendedTimer(by: .seconds(60), local: Self.local))
         #expect(longer.timer?.remaining == .seconds(200) && longer.timer?.span == .seconds(300))
         let resumeAt = later + .seconds(1000)

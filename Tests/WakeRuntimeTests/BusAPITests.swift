@@ -228,10 +228,20 @@ import WakeSystem
             r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Update", "a{sv}", "1",
                                                       "tyme", "s", "7:00"])
             #expect(r.exitCode != 0 && r.stderr.contains("unknown option 'tyme'"), "\(r)")
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Update", "a{sv}", "2",
+                                                      "before-first-event", "s", "work.ics", "lead", "s", "1h"])
+            #expect(r.exitCode != 0 && r.stderr.contains("Update: option 'before-first-event' names 'work.ics', not an absolute path"),
+                    "\(r)")
             r = try await Self.busctl(mock, session, ["set-property", Self.name, path, BusAPIDescription.alarm, "Enabled", "b", "false"])
             #expect(r.exitCode == 0, "\(r)")
             work = try #require(try alarm())
             #expect(work.isOff, "\(work)")
+            // An alarm switched off is changed as it is, and stays off.
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Update", "a{sv}", "1",
+                                                      "when", "s", "6:50"])
+            #expect(r.exitCode == 0, "\(r)")
+            work = try #require(try alarm())
+            #expect(work.isOff && work.shortTimeText == "06:50", "\(work)")
             r = try await Self.busctl(mock, session, ["set-property", Self.name, path, BusAPIDescription.alarm, "Name", "s", "x"])
             #expect(r.exitCode != 0 && r.stderr.contains("read-only"), "\(r)")
             r = try await Self.busctl(mock, session, ["set-property", Self.name, path, BusAPIDescription.alarm, "Enabled", "b", "true"])

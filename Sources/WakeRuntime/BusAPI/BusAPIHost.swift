@@ -8,6 +8,8 @@ public protocol BusAPIHost: AnyObject {
     var zone: TimeZoneRules { get }
     var standingAlarms: [StandingAlarm] { get }
     var records: [String: AlarmRecord] { get }
+    /// The calendars of `--before-first-event` alarms, read at the last reload, by alarm name.
+    var firstEvents: [String: FirstEventSchedule] { get }
     /// The armed occurrence of the alarm called `name`; nil when it is not armed.
     func occurrence(of name: String) -> Instant?
     /// Called after every reload; a host keeps one, so the API chains to what was set before.

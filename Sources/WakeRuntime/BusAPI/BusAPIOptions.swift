@@ -7,7 +7,7 @@ import WakeSystem
 /// line's own (`RingSettings`, `StandingAlarmActions`), never a copy of them.
 struct BusAPIOptions {
     private var values: [String: BusValue]
-    private var method: String
+    private(set) var method: String
 
     /// Nil keys left: every key was read.
     init(_ argument: BusValue?, method: String) throws(WakeFailure) {
@@ -99,14 +99,7 @@ struct BusAPIOptions {
             }
         }
         let skipDays = try options.texts(AlarmOption.skipDays.name)
-        let eventsFile = try options.text(AlarmOption.beforeFirstEvent.name)
-        // The daemon's working directory is not the caller's: a relative name would find another file, or none.
-        let files = AlarmOption.all(.stored).filter { $0.kind == .file }.compactMap { o in ring[o.name].map { (o.name, $0) } }
-            + skipDays.map { (AlarmOption.skipDays.name, $0) }
-            + (eventsFile.map { [(AlarmOption.beforeFirstEvent.name, $0)] } ?? [])
-        if let (key, path) = files.first(where: { !$0.1.hasPrefix("/") }) {
-            throw WakeFailure(.usage, "Add: option '\(key)' names '\(path.printable)', not an absolute path; give the file's full path, as '/home/me/alarm.flac'")
-        }
+        try absoluteFiles(ring: ring, skipDays: skipDays, options: options)
         let config = try ConfigDefaults.load()
         let settings = try RingSettings(layering: ring, under: config, given: given)
         let words = when.split(separator: " ").map(String.init)
@@ -135,16 +128,25 @@ struct BusAPIOptions {
             }
         }
         let skipDays = try options.texts(AlarmOption.skipDays.name)
-        let files = AlarmOption.all(.stored).filter { $0.kind == .file }.compactMap { o in ring[o.name].map { (o.name, $0) } }
-            + skipDays.map { (AlarmOption.skipDays.name, $0) }
-        if let (key, path) = files.first(where: { !$0.1.hasPrefix("/") }) {
-            throw WakeFailure(.usage, "Update: option '\(key)' names '\(path.printable)', not an absolute path; give the file's full path")
-        }
+        try absoluteFiles(ring: ring, skipDays: skipDays, options: options)
         let when = try options.text("when").map { $0.split(separator: " ").map(String.init) } ?? []
         return StandingAlarmActions.ChangeRequest(name: name, when: when, days: try options.text("days"), newName: try options.text("name"),
                                                   values: ring, given: Set(ring.keys.map { "--" + $0 }), skipDays: skipDays,
                                                   group: try options.text(AlarmOption.group.name), rules: try rules(options),
                                                   reset: try options.texts("reset"), force: try options.flag("force"))
+    }
+
+    /// Every file Add or Update names (sounds, calendars) absolute: the daemon's working directory
+    /// is not the caller's, so a relative name would find another file, or none.
+    static func absoluteFiles(ring: [String: String], skipDays: [String], options: BusAPIOptions) throws(WakeFailure) {
+        let eventsFile = try options.text(AlarmOption.beforeFirstEvent.name)
+        let files = AlarmOption.all(.stored).filter { $0.kind == .file }.compactMap { o in ring[o.name].map { (o.name, $0) } }
+            + skipDays.map { (AlarmOption.skipDays.name, $0) }
+            + (eventsFile.map { [(AlarmOption.beforeFirstEvent.name, $0)] } ?? [])
+        if let (key, path) = files.first(where: { !$0.1.hasPrefix("/") }) {
+            throw WakeFailure(.usage, "\(options.method): option '\(key)' names '\(path.printable)', not an absolute path; "
+                              + "give the file's full path, as '/home/me/alarm.flac'")
+        }
     }
 
     /// The day rules among `options` (`ruleKeys`), by name.

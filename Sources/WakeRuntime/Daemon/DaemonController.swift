@@ -78,6 +78,9 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     private let log: EventLog?
     private let unpaced: Bool
     private var armed: [String: Armed] = [:]
+    /// The calendars of `--before-first-event` alarms as the last reload read them: the API's
+    /// skipped occurrences are found by them, as the plans were.
+    public private(set) var firstEvents: [String: FirstEventSchedule] = [:]
     /// The skips and holidays passed over that the event log has been told of (name and occurrence).
     private var passedOverSaid: Set<String> = []
     private var sounds: [String: SoundFile] = [:]
@@ -274,6 +277,8 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         let daysOff = AlarmDaysOff(alarms.filter { names?.contains($0.name) ?? true }, config: config, now: now, zone: zone)
         problems += daysOff.problems.map { $0.line + AlarmDaysOff.meanwhile($0) }
         sayProblems(problems)
+        for name in Array(firstEvents.keys) where names?.contains(name) ?? true { firstEvents[name] = nil }
+        for alarm in alarms where names?.contains(alarm.name) ?? true { firstEvents[alarm.name] = daysOff[alarm.name].firstEvent }
         let present = Set(alarms.map(\.name))
         let forgotten = AlarmRecord.forgotten(history, present: present, now: now)
         if !forgotten.isEmpty {
@@ -649,7 +654,8 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// covering every day): on stderr, in the event log (`file_problem`) and on the desktop. The
     /// alarm stays in alarms.toml, unarmed; its occurrences are not said one by one.
     private func sayNoDay(_ name: String, _ plan: StandingSchedule.Plan, _ daysOff: AlarmDaysOff) {
-        guard let why = daysOff.noDay(name, plan) else {
+        // An unreadable first-event calendar is said as the reload's problem, with what it changes.
+        guard let why = daysOff.noDay(name, plan), daysOff[name].unreadableEvents == nil else {
             noDaySaid.remove(name)
             return
         }

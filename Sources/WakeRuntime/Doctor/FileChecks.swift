@@ -83,13 +83,18 @@ extension Doctor {
     static func calendarFindings(alarms: [StandingAlarm], daysOff: AlarmDaysOff, history: [String: AlarmRecord],
                                  config: ConfigDefaults) -> [DoctorFinding] {
         guard !daysOff.names.isEmpty else { return [] }
-        var silenced: [String] = [], silencedNames: [String] = []
+        var silenced: [String] = [], silencedNames: [String] = [], eventsFirst = false
         for a in alarms where daysOff.calendars[a.name] != nil {
             // Planned as the daemon plans it, to find the alarm every day of which is a holiday.
             let plan = StandingSchedule.plan(a, record: history[a.name] ?? AlarmRecord(name: a.name),
                                              lateLimit: RingSettings.lateLimit(of: a, config: config), now: daysOff.now, zone: daysOff.zone,
                                              dayOff: daysOff[a.name].dayOff, firstEvent: daysOff[a.name].firstEvent)
-            if let why = daysOff.noDay(a.name, plan) {
+            // A first-event calendar that cannot be read silences the alarm: a FAIL, said as its problem.
+            if let problem = daysOff.problems.first(where: { $0.alarm == a.name && $0.kind == .events }) {
+                if silenced.isEmpty { eventsFirst = true }
+                silenced.append(problem.line + DayOffCalendars.eventsMeanwhile)
+                silencedNames.append(a.name)
+            } else if let why = daysOff.noDay(a.name, plan) {
                 silenced.append("alarm '\(a.name)' rings on no day: \(why)")
                 silencedNames.append(a.name)
             }
@@ -98,9 +103,10 @@ extension Doctor {
         var out: [DoctorFinding] = []
         if let first = silenced.first {
             out.append(DoctorFinding(.files, "files.calendars", alarms: silencedNames, .fail, first + more(silenced),
-                                     fix: DayOffCalendars.noDayFix + "; until then the alarm stays in alarms.toml and never rings"))
+                                     fix: (eventsFirst ? "correct the calendar, or export it again from your calendar program"
+                                                       : DayOffCalendars.noDayFix) + "; until then the alarm stays in alarms.toml and never rings"))
         }
-        let problems = daysOff.problems.map(\.line)
+        let problems = daysOff.problems.filter { $0.kind != .events }.map(\.line)
         if let first = problems.first {
             out.append(DoctorFinding(.files, "files.calendars", alarms: daysOff.names, .warn, first + more(problems),
                                      fix: "correct the calendar, or make a new one with 'wake holidays import' or your calendar program; "

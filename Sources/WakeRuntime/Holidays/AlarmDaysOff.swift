@@ -48,7 +48,9 @@ public struct AlarmDaysOff {
             var read = DayOffCalendars.read(paths, zone: zone, cache: cache)
             switch events {
             case .success(let schedule): read.firstEvent = schedule
-            case .failure(let f): problems.append(Problem(alarm: a.name, kind: .events, text: f.message))
+            case .failure(let f):
+                read.unreadableEvents = a.options[AlarmOption.beforeFirstEvent.name]
+                problems.append(Problem(alarm: a.name, kind: .events, text: f.message))
             case nil: break
             }
             calendars[a.name] = read

@@ -17,6 +17,9 @@ public struct DayOffCalendars {
     public var calendars: [Calendar] = []
     /// `--before-first-event`'s calendar, read (`firstEvent(of:zone:)`); nil without, or unreadable.
     public var firstEvent: FirstEventSchedule?
+    /// `--before-first-event`'s calendar when it could not be read (its path): the alarm has no
+    /// ring until it reads, which is its problem (said once), not a holiday's.
+    public var unreadableEvents: String?
     /// One line per calendar that could not be read, naming it and the line at fault.
     public var problems: [String] = []
 
@@ -111,6 +114,7 @@ public struct DayOffCalendars {
     /// '/home/me/holidays.ics'`; nil when it has a day to ring.
     public func noDay(_ plan: StandingSchedule.Plan, now: Instant, zone: TimeZoneRules) -> String? {
         guard let until = plan.noDayUntil else { return nil }
+        if let file = unreadableEvents { return "its calendar '\(file.printable)' cannot be read" }
         return StandingSchedule.noDayPhrase(until: until, files: paths(holding: plan.passedOver, zone: zone), now: now, zone: zone)
     }
 

@@ -72,7 +72,7 @@ extension StandingAlarmActions {
         case .nameTaken:
             throw usage("an alarm named '\((given ?? "").printable)' exists already; remove it first or choose another --name")
         case .copies(let copy):
-            throw usage("\(rule(alarm)) is already alarm '\(copy.name)'; use --force to add another, or 'wake remove \(copy.name)' first")
+            throw copyRefused(alarm, copy, force: "use --force to add another")
         }
         checked.alarm = alarm
         announce("added '\(name)'", checked, console: console, context: context)
@@ -167,7 +167,7 @@ extension StandingAlarmActions {
             }
         }
         // `--weeks`, `--every`, `--from`: checked, and stored with `--from` as the date it names today.
-        let ruled = try checkRules(c.rules, days: days, dated: date != nil, today: zone.localTime(at: now).date)
+        let ruled = try checkRules(c.rules, days: days, dated: date != nil || at != nil, today: zone.localTime(at: now).date)
         days = ruled.days
         stored.merge(ruled.stored) { _, rule in rule }
         let config = context.config()
@@ -197,7 +197,10 @@ extension StandingAlarmActions {
         // Its first ring as the daemon will plan it: the calendar's days passed over. A calendar
         // that leaves a recurring alarm no day in the next year is a mistake (a mistyped DTEND or
         // RRULE), said now; a one-off rings on its own day, however far ahead.
-        let first = StandingSchedule.plan(alarm, record: AlarmRecord(name: alarm.name), lateLimit: .zero, now: now, zone: zone,
+        // An alarm switched off (`wake change` of one) is planned as if on: what it would ring is checked, and the switch kept.
+        var planned = alarm
+        planned.options[AlarmOption.switchState.name] = nil
+        let first = StandingSchedule.plan(planned, record: AlarmRecord(name: alarm.name), lateLimit: .zero, now: now, zone: zone,
                                           dayOff: calendars.calendars.dayOff, firstEvent: events)
         guard let next = first.next, alarm.days == 0 || next.instant - now <= .seconds(366 * 86_400) else {
             // The calendars are the command's own when it gave some, else config.toml's.
@@ -251,10 +254,17 @@ extension StandingAlarmActions {
         let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
                                                  complete: first.passedOver.count < StandingSchedule.passedOverKept)
         let ruleText = checked.events.map { firstEventRule(alarm, $0) } ?? rule(alarm)
-        console.info("\(what): \(ruleText)\(alarm.dayRules(zone: zone)?.phrase ?? "");"
-                     + " next \(Formatting.ringsAt(next.instant, now: now, zone: zone))"
-                     + reasons.map { "; " + $0.printable }.joined())
+        // An alarm switched off (changed while off) rings nothing until `wake on`: its next ring would mislead.
+        let tail = alarm.isOff ? " off; 'wake on \(alarm.name)' to ring it again"
+            : " next \(Formatting.ringsAt(next.instant, now: now, zone: zone))" + reasons.map { "; " + $0.printable }.joined()
+        console.info("\(what): \(ruleText)\(alarm.dayRules(zone: zone)?.phrase ?? "");" + tail)
+        if alarm.isOff { return }
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
+        if let rules = alarm.dayRules(zone: zone), let week = rules.weekFiftyThree(from: zone.localTime(at: now).date) {
+            let end = week.adding(days: 13)
+            console.info("note: \(week.isoWeek.year) has an ISO week 53: weeks 53 and 1 (\(week.isoText) to \(end.isoText)) are both odd, "
+                         + "so '\(alarm.name)' rings in \(rules.weeks == .odd ? "both" : "neither")")
+        }
         // Whether the daemon can arm it on the RTC, as far as can be told from here.
         let look = WakeSystemPlan.lookNow()
         if !look.wakesSystem, let obstacle = look.obstacle { console.error("warning: " + WakeSystemSupport.warning(obstacle)) }
@@ -309,6 +319,12 @@ extension StandingAlarmActions {
         let key = AlarmOption.skipDays.name
         let at = config.entry(key).map { " line \($0.line), \(key)" } ?? ", \(key)"
         return WakeFailure(.config, "config file '\((config.path ?? "config.toml").printable)'\(at): " + problem + "take it out of \(key)")
+    }
+
+    /// A refusal of an alarm that would ring with `copy` (`DuplicateAlarms`); one switched off is said, with how to switch it on.
+    static func copyRefused(_ alarm: StandingAlarm, _ copy: StandingAlarm, force: String) -> WakeFailure {
+        let off = copy.isOff ? " (switched off: 'wake on \(copy.name)' rings it again)" : ""
+        return usage("\(rule(alarm)) is already alarm '\(copy.name)'\(off); \(force), or 'wake remove \(copy.name)' first")
     }
 
     /// `0630`, `0630-weekdays`, `0630-mon-wed-fri`, then `-2`, `-3` ... while taken.

@@ -65,11 +65,13 @@ extension StandingAlarmActions {
         var checked = try checkedAlarm(request, console: console, signals: signals, in: context)
         let alarm = checked.alarm
         let newName = alarm.name
-        enum Outcome { case done, gone, taken, copies(StandingAlarm) }
+        enum Outcome { case done, gone, raced, taken, copies(StandingAlarm) }
         let outcome: Outcome
         do {
             outcome = try context.store.update { alarms -> Outcome in
                 guard let i = alarms.firstIndex(where: { $0.name == c.name }) else { return .gone }
+                // Checked outside the lock (the device check takes seconds): another change meanwhile is not overwritten.
+                guard alarms[i] == old else { return .raced }
                 if newName != c.name, alarms.contains(where: { $0.name == newName }) { return .taken }
                 // As `wake add` refuses a copy: skipping or pausing one would leave the other ringing.
                 let others = alarms.filter { $0.name != c.name }
@@ -82,9 +84,11 @@ extension StandingAlarmActions {
         }
         switch outcome {
         case .gone: throw unknown(c.name)
+        case .raced: throw WakeFailure(.nothingMatched, "'\(c.name)' was changed by another command meanwhile; nothing changed: "
+                                       + "see 'wake list' and change it again")
         case .taken: throw usage("--name: an alarm named '\(newName.printable)' exists already; choose another name, or remove it first")
         case .copies(let copy):
-            throw usage("\(rule(alarm)) is already alarm '\(copy.name)'; use --force to have both, or 'wake remove \(copy.name)' first")
+            throw copyRefused(alarm, copy, force: "use --force to have both")
         case .done: break
         }
         var dropped: [CivilDate] = []
@@ -95,7 +99,7 @@ extension StandingAlarmActions {
                 history[c.name] = nil
                 history[newName] = nil
                 guard let record else { return }
-                let (changed, gone) = record.changed(to: alarm, zone: checked.zone)
+                let (changed, gone) = record.changed(to: alarm, zone: checked.zone, firstEvent: checked.events)
                 dropped = gone
                 if !changed.isEmpty { history[newName] = changed }
             }
@@ -133,6 +137,15 @@ extension StandingAlarmActions {
                 throw usage("--reset \(key) and \(flag) contradict each other; give one of them")
             }
             reset.insert(key)
+        }
+        // The calendar and its lead go together, and without them the alarm needs a time of its own.
+        let (events, lead) = (AlarmOption.beforeFirstEvent.name, AlarmOption.lead.name)
+        if reset.contains(events) || reset.contains(lead), old.options[events] != nil {
+            reset.formUnion([events, lead])
+            if c.when.isEmpty {
+                throw usage("--reset \(events): its calendar set the time; give the new WHEN too, as 'wake change \(old.name.printable) 06:30 "
+                            + "--reset \(events)'")
+            }
         }
         // The ring options: stored, less those reset, with those given on top.
         var values = old.options.filter { key, _ in AlarmOption.named(key)?.scope.contains(.ring) == true && !reset.contains(key) }

@@ -56,7 +56,7 @@ extension StandingAlarmActions {
                                              zone: zone, dayOff: dayOffs.dayOff, firstEvent: dayOffs.firstEvent)
             let upcoming = plan.next
             let ahead = plan.ahead(of: now)
-            let skips = record.skipInstants(of: a, zone: zone).filter { $0 > now }
+            let skips = record.skipInstants(of: a, zone: zone, firstEvent: dayOffs.firstEvent).filter { $0 > now }
             let skipNext = ahead.contains { $0.reason == .requested } || (record.lastSkipped.map { $0 > now } ?? false)
             let reasons = StandingSchedule.reasons(ahead, skipsAhead: skips.count, now: now, zone: zone)
             let reasonsAll = plan.passedOver.count < StandingSchedule.passedOverKept
@@ -88,7 +88,7 @@ extension StandingAlarmActions {
             } else if upcoming == nil {
                 state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            if let timer = timerState(a, state: state, now: now) { state = timer }
+            if !a.isOff, let timer = timerState(a, state: state, now: now) { state = timer }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
                        pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [], engine: read?.engine,
                        passedOver: ahead, reasons: reasons, reasonsAll: reasonsAll, noDay: noDay, skips: skips, pausedFrom: pausedFrom,
@@ -183,7 +183,8 @@ extension StandingAlarmActions {
             let s = row.settings
             let days = a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical + (a.dayRules(zone: zone)?.phrase ?? ""))
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row,
-                         time: a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.timeText : "by event",
+                         // A paused timer has no time to ring at until it is resumed.
+                         time: a.isPausedTimer ? "-" : a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.timeText : "by event",
                          days: days, next: next, state: state,
                          shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"],
                          device: s?.device ?? a.options["device"] ?? Defaults.device,

@@ -9,7 +9,17 @@ extension StandingAlarmActions {
     public static func resume(names: [String], all: Bool = false, on dateText: String? = nil, console: Console,
                               in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         let context = try StandingContext.given(context)
-        if !all, dateText == nil, let timers = try resumeTimers(names, console: console, in: context) { return timers }
+        var names = names
+        // Timers hold no dated pause: the paused ones start again, and the rest is resumed as alarms are.
+        var timersResumed = false
+        if dateText == nil {
+            let timers = try chosenAlarms(names, store: context.store, verb: "resume").filter { $0.timer != nil }
+            let strict = !names.isEmpty && timers.count == Set(names).count
+            try resumeTimers(timers, strict: strict, console: console, in: context)
+            if strict { return .done }
+            timersResumed = timers.contains { $0.isPausedTimer }
+            names.removeAll { n in timers.contains { $0.name == n } }
+        }
         let store = context.store
         let zone = context.zone(console)
         let now = context.now()
@@ -53,6 +63,7 @@ extension StandingAlarmActions {
         func leftText(_ a: StandingAlarm) -> String {
             left(a).map { span($0, now: now, zone: zone) }.joined(separator: ", ")
         }
+        if lifted.isEmpty, timersResumed, chosen.allSatisfy({ left($0).isEmpty }) { return .done }
         if lifted.isEmpty {
             let who = names.isEmpty ? "no standing alarm is"
                 : names.map { "'\($0)'" }.joined(separator: ", ") + (names.count > 1 ? " are not" : " is not")

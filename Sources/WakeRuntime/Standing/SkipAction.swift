@@ -51,13 +51,7 @@ extension StandingAlarmActions {
         }
         let lateLimit = RingSettings.lateLimit(of: alarm, config: config)
         let calendars = AlarmDaysOff([alarm], config: config, now: now, zone: zone)[alarm.name]
-        var onDates: [Instant] = []
-        for text in request.dates {
-            for day in text.split(separator: ",", omittingEmptySubsequences: false) {
-                let t = try skipped(alarm, onDate: String(day), now: now, zone: zone)
-                if !onDates.contains(t) { onDates.append(t) }  // a day given twice is one skip
-            }
-        }
+        let onDates = try skipped(alarm, on: request.dates, now: now, zone: zone, firstEvent: calendars.firstEvent)
         func when(_ t: Instant) -> String { "\(Formatting.datePhrase(t, now: now, zone: zone)) \(Formatting.clockTime(t, zone: zone))" }
         do {
             let (changed, record, tooMany) = try store.updateHistory { history -> ([Instant], AlarmRecord, Bool) in
@@ -66,7 +60,7 @@ extension StandingAlarmActions {
                 func day(_ t: Instant) -> CivilDate { zone.localTime(at: t).date }
                 if request.undo {
                     // Taken back, whether or not a daemon has already passed over it.
-                    let ahead = record.skipInstants(of: alarm, zone: zone).filter { $0 > now }
+                    let ahead = record.skipInstants(of: alarm, zone: zone, firstEvent: calendars.firstEvent).filter { $0 > now }
                         + [record.lastSkipped].compactMap { $0 }.filter { $0 > now }
                     changed = Array(Set(onDates.isEmpty ? ahead : ahead.filter(onDates.contains))).sorted()
                     let days = Set(changed.map(day))
@@ -157,17 +151,67 @@ extension StandingAlarmActions {
         return name
     }
 
+    /// The occurrences of `alarm` on the dates of `--on` (each may hold several, `2026-12-24,2026-12-31`), in the order given.
+    static func skipped(_ alarm: StandingAlarm, on dates: [String], now: Instant, zone: TimeZoneRules,
+                        firstEvent: FirstEventSchedule?) throws(WakeFailure) -> [Instant] {
+        var onDates: [Instant] = []
+        for text in dates {
+            for day in text.split(separator: ",", omittingEmptySubsequences: false) {
+                let t = try skipped(alarm, onDate: String(day), now: now, zone: zone, firstEvent: firstEvent)
+                if !onDates.contains(t) { onDates.append(t) }  // a day given twice is one skip
+            }
+        }
+        return onDates
+    }
+
+    /// `wake skip --group NAME`: each alarm of the group skipped as `request` says, its timers
+    /// passed over (they have no occurrence to skip); every member's dates are checked before any
+    /// is written, so a date one of them does not ring on leaves the group as it was.
+    public static func skipGroup(_ request: SkipRequest, group: String, console: Console,
+                                 in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        let context = try StandingContext.given(context)
+        let names = try alarms(named: request.name.map { [$0] } ?? [], group: group, store: context.store, verb: "skip",
+                               console: console)
+        let all: [StandingAlarm]
+        do { all = try context.store.load() } catch { throw storeError(error) }
+        let members = all.filter { names.contains($0.name) }
+        let (now, zone, config) = (context.now(), context.zone(console), context.config())
+        let daysOff = AlarmDaysOff(members, config: config, now: now, zone: zone)
+        for a in members where a.timer == nil && !request.undo {
+            _ = try skipped(a, on: request.dates, now: now, zone: zone, firstEvent: daysOff[a.name].firstEvent)
+        }
+        var result = CommandResult.done
+        for a in members {
+            if a.timer != nil {
+                console.info("'\(a.name)' is a timer, passed over: it has no occurrence to skip")
+                continue
+            }
+            var one = request
+            one.name = a.name
+            result = try skip(one, console: console, in: context)
+        }
+        return result
+    }
+
     /// The alarm's occurrence on the local date `text` (`2026-12-24`), which must lie ahead and
     /// be one of its days: a skip on a day it does not ring would change nothing, and is more
     /// likely a wrong date than an intent.
-    static func skipped(_ alarm: StandingAlarm, onDate text: String, now: Instant, zone: TimeZoneRules) throws(WakeFailure) -> Instant {
+    /// `firstEvent`: the calendar of a `--before-first-event` alarm, read (nil: unreadable, refused as such).
+    static func skipped(_ alarm: StandingAlarm, onDate text: String, now: Instant, zone: TimeZoneRules,
+                        firstEvent: FirstEventSchedule? = nil) throws(WakeFailure) -> Instant {
         let shown = TerminalText.printable(text, limit: 40)
         let date = try onDate(text, example: "2026-12-24 or fri (several: --on 2026-12-24,2026-12-31)",
                               today: zone.localTime(at: now).date)
-        guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone) else {
+        let calendar = alarm.options[AlarmOption.beforeFirstEvent.name]
+        if let calendar, firstEvent == nil {
+            throw WakeFailure(.config, "--on \(shown): '\(alarm.name)' rings by calendar '\(calendar.printable)', which cannot be read now; "
+                              + "'wake doctor' says why")
+        }
+        guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone, firstEvent: firstEvent) else {
+            let events = firstEvent.map { " before the first event in \($0.label.printable), and that day has none" } ?? ""
             let days = alarm.dateText.map { "it rings once, on \($0)" }
                 ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)"
-                   : "it rings on \(alarm.daySet.canonical)\(alarm.dayRules(zone: zone)?.phrase ?? "")")
+                   : "it rings on \(alarm.daySet.canonical)\(alarm.dayRules(zone: zone)?.phrase ?? "")\(events)")
             throw usage("--on \(shown): '\(alarm.name)' does not ring that day (\(days)); give a day it rings on")
         }
         guard o.instant > now else { throw usage("--on \(shown): '\(alarm.name)' has already rung or passed that day; give a later date") }

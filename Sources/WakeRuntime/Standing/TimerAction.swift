@@ -25,7 +25,11 @@ extension StandingAlarmActions {
     /// `wake pause NAME...` (no --until) on timers: each holds the span it has left.
     public static func pauseTimers(_ names: [String], console: Console,
                                    in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
-        try changeTimers(names, verb: "pause", console: console, in: context) { a, now, _ throws(WakeFailure) in
+        guard !names.isEmpty else {
+            throw usage("pause: say until when, as 'wake pause --until mon' (every alarm) or 'wake pause work --until dec 24'; "
+                        + "a timer is paused by its name, as 'wake pause tea'")
+        }
+        return try changeTimers(names, verb: "pause", console: console, in: context) { a, now, _ throws(WakeFailure) in
             guard let left = a.remaining(at: now), left >= .seconds(1) else {
                 throw usage("timer '\(a.name)' is due now; 'wake stop' ends its ring, 'wake extend \(a.name) 2m' gives it more")
             }
@@ -36,14 +40,14 @@ extension StandingAlarmActions {
         }
     }
 
-    /// `wake resume NAME...` when every name is a paused timer: each starts again with its span
-    /// kept. Nil when they are not all timers (the dated pause's resume then).
-    public static func resumeTimers(_ names: [String], console: Console,
-                                    in context: StandingContext?) throws(WakeFailure) -> CommandResult? {
-        let context = try StandingContext.given(context)
-        let chosen = try chosenAlarms(names, store: context.store, verb: "resume")
-        guard !names.isEmpty, chosen.allSatisfy({ $0.timer != nil }) else { return nil }
-        return try changeTimers(names, verb: "resume", console: console, in: context) { a, now, local throws(WakeFailure) in
+    /// `wake resume NAME...` on timers: each paused one starts again with its span kept. `strict`
+    /// (every name given a timer): a running one is refused; else (a bare resume, or timers among
+    /// alarms) it is passed over.
+    static func resumeTimers(_ timers: [StandingAlarm], strict: Bool, console: Console,
+                             in context: StandingContext) throws(WakeFailure) {
+        let names = timers.filter { strict || $0.isPausedTimer }.map(\.name)
+        guard !names.isEmpty else { return }
+        _ = try changeTimers(names, verb: "resume", console: console, in: context) { a, now, local throws(WakeFailure) in
             guard let resumed = a.resumedTimer(at: now, local: local) else {
                 throw usage("timer '\(a.name)' is running, not paused; 'wake pause \(a.name)' holds it")
             }
@@ -62,6 +66,10 @@ extension StandingAlarmActions {
             }
             guard longer.timer?.remaining != nil || a.remaining(at: now) ?? .zero > .zero else {
                 throw usage("timer '\(a.name)' is due or ringing; 'wake snooze' gives a ring more time")
+            }
+            // The file keeps a timer of a year at most, as `wake timer` takes it.
+            guard let span = longer.timer?.span, span <= StandingTimer.longest, left <= StandingTimer.longest else {
+                throw usage("SPAN: '\(a.name)' extended by \(DurationText.format(extra)) would run longer than 366d; give a shorter SPAN")
             }
             return (longer, "extended '\(a.name)' by \(DurationText.format(extra)): \(StandingTimer.remainingText(left)) left")
         }
