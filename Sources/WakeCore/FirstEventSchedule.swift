@@ -1,8 +1,9 @@
 /// The timed events of an iCalendar file, for an alarm that rings a lead before the first
 /// event of each day (`--before-first-event FILE --lead 90m`, issue 54). The file is read by
 /// the holiday reader (`HolidayCalendar.parse`: the same structure, the same refusals with their
-/// line, yearly `RRULE`s with `INTERVAL`, `COUNT`, `UNTIL` and `EXDATE`, and nothing else, so a
-/// weekly series is refused rather than read wrongly); this adds each event's start time:
+/// line, yearly `RRULE`s with `INTERVAL`, `COUNT`, `UNTIL` and `EXDATE`, and here weekly and
+/// daily ones, `EventSeries`; a monthly rule is refused rather than read wrongly); this adds each
+/// event's start time:
 /// floating (the wall time of the alarm's zone), UTC (`Z`) or in the zone its `TZID` names
 /// (`zones` finds it; one it cannot is refused with its line). All-day events are no events
 /// here. Pure: text and zones in, instants out.
@@ -19,8 +20,9 @@ public struct EventCalendar: Equatable, Sendable {
 
         /// Whether the event, or a yearly repeat of it, starts on the wall date `date`.
         func starts(on date: CivilDate) -> Bool {
-            guard date.month == start.month, date.day == start.day, date.year >= start.year else { return false }
             guard !dates.exceptions.contains(date) else { return false }
+            if let series = dates.series { return series.includes(date, start: start) }
+            guard date.month == start.month, date.day == start.day, date.year >= start.year else { return false }
             guard let rule = dates.yearly else { return date == start }
             let years = date.year - start.year
             guard years % rule.interval == 0 else { return false }
@@ -30,24 +32,29 @@ public struct EventCalendar: Equatable, Sendable {
         }
     }
 
-    public var events: [Event] { didSet { index = Self.index(events) } }
-    /// The events by the month and day they start on (`month * 32 + day`): a day looks only at its own.
+    public var events: [Event] { didSet { (index, series) = Self.index(events) } }
+    /// The events by the month and day they start on (`month * 32 + day`): a day looks only at its
+    /// own, and at the weekly and daily series (`series`), which fall on many.
     private var index: [Int: [Int]]
+    private var series: [Int]
 
-    public init(events: [Event]) { self.events = events; index = Self.index(events) }
+    public init(events: [Event]) { self.events = events; (index, series) = Self.index(events) }
 
     public static func == (a: EventCalendar, b: EventCalendar) -> Bool { a.events == b.events }
 
-    private static func index(_ events: [Event]) -> [Int: [Int]] {
+    private static func index(_ events: [Event]) -> ([Int: [Int]], [Int]) {
         var out: [Int: [Int]] = [:]
-        for (i, e) in events.enumerated() { out[e.start.month * 32 + e.start.day, default: []].append(i) }
-        return out
+        var series: [Int] = []
+        for (i, e) in events.enumerated() {
+            if e.dates.series != nil { series.append(i) } else { out[e.start.month * 32 + e.start.day, default: []].append(i) }
+        }
+        return (out, series)
     }
 
     /// The timed events of `text`. `zones`: the zone a `TZID` names, or nil when none is known.
     public static func parse(_ text: String, zones: (String) -> TimeZoneRules?) throws(HolidayCalendar.ParseError) -> EventCalendar {
         // Dates as written: UTC ones are kept in UTC here, and placed in the alarm's zone when asked.
-        let holidays = try HolidayCalendar.parse(text, zone: .utc)
+        let holidays = try HolidayCalendar.parse(text, zone: .utc, series: true)
         var events: [Event] = []
         var index = 0
         var inEvent = false
@@ -97,7 +104,7 @@ public struct EventCalendar: Equatable, Sendable {
         // Starts on the wall dates around `date` in their own zones (offsets differ by a day at most).
         for k: Int64 in -1...1 {
             let wall = CivilDate(daysSinceEpoch: date.daysSinceEpoch.plus(k))
-            for i in index[wall.month * 32 + wall.day] ?? [] {
+            for i in (index[wall.month * 32 + wall.day] ?? []) + series {
                 let e = events[i]
                 let own = e.zone ?? zone
                 guard e.starts(on: wall) else { continue }

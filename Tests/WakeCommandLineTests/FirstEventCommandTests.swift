@@ -45,15 +45,22 @@ struct FirstEventCommandTests {
             let r = world.run(["add", "-D", "null"] + args)
             #expect(r.code == 64 && r.stderrIsOneLine && r.stderr.contains(message), "\(args): \(r)")
         }
-        let weekly = try world.dir.write("weekly.ics", Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20270301T090000Z\r\n"
-            + "RRULE:FREQ=WEEKLY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
-        var r = world.run(["add", "--before-first-event", weekly, "--lead", "1h", "-D", "null"])
-        #expect(r.code == 78 && r.stderr.contains("calendar '\(weekly)' line 4: RRULE 'FREQ=WEEKLY' is not yearly"), "\(r)")
+        let monthly = try world.dir.write("monthly.ics", Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20270301T090000Z\r\n"
+            + "RRULE:FREQ=MONTHLY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
+        var r = world.run(["add", "--before-first-event", monthly, "--lead", "1h", "-D", "null"])
+        #expect(r.code == 78 && r.stderr.contains("calendar '\(monthly)' line 4: RRULE 'FREQ=MONTHLY' is not yearly"), "\(r)")
         let past = try world.dir.write("past.ics", Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20260301T090000Z\r\n"
             + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
         r = world.run(["add", "--before-first-event", past, "--lead", "1h", "-D", "null"])
         #expect(r.code == 78 && r.stderr.contains("has no timed event on the alarm's days in the next year"), "\(r)")
         #expect(!FileManager.default.fileExists(atPath: world.alarmsFile), "a refused add stores nothing")
+        // A weekly meeting series, as calendar programs export one: its Wednesdays ring.
+        let weekly = try world.dir.write("weekly.ics", Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20270303T090000Z\r\n"
+            + "RRULE:FREQ=WEEKLY;BYDAY=WE\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
+        r = world.run(["add", "--before-first-event", weekly, "--lead", "1h", "--name", "weekly", "-D", "null"])
+        #expect(r.code == 0 && r.stdout.contains("next 08:00:00 Wed 3 Mar"), "\(r)")
+        r = world.run(["skip", "weekly"])
+        #expect(r.code == 0 && r.stdout.contains("it rings next at 08:00:00 Wed 10 Mar"), "\(r)")
     }
 }
 

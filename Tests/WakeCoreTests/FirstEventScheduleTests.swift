@@ -47,15 +47,48 @@ struct FirstEventScheduleTests {
         #expect(cal.first(on: CivilDate(year: 2029, month: 3, day: 28), zone: berlin) != nil)
     }
 
-    @Test("refused with the line: a weekly rule (as holidays are), a zone this machine does not know")
-    func refusals() {
-        let weekly = Self.calendar(Self.event(":20270301T090000", "Stand-up", extra: "RRULE:FREQ=WEEKLY\r\n"))
-        do {
-            _ = try EventCalendar.parse(weekly, zones: Self.zones)
-            Issue.record("a weekly rule was read")
-        } catch {
-            #expect(error.description == "line 6: RRULE 'FREQ=WEEKLY' is not yearly; only FREQ=YEARLY rules are read", "\(error)")
+    @Test("a weekly series on its days, every other week, to its UNTIL or COUNT, less its EXDATEs; a daily one; each in its zone")
+    func series() throws {
+        let berlin = try zone("Europe/Berlin")
+        func day(_ m: Int, _ d: Int) -> CivilDate { CivilDate(year: 2027, month: m, day: d) }
+        // Monday 1 March 2027: a stand-up on Mondays and Wednesdays at 09:00 Berlin, every other week, 6 times, one left out.
+        let text = Self.calendar(Self.event(";TZID=Europe/Berlin:20270301T090000", "Stand-up",
+                                            extra: "RRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;COUNT=6\r\nEXDATE;TZID=Europe/Berlin:20270315T090000\r\n")
+            + Self.event(":20270401T070000Z", "Daily", extra: "RRULE:FREQ=DAILY;INTERVAL=3;UNTIL=20270410T000000Z\r\n")
+            + Self.event(":20270301T080000", "Weekly", extra: "RRULE:FREQ=WEEKLY;UNTIL=20270322\r\n"))
+        let cal = try EventCalendar.parse(text, zones: Self.zones)
+        let standUps = [day(3, 3), day(3, 17), day(3, 29), day(3, 31)]  // and the 1st, after the 08:00 weekly
+        for d in (1...31).map({ day(3, $0) }) {
+            let first = cal.first(on: d, zone: berlin)
+            if standUps.contains(d) {
+                #expect(first?.summary == "Stand-up" && first?.start == berlin.instant(for: LocalDateTime(date: d, hour: 9, minute: 0, second: 0)),
+                        "\(d)")
+            } else if [day(3, 1), day(3, 8), day(3, 15), day(3, 22)].contains(d) {
+                #expect(first?.summary == "Weekly", "the plain weekly series, DTSTART's weekday: \(d)")
+            } else {
+                #expect(first == nil, "\(d): \(String(describing: first))")
+            }
         }
+        #expect(cal.first(on: day(4, 5), zone: berlin) == nil, "COUNT=6 (one of them an EXDATE) ended on 31 March")
+        #expect([1, 4, 7, 10].allSatisfy { cal.first(on: day(4, $0), zone: .utc)?.summary == "Daily" })
+        #expect([2, 3, 5, 13].allSatisfy { cal.first(on: day(4, $0), zone: .utc) == nil }, "every third day, to UNTIL")
+    }
+
+    @Test("refused with the line: a monthly rule, a numbered BYDAY, a zone this machine does not know; a holiday calendar refuses a weekly rule")
+    func refusals() {
+        for (rule, message) in [("FREQ=MONTHLY", "RRULE 'FREQ=MONTHLY' is not yearly; only FREQ=YEARLY, WEEKLY and DAILY rules are read"),
+                                ("FREQ=WEEKLY;BYDAY=1MO", "RRULE's BYDAY '1MO' is not a plain weekday"),
+                                ("FREQ=WEEKLY;BYMONTH=3", "RRULE part BYMONTH is not read in a weekly rule")] {
+            let text = Self.calendar(Self.event(":20270301T090000", "Stand-up", extra: "RRULE:\(rule)\r\n"))
+            do {
+                _ = try EventCalendar.parse(text, zones: Self.zones)
+                Issue.record("\(rule) was read")
+            } catch {
+                #expect(error.line == 6 && error.message.hasPrefix(message), "\(error)")
+            }
+        }
+        let weekly = Self.calendar(Self.event(";VALUE=DATE:20270301", "Every Monday", extra: "RRULE:FREQ=WEEKLY\r\n"))
+        #expect(throws: HolidayCalendar.ParseError.self) { try HolidayCalendar.parse(weekly, zone: .utc) }
         let windows = Self.calendar(Self.event(";TZID=W. Europe Standard Time:20270301T090000", "Outlook"))
         do {
             _ = try EventCalendar.parse(windows, zones: Self.zones)

@@ -15,9 +15,11 @@ public struct HolidayCalendar: Equatable, Sendable {
         /// Every `interval` years from `start`, while before `until` and within `count`.
         public var yearly: (interval: Int, until: CivilDate?, count: Int?)?
         public var exceptions: Set<CivilDate>
+        /// A weekly or daily repeat: read only for `--before-first-event`'s calendars (`parse(series:)`).
+        public var series: EventSeries?
 
         public static func == (a: Event, b: Event) -> Bool {
-            a.summary == b.summary && a.start == b.start && a.days == b.days && a.exceptions == b.exceptions
+            a.summary == b.summary && a.start == b.start && a.days == b.days && a.exceptions == b.exceptions && a.series == b.series
                 && a.yearly?.interval == b.yearly?.interval && a.yearly?.until == b.yearly?.until && a.yearly?.count == b.yearly?.count
         }
     }
@@ -52,7 +54,9 @@ public struct HolidayCalendar: Equatable, Sendable {
         return last
     }
 
-    public static func parse(_ text: String, zone: TimeZoneRules) throws(ParseError) -> HolidayCalendar {
+    /// `series`: weekly and daily `RRULE`s read too (`EventSeries`), for a calendar of meetings;
+    /// a holiday calendar refuses them.
+    public static func parse(_ text: String, zone: TimeZoneRules, series: Bool = false) throws(ParseError) -> HolidayCalendar {
         var events: [Event] = []
         var current: [(line: Int, name: String, params: [String: String], value: String)]?
         var begun = 0
@@ -78,7 +82,7 @@ public struct HolidayCalendar: Equatable, Sendable {
                 begun = number
             case ("END", "VEVENT"):
                 guard let props = current else { throw ParseError(line: number, message: "END:VEVENT without BEGIN:VEVENT") }
-                events.append(try event(props, endLine: number, zone: zone))
+                events.append(try event(props, endLine: number, zone: zone, series: series))
                 current = nil
             default:
                 current?.append((number, name, params, value))
@@ -111,7 +115,7 @@ public struct HolidayCalendar: Equatable, Sendable {
     }
 
     private static func event(_ props: [(line: Int, name: String, params: [String: String], value: String)], endLine: Int,
-                              zone: TimeZoneRules) throws(ParseError) -> Event {
+                              zone: TimeZoneRules, series allowsSeries: Bool) throws(ParseError) -> Event {
         func first(_ name: String) -> (line: Int, name: String, params: [String: String], value: String)? { props.first { $0.name == name } }
         guard let dtstart = first("DTSTART") else { throw ParseError(line: endLine, message: "a VEVENT without DTSTART") }
         let start = try dateOf(dtstart.value, line: dtstart.line, zone: zone)
@@ -133,38 +137,53 @@ public struct HolidayCalendar: Equatable, Sendable {
             days = d
         }
         var yearly: (interval: Int, until: CivilDate?, count: Int?)?
+        var series: EventSeries?
         if let rrule = first("RRULE") {
             var parts: [String: String] = [:]
             for p in rrule.value.uppercased().split(separator: ";") {
                 let kv = p.split(separator: "=", maxSplits: 1)
                 if kv.count == 2 { parts[String(kv[0])] = String(kv[1]) }
             }
-            guard parts["FREQ"] == "YEARLY" else {
-                throw ParseError(line: rrule.line, message: "RRULE '\(TerminalText.printable(rrule.value))' is not yearly; only FREQ=YEARLY rules are read")
-            }
-            let understood: Set<String> = ["FREQ", "UNTIL", "COUNT", "INTERVAL", "BYMONTH", "BYMONTHDAY", "WKST"]
-            if let other = parts.keys.sorted().first(where: { !understood.contains($0) }) {
-                throw ParseError(line: rrule.line, message: "RRULE part \(other) is not read (a weekday rule moves the day each year); export the dates instead")
-            }
-            if let m = parts["BYMONTH"], Int(m) != start.month { throw ParseError(line: rrule.line, message: "RRULE's BYMONTH differs from DTSTART's month") }
-            if let d = parts["BYMONTHDAY"], Int(d) != start.day { throw ParseError(line: rrule.line, message: "RRULE's BYMONTHDAY differs from DTSTART's day") }
-            let interval = parts["INTERVAL"].flatMap { Int($0) } ?? 1
-            guard interval >= 1, interval <= 100 else { throw ParseError(line: rrule.line, message: "RRULE's INTERVAL must be 1 to 100") }
+            if parts["UNTIL"] != nil, parts["COUNT"] != nil { throw ParseError(line: rrule.line, message: "RRULE has both UNTIL and COUNT; keep one") }
             var until: CivilDate?
             if let u = parts["UNTIL"] { until = try dateOf(u, line: rrule.line, zone: zone) }
-            var count: Int?
-            if let c = parts["COUNT"] {
-                guard let n = Int(c), n >= 1 else { throw ParseError(line: rrule.line, message: "RRULE's COUNT must be a positive number") }
-                count = n
+            if allowsSeries, let frequency = parts["FREQ"].flatMap(EventSeries.Frequency.init(rawValue:)) {
+                series = try EventSeries(frequency, parts: parts, start: start, until: until, line: rrule.line)
+            } else {
+                yearly = try yearlyRule(parts, start: start, until: until, line: rrule.line, series: allowsSeries)
             }
-            yearly = (interval, until, count)
         }
         var exceptions = Set<CivilDate>()
         for ex in props where ex.name == "EXDATE" {
             for v in ex.value.split(separator: ",") { exceptions.insert(try dateOf(String(v), line: ex.line, zone: zone)) }
         }
         let summary = unescape(first("SUMMARY")?.value ?? "")
-        return Event(summary: summary.isEmpty ? "a day of the calendar" : summary, start: start, days: days, yearly: yearly, exceptions: exceptions)
+        return Event(summary: summary.isEmpty ? "a day of the calendar" : summary, start: start, days: days, yearly: yearly, exceptions: exceptions,
+                     series: series)
+    }
+
+    /// A `FREQ=YEARLY` rule's interval, end and count; any other frequency, or a part that moves
+    /// the day, refused with its line. `series`: weekly and daily rules are read elsewhere.
+    private static func yearlyRule(_ parts: [String: String], start: CivilDate, until: CivilDate?, line: Int,
+                                   series: Bool) throws(ParseError) -> (interval: Int, until: CivilDate?, count: Int?) {
+        guard parts["FREQ"] == "YEARLY" else {
+            let read = series ? "only FREQ=YEARLY, WEEKLY and DAILY rules are read" : "only FREQ=YEARLY rules are read"
+            throw ParseError(line: line, message: "RRULE 'FREQ=\(TerminalText.printable(parts["FREQ"] ?? ""))' is not yearly; \(read)")
+        }
+        let understood: Set<String> = ["FREQ", "UNTIL", "COUNT", "INTERVAL", "BYMONTH", "BYMONTHDAY", "WKST"]
+        if let other = parts.keys.sorted().first(where: { !understood.contains($0) }) {
+            throw ParseError(line: line, message: "RRULE part \(other) is not read (a weekday rule moves the day each year); export the dates instead")
+        }
+        if let m = parts["BYMONTH"], Int(m) != start.month { throw ParseError(line: line, message: "RRULE's BYMONTH differs from DTSTART's month") }
+        if let d = parts["BYMONTHDAY"], Int(d) != start.day { throw ParseError(line: line, message: "RRULE's BYMONTHDAY differs from DTSTART's day") }
+        let interval = parts["INTERVAL"].flatMap { Int($0) } ?? 1
+        guard interval >= 1, interval <= 100 else { throw ParseError(line: line, message: "RRULE's INTERVAL must be 1 to 100") }
+        var count: Int?
+        if let c = parts["COUNT"] {
+            guard let n = Int(c), n >= 1 else { throw ParseError(line: line, message: "RRULE's COUNT must be a positive number") }
+            count = n
+        }
+        return (interval, until, count)
     }
 
     /// The date of `20261224`, `20261224T090000` (wall time as written) or `20261224T090000Z` (UTC, in `zone`).
