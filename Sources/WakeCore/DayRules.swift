@@ -181,3 +181,11 @@ extension StandingAlarm {
         return DayRules(options: options, created: created, zone: zone)
     }
 }
+
+extension StandingAlarm {
+    /// Its days as `wake list` and the D-Bus API say them, the rules after them
+    /// (`weekdays in odd weeks`); empty for a one-off.
+    public func daysText(zone: TimeZoneRules) -> String {
+        days == 0 ? "" : daySet.canonical + (dayRules(zone: zone)?.phrase ?? "")
+    }
+}

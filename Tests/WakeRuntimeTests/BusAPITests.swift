@@ -247,6 +247,14 @@ import WakeSystem
             r = try await Self.busctl(mock, session, ["set-property", Self.name, path, BusAPIDescription.alarm, "Enabled", "b", "true"])
             #expect(r.exitCode == 0, "\(r)")
             #expect(try alarm()?.isOff == false)
+            // Days as wake list says them: the rules after the weekdays.
+            r = try await Self.busctl(mock, session, ["call", Self.name, path, BusAPIDescription.alarm, "Update", "a{sv}", "1",
+                                                      "weeks", "s", "odd"])
+            #expect(r.exitCode == 0, "\(r)")
+            f.controller.applyPending()
+            f.api.beforePoll()
+            r = try await Self.busctl(mock, session, ["get-property", Self.name, path, BusAPIDescription.alarm, "Days"])
+            #expect(r.stdout.contains("s \"daily in odd weeks\""), "\(r)")
         }
     }
 

@@ -287,7 +287,7 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         }
         let skipped = (record.skipInstants(of: alarm, zone: controller.zone, firstEvent: controller.firstEvents[name]) + [record.lastSkipped].compactMap { $0 })
             .filter { $0 > now }.map(µs)
-        var view = AlarmView(name: name, time: alarm.shortTimeText, days: alarm.days == 0 ? "" : alarm.daySet.canonical,
+        var view = AlarmView(name: name, time: alarm.shortTimeText, days: alarm.daysText(zone: controller.zone),
                              date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",
                              nextRing: µs(session.runner.nextWall(of: name)), state: state, skipped: Array(Set(skipped)).sorted(),
                              enabled: !alarm.isOff)

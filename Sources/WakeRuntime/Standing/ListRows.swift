@@ -181,7 +181,7 @@ extension StandingAlarmActions {
             }
             // What the daemon rings with, config.toml and set-aside options included.
             let s = row.settings
-            let days = a.dateText ?? (a.days == 0 ? "once" : a.daySet.canonical + (a.dayRules(zone: zone)?.phrase ?? ""))
+            let days = a.dateText ?? (a.days == 0 ? "once" : a.daysText(zone: zone))
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row,
                          // A paused timer has no time to ring at until it is resumed.
                          time: a.isPausedTimer ? "-" : a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.timeText : "by event",
