@@ -29,7 +29,7 @@ PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-bas
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
                     pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils \
-                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl
+                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl appstream
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib cron at
 
@@ -273,6 +273,7 @@ USERUNITDIR ?= $(LIBDIR)/systemd/user
 # $XDG_DATA_DIRS/dbus-1/{services,interfaces} (/usr/local/share and /usr/share).
 DBUSSERVICEDIR   ?= $(DATAROOTDIR)/dbus-1/services
 DBUSINTERFACEDIR ?= $(DATAROOTDIR)/dbus-1/interfaces
+METAINFODIR ?= $(DATAROOTDIR)/metainfo
 
 INSTALL         ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 0755
@@ -295,7 +296,8 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
                   $(addprefix $(HOOKEXAMPLEDIR)/,$(HOOK_EXAMPLES)) \
                   $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service \
                   $(APPLICATIONSDIR)/wake.desktop $(ICONDIR)/wake.svg \
-                  $(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service $(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml
+                  $(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service $(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml \
+                  $(METAINFODIR)/io.github.wakeclock.wake.metainfo.xml
 
 # The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
 # wants it; the completion scripts come from the binary's own parser (bash's without the #!
@@ -309,7 +311,7 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
 install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(ICONDIR) \
-	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR) $(DESTDIR)$(HOOKEXAMPLEDIR)
+	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR) $(DESTDIR)$(HOOKEXAMPLEDIR) $(DESTDIR)$(METAINFODIR)
 	$(INSTALL_PROGRAM) $(RELEASE_BIN) $(DESTDIR)$(BINDIR)/wake
 	$(INSTALL_PROGRAM) $(RELEASE_HELPER) $(DESTDIR)$(HELPER)
 	gzip -9n < Resources/wake.1 > $(DESTDIR)$(MAN1DIR)/wake.1.gz && chmod 0644 $(DESTDIR)$(MAN1DIR)/wake.1.gz
@@ -331,6 +333,7 @@ install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	grep -qx 'Exec=$(BINDIR)/wake daemon' $(DESTDIR)$(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service \
 	  || { echo "Resources/io.github.wakeclock.Wake1.service has no 'Exec=.../wake daemon' line; fix it" >&2; exit 1; }
 	$(INSTALL_DATA) Resources/io.github.wakeclock.Wake1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml
+	$(INSTALL_DATA) Resources/io.github.wakeclock.wake.metainfo.xml $(DESTDIR)$(METAINFODIR)/io.github.wakeclock.wake.metainfo.xml
 ifeq ($(DESTDIR),)
 	@test -x $(SETCAP) || { echo "$(SETCAP) is missing, so $(HELPER) cannot get CAP_WAKE_ALARM; install libcap2-bin and run make install again" >&2; exit 1; }
 	$(SETCAP) cap_wake_alarm+ep $(HELPER) \

@@ -12,6 +12,12 @@ public final class NotificationBus {
     public static let service = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     static let interface = "org.freedesktop.Notifications"
+    /// The icon named in each notice (the icon theme's, as the sound server's stream says it too).
+    static let icon = "alarm-clock"
+    /// wake.desktop, by its name without `.desktop`.
+    static let desktopEntry = "wake"
+    /// No category of the specification fits an alarm: a vendor one, as it allows (`x-vendor.class`).
+    static let category = "x-wake.alarm"
 
     /// What the server says about itself (GetServerInformation, GetCapabilities).
     public struct ServerInfo: Hashable, Sendable {
@@ -137,7 +143,8 @@ public final class NotificationBus {
 
     // MARK: calls
 
-    /// `Notify("wake", replaces, "", summary, body, actions, {urgency, resident}, 0)`, queued;
+    /// `Notify("wake", replaces, "alarm-clock", summary, body, actions, hints, 0)`, queued (`hints`:
+    /// urgency, resident, and the desktop's conventions: `MessageWriter.hints`);
     /// `reply` gets the id the server gave it, or why not (also when no answer came within
     /// `timeout`, once `process()` runs after it).
     public func notify(_ notice: DesktopNotice, replacing id: UInt32, timeout: Duration = .seconds(25),
@@ -147,7 +154,7 @@ public final class NotificationBus {
         let w = MessageWriter(m)
         try w.string("wake")
         try w.uint32(id)
-        try w.string("")  // no icon: the summary says what it is
+        try w.string(Self.icon)
         try w.string(notice.summary)
         try w.string(notice.body)
         try w.strings(notice.buttons.flatMap { [$0.key, $0.label] })
@@ -306,13 +313,21 @@ private struct MessageWriter {
         try check("wake_sd_bus_message_close_container(as)", wake_sd_bus_message_close_container(m))
     }
 
-    /// `a{sv}` with `urgency` (byte) and `resident` (boolean).
+    /// `a{sv}` with `urgency` (byte) and `resident` (boolean), and what a desktop keys on:
+    /// `desktop-entry` (GNOME groups the notices under wake.desktop and lists wake in its
+    /// notification settings), `category`, and `suppress-sound` (the server's own chime would
+    /// play over the alarm).
     func hints(urgency: UInt8, resident: Bool) throws(BusError) {
         try check("wake_sd_bus_message_open_container(a{sv})", wake_sd_bus_message_open_container(m, CChar(UInt8(ascii: "a")), "{sv}"))
         var byte = urgency
         try entry("urgency", "y") { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "y")), &byte) }
         var flag: Int32 = resident ? 1 : 0
         try entry("resident", "b") { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "b")), &flag) }
+        var yes: Int32 = 1
+        try entry("suppress-sound", "b") { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "b")), &yes) }
+        for (key, value) in [("desktop-entry", NotificationBus.desktopEntry), ("category", NotificationBus.category)] {
+            try entry(key, "s") { value.withCString { wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) } }
+        }
         try check("wake_sd_bus_message_close_container(a{sv})", wake_sd_bus_message_close_container(m))
     }
 

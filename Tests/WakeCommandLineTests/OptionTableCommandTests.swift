@@ -91,3 +91,19 @@ struct OptionTableCommandTests {
         #expect(r.code == 64 && r.stderr.contains("--count -1: give a count from 1 to 366"), "\(r)")
     }
 }
+
+extension OptionTableCommandTests {
+    @Test("wake --help lists every command in one block, each with its own abstract, within 80 columns")
+    func helpListsEveryCommand() throws {
+        let help = try TestWorld().run(["--help"])
+        #expect(help.code == 0, "\(help)")
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "Commands (each takes --help):"), "\(help.stdout)")
+        let block = lines[start...].prefix { !$0.isEmpty }
+        let names = block.dropFirst().compactMap { $0.hasPrefix("  ") && !$0.hasPrefix("   ") ? $0.split(separator: " ").first : nil }
+        #expect(names == ["add", "list", "next", "skip", "pause", "resume", "remove", "change", "on", "off", "timer", "extend", "stop",
+                          "snooze", "cancel", "daemon", "doctor", "test", "holidays", "help"], "\(block)")
+        #expect(block.allSatisfy { $0.count < 80 }, "\(block)")
+        #expect(block.contains { $0.contains("doctor") && $0.contains("Check that the standing alarms") })
+    }
+}

@@ -157,6 +157,7 @@ extension InstallTests {
             "usr/local/share/icons/hicolor/scalable/apps/wake.svg": 0o644,
             "usr/local/share/dbus-1/services/io.github.wakeclock.Wake1.service": 0o644,
             "usr/local/share/dbus-1/interfaces/io.github.wakeclock.Wake1.xml": 0o644,
+            "usr/local/share/metainfo/io.github.wakeclock.wake.metainfo.xml": 0o644,
         ]
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make), "needs make"))
@@ -198,6 +199,21 @@ extension InstallTests {
             if InstallTools.has("/usr/bin/desktop-file-validate") {
                 let v = try await ChildProcess("/usr/bin/desktop-file-validate", [entry]).wait()
                 #expect(v.exitCode == 0 && v.stdout.isEmpty && v.stderr.isEmpty, "\(v)")
+            }
+            #expect(try InstallTools.read(entry).contains("\nX-GNOME-UsesNotifications=true\n"))
+
+            // The AppStream metainfo (GNOME Software, Discover, `appstreamcli search alarm`): the source's,
+            // valid even to the pedantic validator, its release the binary's version.
+            let metainfo = s.root + "/usr/local/share/metainfo/io.github.wakeclock.wake.metainfo.xml"
+            let text = try InstallTools.read(metainfo)
+            #expect(text == (try InstallTools.read(packageRoot + "/Resources/io.github.wakeclock.wake.metainfo.xml")))
+            let version = try await ChildProcess(s.root + "/usr/local/bin/wake", ["--version"]).wait()
+            let number = version.stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? "?"
+            #expect(text.contains("<release version=\"\(number)\""), "metainfo's release is not \(number): \(version)")
+            #expect(text.contains("<binary>wake</binary>") && text.contains("type=\"console-application\""))
+            if InstallTools.has("/usr/bin/appstreamcli") {
+                let v = try await ChildProcess("/usr/bin/appstreamcli", ["validate", "--no-net", "--pedantic", metainfo]).wait()
+                #expect(v.exitCode == 0, "\(v)")
             }
         }
 
@@ -601,7 +617,8 @@ extension InstallTests {
                       "./usr/share/fish/vendor_completions.d/wake.fish", "./usr/lib/systemd/user/wake.service",
                       "./usr/share/applications/wake.desktop", "./usr/share/icons/hicolor/scalable/apps/wake.svg",
                       "./usr/share/dbus-1/services/io.github.wakeclock.Wake1.service",
-                      "./usr/share/dbus-1/interfaces/io.github.wakeclock.Wake1.xml"] {
+                      "./usr/share/dbus-1/interfaces/io.github.wakeclock.Wake1.xml",
+                      "./usr/share/metainfo/io.github.wakeclock.wake.metainfo.xml"] {
                 #expect(paths.contains(f), "\(f) missing from the package:\n\(listing.stdout)")
             }
 

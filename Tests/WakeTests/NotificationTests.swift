@@ -36,6 +36,10 @@ struct NotificationTests {
             #expect(n.actions == ["snooze", "Snooze 7 min", "snooze-long", "Snooze 14 min", "stop", "Stop"], "\(n)")
             #expect(n.hints["urgency"] == "2", "\(n)")
             #expect(n.hints["resident"] == "true", "\(n)")
+            // The desktop's conventions: grouped under wake.desktop, its icon, no chime of the server's over the alarm.
+            #expect(n.hints["desktop-entry"] == "wake" && n.hints["suppress-sound"] == "true" && n.hints["category"] == "x-wake.alarm",
+                    "\(n)")
+            #expect(n.appIcon == "alarm-clock", "\(n)")
             #expect(n.expireTimeout == 0, "\(n)")
             #expect(n.body.contains("Ringing since"), "\(n); ringing \(ringing)")
 

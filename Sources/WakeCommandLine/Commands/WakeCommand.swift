@@ -23,12 +23,7 @@ struct WakeCommand: ParsableCommand {
             The RTC wakes a suspended machine (a closed lid) for the alarm wherever it can, through \
             wake-alarm-timer, the installed helper that holds CAP_WAKE_ALARM; where it cannot, the armed line says why.
 
-            Standing alarms: wake add WHEN [--days DAYS] [--name NAME] [ring options]; wake list [--json]; wake next [--json]; \
-            wake skip NAME [--undo]; wake pause --until DATE [NAME...]; wake resume [NAME...]; wake remove NAME; wake daemon (rings them; run it from the systemd \
-            user unit); wake test [NAME] (rings one now, quietly, and says what reached the output). See 'wake add --help'.
-
-            From any shell of yours: wake stop [ID] (what rings or is snoozed), wake snooze [ID], \
-            wake cancel ID (a waiting one-off, by PID); wake list shows them all.
+            \(CommandList.block)
 
             Exit status: 0 rang and was stopped; 1 no sound could be made; 3 missed; 4 rang unstopped \
             for --ring-for; 64 usage error; 66 sound file unusable; 69 device or service unavailable; \
