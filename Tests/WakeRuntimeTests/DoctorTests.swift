@@ -163,6 +163,25 @@ struct DoctorTests {
         #expect(!f.contains { $0.area == .sound && $0.status != .pass }, "\(Self.said(f))")
     }
 
+    @Test("two alarms on one device: each sound check said once, naming both; no alarm yet: a new alarm's path checked")
+    func sharedAndFirst() throws {
+        let w = try World()
+        var f = try w.findings()
+        // With no alarm: the path a first one rings on (here no sound server: 'default' may or may not open).
+        let first = try #require(Self.one(f, "sound.file"), "\(Self.said(f))")
+        #expect(first.alarms.isEmpty && first.found.hasPrefix("a new alarm: wake's built-in sound decodes"), "\(first)")
+        #expect(f.contains { $0.check == "sound.device" && $0.alarms.isEmpty && $0.found.hasPrefix("a new alarm: ") }, "\(Self.said(f))")
+        #expect(f.contains { $0.check == "files.alarms" && $0.found.contains("add one with 'wake add'") }, "\(Self.said(f))")
+        try w.add("work")
+        try w.add("gym")
+        f = try w.findings()
+        for check in ["sound.file", "sound.device"] {
+            let shared = f.filter { $0.check == check }
+            #expect(shared.count == 1 && shared.first?.alarms == ["gym", "work"], "\(check): \(Self.said(f))")
+        }
+        #expect(Self.said(f).contains("gym, work: device 'null' opens"), "\(Self.said(f))")
+    }
+
     @Test("--say on: sound.speech PASS with what espeak-ng says; without it no such check")
     func speechCheck() throws {
         let world = try World()

@@ -50,6 +50,23 @@ public struct DoctorFinding: Equatable, Sendable {
     /// and the status, not the words found (a muted sink whose level moved, or a device that fails
     /// another way, is the same problem tonight).
     public var problemKey: String { "\(check)|\(alarms.joined(separator: ","))|\(status.word)" }
+
+    /// `findings` with those that say the same of several alarms (one device, one sink, one
+    /// sound) said once, their alarms named together, where the first of them was.
+    public static func merged(_ findings: [DoctorFinding]) -> [DoctorFinding] {
+        var out: [DoctorFinding] = []
+        for f in findings {
+            if !f.alarms.isEmpty, let i = out.firstIndex(where: {
+                !$0.alarms.isEmpty && $0.area == f.area && $0.check == f.check && $0.status == f.status && $0.found == f.found
+                    && $0.fix == f.fix
+            }) {
+                out[i].alarms += f.alarms.filter { !out[i].alarms.contains($0) }
+            } else {
+                out.append(f)
+            }
+        }
+        return out
+    }
 }
 
 /// A whole run's findings: the exit status, the text and the JSON.

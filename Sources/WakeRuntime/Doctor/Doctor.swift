@@ -77,11 +77,30 @@ public enum Doctor {
         let ringing = rows.filter { $0.next != nil }
         out += daemonFindings(alarmCount: alarms.count, running: running, environment: context.environment)
         out += timeFindings(rows: rows, zone: zone, now: now)
-        out += try soundFindings(rows: ringing, config: config, signals: context.signals)
+        if alarms.isEmpty {
+            out += try firstAlarmFindings(config: config, now: now, signals: context.signals)
+        } else {
+            out += try soundFindings(rows: ringing, config: config, signals: context.signals)
+        }
         out += wakingFindings(rows: ringing, config: config, zone: zone, now: now)
         out += notificationFindings(config: config)
         out += hookFindings(rows: rows, config: config, folder: context.hooksFolder)
-        return out
+        return DoctorFinding.merged(out)
+    }
+
+    /// With no alarm yet, the path a first one would ring on: the sound checks of an alarm with
+    /// no options of its own (config.toml's, else wake's built-in sound on the default device),
+    /// each said as the new alarm's, so a first-timer learns tonight what would keep it unheard.
+    static func firstAlarmFindings(config: ConfigDefaults, now: Instant, signals: SignalChannel?) throws(WakeFailure) -> [DoctorFinding] {
+        let first = StandingAlarm(name: "", hour: 7, minute: 0, second: 0, days: 0, date: nil, options: [:], created: now)
+        let row = StandingAlarmActions.Row(alarm: first, next: nil, state: "waiting", skipNext: false, missed: nil, pausedUntil: nil,
+                                           settings: nil)
+        return try soundFindings(rows: [row], config: config, signals: signals).map { f in
+            var f = f
+            f.alarms = []
+            f.found = "a new alarm: " + f.found
+            return f
+        }
     }
 }
 
