@@ -139,7 +139,7 @@ extension ChangeCommandTests {
 }
 
 extension ChangeCommandTests {
-    @Test("an alarm switched off is changed and stays off; a copy of it is refused saying it is off; skip --group checks every member first")
+    @Test("an alarm switched off is changed and stays off; a copy of it refused says it is off; skip --group checks each member first")
     func offAlarmsAndGroupSkips() throws {
         let world = try TestWorld()
         #expect(world.run(["add", "06:30", "--days", "weekdays", "--name", "work", "--group", "job", "-D", "null"]).code == 0)

@@ -157,7 +157,8 @@ final class NotificationMock: DBusMockFixture {
                     if let b = value as? Bool, (v as? [String: Any])?["type"] as? String == "b" { hints[k] = b ? "true" : "false" }
                     else { hints[k] = value.map { "\($0)" } ?? "?" }
                 }
-                return .notify(Notify(appName: args[0] as? String ?? "?", replacesID: Self.uint32(args[1]), appIcon: args[2] as? String ?? "?",
+                return .notify(Notify(appName: args[0] as? String ?? "?", replacesID: Self.uint32(args[1]),
+                                      appIcon: args[2] as? String ?? "?",
                                       summary: args[3] as? String ?? "?", body: args[4] as? String ?? "?",
                                       actions: args[5] as? [String] ?? [], hints: hints,
                                       expireTimeout: (args[7] as? NSNumber)?.intValue ?? -99))

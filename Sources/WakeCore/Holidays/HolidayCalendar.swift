@@ -144,7 +144,9 @@ public struct HolidayCalendar: Equatable, Sendable {
                 let kv = p.split(separator: "=", maxSplits: 1)
                 if kv.count == 2 { parts[String(kv[0])] = String(kv[1]) }
             }
-            if parts["UNTIL"] != nil, parts["COUNT"] != nil { throw ParseError(line: rrule.line, message: "RRULE has both UNTIL and COUNT; keep one") }
+            if parts["UNTIL"] != nil, parts["COUNT"] != nil {
+                throw ParseError(line: rrule.line, message: "RRULE has both UNTIL and COUNT; keep one")
+            }
             var until: CivilDate?
             if let u = parts["UNTIL"] { until = try dateOf(u, line: rrule.line, zone: zone) }
             if allowsSeries, let frequency = parts["FREQ"].flatMap(EventSeries.Frequency.init(rawValue:)) {
@@ -158,8 +160,8 @@ public struct HolidayCalendar: Equatable, Sendable {
             for v in ex.value.split(separator: ",") { exceptions.insert(try dateOf(String(v), line: ex.line, zone: zone)) }
         }
         let summary = unescape(first("SUMMARY")?.value ?? "")
-        return Event(summary: summary.isEmpty ? "a day of the calendar" : summary, start: start, days: days, yearly: yearly, exceptions: exceptions,
-                     series: series)
+        return Event(summary: summary.isEmpty ? "a day of the calendar" : summary, start: start, days: days, yearly: yearly,
+                     exceptions: exceptions, series: series)
     }
 
     /// A `FREQ=YEARLY` rule's interval, end and count; any other frequency, or a part that moves
@@ -172,10 +174,15 @@ public struct HolidayCalendar: Equatable, Sendable {
         }
         let understood: Set<String> = ["FREQ", "UNTIL", "COUNT", "INTERVAL", "BYMONTH", "BYMONTHDAY", "WKST"]
         if let other = parts.keys.sorted().first(where: { !understood.contains($0) }) {
-            throw ParseError(line: line, message: "RRULE part \(other) is not read (a weekday rule moves the day each year); export the dates instead")
+            throw ParseError(line: line, message: "RRULE part \(other) is not read (a weekday rule moves the day each year); "
+                             + "export the dates instead")
         }
-        if let m = parts["BYMONTH"], Int(m) != start.month { throw ParseError(line: line, message: "RRULE's BYMONTH differs from DTSTART's month") }
-        if let d = parts["BYMONTHDAY"], Int(d) != start.day { throw ParseError(line: line, message: "RRULE's BYMONTHDAY differs from DTSTART's day") }
+        if let m = parts["BYMONTH"], Int(m) != start.month {
+            throw ParseError(line: line, message: "RRULE's BYMONTH differs from DTSTART's month")
+        }
+        if let d = parts["BYMONTHDAY"], Int(d) != start.day {
+            throw ParseError(line: line, message: "RRULE's BYMONTHDAY differs from DTSTART's day")
+        }
         let interval = parts["INTERVAL"].flatMap { Int($0) } ?? 1
         guard interval >= 1, interval <= 100 else { throw ParseError(line: line, message: "RRULE's INTERVAL must be 1 to 100") }
         var count: Int?

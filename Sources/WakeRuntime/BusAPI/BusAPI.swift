@@ -285,7 +285,8 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         case .preRinging?: state = "pre-ringing"
         default: state = alarm.isOff ? "off" : paused || alarm.isPausedTimer ? "paused" : "waiting"
         }
-        let skipped = (record.skipInstants(of: alarm, zone: controller.zone, firstEvent: controller.firstEvents[name]) + [record.lastSkipped].compactMap { $0 })
+        let skipped = (record.skipInstants(of: alarm, zone: controller.zone, firstEvent: controller.firstEvents[name])
+                       + [record.lastSkipped].compactMap { $0 })
             .filter { $0 > now }.map(µs)
         var view = AlarmView(name: name, time: alarm.shortTimeText, days: alarm.daysText(zone: controller.zone),
                              date: alarm.dateText ?? "", message: alarm.options[AlarmOption.message.name] ?? "",

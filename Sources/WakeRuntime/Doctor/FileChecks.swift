@@ -104,7 +104,8 @@ extension Doctor {
         if let first = silenced.first {
             out.append(DoctorFinding(.files, "files.calendars", alarms: silencedNames, .fail, first + more(silenced),
                                      fix: (eventsFirst ? "correct the calendar, or export it again from your calendar program"
-                                                       : DayOffCalendars.noDayFix) + "; until then the alarm stays in alarms.toml and never rings"))
+                                                       : DayOffCalendars.noDayFix)
+                                         + "; until then the alarm stays in alarms.toml and never rings"))
         }
         let problems = daysOff.problems.filter { $0.kind != .events }.map(\.line)
         if let first = problems.first {

@@ -13,7 +13,8 @@ extension StandingAlarmActions {
         let options = [AlarmOption.weeks, .every, .from, .beforeFirstEvent, .lead].filter { given[$0.name] != nil }
         guard !options.isEmpty else { return (days, [:]) }
         if dated {
-            throw usage("\(options[0].flag) is for an alarm that repeats: one on a date or at a span from now rings once; give a time of day")
+            throw usage("\(options[0].flag) is for an alarm that repeats: one on a date or at a span from now rings once; "
+                        + "give a time of day")
         }
         var stored: [String: String] = [:]
         for option in options {

@@ -143,8 +143,8 @@ extension StandingAlarmActions {
         if reset.contains(events) || reset.contains(lead), old.options[events] != nil {
             reset.formUnion([events, lead])
             if c.when.isEmpty {
-                throw usage("--reset \(events): its calendar set the time; give the new WHEN too, as 'wake change \(old.name.printable) 06:30 "
-                            + "--reset \(events)'")
+                throw usage("--reset \(events): its calendar set the time; give the new WHEN too, "
+                            + "as 'wake change \(old.name.printable) 06:30 --reset \(events)'")
             }
         }
         // The ring options: stored, less those reset, with those given on top.

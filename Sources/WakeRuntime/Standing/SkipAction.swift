@@ -204,8 +204,8 @@ extension StandingAlarmActions {
                               today: zone.localTime(at: now).date)
         let calendar = alarm.options[AlarmOption.beforeFirstEvent.name]
         if let calendar, firstEvent == nil {
-            throw WakeFailure(.config, "--on \(shown): '\(alarm.name)' rings by calendar '\(calendar.printable)', which cannot be read now; "
-                              + "'wake doctor' says why")
+            throw WakeFailure(.config, "--on \(shown): '\(alarm.name)' rings by calendar '\(calendar.printable)', "
+                              + "which cannot be read now; 'wake doctor' says why")
         }
         guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone, firstEvent: firstEvent) else {
             let events = firstEvent.map { " before the first event in \($0.label.printable), and that day has none" } ?? ""
