@@ -29,7 +29,7 @@ PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-bas
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
                     pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils \
-                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl appstream
+                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl appstream locales
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib cron at
 
@@ -39,6 +39,20 @@ ARGS ?= --help
 
 .PHONY: run test build release helper deps-build deps-test deps-bench deps-package bench sound symbol-order asan asan-build asan-all stress clean \
         install install-strip uninstall deb
+
+# The locales the tests read a clock in (12-hour en_US, 24-hour en_GB, de_DE, fr_FR): each made
+# by locale-gen only when `locale -a` lacks it, so a second run costs nothing.
+TEST_LOCALES := en_US en_GB de_DE fr_FR
+define generate_locales
+	@missing=""; for l in $(TEST_LOCALES); do locale -a | grep -qx "$$l.utf8" || missing="$$missing $$l"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "generating locales:$$missing"; \
+	  for l in $$missing; do \
+	    grep -q "^$$l.UTF-8 UTF-8" /etc/locale.gen || echo "$$l.UTF-8 UTF-8" | $(SUDO) tee -a /etc/locale.gen >/dev/null; \
+	  done; \
+	  $(SUDO) locale-gen >/dev/null; \
+	fi
+endef
 
 # Installs only what dpkg does not already have, so a second run costs nothing.
 define apt_install
@@ -55,6 +69,7 @@ deps-build:
 
 deps-test:
 	$(call apt_install,$(TEST_PACKAGES))
+	$(generate_locales)
 
 deps-bench:
 	$(call apt_install,$(BENCH_PACKAGES))

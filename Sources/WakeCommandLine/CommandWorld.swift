@@ -24,6 +24,8 @@ public struct CommandWorld {
     /// `wake doctor`'s look at the daemon's environment (`Doctor.adoptDaemonEnvironment`, which
     /// takes it on: process-wide).
     public var daemonEnvironment: () -> DaemonEnvironment.Source
+    /// The locale's LC_TIME formats (`LocaleClock.formats`); nil for C's, as a test's world gives.
+    public var localeClock: () -> (time: String, date: String)? = LocaleClock.formats
 
     public init(console: @escaping (_ quiet: Bool, _ stdoutIsEventStream: Bool) -> Console, configPath: String?,
                 standing: StandingContext?, clock: @escaping () -> ClockReading = SystemClock.now, zone: TimeZoneRules? = nil,

@@ -8,6 +8,14 @@ import WakeSystem
 /// reads the code and the lines.
 public enum WakeMain {
     public static func run(_ arguments: [String], world: CommandWorld) -> Int32 {
+        // The reader's clock (config.toml's `clock`, else the locale's), bound for this run: every
+        // line for a person is written in it (`ClockStyle`).
+        let clock = ConfigDefaults.loadTolerant(path: world.configPath).entry(AlarmOption.clock.name)?.value
+        let style = LocaleClock.style(setting: clock, formats: world.localeClock())
+        return ClockStyle.$current.withValue(style) { dispatch(arguments, world: world) }
+    }
+
+    static func dispatch(_ arguments: [String], world: CommandWorld) -> Int32 {
         let r = CommandRunner(world: world)
         let standing = world.standing
         // The commands a script or a key binding runs most, given plain words only, skip the parser: for

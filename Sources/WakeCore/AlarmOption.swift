@@ -404,12 +404,18 @@ extension AlarmOption {
                                                 default: DurationText.format(Defaults.hookTimeout), scope: [.ring, .stored, .config],
                                                 help: "Kill a hook (with its process group) that runs longer than this, and say so.")
 
+    /// How a person's lines write a time: the locale's clock (LC_TIME), or 12- or 24-hour
+    /// (`ClockStyle`); only config.toml has it, as it is the reader's, not an alarm's.
+    public static let clock = AlarmOption("clock", .choice(ClockStyle.settings), default: "locale", scope: [.config],
+                                          help: "Write times for people 12-hour (6:30 AM) or 24-hour (06:30), or as the locale's "
+                                              + "LC_TIME does (locale); --json, --events and the D-Bus API stay ISO 8601.")
+
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
                                             hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead, group, switchState,
-                                            message, inhibit, notify, noticeBefore]
+                                            message, inhibit, notify, noticeBefore, clock]
 
     /// The schedule's options that choose which days an alarm rings on (`DayRules`,
     /// `FirstEventSchedule`): not its holiday calendars, which pass over a few, nor its group.

@@ -24,12 +24,12 @@ public enum Formatting {
         return s + offset(utcOffset)
     }
 
-    /// `HH:MM` or `HH:MM:SS` local time, seconds only when they are not zero.
-    public static func clockTime(_ instant: Instant, zone: TimeZoneRules, alwaysSeconds: Bool = false) -> String {
+    /// `HH:MM` or `HH:MM:SS` local time, seconds only when they are not zero; in `style`
+    /// (`6:30 AM` on a 12-hour clock: `wallTime`).
+    public static func clockTime(_ instant: Instant, zone: TimeZoneRules, alwaysSeconds: Bool = false,
+                                 style: ClockStyle = .current) -> String {
         let l = zone.localTime(at: instant)
-        var s = "\(two(l.hour)):\(two(l.minute))"
-        if alwaysSeconds || l.second != 0 { s += ":\(two(l.second))" }
-        return s
+        return wallTime(hour: l.hour, minute: l.minute, second: l.second, alwaysSeconds: alwaysSeconds, style: style)
     }
 
     /// `7h 12m 29s`, `12m 5s`, `9s`: largest unit first, leading zero units left out.

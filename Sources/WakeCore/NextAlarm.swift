@@ -81,8 +81,9 @@ public struct NextAlarm: Hashable, Sendable {
             ("id", .string(id)),
             ("kind", .string(standing ? "standing" : "one-off")),
             ("state", .string(state.rawValue)),
-            ("time", .string(Formatting.clockTime(at, zone: zone))),
-            ("day", .string(Formatting.dayPhrase(at, now: now, zone: zone))),
+            // Read by scripts: 24-hour, day first, whatever the reader's clock (`text` is the reader's).
+            ("time", .string(Formatting.clockTime(at, zone: zone, style: .twentyFourHour))),
+            ("day", .string(Formatting.dayPhrase(at, now: now, zone: zone, style: .twentyFourHour))),
             ("next", .string(Formatting.iso8601(at, zone: zone))),
             inSeconds ? ("in_s", .int(max(0, (at - now).secondsRoundedUp))) : nil,
             ("message", .optional(message)),

@@ -71,7 +71,8 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
         let wait = a.at - now
         func dated() -> String {
             if wait <= .seconds(6 * Self.day) { return Formatting.weekdayNames[date.weekday] + " " + time }
-            return "\(date.day) \(Formatting.monthName(date.month, short: true)) \(time)"
+            let month = Formatting.monthName(date.month, short: true)
+            return (ClockStyle.current.monthFirst ? "\(month) \(date.day)" : "\(date.day) \(month)") + " \(time)"
         }
         switch a.state {
         case .ringing: return time + " ringing"

@@ -62,9 +62,8 @@ extension StandingSchedule {
 extension Formatting {
     /// The weekday and date, always (`Mon 6 Apr`, with the year when it is not now's): a
     /// skipped day is named by its date, which the calendar it comes from also shows.
-    public static func datePhrase(_ target: Instant, now: Instant, zone: TimeZoneRules) -> String {
+    public static func datePhrase(_ target: Instant, now: Instant, zone: TimeZoneRules, style: ClockStyle = .current) -> String {
         let day = zone.localTime(at: target).date, today = zone.localTime(at: now).date
-        let base = "\(weekdayNames[day.weekday]) \(day.day) \(monthName(day.month, short: true))"
-        return day.year == today.year ? base : "\(base) \(day.year)"
+        return weekdayDate(day, year: day.year == today.year ? nil : day.year, style: style)
     }
 }

@@ -13,16 +13,13 @@ extension Formatting {
     /// The day `target` falls on as seen from `now`, both read in `zone`: "today", "tomorrow",
     /// "yesterday", else the weekday and date ("Wed 25 Nov"), with the year when it is not
     /// now's year ("Mon 3 Jan 2028").
-    public static func dayPhrase(_ target: Instant, now: Instant, zone: TimeZoneRules) -> String {
+    public static func dayPhrase(_ target: Instant, now: Instant, zone: TimeZoneRules, style: ClockStyle = .current) -> String {
         let day = zone.localTime(at: target).date, today = zone.localTime(at: now).date
         switch day.daysSinceEpoch.minus(today.daysSinceEpoch) {
         case 0: return "today"
         case 1: return "tomorrow"
         case -1: return "yesterday"
-        default:
-            let weekday = weekdayNames[day.weekday]  // weekday is always 0...6
-            let base = "\(weekday) \(day.day) \(monthName(day.month, short: true))"
-            return day.year == today.year ? base : "\(base) \(day.year)"
+        default: return weekdayDate(day, year: day.year == today.year ? nil : day.year, style: style)
         }
     }
 
@@ -63,10 +60,13 @@ extension Formatting {
     public static func gapNote(_ deadline: Deadline, zone: TimeZoneRules) -> String? {
         guard let asked = deadline.shiftedFrom else { return nil }
         let rings = zone.localTime(at: deadline.instant)
-        let askedText = "\(two(asked.hour)):\(two(asked.minute))" + (asked.second != 0 ? ":\(two(asked.second))" : "")
-        var note = "\(askedText) does not exist on \(asked.date.day) \(monthName(asked.date.month, short: false)) (clocks go forward); "
+        let askedText = wallTime(hour: asked.hour, minute: asked.minute, second: asked.second)
+        func date(_ d: CivilDate) -> String {
+            ClockStyle.current.monthFirst ? "\(monthName(d.month, short: false)) \(d.day)" : "\(d.day) \(monthName(d.month, short: false))"
+        }
+        var note = "\(askedText) does not exist on \(date(asked.date)) (clocks go forward); "
         note += "ringing at \(clockTime(deadline.instant, zone: zone))"
-        if rings.date != asked.date { note += " on \(rings.date.day) \(monthName(rings.date.month, short: false))" }
+        if rings.date != asked.date { note += " on \(date(rings.date))" }
         return note
     }
 }

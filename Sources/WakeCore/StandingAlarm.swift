@@ -69,6 +69,12 @@ public struct StandingAlarm: Hashable, Sendable {
         "\(AlarmBook.two(hour)):\(AlarmBook.two(minute))" + (second != 0 ? ":\(AlarmBook.two(second))" : "")
     }
 
+    /// Its time as a person reads it, in the reader's clock (`06:30`, `6:30 AM`; `ClockStyle`);
+    /// `alwaysSeconds`: `06:30:00` on a 24-hour clock, for a column of times.
+    public func shownTime(alwaysSeconds: Bool = false) -> String {
+        Formatting.wallTime(hour: hour, minute: minute, second: second, alwaysSeconds: alwaysSeconds)
+    }
+
     /// `2026-11-24` for a one-off on a date.
     public var dateText: String? { date.map(TOMLSubset.dateText) }
 }

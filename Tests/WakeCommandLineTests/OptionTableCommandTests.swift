@@ -107,3 +107,30 @@ extension OptionTableCommandTests {
         #expect(block.contains { $0.contains("doctor") && $0.contains("Check that the standing alarms") })
     }
 }
+
+extension OptionTableCommandTests {
+    @Test("clock = \"12h\" in config.toml: add, list and next read 6:30 PM; their --json stays 24-hour; a locale's month first")
+    func twelveHourClock() throws {
+        var world = try TestWorld()
+        try world.writeConfig("clock = \"12h\"\n")
+        var r = world.run(["add", "18:30", "--days", "weekdays", "--name", "work", "-D", "null"])
+        #expect(r.code == 0 && r.stdout.contains("added 'work': 6:30 PM on weekdays; next 6:30 PM today, in 13h 30m"), "\(r)")
+        r = world.run(["list"])
+        #expect(r.stdout.split(separator: "\n").contains { $0.hasPrefix("work  6:30 PM  weekdays  6:30 PM today") }, "\(r)")
+        #expect(try world.listJSON().first?["time"] as? String == "18:30:00", "machines read 24-hour")
+        r = world.run(["next", "--json"])
+        #expect(r.stdout.contains("\"time\":\"18:30\"") && r.stdout.contains("\"text\":\"6:30 PM today (work), in 13h 30m\""), "\(r)")
+        // en_US's formats: month first too; clock = "24h" keeps its dates and takes its hours.
+        world.localeClock = ("%r", "%m/%d/%Y")
+        r = world.run(["add", "2028-06-15T07:15", "--name", "trip", "-D", "null"])
+        #expect(r.code == 0 && r.stdout.contains("next 7:15 AM Thu, Jun 15, 2028"), "\(r)")
+        try world.writeConfig("clock = \"24h\"\n")
+        r = world.run(["next", "--json"])
+        #expect(r.stdout.contains("\"text\":\"18:30 today (work), in 13h 30m\""), "\(r)")
+        r = world.run(["skip", "trip"])
+        #expect(r.stdout.contains("skipping 'trip' at Thu, Jun 15, 2028 07:15"), "\(r)")
+        try world.writeConfig("clock = \"13h\"\n")
+        r = world.run(["list"])
+        #expect(r.code == 78 && r.stderr.contains("clock"), "a bad value is the config file's mistake: \(r)")
+    }
+}

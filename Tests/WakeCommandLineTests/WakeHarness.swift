@@ -51,16 +51,23 @@ struct TestWorld {
     var historyFile: String { configDirectory + "/history.toml" }
     var store: AlarmStore { AlarmStore(alarmsFile: alarmsFile, historyFile: historyFile) }
 
+    /// The locale's LC_TIME formats the world reads (`T_FMT`, `D_FMT`): nil for C's, whatever the test process's locale.
+    var localeClock: (time: String, date: String)?
+
     /// The world `WakeMain.run` gets, writing into `out` and `err`.
     func commandWorld(out: Console.LineCapture, err: Console.LineCapture) -> CommandWorld {
         let (now, zone, configFile) = (self.now, self.zone, self.configFile)
         let standing = StandingContext(store: store, config: { ConfigDefaults.loadTolerant(path: configFile) }, now: { now }, zone: zone)
-        return CommandWorld(console: { Console(capturing: out, errors: err, quiet: $0, stdoutIsEventStream: $1) }, configPath: configFile,
+        var world = CommandWorld(console: { Console(capturing: out, errors: err, quiet: $0, stdoutIsEventStream: $1) },
+                                 configPath: configFile,
                             standing: standing, clock: { ClockReading(realtime: now, boottime: Instant(seconds: 1000)) }, zone: zone,
                             start: { _ throws(WakeFailure) in
                                 do { return try SignalChannel() } catch { throw WakeFailure(.resource, "signalfd: \(error)") }
                             },
                             daemonEnvironment: { .shell })
+        let formats = localeClock
+        world.localeClock = { formats }
+        return world
     }
 
     /// Runs `wake ARGS` in process.

@@ -155,6 +155,9 @@ final class ChildProcess {
 
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "WAKE_TEST_FAULTS")
+        // A 24-hour clock unless the test gives a locale: a developer's en_US must not change what the tests read.
+        env.removeValue(forKey: "LC_ALL")
+        env["LC_TIME"] = "C.UTF-8"
         for k in unset { env.removeValue(forKey: k) }
         for (k, v) in environment { env[k] = v }
 

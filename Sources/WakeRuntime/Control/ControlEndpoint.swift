@@ -143,7 +143,8 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
         r["id"] = publicID(id)
         r["pid"] = String(pid)
         r["standing"] = standing ? "1" : "0"
-        r["time"] = session.deadlineText(of: id)
+        // Read by other processes (list --json, the D-Bus API): 24-hour, whatever this reader's clock.
+        r["time"] = ClockStyle.$current.withValue(.twentyFourHour) { session.deadlineText(of: id) }
         return r
     }
 

@@ -346,9 +346,9 @@ extension StandingAlarmActions {
     /// `06:30 on weekdays`, `06:30 once`, `06:30 on 2026-11-24`.
     static func rule(_ a: StandingAlarm) -> String {
         if let t = a.timer { return "a \(DurationText.format(t.span)) timer" + (t.repeats ? " that repeats" : "") }
-        if a.at != nil { return "\(a.shortTimeText) once" }
-        if let d = a.dateText { return "\(a.shortTimeText) on \(d)" }
-        if a.days == 0 { return "\(a.shortTimeText) once" }
-        return "\(a.shortTimeText) on \(a.daySet.canonical)"
+        if a.at != nil { return "\(a.shownTime()) once" }
+        if let d = a.dateText { return "\(a.shownTime()) on \(d)" }
+        if a.days == 0 { return "\(a.shownTime()) once" }
+        return "\(a.shownTime()) on \(a.daySet.canonical)"
     }
 }

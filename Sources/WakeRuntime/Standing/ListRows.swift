@@ -184,7 +184,8 @@ extension StandingAlarmActions {
             let days = a.dateText ?? (a.days == 0 ? "once" : a.daysText(zone: zone))
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row,
                          // A paused timer has no time to ring at until it is resumed.
-                         time: a.isPausedTimer ? "-" : a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.timeText : "by event",
+                         time: a.isPausedTimer ? "-"
+                             : a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.shownTime(alwaysSeconds: true) : "by event",
                          days: days, next: next, state: state,
                          shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"],
                          device: s?.device ?? a.options["device"] ?? Defaults.device,

@@ -210,7 +210,7 @@ extension StandingAlarmActions {
         guard let o = StandingSchedule.occurrence(of: alarm, on: date, zone: zone, firstEvent: firstEvent) else {
             let events = firstEvent.map { " before the first event in \($0.label.printable), and that day has none" } ?? ""
             let days = alarm.dateText.map { "it rings once, on \($0)" }
-                ?? (alarm.days == 0 ? "it rings once, at \(alarm.shortTimeText)"
+                ?? (alarm.days == 0 ? "it rings once, at \(alarm.shownTime())"
                    : "it rings on \(alarm.daySet.canonical)\(alarm.dayRules(zone: zone)?.phrase ?? "")\(events)")
             throw usage("--on \(shown): '\(alarm.name)' does not ring that day (\(days)); give a day it rings on")
         }
