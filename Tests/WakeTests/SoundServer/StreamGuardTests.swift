@@ -288,6 +288,8 @@ func rememberedStream(on server: some SoundServerFixture) async throws {
     let sink = try await server.sinkLevels("headphones")
     #expect(sink.muted && sink.percent == 10, "the headphones are muted at 10 % again: \(sink)")
     // A third ring sees the stream as the server remembers it: what its guard found (and raised).
+    // wireplumber writes what it remembers a moment after the stream goes: waited for, as after ring 1.
+    await server.waitUntilRemembered(target: "headphones", muted: true)
     let third = try DetachedWake(ring + ["8s", "--mixer", "off"], environment: server.environment)
     try await third.waitForEvent("ringing", timeout: .seconds(20))
     let s3 = try await server.stream(of: third.pid)
