@@ -125,7 +125,7 @@ extension ChangeCommandTests {
 }
 
 extension ChangeCommandTests {
-    @Test("a timer and a one-off at an instant are not changed (64, saying what does); two timers of one length are no copies")
+    @Test("a timer or a one-off at an instant: not moved (64, saying what does), its ring options and name changed; no copies")
     func timersAreNotChanged() throws {
         let world = try TestWorld()
         #expect(world.run(["timer", "4m", "tea", "-D", "null"]).code == 0)
@@ -133,8 +133,21 @@ extension ChangeCommandTests {
         #expect(world.run(["add", "+25m", "--name", "nap", "-D", "null"]).code == 0)
         var r = world.run(["change", "tea", "06:30"])
         #expect(r.code == 64 && r.stderr.contains("'tea' is a timer, which wake change cannot move: 'wake extend tea 5m'"), "\(r)")
-        r = world.run(["change", "nap", "--volume", "50"])
+        r = world.run(["change", "nap", "--days", "weekdays"])
         #expect(r.code == 64 && r.stderr.contains("'nap' is a one-off at an instant"), "\(r)")
+        // Their ring options, name and group do change; the instant, the span and the round stay.
+        let before = try world.store.load()
+        r = world.run(["change", "nap", "--volume", "50", "--name", "siesta"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'nap', now 'siesta': 05:25 once; next 05:25:00 today, in 25m 0s"), "\(r)")
+        r = world.run(["pause", "tea"])
+        #expect(r.code == 0, "\(r)")
+        r = world.run(["change", "tea", "--snooze", "2m", "--group", "kitchen"])
+        #expect(r.code == 0 && r.stdout.contains("changed 'tea': a 4m timer; paused with 4m left; 'wake resume tea' starts it"), "\(r)")
+        let after = try world.store.load()
+        let (nap, siesta) = (try #require(before.first { $0.name == "nap" }), try #require(after.first { $0.name == "siesta" }))
+        #expect(siesta.at == nap.at && siesta.created == nap.created && siesta.options["volume"] == "50", "\(siesta)")
+        let tea = try #require(after.first { $0.name == "tea" })
+        #expect(tea.timer?.remaining == .seconds(240) && tea.at == nil && tea.group == "kitchen" && tea.options["snooze"] == "2m", "\(tea)")
     }
 }
 

@@ -254,11 +254,14 @@ extension StandingAlarmActions {
         let reasons = StandingSchedule.shortened(StandingSchedule.reasons(first.passedOver, skipsAhead: 0, now: now, zone: zone),
                                                  complete: first.passedOver.count < StandingSchedule.passedOverKept)
         let ruleText = checked.events.map { firstEventRule(alarm, $0) } ?? rule(alarm)
-        // An alarm switched off (changed while off) rings nothing until `wake on`: its next ring would mislead.
+        // An alarm switched off (changed while off) rings nothing until `wake on`, a paused timer
+        // until `wake resume`: a next ring would mislead.
+        let left = alarm.remaining(at: now).map(StandingTimer.remainingText) ?? ""
         let tail = alarm.isOff ? " off; 'wake on \(alarm.name)' to ring it again"
+            : alarm.isPausedTimer ? " paused with \(left) left; 'wake resume \(alarm.name)' starts it"
             : " next \(Formatting.ringsAt(next.instant, now: now, zone: zone))" + reasons.map { "; " + $0.printable }.joined()
         console.info("\(what): \(ruleText)\(alarm.dayRules(zone: zone)?.phrase ?? "");" + tail)
-        if alarm.isOff { return }
+        if alarm.isOff || alarm.isPausedTimer { return }
         if let note = Formatting.gapNote(next, zone: zone) { console.info(note) }
         if let rules = alarm.dayRules(zone: zone), let week = rules.weekFiftyThree(from: zone.localTime(at: now).date) {
             let end = week.adding(days: 13)

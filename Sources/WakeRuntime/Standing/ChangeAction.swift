@@ -55,14 +55,21 @@ extension StandingAlarmActions {
         let context = try StandingContext.given(context)
         let old = try chosenAlarms([c.name], store: context.store, verb: "change")[0]
         // A timer, or a one-off at an instant (`+25m`), holds a span, not a time of day: a new
-        // WHEN or days would make it something else.
-        if old.timer != nil || old.at != nil {
+        // WHEN, days or rules would make it something else. Its ring options, name and group change.
+        let held = old.timer != nil || old.at != nil
+        if held, !c.when.isEmpty || c.days != nil || !c.rules.isEmpty || !c.skipDays.isEmpty {
             let extend = old.timer != nil ? "'wake extend \(old.name) 5m' lengthens it; or " : ""
             throw usage("'\(old.name)' is \(old.timer != nil ? "a timer" : "a one-off at an instant"), which wake change cannot move: "
                         + extend + "remove it and add the alarm you want")
         }
-        let request = try addRequest(for: c, from: old, config: context.config())
+        let request = try addRequest(for: c, from: old, config: context.config(), now: context.now())
         var checked = try checkedAlarm(request, console: console, signals: signals, in: context)
+        if held {
+            // Checked as the same span from now; kept at its own instant, round and time shown.
+            (checked.alarm.at, checked.alarm.timer, checked.alarm.created) = (old.at, old.timer, old.created)
+            (checked.alarm.hour, checked.alarm.minute, checked.alarm.second) = (old.hour, old.minute, old.second)
+            if let at = old.at { checked.next = Deadline(instant: at, clock: .wall) }
+        }
         let alarm = checked.alarm
         let newName = alarm.name
         enum Outcome { case done, gone, raced, taken, copies(StandingAlarm) }
@@ -119,7 +126,8 @@ extension StandingAlarmActions {
 
     /// The alarm as changed, as a `wake add` of it: the options given over those stored, less
     /// those reset; the time, days, calendars and group kept unless given or reset.
-    static func addRequest(for c: ChangeRequest, from old: StandingAlarm, config: ConfigDefaults) throws(WakeFailure) -> AddRequest {
+    static func addRequest(for c: ChangeRequest, from old: StandingAlarm, config: ConfigDefaults,
+                           now: Instant) throws(WakeFailure) -> AddRequest {
         let ringGiven = AlarmOption.all(.ring).contains { c.given.contains($0.flag) }
         if c.when.isEmpty, c.days == nil, c.newName == nil, !ringGiven, c.skipDays.isEmpty, c.group == nil, c.rules.isEmpty,
            c.reset.isEmpty {
@@ -183,8 +191,17 @@ extension StandingAlarmActions {
             rules[option.name] = c.rules[option.name] ?? old.options[option.name]
         }
         if rules[AlarmOption.beforeFirstEvent.name] != nil, c.when.isEmpty { when = [] }
-        return AddRequest(when: when, days: days, name: c.newName ?? old.name, ring: settings, given: given, skipDays: skipDays,
-                          rules: rules, other: other)
+        // A timer or an instant's one-off: checked as the span it has left, from now (at least a second).
+        if old.timer != nil || old.at != nil {
+            let left = old.remaining(at: now) ?? .zero
+            when = ["+" + DurationText.format(.seconds(max(1, left.components.seconds + (left.components.attoseconds > 0 ? 1 : 0))))]
+            days = nil
+        }
+        var request = AddRequest(when: when, days: days, name: c.newName ?? old.name, ring: settings, given: given, skipDays: skipDays,
+                                 rules: rules, other: other)
+        // Checked running (a paused one's plan has no ring to check); its pause is put back after.
+        request.timer = old.timer.map { StandingTimer(span: $0.span, repeats: $0.repeats) }
+        return request
     }
 
     /// Whether WHEN names a day of its own (a date, `tomorrow 6:30`): a one-off, so the days stored give way.
