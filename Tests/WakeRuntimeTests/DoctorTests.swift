@@ -182,6 +182,23 @@ struct DoctorTests {
         #expect(Self.said(f).contains("gym, work: device 'null' opens"), "\(Self.said(f))")
     }
 
+    @Test("a --before-first-event calendar that no longer reads: files.calendars FAIL, the alarm does not ring, the fix says what to do")
+    func unreadableFirstEventCalendar() throws {
+        let w = try World()
+        let gone = w.dir.path + "/work.ics"
+        try w.context.store.update { alarms in
+            alarms.append(StandingAlarm(name: "meet", hour: 0, minute: 0, second: 0, days: DaySet.weekdays.bits, date: nil,
+                                        options: ["device": "null", "before-first-event": gone, "lead": "1h"],
+                                        created: StandingActionsTests.now))
+        }
+        let f = try w.findings()
+        let calendar = try #require(f.first { $0.check == "files.calendars" && $0.status == .fail }, "\(Self.said(f))")
+        #expect(calendar.alarms == ["meet"] && calendar.found.contains("cannot read the calendar")
+                    && calendar.found.hasSuffix(DayOffCalendars.eventsMeanwhile), "\(calendar)")
+        #expect(calendar.fix?.hasPrefix("correct the calendar, or export it again from your calendar program") == true, "\(calendar)")
+        #expect(!f.contains { $0.check == "files.calendars" && $0.status == .warn }, "said once, as the FAIL: \(Self.said(f))")
+    }
+
     @Test("--say on: sound.speech PASS with what espeak-ng says; without it no such check")
     func speechCheck() throws {
         let world = try World()

@@ -194,7 +194,7 @@ extension StandingAlarmActions {
         // A timer or an instant's one-off: checked as the span it has left, from now (at least a second).
         if old.timer != nil || old.at != nil {
             let left = old.remaining(at: now) ?? .zero
-            when = ["+" + DurationText.format(.seconds(max(1, left.components.seconds + (left.components.attoseconds > 0 ? 1 : 0))))]
+            when = ["+" + DurationText.format(.seconds(max(1, left.secondsRoundedUp)))]
             days = nil
         }
         var request = AddRequest(when: when, days: days, name: c.newName ?? old.name, ring: settings, given: given, skipDays: skipDays,
