@@ -24,6 +24,8 @@ static inline int wake_sigrtmax(void) { return SIGRTMAX; }
 
 // malloc_trim: the heap's free pages given back (FreedMemory).
 #include <malloc.h>
+// GNU gettext, glibc's: wake's translations (GettextCatalogue).
+#include <libintl.h>
 
 #include <sys/socket.h>
 #include <sys/types.h>

@@ -26,6 +26,8 @@ public struct CommandWorld {
     public var daemonEnvironment: () -> DaemonEnvironment.Source
     /// The locale's LC_TIME formats (`LocaleClock.formats`); nil for C's, as a test's world gives.
     public var localeClock: () -> (time: String, date: String)? = LocaleClock.formats
+    /// The reader's language (`GettextCatalogue.forEnvironment`); nil for English, as a test's world gives.
+    public var messages: () -> MessageCatalogue? = GettextCatalogue.forEnvironment
 
     public init(console: @escaping (_ quiet: Bool, _ stdoutIsEventStream: Bool) -> Console, configPath: String?,
                 standing: StandingContext?, clock: @escaping () -> ClockReading = SystemClock.now, zone: TimeZoneRules? = nil,

@@ -36,14 +36,14 @@ public enum Requester: Hashable, Sendable {
     /// How the log and the console name it: `key 'q'`, `SIGTERM`, `wake stop (pid 42)`.
     public var description: String {
         switch self {
-        case .key(let k): return "key '\(k)'"
+        case .key(let k): return localized("key '{key}'", k)
         case .signal(let name, _): return name
         case .control(let who): return who
-        case .notification: return "the notification"
-        case .mediaControl(let caller): return "the media controls (\(caller))"
-        case .busAPI(let caller): return "the D-Bus API (\(caller))"
-        case .answer: return "the answer"
-        case .unattended: return "nobody (unanswered)"
+        case .notification: return localized("the notification")
+        case .mediaControl(let caller): return localized("the media controls ({caller})", "\(caller)")
+        case .busAPI(let caller): return localized("the D-Bus API ({caller})", "\(caller)")
+        case .answer: return localized("the answer")
+        case .unattended: return localized("nobody (unanswered)")
         }
     }
 

@@ -52,13 +52,13 @@ public struct SnoozeCount: Hashable, Sendable {
     public var isUsedUp: Bool { limit.map { used >= $0 } ?? false }
 
     /// `2 of 3`; nil without a limit, where the count is nobody's business.
-    public var ofLimit: String? { limit.map { "\(used) of \($0)" } }
+    public var ofLimit: String? { limit.map { localized("{used} of {limit}", String(used), String($0)) } }
 
     /// `snoozed 2 of 3`, or `snoozed` without a limit: the console's and the status line's words.
-    public var snoozed: String { "snoozed" + (ofLimit.map { " " + $0 } ?? "") }
+    public var snoozed: String { ofLimit.map { localized("snoozed {count}", $0) } ?? localized("snoozed") }
 
     /// What a refused snooze says: `snooze limit reached (3 of 3)`.
-    public var refusal: String { "snooze limit reached (\(ofLimit ?? String(used)))" }
+    public var refusal: String { localized("snooze limit reached ({count})", ofLimit ?? String(used)) }
 }
 
 /// The alarm's state machine. Pure: events in, actions out; the runner does every effect.

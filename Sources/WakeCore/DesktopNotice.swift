@@ -72,7 +72,7 @@ public struct DesktopNotice: Hashable, Sendable {
         var notice = plain(phase, alarm: alarm, snooze: snooze, snoozeLong: snoozeLong, snoozes: snoozes)
         if let sound, case .ringing = phase {
             let name = sound.split(separator: "/").last.map(String.init) ?? sound
-            notice.body += "\n" + markup("Playing \(name).")
+            notice.body += "\n" + markup(localized("Playing {file}.", name))
         }
         if challenge {
             switch phase {
@@ -81,11 +81,11 @@ public struct DesktopNotice: Hashable, Sendable {
                 notice.body += "\n" + markup(challengeStops)
             case .snoozed, .unanswered:
                 notice.buttons.removeAll { $0.key == stopKey }
-                notice.body += " " + markup("'wake stop' in a shell stops it.")
+                notice.body += " " + markup(localized("'wake stop' in a shell stops it."))
             case .checkUpSet, .checkUpAsking:
                 // I'm up is a swipe too: the sum, or a shell, answers.
                 notice.buttons = []
-                notice.body += " " + markup("To answer, solve the sum on the terminal or run 'wake stop'.")
+                notice.body += " " + markup(localized("To answer, solve the sum on the terminal or run 'wake stop'."))
             case .failed, .preRinging, .preStopped:
                 break  // a pre-alarm's stop keeps the alarm set: nothing to answer yet
             }
@@ -96,71 +96,81 @@ public struct DesktopNotice: Hashable, Sendable {
 
     static func plain(_ phase: Phase, alarm: String, snooze: Duration, snoozeLong: Duration?, snoozes: SnoozeCount) -> DesktopNotice {
         let name = TerminalText.printable(alarm)
-        let stop = Button(key: stopKey, label: "Stop")
+        let stop = Button(key: stopKey, label: localized("Stop"))
         var snoozeButtons = [Button(key: snoozeKey, label: snoozeLabel(snooze))]
         if let snoozeLong, snoozeLong != snooze { snoozeButtons.append(Button(key: snoozeLongKey, label: snoozeLabel(snoozeLong))) }
         // Used up: no snooze button at all, so none can be pressed in vain.
         let both = snoozes.isUsedUp ? [stop] : snoozeButtons + [stop]
-        let count = snoozes.ofLimit.map { " Snoozed \($0)" + (snoozes.isUsedUp ? ": no snoozes left." : ".") } ?? ""
+        let count = snoozes.ofLimit.map { snoozes.isUsedUp ? localized(" Snoozed {count}: no snoozes left.", $0) : localized(" Snoozed {count}.", $0) } ?? ""
+        let summary = localized("Alarm {name}", name)
         switch phase {
         case .ringing(let since):
-            return DesktopNotice(summary: "Alarm \(name)", body: markup("Ringing since \(since).\(count)"),
+            return DesktopNotice(summary: summary, body: markup(localized("Ringing since {time}.", since) + count),
                                  buttons: both, urgency: .critical, resident: true)
         case .bell(let reason):
             // The last resort a desktop user sees: said as loudly as a notification can.
-            return DesktopNotice(summary: "Alarm \(name): NO SOUND DEVICE WORKS",
-                                 body: markup("wake can play sound on no device and rings the terminal bell instead, "
-                                              + "which may be out of earshot. Last failure: \(reason). Check the sound device."),
+            return DesktopNotice(summary: localized("Alarm {name}: NO SOUND DEVICE WORKS", name),
+                                 body: markup(localized("""
+                                     wake can play sound on no device and rings the terminal bell instead, which may be out of earshot. \
+                                     Last failure: {reason}. Check the sound device.
+                                     """, reason)),
                                  buttons: both, urgency: .critical, resident: true)
         case .silent(let reason):
-            return DesktopNotice(summary: "Alarm \(name): NO SOUND",
-                                 body: markup("wake can play sound on no device right now and keeps trying every few seconds "
-                                              + "while the alarm rings. \(reason). Check the sound device."),
+            return DesktopNotice(summary: localized("Alarm {name}: NO SOUND", name),
+                                 body: markup(localized("""
+                                     wake can play sound on no device right now and keeps trying every few seconds while the alarm rings. \
+                                     {reason}. Check the sound device.
+                                     """, reason)),
                                  buttons: both, urgency: .critical, resident: true)
         case .snoozed(let until):
-            return DesktopNotice(summary: "Alarm \(name): \(snoozes.snoozed) until \(until)", body: markup("Rings again at \(until)."),
+            return DesktopNotice(summary: localized("Alarm {name}: {snoozed} until {time}", name, snoozes.snoozed, until),
+                                 body: markup(localized("Rings again at {time}.", until)),
                                  buttons: [stop], urgency: .normal, resident: true)
         case .unanswered(let ring, let until):
             // "rang 10 min unanswered; again at 07:19, round 2 of 3": the sleeper's first look.
             let text = ring.text(until: until)
-            return DesktopNotice(summary: "Alarm \(name): " + text.prefix(while: { $0 != ";" }),
+            return DesktopNotice(summary: localized("Alarm {name}: {state}", name, String(text.prefix(while: { $0 != ";" }))),
                                  body: markup(String(text.first.map { $0.uppercased() } ?? "") + text.dropFirst() + "."),
                                  buttons: [stop], urgency: .critical, resident: true)
         case .checkUpSet(let at):
-            return DesktopNotice(summary: "Alarm \(name): stopped", body: markup("At \(at) it asks once more whether you are up."),
-                                 buttons: [Button(key: upKey, label: "I'm up")], urgency: .normal, resident: true)
+            return DesktopNotice(summary: localized("Alarm {name}: stopped", name),
+                                 body: markup(localized("At {time} it asks once more whether you are up.", at)),
+                                 buttons: [Button(key: upKey, label: localized("I'm up"))], urgency: .normal, resident: true)
         case .checkUpAsking(let until):
-            return DesktopNotice(summary: "Alarm \(name): are you up?", body: markup("Answer by \(until), or the alarm rings again."),
-                                 buttons: [Button(key: upKey, label: "I'm up")], urgency: .critical, resident: true)
+            return DesktopNotice(summary: localized("Alarm {name}: are you up?", name),
+                                 body: markup(localized("Answer by {time}, or the alarm rings again.", until)),
+                                 buttons: [Button(key: upKey, label: localized("I'm up"))], urgency: .critical, resident: true)
         case .preRinging(let main):
             // Stop is the default and keeps the alarm; up already is the one that skips it.
-            return DesktopNotice(summary: "Alarm \(name): pre-alarm", body: markup("Ringing quietly before the alarm at \(main). Stop keeps the alarm set."),
-                                 buttons: [Button(key: upKey, label: "Up already"), Button(key: stopKey, label: "Stop (alarm stays set)")],
+            return DesktopNotice(summary: localized("Alarm {name}: pre-alarm", name),
+                                 body: markup(localized("Ringing quietly before the alarm at {time}. Stop keeps the alarm set.", main)),
+                                 buttons: [Button(key: upKey, label: localized("Up already")),
+                                           Button(key: stopKey, label: localized("Stop (alarm stays set)"))],
                                  urgency: .normal, resident: true)
         case .preStopped(let main):
-            return DesktopNotice(summary: "Alarm \(name): set for \(main)", body: markup("The pre-alarm stopped; the alarm stays set for \(main)."),
-                                 buttons: [Button(key: upKey, label: "Up already")], urgency: .normal, resident: true)
+            return DesktopNotice(summary: localized("Alarm {name}: set for {time}", name, main),
+                                 body: markup(localized("The pre-alarm stopped; the alarm stays set for {time}.", main)),
+                                 buttons: [Button(key: upKey, label: localized("Up already"))], urgency: .normal, resident: true)
         case .failed(let reason):
             // Left standing after the alarm ends (a process cannot answer buttons it no longer
             // has): the news that it could not ring must outlive it.
-            return DesktopNotice(summary: "Alarm \(name) COULD NOT RING",
-                                 body: markup("No sound could be made: \(reason)."),
+            return DesktopNotice(summary: localized("Alarm {name} COULD NOT RING", name),
+                                 body: markup(localized("No sound could be made: {reason}.", reason)),
                                  buttons: [], urgency: .critical, resident: false)
         }
     }
 
     /// What stops a challenged alarm, as its notification says it.
-    public static let challengeStops = "To stop it, solve the sum on the terminal or run 'wake stop'; the buttons snooze."
+    public static var challengeStops: String { localized("To stop it, solve the sum on the terminal or run 'wake stop'; the buttons snooze.") }
 
     /// In the largest unit that counts it whole: `Snooze 9 min`, `Snooze 2 h`, `Snooze 90 s`,
     /// `Snooze 90 min`; anything finer in the duration grammar (`Snooze 1500ms`).
     public static func snoozeLabel(_ snooze: Duration) -> String {
         let ms = snooze.milliseconds
-        guard ms > 0 else { return "Snooze" }
-        if ms % 3_600_000 == 0 { return "Snooze \(ms / 3_600_000) h" }
-        if ms % 60_000 == 0 { return "Snooze \(ms / 60_000) min" }
-        if ms % 1000 == 0 { return "Snooze \(ms / 1000) s" }
-        return "Snooze \(DurationText.format(snooze))"
+        guard ms > 0 else { return localized("Snooze") }
+        let length = ms % 3_600_000 == 0 ? "\(ms / 3_600_000) h" : ms % 60_000 == 0 ? "\(ms / 60_000) min"
+            : ms % 1000 == 0 ? "\(ms / 1000) s" : DurationText.format(snooze)
+        return localized("Snooze {span}", length)
     }
 
     /// `text` with its control characters escaped and the markup characters written as

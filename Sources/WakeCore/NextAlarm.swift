@@ -55,11 +55,11 @@ public struct NextAlarm: Hashable, Sendable {
         let time = Formatting.clockTime(at, zone: zone)
         switch state {
         case .ringing:
-            return "ringing since \(time)\(name)" + AlarmMessage.suffix(message)
+            return localized("ringing since {time}", time) + name + AlarmMessage.suffix(message)
         case .waiting, .snoozed, .preRinging:
             let tag: String? = switch state {
-            case .snoozed: "snoozed"
-            case .preRinging: "pre-alarm ringing"
+            case .snoozed: localized("snoozed")
+            case .preRinging: localized("pre-alarm ringing")
             default: nil
             }
             let how = [tag, wait ? Formatting.waitPhrase(at - now) : nil].compactMap { $0 }

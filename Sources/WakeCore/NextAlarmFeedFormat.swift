@@ -32,7 +32,7 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
             case .plain: return Line(text: "", key: "")
             case .json: return Line(text: JSONValue.null.text, key: JSONValue.null.text)
             case .waybar:
-                let none = JSONValue.object([("text", .string("")), ("tooltip", .string("no alarm")), ("class", .string("none")),
+                let none = JSONValue.object([("text", .string("")), ("tooltip", .string(localized("no alarm"))), ("class", .string("none")),
                                              ("alt", .string("none"))]).text
                 return Line(text: none, key: none)
             case .i3blocks:
@@ -75,11 +75,11 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
             return (ClockStyle.current.monthFirst ? "\(month) \(date.day)" : "\(date.day) \(month)") + " \(time)"
         }
         switch a.state {
-        case .ringing: return time + " ringing"
+        case .ringing: return localized("{time} ringing", time)
         case .snoozed:
             let today = date.daysSinceEpoch == zone.localTime(at: now).date.daysSinceEpoch
-            return (today ? time : dated()) + " snoozed"
-        case .preRinging: return time + " pre-alarm"
+            return localized("{time} snoozed", today ? time : dated())
+        case .preRinging: return localized("{time} pre-alarm", time)
         case .waiting:
             if wait <= .seconds(Self.day) { return time }
             return dated()

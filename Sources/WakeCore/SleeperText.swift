@@ -16,9 +16,9 @@ extension Formatting {
     public static func dayPhrase(_ target: Instant, now: Instant, zone: TimeZoneRules, style: ClockStyle = .current) -> String {
         let day = zone.localTime(at: target).date, today = zone.localTime(at: now).date
         switch day.daysSinceEpoch.minus(today.daysSinceEpoch) {
-        case 0: return "today"
-        case 1: return "tomorrow"
-        case -1: return "yesterday"
+        case 0: return localized("today")
+        case 1: return localized("tomorrow")
+        case -1: return localized("yesterday")
         default: return weekdayDate(day, year: day.year == today.year ? nil : day.year, style: style)
         }
     }
@@ -30,7 +30,7 @@ extension Formatting {
     public static func clockTimeAndDay(_ target: Instant, now: Instant, zone: TimeZoneRules, alwaysSeconds: Bool = false) -> String {
         let time = clockTime(target, zone: zone, alwaysSeconds: alwaysSeconds)
         let sameDay = zone.localTime(at: target).date.daysSinceEpoch == zone.localTime(at: now).date.daysSinceEpoch
-        return sameDay ? time : "\(time) \(dayPhrase(target, now: now, zone: zone))"
+        return sameDay ? time : localized("{time} {day}", time, dayPhrase(target, now: now, zone: zone))
     }
 
     /// How long until something, in the two largest units that matter: "in 2d 3h",
@@ -38,19 +38,23 @@ extension Formatting {
     /// shown, so a wait is never shown as more than it is once those units are read.
     /// A wait of zero or less is "now".
     public static func waitPhrase(_ wait: Duration) -> String {
+        waitSpan(wait).map { localized("in {span}", $0) } ?? localized("now")
+    }
+
+    /// The two largest units of `waitPhrase` (`2d 3h`, `12m 5s`); nil for a wait of zero or less.
+    public static func waitSpan(_ wait: Duration) -> String? {
         let t = wait.secondsRoundedUp
-        guard t > 0 else { return "now" }
+        guard t > 0 else { return nil }
         let (d, h, m, s) = (t / 86_400, t / 3600 % 24, t / 60 % 60, t % 60)
-        if d > 0 { return h > 0 ? "in \(d)d \(h)h" : "in \(d)d" }
-        if t >= 3600 { return "in \(t / 3600)h \(m)m" }
-        if m > 0 { return "in \(m)m \(s)s" }
-        return "in \(s)s"
+        if d > 0 { return h > 0 ? "\(d)d \(h)h" : "\(d)d" }
+        return t >= 3600 ? "\(t / 3600)h \(m)m" : m > 0 ? "\(m)m \(s)s" : "\(s)s"
     }
 
     /// The armed line's account of a deadline: "07:00:00 tomorrow, in 23h 58m" (the clock
     /// time with seconds, the day phrase, the wait phrase).
     public static func ringsAt(_ target: Instant, now: Instant, zone: TimeZoneRules) -> String {
-        "\(clockTime(target, zone: zone, alwaysSeconds: true)) \(dayPhrase(target, now: now, zone: zone)), \(waitPhrase(target - now))"
+        localized("{time} {day}, {wait}", clockTime(target, zone: zone, alwaysSeconds: true), dayPhrase(target, now: now, zone: zone),
+                  waitPhrase(target - now))
     }
 
     /// When `Schedule.resolve` moved a deadline out of a spring-forward gap: "02:30 does not

@@ -31,14 +31,14 @@ public enum StatusLine {
         let compact = left.replacingSpaces()  // "7h12m28s"
         // Coarser: the two largest units ("7h12m"), then the largest alone ("7h"); both round
         // down once the seconds are rounded up, so they never promise more time than is left.
-        let wait = Formatting.waitPhrase(remaining)
-        let two = wait.hasPrefix("in ") ? String(wait.dropFirst(3)).replacingSpaces() : "0s"
-        let one = wait.hasPrefix("in ") ? String(wait.dropFirst(3).prefix { $0 != " " }) : "0s"
+        let wait = Formatting.waitSpan(remaining)
+        let two = wait.map { $0.replacingSpaces() } ?? "0s"
+        let one = wait.map { String($0.prefix { $0 != " " }) } ?? "0s"
         return [
-            "\(label) \(deadline) | in \(left) | now \(now)",
-            "\(label) \(deadline) | in \(left)",
-            "\(deadline) | in \(left)",
-            "\(deadline) in \(compact)",
+            localized("{label} {time} | in {span} | now {now}", label, deadline, left, now),
+            localized("{label} {time} | in {span}", label, deadline, left),
+            localized("{time} | in {span}", deadline, left),
+            localized("{time} in {span}", deadline, compact),
             compact,
             two,
             one,

@@ -100,10 +100,13 @@ public struct UnansweredRing: Hashable, Sendable {
 
     /// `rang 10 min unanswered; again at 07:19, round 2 of 3`; `until` is the next moment in words.
     public func text(until: String?) -> String {
-        let rang = "rang \(Self.words(self.rang)) unanswered"
+        let rang = Self.words(self.rang)
         switch mode {
-        case .snooze, .stop: return "\(rang); again at \(until ?? "?"), round \(round) of \(of)"
-        case .ring: return "\(rang); ringing on" + (until.map { " until \($0)" } ?? " until stopped")
+        case .snooze, .stop:
+            return localized("rang {span} unanswered; again at {time}, round {round} of {rounds}", rang, until ?? "?", String(round), String(of))
+        case .ring:
+            return until.map { localized("rang {span} unanswered; ringing on until {time}", rang, $0) }
+                ?? localized("rang {span} unanswered; ringing on until stopped", rang)
         }
     }
 

@@ -17,15 +17,17 @@ public enum WakeSpec: Hashable, Sendable {
     /// A span of whole seconds from now (the form before spans took milliseconds).
     public static func relative(seconds: Int64) -> WakeSpec { .relative(.seconds(seconds)) }
 
-    public static let acceptedForms =
-        "accepted forms: 07:00, 07:00:30, 7am, 7:30pm, noon, midnight, tomorrow 7am, mon 6:30, dec 24 8:00, +8h, +90m, +1h30m15s, in 20 minutes, now, 2026-11-22T07:00[:30], 2026-11-22T07:00+01:00, 2026-11-22T07:00Z"
+    public static var acceptedForms: String { localized("accepted forms: {forms}", forms) }
+    static let forms =
+        "07:00, 07:00:30, 7am, 7:30pm, noon, midnight, tomorrow 7am, mon 6:30, dec 24 8:00, +8h, +90m, +1h30m15s, in 20 minutes, now, 2026-11-22T07:00[:30], 2026-11-22T07:00+01:00, 2026-11-22T07:00Z"
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var token: String
         public var reason: String
         public init(token: String, reason: String) { self.token = token; self.reason = reason }
         public var description: String {
-            "invalid time '\(TerminalText.printable(token, limit: WakeSpec.tokenLimit))': \(reason); \(WakeSpec.acceptedForms)"
+            localized("invalid time '{time}': {reason}; {forms}", TerminalText.printable(token, limit: WakeSpec.tokenLimit), reason,
+                      WakeSpec.acceptedForms)
         }
     }
 
@@ -41,7 +43,7 @@ public enum WakeSpec: Hashable, Sendable {
     /// WHEN given as several command-line words, as a shell splits `wake 7:30 pm`, `wake
     /// tomorrow 7am` or `wake in 20 minutes`: read as the one text they make (`TimeWords`).
     public init(parsing words: [String]) throws(ParseError) {
-        guard !words.isEmpty else { throw ParseError(token: "", reason: "empty") }
+        guard !words.isEmpty else { throw ParseError(token: "", reason: localized("empty")) }
         try self.init(parsing: words.joined(separator: " "))
     }
 
@@ -56,11 +58,11 @@ public enum WakeSpec: Hashable, Sendable {
     /// `7:30 pm`, `noon`, `in 20 minutes`).
     public init(parsing text: String) throws(ParseError) {
         func fail(_ reason: String) -> ParseError { ParseError(token: text, reason: reason) }
-        guard !text.isEmpty else { throw fail("empty") }
-        guard text.utf8.count <= 64 else { throw fail("too long") }
-        guard text.allSatisfy({ $0.isASCII && $0 != "\0" }) else { throw fail("only ASCII letters and digits are understood") }
-        guard text.first != " ", text.last != " " else { throw fail("leading or trailing space") }
-        guard !text.contains("  ") else { throw fail("two spaces in a row; separate the words with one") }
+        guard !text.isEmpty else { throw fail(localized("empty")) }
+        guard text.utf8.count <= 64 else { throw fail(localized("too long")) }
+        guard text.allSatisfy({ $0.isASCII && $0 != "\0" }) else { throw fail(localized("only ASCII letters and digits are understood")) }
+        guard text.first != " ", text.last != " " else { throw fail(localized("leading or trailing space")) }
+        guard !text.contains("  ") else { throw fail(localized("two spaces in a row; separate the words with one")) }
         self = try TimeWords.parse(text.split(separator: " ").map(String.init), token: text)
     }
 
@@ -72,14 +74,14 @@ public enum WakeSpec: Hashable, Sendable {
 
         if lower == "now" { self = .now; return }
         if lower.hasPrefix("+") { self = try .relative(WakeSpec.relativeSpan(String(lower.dropFirst()), token: token)); return }
-        if lower.hasPrefix("-") { throw fail("a time cannot be in the past; use +SPAN for a span from now, as +8h") }
+        if lower.hasPrefix("-") { throw fail(localized("a time cannot be in the past; use +SPAN for a span from now, as +8h")) }
 
         if lower.hasSuffix("am") || lower.hasSuffix("pm") {
             let isPM = lower.hasSuffix("pm")
             var clock = String(lower.dropLast(2))
             if clock.last == " " { clock.removeLast() }
             let (h, m, s) = try WakeSpec.clockFields(clock, token: token, allowHourOnly: true)
-            guard (1...12).contains(h) else { throw fail("a 12-hour clock runs from 1 to 12") }
+            guard (1...12).contains(h) else { throw fail(localized("a 12-hour clock runs from 1 to 12")) }
             let hour = (h % 12) + (isPM ? 12 : 0)
             self = .timeOfDay(hour: hour, minute: m, second: s)
             return
@@ -91,7 +93,7 @@ public enum WakeSpec: Hashable, Sendable {
         }
 
         let (h, m, s) = try WakeSpec.clockFields(lower, token: token, allowHourOnly: false)
-        guard h <= 23 else { throw fail("hour must be 0-23") }
+        guard h <= 23 else { throw fail(localized("hour must be 0-23")) }
         self = .timeOfDay(hour: h, minute: m, second: s)
     }
 
@@ -100,17 +102,17 @@ public enum WakeSpec: Hashable, Sendable {
         func fail(_ reason: String) -> ParseError { ParseError(token: text, reason: reason) }
         let separator = lower.index(lower.startIndex, offsetBy: 10)
         guard separator < lower.endIndex, lower[separator] == "t" || lower[separator] == " " else {
-            throw fail("a date needs a time too, as 2026-11-22T07:00")
+            throw fail(localized("a date needs a time too, as 2026-11-22T07:00"))
         }
         let parts = lower[..<separator].split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isWholeNumberDigit) }),
               let y = Int(parts[0]), let mo = Int(parts[1]), let d = Int(parts[2]) else {
-            throw fail("a date is written YYYY-MM-DD")
+            throw fail(localized("a date is written YYYY-MM-DD"))
         }
-        guard acceptedYears.contains(y) else { throw fail("the year must be between 1970 and 2200") }
+        guard acceptedYears.contains(y) else { throw fail(localized("the year must be between 1970 and 2200")) }
         let date = CivilDate(year: y, month: mo, day: d)
-        guard date.isValid else { throw fail("no such date") }
+        guard date.isValid else { throw fail(localized("no such date")) }
 
         var clock = lower[lower.index(after: separator)...]
         var offset: Int?
@@ -122,7 +124,7 @@ public enum WakeSpec: Hashable, Sendable {
             clock = clock[..<sign]
         }
         let (h, m, s) = try clockFields(String(clock), token: text, allowHourOnly: false)
-        guard h <= 23 else { throw fail("hour must be 0-23") }
+        guard h <= 23 else { throw fail(localized("hour must be 0-23")) }
         let local = LocalDateTime(date: date, hour: h, minute: m, second: s)
         if let offset { return .zonedDateTime(local, utcOffsetSeconds: offset) }
         return .dateTime(local)
@@ -130,7 +132,7 @@ public enum WakeSpec: Hashable, Sendable {
 
     /// `+HH:MM`, `-HHMM`, `+HH`: seconds east of UTC.
     static func utcOffset(_ s: Substring, token: String) throws(ParseError) -> Int {
-        let fail = ParseError(token: token, reason: "a UTC offset is written +HH:MM or -HH:MM (hours 00-23), or Z for UTC")
+        let fail = ParseError(token: token, reason: localized("a UTC offset is written +HH:MM or -HH:MM (hours 00-23), or Z for UTC"))
         let sign = s.first == "-" ? -1 : 1
         let digits = s.dropFirst().filter { $0 != ":" }
         let colons = s.dropFirst().filter { $0 == ":" }.count
@@ -145,17 +147,17 @@ public enum WakeSpec: Hashable, Sendable {
     static func clockFields(_ s: String, token: String, allowHourOnly: Bool) throws(ParseError) -> (Int, Int, Int) {
         func fail(_ reason: String) -> ParseError { ParseError(token: token, reason: reason) }
         let parts = s.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count <= 3, parts.count >= (allowHourOnly ? 1 : 2) else { throw fail("not a time of day") }
-        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isWholeNumberDigit) }) else { throw fail("not a time of day") }
-        guard parts[0].count <= 2 else { throw fail("hour must be one or two digits") }
-        guard parts.dropFirst().allSatisfy({ $0.count == 2 }) else { throw fail("minutes and seconds take two digits") }
+        guard parts.count <= 3, parts.count >= (allowHourOnly ? 1 : 2) else { throw fail(localized("not a time of day")) }
+        guard parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isWholeNumberDigit) }) else { throw fail(localized("not a time of day")) }
+        guard parts[0].count <= 2 else { throw fail(localized("hour must be one or two digits")) }
+        guard parts.dropFirst().allSatisfy({ $0.count == 2 }) else { throw fail(localized("minutes and seconds take two digits")) }
         // At most two ASCII digits each, checked above: these conversions cannot fail.
         let fields = parts.map { Int($0) ?? 99 }
         let h = fields[0]
         let m = fields.count > 1 ? fields[1] : 0
         let sec = fields.count > 2 ? fields[2] : 0
-        guard m <= 59 else { throw fail("minute must be 00-59") }
-        guard sec <= 59 else { throw fail("second must be 00-59") }
+        guard m <= 59 else { throw fail(localized("minute must be 00-59")) }
+        guard sec <= 59 else { throw fail(localized("second must be 00-59")) }
         return (h, m, sec)
     }
 
@@ -165,7 +167,7 @@ public enum WakeSpec: Hashable, Sendable {
         case .failure(let e):
             throw ParseError(token: token, reason: e.reason)
         case .success(let ms):
-            guard ms > 0 else { throw ParseError(token: token, reason: "a span must be longer than zero") }
+            guard ms > 0 else { throw ParseError(token: token, reason: localized("a span must be longer than zero")) }
             return .milliseconds(ms)
         }
     }

@@ -1,8 +1,9 @@
+import CLinux
 import CALSA
 import Glibc
 
 /// The one place wake changes process-wide state: the signal mask and dispositions, the
-/// environment, stdio's stderr, the descriptor limit. Every thread (the output workers, bounded
+/// environment, stdio's stderr, the descriptor limit, gettext's domain directory. Every thread (the output workers, bounded
 /// calls, libraries' own) and every parallel test shares that state, so it is changed here only,
 /// by the executable's start-up before any thread exists, never around a call
 /// (`ProcessStateTests` fails on such a call anywhere else under Sources/ or Tests/). The other
@@ -28,13 +29,18 @@ public enum ProcessStart {
     /// A closed stdin, stdout or stderr would hand its number to the next open() (the built-in
     /// sound's memfd could become "stdout"), so the gaps are filled. From cron, ssh or a unit
     /// without XDG_RUNTIME_DIR, the user's sound server is found where logind put it, and wake's
-    /// stream is named on it.
+    /// stream is named on it. wake's translations are found where the binary's `share/locale` is
+    /// (`GettextCatalogue`), in UTF-8 whatever the locale's character set; nothing is read yet.
     public static func begin() {
         var set = SignalChannel.chooseReceived()
         pthread_sigmask(SIG_BLOCK, &set, nil)
         signal(SIGPIPE, SIG_IGN)
         StandardDescriptors.reopenClosed()
         apply(SoundServerEnvironment.assignments())
+        if let directory = GettextCatalogue.directory() {
+            bindtextdomain(GettextCatalogue.domain, directory)
+            bind_textdomain_codeset(GettextCatalogue.domain, "UTF-8")
+        }
     }
 
     /// After argument parsing (swift-argument-parser prints its help and usage errors through

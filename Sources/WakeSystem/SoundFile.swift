@@ -16,7 +16,7 @@ public final class SoundFile {
         public var libraryMissing = false
         /// The decoding was given up for this signal, pending when `interrupted` was asked.
         public var signal: Int32? = nil
-        public var description: String { "cannot use sound file '\(path.printable)': \(reason)" }
+        public var description: String { localized("cannot use sound file '{file}': {reason}", path.printable, reason) }
     }
 
     /// The sample type the file is decoded to, chosen so 16-bit sources pass through bit-exact.

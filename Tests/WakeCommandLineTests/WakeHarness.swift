@@ -53,6 +53,8 @@ struct TestWorld {
 
     /// The locale's LC_TIME formats the world reads (`T_FMT`, `D_FMT`): nil for C's, whatever the test process's locale.
     var localeClock: (time: String, date: String)?
+    /// The reader's language: nil for English, whatever the test process's LANGUAGE.
+    var messages: MessageCatalogue?
 
     /// The world `WakeMain.run` gets, writing into `out` and `err`.
     func commandWorld(out: Console.LineCapture, err: Console.LineCapture) -> CommandWorld {
@@ -65,8 +67,9 @@ struct TestWorld {
                                 do { return try SignalChannel() } catch { throw WakeFailure(.resource, "signalfd: \(error)") }
                             },
                             daemonEnvironment: { .shell })
-        let formats = localeClock
+        let formats = localeClock, catalogue = messages
         world.localeClock = { formats }
+        world.messages = { catalogue }
         return world
     }
 

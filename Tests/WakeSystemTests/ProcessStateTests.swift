@@ -26,7 +26,8 @@ struct ProcessStateTests {
 
     /// Calls that change state every thread shares.
     static let changing = ["umask(", "chdir(", "fchdir(", "setenv(", "unsetenv(", "putenv(", "clearenv(", "setlocale(",
-                           "setrlimit(", "pthread_sigmask(", "sigprocmask(", "signal(SIG"]
+                           "setrlimit(", "pthread_sigmask(", "sigprocmask(", "signal(SIG",
+                           "bindtextdomain(", "bind_textdomain_codeset(", "textdomain("]
 
     /// Where `line` calls one of them (a word of its own: `wake_setenv(` is another name; not
     /// inside a string, such as a child's Python), or sets a signal's action

@@ -91,19 +91,20 @@ public struct DoctorReport: Equatable, Sendable {
         for f in ordered {
             let subject = f.alarms.isEmpty ? "" : f.alarms.map { TerminalText.printable($0, limit: 40) }.joined(separator: ", ") + ": "
             lines.append("\(f.status.word)  \(f.area.rawValue.padded(to: 13)) \(subject)\(f.found)")
-            if let fix = f.fix { lines.append(String(repeating: " ", count: 20) + "fix: " + fix) }
+            if let fix = f.fix { lines.append(String(repeating: " ", count: 20) + localized("fix: {fix}", fix)) }
         }
         let count = { (s: DoctorFinding.Status) in findings.filter { $0.status == s }.count }
         let verdict: String
         switch worst {
-        case .pass: verdict = "the alarms will be heard as far as wake can tell"
-        case .warn: verdict = "the alarms ring, but see the warnings"
+        case .pass: verdict = localized("the alarms will be heard as far as wake can tell")
+        case .warn: verdict = localized("the alarms ring, but see the warnings")
         // A refused hook stands between the alarm and the lamp, not the ear.
         case .fail where findings.allSatisfy({ $0.status != .fail || $0.area == .hooks }):
-            verdict = "the alarms ring, but a hook will not run: see the failures"
-        case .fail: verdict = "an alarm may not be heard: see the failures"
+            verdict = localized("the alarms ring, but a hook will not run: see the failures")
+        case .fail: verdict = localized("an alarm may not be heard: see the failures")
         }
-        lines.append("\(findings.count) checks: \(count(.pass)) passed, \(count(.warn)) warned, \(count(.fail)) failed; \(verdict)")
+        lines.append(localized("{checks} checks: {passed} passed, {warned} warned, {failed} failed; {verdict}", String(findings.count),
+                               String(count(.pass)), String(count(.warn)), String(count(.fail)), verdict))
         return lines
     }
 

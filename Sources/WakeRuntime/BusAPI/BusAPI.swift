@@ -348,7 +348,9 @@ public final class BusAPI: RuntimeObserver, SessionAttachment {
         case .snoozed(let until, _):
             signal("Snoozed", [.objectPath(path), .string(name), .uint64(µs(until))])
         case .finished(.stopped(let by)), .finished(.cancelled(let by)):
-            signal("Stopped", [.objectPath(path), .string(name), .string(by.description)])
+            // What a program reads stays English, whatever the daemon's language.
+            let who = MessageCatalogue.$current.withValue(nil) { by.description }
+            signal("Stopped", [.objectPath(path), .string(name), .string(who)])
         case .finished(.timedOut):
             signal("Stopped", [.objectPath(path), .string(name), .string(AlarmOption.ringFor.flag)])
         case .finished(.missed):

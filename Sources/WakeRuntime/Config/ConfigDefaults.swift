@@ -154,8 +154,8 @@ public struct ConfigDefaults {
 
     /// Where a setting came from, for the dry run: nil for a built-in default.
     public func source(of key: String, given: Set<String>) -> String? {
-        if given.contains("--" + key) { return "from the command line" }
-        if let e = entry(key), let path { return "from \(path.printable) line \(e.line)" }
+        if given.contains("--" + key) { return localized("from the command line") }
+        if let e = entry(key), let path { return localized("from {file} line {line}", path.printable, String(e.line)) }
         return nil
     }
 }

@@ -60,9 +60,10 @@ public final class ConsoleObserver: RuntimeObserver {
         case .armed(_, let wall):
             // "alarm set for 07:00:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and
             // the wait a sleeper checks, then the exact instant.
-            let why = event.reason == "zone" ? "the time zone is now \(zone.name.printable): " : ""
-            console.info(why + "alarm \(alarmName(event.alarm))set for \(Formatting.ringsAt(wall, now: event.time.realtime, zone: zone)) (\(Formatting.iso8601(wall, zone: zone)))"
-                         + AlarmMessage.suffix(message(event.alarm)) + (keysReadable() ? "; q cancels" : ""))
+            let why = event.reason == "zone" ? localized("the time zone is now {zone}: ", zone.name.printable) : ""
+            let set = localized("alarm {name}set for {when} ({instant})", alarmName(event.alarm),
+                                Formatting.ringsAt(wall, now: event.time.realtime, zone: zone), Formatting.iso8601(wall, zone: zone))
+            console.info(why + set + AlarmMessage.suffix(message(event.alarm)) + (keysReadable() ? localized("; q cancels") : ""))
             if let gapNote { console.info(gapNote) }
             if let mixerNote { console.info(mixerNote) }
         case .ringStarted where testing != nil:
@@ -72,12 +73,12 @@ public final class ConsoleObserver: RuntimeObserver {
             asked.insert(event.alarm)
             console.info(line + keysHint(event.alarm))
         case .ringStarted(let late):
-            let lateText = late > .seconds(1) ? ", \(Formatting.lateness(late)) late" : ""
-            let count = snoozes(event.alarm).ofLimit.map { ", snoozed " + $0 } ?? ""
-            let parts = (head: "RINGING: alarm \(alarmName(event.alarm))for \(deadlineText(event.alarm))\(lateText)\(count)",
+            let lateText = late > .seconds(1) ? localized(", {span} late", Formatting.lateness(late)) : ""
+            let count = snoozes(event.alarm).ofLimit.map { localized(", snoozed {count}", $0) } ?? ""
+            let parts = (head: localized("RINGING: alarm {name}for {time}", alarmName(event.alarm), deadlineText(event.alarm)) + lateText + count,
                          tail: AlarmMessage.suffix(message(event.alarm)) + ".")
             ringingParts = parts
-            let line = parts.head + (soundChoice(event.alarm).map { ", playing '\($0.printable)'" } ?? "") + parts.tail
+            let line = parts.head + (soundChoice(event.alarm).map { localized(", playing '{file}'", $0.printable) } ?? "") + parts.tail
             lastRingingLine = line
             lastRinging = event.alarm
             asked.insert(event.alarm)
@@ -86,11 +87,11 @@ public final class ConsoleObserver: RuntimeObserver {
         case .ringing:
             break
         case .preRingStarted(let main):
-            console.info("pre-alarm: ringing quietly before the alarm \(alarmName(event.alarm))at \(clock(main))"
-                         + (keysReadable() ? ". Any key stops it (the alarm stays set); u if you are up already (skips the alarm)." : ""))
+            console.info(localized("pre-alarm: ringing quietly before the alarm {name}at {time}", alarmName(event.alarm), clock(main))
+                         + (keysReadable() ? localized(". Any key stops it (the alarm stays set); u if you are up already (skips the alarm).") : ""))
         case .preRingStopped(let who, let main):
-            console.info("pre-alarm \(alarmName(event.alarm))stopped by \(who.description); the alarm stays set for \(clock(main))"
-                         + (keysReadable() ? " (u if you are up already: skips it)" : ""))
+            console.info(localized("pre-alarm {name}stopped by {who}; the alarm stays set for {time}", alarmName(event.alarm), who.description,
+                                   clock(main)) + (keysReadable() ? localized(" (u if you are up already: skips it)") : ""))
             lastRingingLine = nil
             console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
         case .snoozed(_, .unattended):
@@ -100,12 +101,13 @@ public final class ConsoleObserver: RuntimeObserver {
         case .checkUp(.set(let at, let who)):
             lastRingingLine = nil
             snoozedNow.insert(event.alarm)  // a key ignored under --challenge is explained as for a snooze
-            console.info("\(alarmName(event.alarm))stopped by \(who.description); at \(clock(at)) it asks once more whether you are up")
+            console.info(localized("{name}stopped by {who}; at {time} it asks once more whether you are up", alarmName(event.alarm),
+                                   who.description, clock(at)))
         case .checkUp(.asking(let until)):
-            let answer = settings(event.alarm).challenge ? "solve the sum" : keysReadable() ? "press any key" : "'wake stop'"
-            console.info("\(alarmName(event.alarm))are you up? \(answer) by \(clock(until)), or the alarm rings again")
+            let answer = settings(event.alarm).challenge ? localized("solve the sum") : keysReadable() ? localized("press any key") : "'wake stop'"
+            console.info(localized("{name}are you up? {answer} by {time}, or the alarm rings again", alarmName(event.alarm), answer, clock(until)))
         case .checkUp(.unanswered):
-            console.info("\(alarmName(event.alarm))no answer: the alarm rings again")
+            console.info(localized("{name}no answer: the alarm rings again", alarmName(event.alarm)))
         case .unanswered(let news, let next):
             rounds[event.alarm] = news.round
             let until = next.map { Formatting.clockTimeAndDay($0, now: event.time.realtime, zone: zone, alwaysSeconds: true) }
@@ -118,21 +120,23 @@ public final class ConsoleObserver: RuntimeObserver {
             // A program on the bus is named (any program may send it; the person at the keys knows their key).
             let by: String
             switch who {
-            case .mediaControl, .busAPI: by = " by \(who.description)"
+            case .mediaControl, .busAPI: by = localized(" by {who}", who.description)
             default: by = ""
             }
-            console.info("\(alarmName(event.alarm))\(snoozes(event.alarm).snoozed) until \(untilText)\(by)")
+            console.info(localized("{name}{snoozed} until {time}", alarmName(event.alarm), snoozes(event.alarm).snoozed, untilText) + by)
         case .finished(let outcome):
             lastRingingLine = nil
             snoozedNow.remove(event.alarm)
             report(outcome, alarm: event.alarm)
             rounds[event.alarm] = nil
         case .clockChanged:
-            console.info("the clock changed or the machine resumed: now \(clock(event.time.realtime))")
+            console.info(localized("the clock changed or the machine resumed: now {time}", clock(event.time.realtime)))
         case .suspended:
             break
         case .resumed(let slept):
-            if slept > .zero { console.info("the machine was suspended for \(Formatting.span(slept)); now \(clock(event.time.realtime))") }
+            if slept > .zero {
+                console.info(localized("the machine was suspended for {span}; now {time}", Formatting.span(slept), clock(event.time.realtime)))
+            }
         case .ignored(let command, let who):
             guard case .key(let k) = who else { break }
             if settings(event.alarm).challenge, let question = challenge(event.alarm) {
@@ -141,13 +145,12 @@ public final class ConsoleObserver: RuntimeObserver {
             } else if settings(event.alarm).challenge, snoozedNow.contains(event.alarm) {
                 console.info("\(alarmName(event.alarm))snoozed: a key does not stop it; solve the sum when it rings again, or run 'wake stop'")
             } else if command == .stop, k != "enter" {
-                console.info("waiting for the alarm; press q to cancel it")
+                console.info(localized("waiting for the alarm; press q to cancel it"))
             }
         case .snoozeRefused(let count, _):
             // Never a silent no: the sleeper pressed snooze and the alarm goes on.
-            let stop = settings(event.alarm).challenge ? "solve the sum to stop it" : "stop it with any other key"
-            console.info("\(alarmName(event.alarm))\(count.refusal): "
-                         + (keysReadable() ? stop : "it rings until stopped ('wake stop')"))
+            let stop = settings(event.alarm).challenge ? localized("solve the sum to stop it") : localized("stop it with any other key")
+            console.info(alarmName(event.alarm) + count.refusal + ": " + (keysReadable() ? stop : localized("it rings until stopped ('wake stop')")))
         case .challenge(let question):
             // The ringing line said the first sum; a fresh one after a wrong answer is said here.
             if asked.remove(event.alarm) == nil, keysReadable() {
@@ -186,18 +189,19 @@ public final class ConsoleObserver: RuntimeObserver {
             return " Solve \(question) and press Enter to stop" + snoozeHint(alarm)
         }
         guard keysReadable() else { return "" }
-        return snoozes(alarm).isUsedUp ? " Any key stops; no snoozes left." : " Any key stops; s, z or space snoozes."
+        return snoozes(alarm).isUsedUp ? localized(" Any key stops; no snoozes left.") : localized(" Any key stops; s, z or space snoozes.")
     }
 
     /// `; s, z or space snoozes.`, or that none is left.
     private func snoozeHint(_ alarm: String) -> String {
-        snoozes(alarm).isUsedUp ? "; no snoozes left." : "; s, z or space snoozes."
+        snoozes(alarm).isUsedUp ? localized("; no snoozes left.") : localized("; s, z or space snoozes.")
     }
 
     private func sound(_ event: OutputEvent) {
         switch event {
         case .opened(let device, let format, let paced):
-            console.info("ringing on '\(device.printable)' (\(format)\(paced ? ", paced: the device has no clock" : ""))")
+            console.info(paced ? localized("ringing on '{device}' ({format}, paced: the device has no clock)", device.printable, format)
+                               : localized("ringing on '{device}' ({format})", device.printable, format))
         case .audible, .recovered, .stopped:
             break
         case .fallback(let from, let to, let reason):
@@ -208,7 +212,7 @@ public final class ConsoleObserver: RuntimeObserver {
             else { next = "trying '\(to.printable)'" }
             console.error("sound on '\(from.printable)' failed (\(reason)); \(next)")
         case .bell:
-            console.error("NO SOUND DEVICE WORKS: RINGING THE TERMINAL BELL INSTEAD")
+            console.error(localized("NO SOUND DEVICE WORKS: RINGING THE TERMINAL BELL INSTEAD"))
         case .failed(let reason):
             console.error("could not make any sound: \(reason)")
         case .mixerRaised(let mixer, let from, let to):
@@ -245,9 +249,10 @@ public final class ConsoleObserver: RuntimeObserver {
         let name = alarmName(alarm)
         switch outcome {
         case .stopped(let who):
-            console.info("\(name)stopped by \(who.description)")
+            console.info(localized("{name}stopped by {who}", name, who.description))
         case .missed(let late):
-            console.error("missed alarm \(name)for \(deadlineText(alarm))\(AlarmMessage.suffix(message(alarm))) (late by \(Formatting.lateness(late))); the late limit is \(DurationText.format(settings(alarm).lateLimit))")
+            console.error(localized("missed alarm {name}for {time}{message} (late by {span}); the late limit is {limit}", name, deadlineText(alarm),
+                                    AlarmMessage.suffix(message(alarm)), Formatting.lateness(late), DurationText.format(settings(alarm).lateLimit)))
         case .timedOut where testing != nil:
             console.info("the test ended after \(DurationText.format(settings(alarm).ringFor))")
         case .timedOut:
@@ -256,12 +261,12 @@ public final class ConsoleObserver: RuntimeObserver {
                 console.info("\(name)rang \(round) rounds unanswered (--ring-for \(ringFor) each, --unattended "
                              + "\(settings(alarm).unattended.mode.rawValue)); it stops here")
             } else {
-                console.info("\(name)rang for \(ringFor) without being stopped")
+                console.info(localized("{name}rang for {span} without being stopped", name, ringFor))
             }
         case .cancelled(let who):
-            console.info("\(name)cancelled by \(who.description) before ringing")
+            console.info(localized("{name}cancelled by {who} before ringing", name, who.description))
         case .upAlready(let who):
-            console.info("up already (\(who.description)): the alarm \(name)for \(deadlineText(alarm)) is skipped")
+            console.info(localized("up already ({who}): the alarm {name}for {time} is skipped", who.description, name, deadlineText(alarm)))
         case .failed:
             break  // the sound's own line said why
         }

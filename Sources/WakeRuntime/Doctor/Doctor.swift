@@ -42,6 +42,9 @@ public enum Doctor {
 
     /// The command: the checks, printed; the worst status is the result (0, 1, 2).
     public static func run(names: [String], json: Bool, console: Console, context: Context) throws(WakeFailure) -> CommandResult {
+        if json && MessageCatalogue.current != nil {
+            return try MachineText.written { () throws(WakeFailure) in try run(names: names, json: true, console: console, context: context) }
+        }
         let report = DoctorReport(try findings(names: names, context: context))
         console.results(json ? report.json() : report.lines())
         return .diagnosed(report.worst)
@@ -98,7 +101,7 @@ public enum Doctor {
         return try soundFindings(rows: [row], config: config, signals: signals).map { f in
             var f = f
             f.alarms = []
-            f.found = "a new alarm: " + f.found
+            f.found = localized("a new alarm: {finding}", f.found)
             return f
         }
     }

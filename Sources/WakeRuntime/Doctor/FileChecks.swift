@@ -23,7 +23,7 @@ extension Doctor {
         var out: [DoctorFinding] = []
         do {
             let config = try ConfigDefaults.load(path: configPath)
-            let found = config.entries.isEmpty ? "no settings in config.toml: wake's defaults" : "config.toml is well formed (\(config.entries.count) setting\(config.entries.count == 1 ? "" : "s"))"
+            let found = config.entries.isEmpty ? localized("no settings in config.toml: wake's defaults") : "config.toml is well formed (\(config.entries.count) setting\(config.entries.count == 1 ? "" : "s"))"
             out.append(DoctorFinding(.files, "files.config", .pass, found))
         } catch {
             out.append(DoctorFinding(.files, "files.config", .fail, error.message,
@@ -37,7 +37,7 @@ extension Doctor {
                 out.append(DoctorFinding(.files, "files.alarms", .warn, note + (notes.count > 1 ? " (and \(notes.count - 1) more)" : "")))
             } else {
                 out.append(DoctorFinding(.files, "files.alarms", .pass,
-                                         alarms.isEmpty ? "no standing alarms (add one with 'wake add')"
+                                         alarms.isEmpty ? localized("no standing alarms (add one with 'wake add')")
                                              : "alarms.toml is well formed (\(alarms.count) alarm\(alarms.count == 1 ? "" : "s"))"))
             }
             out += duplicateFindings(alarms)
@@ -48,7 +48,7 @@ extension Doctor {
         }
         do {
             _ = try store.loadHistory()
-            out.append(DoctorFinding(.files, "files.history", .pass, "history.toml is readable and well formed"))
+            out.append(DoctorFinding(.files, "files.history", .pass, localized("history.toml is readable and well formed")))
         } catch {
             let what = error.isCorrupt ? "correct that line or move the file away (it is made again)"
                 : unreadableFix(store.historyFile) + ", or move it away (it is made again)"

@@ -67,9 +67,10 @@ extension Doctor {
                 out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
                                          fix: fix + "; then 'wake test \(name.printable)' plays what it will ring"))
             } else {
-                let what = sound.kind == .builtIn ? "wake's built-in sound" : "'\(sound.file.path.printable)'"
+                let what = sound.kind == .builtIn ? localized("wake's built-in sound") : "'\(sound.file.path.printable)'"
                 out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .pass,
-                                         "\(what) decodes (\(Formatting.span(sound.file.duration)), \(sound.file.sampleRate) Hz) and is audible at volume \(settings.volume) %"))
+                                         localized("{sound} decodes ({length}, {rate} Hz) and is audible at volume {percent} %", what,
+                                                   Formatting.span(sound.file.duration), String(sound.file.sampleRate), String(settings.volume))))
             }
 
             // `--say on`: the arm-time speech, in the daemon's mode (without espeak-ng it rings unspoken).

@@ -55,10 +55,11 @@ extension Doctor {
         }
         switch synced {
         case true?:
-            return DoctorFinding(.time, "time.sync", .pass, "the clock is synchronised (\(source) says so)")
+            return DoctorFinding(.time, "time.sync", .pass, localized("the clock is synchronised ({source} says so)", source))
         case false?:
-            return DoctorFinding(.time, "time.sync", .warn, "the clock is not synchronised (\(source) says so): alarms ring by a clock that may be off",
-                                 fix: "turn on time synchronisation ('timedatectl set-ntp true', or start chrony or systemd-timesyncd)")
+            return DoctorFinding(.time, "time.sync", .warn,
+                                 localized("the clock is not synchronised ({source} says so): alarms ring by a clock that may be off", source),
+                                 fix: localized("turn on time synchronisation ('timedatectl set-ntp true', or start chrony or systemd-timesyncd)"))
         case nil:
             return DoctorFinding(.time, "time.sync", .warn, "cannot tell whether the clock is synchronised",
                                  fix: "check with 'timedatectl'")

@@ -213,12 +213,13 @@ public enum OneOffAlarm {
         let wait = deadline.instant - now.realtime
         let settings = options.ring.engine
         func from(_ keys: AlarmOption...) -> String { options.source(keys.map(\.name)) }
-        console.result("wake time: \(Formatting.iso8601(deadline.instant, zone: zone))")
-        if let m = options.ring.message { console.result("message: " + TerminalText.escape(m)) }
-        if let note = Formatting.gapNote(deadline, zone: zone) { console.result("note: \(note)") }
-        console.result("zone: \(zone.name.printable) (\(zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))")
-        console.result("clock: \(deadline.clock.rawValue)")
-        console.result("wait: \(max(0, wait.secondsRoundedUp)) s (\(Formatting.span(wait)))")
+        console.result(localized("wake time: {instant}", Formatting.iso8601(deadline.instant, zone: zone)))
+        if let m = options.ring.message { console.result(localized("message: {message}", TerminalText.escape(m))) }
+        if let note = Formatting.gapNote(deadline, zone: zone) { console.result(localized("note: {note}", note)) }
+        console.result(localized("zone: {zone} ({abbreviation})", zone.name.printable,
+                                 zone.localType(atUTC: deadline.instant.seconds).abbreviation.printable))
+        console.result(localized("clock: {clock}", deadline.clock.rawValue))
+        console.result(localized("wait: {seconds} s ({span})", String(max(0, wait.secondsRoundedUp)), Formatting.span(wait)))
         if let list, let collection = list.collection {
             let refused = list.refused.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
             let ignored = collection.ignored > 0 ? ", \(collection.ignored) other file\(collection.ignored == 1 ? "" : "s") ignored" : ""
@@ -226,17 +227,21 @@ public enum OneOffAlarm {
                            + (refused.isEmpty ? "" : ", \(refused.count) refused: " + refused.map(\.printable).joined(separator: ", ")) + ignored + ")"
                            + from(.sound))
         } else {
-        console.result("sound: \(sound.path.printable) (\(sound.formatName), \(sound.channels) ch, \(sound.sampleRate) Hz, \(Formatting.seconds(sound.duration)))" + from(.sound))
+        console.result(localized("sound: {file} ({format}, {channels} ch, {rate} Hz, {length})", sound.path.printable, sound.formatName,
+                                 String(sound.channels), String(sound.sampleRate), Formatting.seconds(sound.duration)) + from(.sound))
         }
-        console.result("device: \(options.ring.device.printable) (\(device.summary)): " + (device.problem.map { "opens, but " + $0 } ?? "ok") + from(.device))
-        console.result("volume: \(options.ring.volume) %" + (options.ring.fadeIn > .zero ? ", fading in over \(DurationText.format(options.ring.fadeIn))" : "")
-            + from(.volume, .fadeIn))
-        console.result("snooze: \(DurationText.format(settings.snooze))" + (settings.snoozeLimit.map { ", at most \($0) times a ring" } ?? "")
-                       + from(.snooze, .snoozeLimit))
+        console.result(localized("device: {device} ({summary}): ", options.ring.device.printable, device.summary)
+                       + (device.problem.map { localized("opens, but {problem}", $0) } ?? localized("ok")) + from(.device))
+        console.result(localized("volume: {percent} %", String(options.ring.volume))
+                       + (options.ring.fadeIn > .zero ? localized(", fading in over {span}", DurationText.format(options.ring.fadeIn)) : "")
+                       + from(.volume, .fadeIn))
+        console.result(localized("snooze: {span}", DurationText.format(settings.snooze))
+                       + (settings.snoozeLimit.map { localized(", at most {count} times a ring", String($0)) } ?? "") + from(.snooze, .snoozeLimit))
         let longGiven = options.ring.values[AlarmOption.snoozeLong.name] != nil
         console.result("snooze long: \(DurationText.format(settings.snoozeLong))"
                        + (longGiven ? from(.snoozeLong) : " (twice the snooze, at most 12h)"))
-        console.result("ring for: " + (settings.ringFor > .zero ? DurationText.format(settings.ringFor) : "until stopped") + from(.ringFor))
+        console.result(localized("ring for: {span}", settings.ringFor > .zero ? DurationText.format(settings.ringFor) : localized("until stopped"))
+                       + from(.ringFor))
         console.result("unattended: "
                        + settings.unattended.describe(ringFor: settings.ringFor, snooze: settings.snooze, lateLimit: settings.lateLimit)
                        + from(.unattended, .unattendedRounds))
@@ -280,6 +285,7 @@ public enum OneOffAlarm {
         console.result("wake system: " + wake.dryRunText)
         if let events = options.eventsPath { console.result("events: \(events == "-" ? "stdout" : events.printable)") }
         console.result("control: " + controlReport())
-        console.result("config: " + (options.config.path.map { p in options.config.entries.isEmpty ? "\(p.printable) (none set)" : p.printable } ?? "none"))
+        console.result(localized("config: {file}", options.config.path.map { p in
+            options.config.entries.isEmpty ? localized("{file} (none set)", p.printable) : p.printable } ?? localized("none")))
     }
 }

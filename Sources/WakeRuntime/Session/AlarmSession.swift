@@ -367,8 +367,8 @@ public final class AlarmSession: SessionContext {
         } else if let wait, console.showsStatus {
             let now = SystemClock.realtime
             // The message too (escaped by the line): the narrower forms leave the label out first.
-            let snoozed = (runner.snoozes(of: wait.alarm) ?? SnoozeCount()).snoozed + " until"
-            let label = (wait.snoozed ? snoozed : "alarm") + (mode == .daemon ? " " + wait.alarm : "")
+            let snoozed = localized("{snoozed} until", (runner.snoozes(of: wait.alarm) ?? SnoozeCount()).snoozed)
+            let label = (wait.snoozed ? snoozed : localized("alarm")) + (mode == .daemon ? " " + wait.alarm : "")
                 + (runner.setup(of: wait.alarm)?.message.map { " (\($0))" } ?? "")
             // A snooze's end names its day when it is not today's, as every "snoozed until" does.
             let at = wait.snoozed ? Formatting.clockTimeAndDay(wait.wall, now: now, zone: zone, alwaysSeconds: true)

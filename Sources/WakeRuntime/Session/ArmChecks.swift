@@ -72,7 +72,7 @@ public enum ArmChecks {
                 return Sound(file: file, kind: .user, decoded: file)
             case .silent(let file, let why):
                 decoded = file
-                let problem = "cannot use sound file '\(file.path.printable)': \(why)"
+                let problem = localized("cannot use sound file '{file}': {reason}", file.path.printable, why)
                 guard case .daemon(let alarm) = mode else {
                     throw WakeFailure(.soundUnusable, problem + "; raise the volume or choose another file with --sound")
                 }

@@ -6,6 +6,9 @@ extension StandingAlarmActions {
     /// array; exit 78 (after the list) when the files hold something the daemon sets aside.
     public static func list(json asJSON: Bool, order: ListOrder = .next, console: Console,
                             in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        if asJSON && (MessageCatalogue.current != nil || ClockStyle.current != .twentyFourHour) {
+            return try MachineText.written { () throws(WakeFailure) in try list(json: true, order: order, console: console, in: context) }
+        }
         let o = try overview(console: console, in: try StandingContext.given(context))
         let (zone, now, daemon, problems) = (o.zone, o.now, o.daemon, o.problems)
         let entries = ordered(o.entries, by: order)
@@ -14,7 +17,7 @@ extension StandingAlarmActions {
             return problems.isEmpty ? .done : .doneWithProblems
         }
         if entries.isEmpty {
-            console.result("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'")
+            console.result(localized("no alarms; set one with 'wake 07:00', or add a standing one with 'wake add 06:30 --days weekdays'"))
         } else {
             // WAKES: whether the RTC wakes a suspended machine (a closed lid) for it.
             var table = [["ID", "TIME", "DAYS", "NEXT", "WAKES", "STATE", "PID", "DEVICE", "SOUND", "MESSAGE"]]
@@ -31,7 +34,7 @@ extension StandingAlarmActions {
             console.results(columns(table))
             if entries.contains(where: { $0.wakesSystem == false }) {
                 let why = o.wakeLook.now.obstacle.map { ": " + $0.description } ?? ""
-                console.error("note: a closed lid or a suspend will delay the alarms marked no under WAKES" + why)
+                console.error(localized("note: a closed lid or a suspend will delay the alarms marked no under WAKES") + why)
             }
         }
         if !daemon && o.standingCount > 0 { console.error(noDaemonNote) }

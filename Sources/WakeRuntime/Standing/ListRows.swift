@@ -61,32 +61,32 @@ extension StandingAlarmActions {
             let reasons = StandingSchedule.reasons(ahead, skipsAhead: skips.count, now: now, zone: zone)
             let reasonsAll = plan.passedOver.count < StandingSchedule.passedOverKept
             let noDay = daysOff.noDay(a.name, plan)
-            var state = "waiting"
+            var state = localized("waiting")
             // The pause in force, or else the next one planned.
             let pause = record.pauses.first { $0.until > now }
             let pausedFrom = pause.flatMap { $0.hasBegun(at: now) ? nil : $0.from }
             let paused = pause.flatMap { $0.hasBegun(at: now) ? $0.until : nil }
-            if a.isOff { state = "off" }  // wake off: kept, never rung
-            else if daemon, record.ringingSince != nil { state = "ringing" }
+            if a.isOff { state = localized("off") }  // wake off: kept, never rung
+            else if daemon, record.ringingSince != nil { state = localized("ringing") }
             else if daemon, let s = record.snoozedUntil, s > now {
-                state = "snoozed until \(Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))"
+                state = localized("snoozed until {time}", Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))
             }
-            else if let noDay { state = "no day rings: " + noDay }
+            else if let noDay { state = localized("no day rings: {reason}", noDay) }
             else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
                 // A one-off whose time passed inside the pause: kept, and shown, until the pause ends.
-                state = "skipped by the pause until \(pauseText(p, now: now, zone: zone))"
-            } else if let p = paused { state = "paused until \(pauseText(p, now: now, zone: zone))" }
+                state = localized("skipped by the pause until {time}", pauseText(p, now: now, zone: zone))
+            } else if let p = paused { state = localized("paused until {time}", pauseText(p, now: now, zone: zone)) }
             else if !reasons.isEmpty { state = StandingSchedule.shortened(reasons, complete: reasonsAll).joined(separator: "; ") }
             else if skipNext { state = "skipped-next" }
             else if let f = pausedFrom, let u = pause?.until {
-                state = "waiting; paused from \(pauseText(f, now: now, zone: zone)) until \(pauseText(u, now: now, zone: zone))"
+                state = localized("waiting; paused from {start} until {end}", pauseText(f, now: now, zone: zone), pauseText(u, now: now, zone: zone))
             }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).
-                state = "missed at \(Formatting.dayPhrase(m, now: now, zone: zone)) "
-                    + "\(Formatting.clockTime(m, zone: zone, alwaysSeconds: true))"
+                state = localized("missed at {day} {time}", Formatting.dayPhrase(m, now: now, zone: zone),
+                                  Formatting.clockTime(m, zone: zone, alwaysSeconds: true))
             } else if upcoming == nil {
-                state = "done"  // a one-off that has rung, or whose time passed: nothing left to ring
+                state = localized("done")  // a one-off that has rung, or whose time passed: nothing left to ring
             }
             if !a.isOff, let timer = timerState(a, state: state, now: now) { state = timer }
             return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
@@ -266,6 +266,7 @@ extension StandingAlarmActions {
                         wakeLook: look)
     }
 
-    static let noDaemonNote = "note: no daemon is running, so the standing alarms do not ring; "
-        + "start one with 'systemctl --user enable --now wake'"
+    static var noDaemonNote: String {
+        localized("note: no daemon is running, so the standing alarms do not ring; start one with 'systemctl --user enable --now wake'")
+    }
 }

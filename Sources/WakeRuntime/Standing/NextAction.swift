@@ -5,6 +5,9 @@ extension StandingAlarmActions {
     /// `wake next`: what rings now, else the soonest alarm to ring, one line (or one JSON
     /// object); exit 1 when none.
     public static func next(json asJSON: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
+        if asJSON && MessageCatalogue.current != nil {
+            return try MachineText.written { () throws(WakeFailure) in try next(json: true, console: console, in: context) }
+        }
         let look = try soonest(console: console, in: try StandingContext.given(context))
         guard let next = look.alarm else { return .failed(.nothingMatched) }
         if asJSON {
