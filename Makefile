@@ -24,7 +24,9 @@
 # the real one (libespeak-ng1, its data, and the espeak-ng command the cost is measured against).
 # mosquitto, mosquitto-clients and curl: the hook examples (examples/hooks) run against a real
 # broker and a local webhook in the tests; a user installs what the example they copy needs.
-BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev libespeak-ng-dev gcc libc6-dev libstdc++-12-dev
+# gettext's msgfmt compiles the translations (po/) that the build puts down beside the binary.
+BUILD_PACKAGES   := pkg-config libasound2-dev libsndfile1-dev libsystemd-dev libpulse-dev libespeak-ng-dev gcc libc6-dev libstdc++-12-dev \
+                    gettext
 PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-base libcap2-bin
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
@@ -37,7 +39,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SWIFT ?= swift
 ARGS ?= --help
 
-.PHONY: run test build release helper deps-build deps-test deps-bench deps-package bench sound symbol-order asan asan-build asan-all stress clean \
+.PHONY: run test build release helper translations po deps-build deps-test deps-bench deps-package bench sound symbol-order asan asan-build asan-all stress clean \
         install install-strip uninstall deb
 
 # The locales the tests read a clock in (12-hour en_US, 24-hour en_GB, de_DE, fr_FR): each made
@@ -155,8 +157,27 @@ define build-release
 	$(SWIFT) build $(RELEASE_FLAGS) && touch $(RELEASE_BIN) && printf '%s\n' '$(RELEASE_FLAGS)' > $(RELEASE_SCRATCH)/flags
 endef
 
-release: deps-build $(RELEASE_HELPER)
+release: deps-build $(RELEASE_HELPER) translations
 	$(build-release)
+
+# The translations (po/LANG.po, one per language of po/LINGUAS), compiled by msgfmt --check (a
+# translation that drops a value's {name}, or a broken entry, stops the build). The binary reads
+# them from share/locale beside its bin (an installed /usr/bin/wake: /usr/share/locale), or from
+# WAKE_LOCALEDIR, as `make run` gives it this directory.
+LANGUAGES  := $(shell sed 's/\#.*//' po/LINGUAS)
+LOCALE_BUILD := .build-locale
+CATALOGUES := $(foreach l,$(LANGUAGES),$(LOCALE_BUILD)/$(l)/LC_MESSAGES/wake.mo)
+
+$(LOCALE_BUILD)/%/LC_MESSAGES/wake.mo: po/%.po
+	@mkdir -p $(@D)
+	msgfmt --check -o $@ $<
+
+translations: $(CATALOGUES)
+
+# After a message changed in the code (and po/wake.pot was remade: see po/wake.pot's head),
+# each catalogue gets the template's messages, new ones untranslated, for its translator.
+po:
+	for l in $(LANGUAGES); do msgmerge --quiet --update --backup=none --no-fuzzy-matching po/$$l.po po/wake.pot; done
 
 # The binary as a file: built when missing or older than a source, else left alone (a no-op
 # `swift build` still costs seconds, and `sudo make install` may have no toolchain on its PATH).
@@ -170,7 +191,7 @@ else
 endif
 
 run: release
-	./$(RELEASE_BIN) $(ARGS)
+	WAKE_LOCALEDIR=$(CURDIR)/$(LOCALE_BUILD) ./$(RELEASE_BIN) $(ARGS)
 
 build: deps-build
 	$(SWIFT) build
@@ -256,7 +277,7 @@ sound:
 	python3 scripts/make-alarm-sound
 
 clean:
-	rm -rf .build .build-release .build-helper .build-asan .build-bench wake_*.deb
+	rm -rf .build .build-release .build-helper .build-asan .build-bench .build-locale wake_*.deb
 
 # ---- Installation, GNU style -----------------------------------------------------------------
 # PREFIX and the directories below may be set on the command line; DESTDIR is prepended only to
@@ -289,6 +310,8 @@ USERUNITDIR ?= $(LIBDIR)/systemd/user
 DBUSSERVICEDIR   ?= $(DATAROOTDIR)/dbus-1/services
 DBUSINTERFACEDIR ?= $(DATAROOTDIR)/dbus-1/interfaces
 METAINFODIR ?= $(DATAROOTDIR)/metainfo
+# Not a setting: the binary looks in share/locale beside its own bin (GettextCatalogue).
+LOCALEDIR   := $(PREFIX)/share/locale
 
 INSTALL         ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 0755
@@ -312,7 +335,8 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
                   $(BASHCOMPDIR)/wake $(ZSHCOMPDIR)/_wake $(FISHCOMPDIR)/wake.fish $(USERUNITDIR)/wake.service \
                   $(APPLICATIONSDIR)/wake.desktop $(ICONDIR)/wake.svg \
                   $(DBUSSERVICEDIR)/io.github.wakeclock.Wake1.service $(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml \
-                  $(METAINFODIR)/io.github.wakeclock.wake.metainfo.xml
+                  $(METAINFODIR)/io.github.wakeclock.wake.metainfo.xml \
+                  $(foreach l,$(LANGUAGES),$(LOCALEDIR)/$(l)/LC_MESSAGES/wake.mo)
 
 # The man page is gzipped -9n (no name, no time stamp: the same bytes every time), as Debian
 # wants it; the completion scripts come from the binary's own parser (bash's without the #!
@@ -323,7 +347,7 @@ INSTALLED_FILES = $(BINDIR)/wake $(HELPER) $(MAN1DIR)/wake.1.gz $(DOCDIR)/README
 # installing for real (no DESTDIR, as root); a staged install leaves that to the packaging
 # (the Debian package's postinst). `getcap $(HELPER)` shows it. It stays 0755 and root's, in no
 # group: its policy is inside it (a timer only for a user logged in at the machine's seat).
-install: $(RELEASE_BIN) $(RELEASE_HELPER)
+install: $(RELEASE_BIN) $(RELEASE_HELPER) $(CATALOGUES)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
 	  $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(ICONDIR) \
 	  $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR) $(DESTDIR)$(HOOKEXAMPLEDIR) $(DESTDIR)$(METAINFODIR)
@@ -349,6 +373,10 @@ install: $(RELEASE_BIN) $(RELEASE_HELPER)
 	  || { echo "Resources/io.github.wakeclock.Wake1.service has no 'Exec=.../wake daemon' line; fix it" >&2; exit 1; }
 	$(INSTALL_DATA) Resources/io.github.wakeclock.Wake1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/io.github.wakeclock.Wake1.xml
 	$(INSTALL_DATA) Resources/io.github.wakeclock.wake.metainfo.xml $(DESTDIR)$(METAINFODIR)/io.github.wakeclock.wake.metainfo.xml
+	for l in $(LANGUAGES); do \
+	  $(INSTALL) -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES && \
+	  $(INSTALL_DATA) $(LOCALE_BUILD)/$$l/LC_MESSAGES/wake.mo $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/wake.mo || exit 1; \
+	done
 ifeq ($(DESTDIR),)
 	@test -x $(SETCAP) || { echo "$(SETCAP) is missing, so $(HELPER) cannot get CAP_WAKE_ALARM; install libcap2-bin and run make install again" >&2; exit 1; }
 	$(SETCAP) cap_wake_alarm+ep $(HELPER) \

@@ -158,6 +158,9 @@ final class ChildProcess {
         // A 24-hour clock unless the test gives a locale: a developer's en_US must not change what the tests read.
         env.removeValue(forKey: "LC_ALL")
         env["LC_TIME"] = "C.UTF-8"
+        // And in English, whatever the developer's LANGUAGE: a test that wants a language gives it.
+        env.removeValue(forKey: "LANGUAGE")
+        env["LC_MESSAGES"] = "C.UTF-8"
         for k in unset { env.removeValue(forKey: k) }
         for (k, v) in environment { env[k] = v }
 

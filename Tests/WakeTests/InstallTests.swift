@@ -158,6 +158,8 @@ extension InstallTests {
             "usr/local/share/dbus-1/services/io.github.wakeclock.Wake1.service": 0o644,
             "usr/local/share/dbus-1/interfaces/io.github.wakeclock.Wake1.xml": 0o644,
             "usr/local/share/metainfo/io.github.wakeclock.wake.metainfo.xml": 0o644,
+            "usr/local/share/locale/de/LC_MESSAGES/wake.mo": 0o644,
+            "usr/local/share/locale/fr/LC_MESSAGES/wake.mo": 0o644,
         ]
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make), "needs make"))
@@ -215,6 +217,11 @@ extension InstallTests {
                 let v = try await ChildProcess("/usr/bin/appstreamcli", ["validate", "--no-net", "--pedantic", metainfo]).wait()
                 #expect(v.exitCode == 0, "\(v)")
             }
+
+            // The installed binary finds its translations beside its bin, with nothing set but the language.
+            let german = ["LANG": "C.UTF-8", "LC_MESSAGES": "C.UTF-8", "LANGUAGE": "de"]
+            let refused = try await ChildProcess(s.root + "/usr/local/bin/wake", ["7:99"], environment: german, unset: ["WAKE_LOCALEDIR"]).wait()
+            #expect(refused.exitCode == 64 && refused.stderr.hasPrefix("wake: ungültige Zeit '7:99': die Minute muss 00-59 sein"), "\(refused)")
         }
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make), "needs make"))
@@ -618,7 +625,8 @@ extension InstallTests {
                       "./usr/share/applications/wake.desktop", "./usr/share/icons/hicolor/scalable/apps/wake.svg",
                       "./usr/share/dbus-1/services/io.github.wakeclock.Wake1.service",
                       "./usr/share/dbus-1/interfaces/io.github.wakeclock.Wake1.xml",
-                      "./usr/share/metainfo/io.github.wakeclock.wake.metainfo.xml"] {
+                      "./usr/share/metainfo/io.github.wakeclock.wake.metainfo.xml",
+                      "./usr/share/locale/de/LC_MESSAGES/wake.mo", "./usr/share/locale/fr/LC_MESSAGES/wake.mo"] {
                 #expect(paths.contains(f), "\(f) missing from the package:\n\(listing.stdout)")
             }
 

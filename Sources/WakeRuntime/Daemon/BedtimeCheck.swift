@@ -210,8 +210,13 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         let job = jobs
         let subject = Subject(alarm: alarm, occurrence: occurrence, notify: notifyMode)
         let checks = self.checks
+        // A thread of its own reads no task-locals: the reader's language and clock go with it.
+        let (catalogue, style) = (MessageCatalogue.current, ClockStyle.current)
         do {
-            try DetachedThread.start { mailbox.post((job, checks(subject))) }
+            try DetachedThread.start {
+                let findings = MessageCatalogue.$current.withValue(catalogue) { ClockStyle.$current.withValue(style) { checks(subject) } }
+                mailbox.post((job, findings))
+            }
             running = (job, subject, clock.monotonic())
         } catch {
             session.console.error("warning: cannot start the bedtime check of '\(id.printable)' (\(error)); the alarm rings without it")
