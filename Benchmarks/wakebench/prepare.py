@@ -67,6 +67,10 @@ def build_wake():
     if r.returncode != 0:
         raise SystemExit(f"the release build failed:\n{r.stdout[-4000:]}")
     stamp.write_text(" ".join(flags))
+    # The translations the start-up rows under LANGUAGE=de read (WAKE_LOCALEDIR), as `make release` compiles them.
+    t = subprocess.run(["make", "--no-print-directory", "translations"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if t.returncode != 0:
+        raise SystemExit(f"make translations failed:\n{t.stdout[-2000:]}")
     wake = Path(bin_dir) / "wake"
     if not wake.exists():
         raise SystemExit(f"no wake binary at {wake}")
