@@ -50,10 +50,10 @@ extension Formatting {
         return t >= 3600 ? "\(t / 3600)h \(m)m" : m > 0 ? "\(m)m \(s)s" : "\(s)s"
     }
 
-    /// The armed line's account of a deadline: "07:00:00 tomorrow, in 23h 58m" (the clock
-    /// time with seconds, the day phrase, the wait phrase).
+    /// The armed line's account of a deadline: "07:00 tomorrow, in 23h 58m" (the clock
+    /// time, with its seconds only when it has any, the day phrase, the wait phrase).
     public static func ringsAt(_ target: Instant, now: Instant, zone: TimeZoneRules) -> String {
-        localized("{time} {day}, {wait}", clockTime(target, zone: zone, alwaysSeconds: true), dayPhrase(target, now: now, zone: zone),
+        localized("{time} {day}, {wait}", clockTime(target, zone: zone), dayPhrase(target, now: now, zone: zone),
                   waitPhrase(target - now))
     }
 

@@ -138,7 +138,7 @@ extension ChangeCommandTests {
         // Their ring options, name and group do change; the instant, the span and the round stay.
         let before = try world.store.load()
         r = world.run(["change", "nap", "--volume", "50", "--name", "siesta"])
-        #expect(r.code == 0 && r.stdout.contains("changed 'nap', now 'siesta': 05:25 once; next 05:25:00 today, in 25m 0s"), "\(r)")
+        #expect(r.code == 0 && r.stdout.contains("changed 'nap', now 'siesta': 05:25 once; next 05:25 today, in 25m 0s"), "\(r)")
         r = world.run(["pause", "tea"])
         #expect(r.code == 0, "\(r)")
         r = world.run(["change", "tea", "--snooze", "2m", "--group", "kitchen"])

@@ -58,9 +58,9 @@ struct FirstEventCommandTests {
         let weekly = try world.dir.write("weekly.ics", Array(("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:20270303T090000Z\r\n"
             + "RRULE:FREQ=WEEKLY;BYDAY=WE\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
         r = world.run(["add", "--before-first-event", weekly, "--lead", "1h", "--name", "weekly", "-D", "null"])
-        #expect(r.code == 0 && r.stdout.contains("next 08:00:00 Wed 3 Mar"), "\(r)")
+        #expect(r.code == 0 && r.stdout.contains("next 08:00 Wed 3 Mar"), "\(r)")
         r = world.run(["skip", "weekly"])
-        #expect(r.code == 0 && r.stdout.contains("it rings next at 08:00:00 Wed 10 Mar"), "\(r)")
+        #expect(r.code == 0 && r.stdout.contains("it rings next at 08:00 Wed 10 Mar"), "\(r)")
     }
 }
 

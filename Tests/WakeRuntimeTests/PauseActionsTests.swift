@@ -32,7 +32,7 @@ struct PauseActionsTests {
         _ = try w.add(["06:30"], days: "daily", name: "work")
         _ = try Self.pause(w, until: "2027-01-04", from: "2026-12-21")
         let sick = try Self.pause(w, until: "2026-11-26")
-        #expect(sick.contains("'work' paused until Thu 26 Nov 00:00; it rings next at 06:30:00 Thu 26 Nov")
+        #expect(sick.contains("'work' paused until Thu 26 Nov 00:00; it rings next at 06:30 Thu 26 Nov")
                 && sick.hasSuffix("; also paused from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00"), "\(sick)")
         let christmas = Pause(from: utc(2026, 12, 21), until: utc(2027, 1, 4))
         #expect(try Self.pauses(w) == [Pause(until: utc(2026, 11, 26)), christmas], "the planned pause is not erased")
@@ -54,7 +54,7 @@ struct PauseActionsTests {
         _ = try Self.pause(w, until: "2027-01-04", from: "2026-12-21")
         _ = try Self.pause(w, until: "2026-11-26")
         let bare = try Self.resume(w)
-        #expect(bare == "'work' resumed: lifted the pause until Thu 26 Nov 00:00; it rings next at 06:30:00 tomorrow, in 7h 30m; "
+        #expect(bare == "'work' resumed: lifted the pause until Thu 26 Nov 00:00; it rings next at 06:30 tomorrow, in 7h 30m; "
                 + "still paused from Mon 21 Dec 00:00 until Mon 4 Jan 2027 00:00", "\(bare)")
         let christmas = Pause(from: utc(2026, 12, 21), until: utc(2027, 1, 4))
         #expect(try Self.pauses(w) == [Pause(until: Self.now), christmas], "ended now, so what passed in it stays quiet")

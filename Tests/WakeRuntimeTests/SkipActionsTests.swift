@@ -97,7 +97,7 @@ struct SkipActionsTests {
         #expect(try w.skip(count: 3) == .done)
         // Tue 24, Wed 25, (Thu 26 is Thanksgiving), Fri 27.
         #expect(try w.record().skips == [1, 2, 4].map { utcDay(Self.at($0)) })
-        #expect(w.said(from: start).contains("skipping 'work' at Tue 24 Nov 06:30, Wed 25 Nov 06:30, Fri 27 Nov 06:30; it rings next at 06:30:00 Mon 30 Nov"),
+        #expect(w.said(from: start).contains("skipping 'work' at Tue 24 Nov 06:30, Wed 25 Nov 06:30, Fri 27 Nov 06:30; it rings next at 06:30 Mon 30 Nov"),
                 "\(w.said(from: start))")
         let work = try w.listed()
         #expect(work["next"] as? String == Self.iso(Self.at(7)), "\(work)")
@@ -163,7 +163,7 @@ struct SkipActionsTests {
         _ = try w.add()
         let start = w.lines.lines.count
         #expect(try StandingAlarmActions.pause(until: "2026-11-27", from: "2026-11-25", names: ["work"], console: w.console, in: w.context) == .done)
-        #expect(w.said(from: start).contains("'work' paused from Wed 25 Nov 00:00 until Fri 27 Nov 00:00; it rings next at 06:30:00 tomorrow"),
+        #expect(w.said(from: start).contains("'work' paused from Wed 25 Nov 00:00 until Fri 27 Nov 00:00; it rings next at 06:30 tomorrow"),
                 "\(w.said(from: start))")
         var record = try w.record()
         #expect(record.pauses == [Pause(from: Self.at(2, 0, 0), until: Self.at(4, 0, 0))])
@@ -192,7 +192,7 @@ struct SkipActionsTests {
         let dated = w.lines.lines.count
         #expect(try StandingAlarmActions.resume(names: ["work"], on: "2026-11-26", console: w.console, in: w.context) == .done)
         #expect(w.said(from: dated).contains("'work' resumed: lifted the pause from tomorrow 00:00 until Fri 27 Nov 00:00; "
-                                             + "it rings next at 06:30:00 tomorrow"),
+                                             + "it rings next at 06:30 tomorrow"),
                 "\(w.said(from: dated))")
         record = try w.record()
         #expect(record.pauses.isEmpty)
@@ -237,7 +237,7 @@ struct SkipActionsTests {
         #expect(try w.add(skipDays: [w.calendar, other, w.calendar]) == .done)
         let stored = try #require(try w.context.store.load().first)
         #expect(AlarmOption.list(stored.options["skip-days"] ?? "") == [w.calendar, other])
-        #expect(w.said().contains("added 'work': 06:30 on weekdays; next 06:30:00 tomorrow"), "\(w.said())")
+        #expect(w.said().contains("added 'work': 06:30 on weekdays; next 06:30 tomorrow"), "\(w.said())")
     }
 
     @Test("""
@@ -290,7 +290,7 @@ struct SkipActionsTests {
             + "END:VEVENT\r\nEND:VCALENDAR\r\n").utf8))
         #expect(try w.add(skipDays: [weeks]) == .done)
         let line = w.said()
-        #expect(line.contains("added 'work': 06:30 on weekdays; next 06:30:00 Tue 5 Jan 2027, in 42d 7h; "
+        #expect(line.contains("added 'work': 06:30 on weekdays; next 06:30 Tue 5 Jan 2027, in 42d 7h; "
                               + "Tue 24 Nov skipped: Break (weeks.ics); "
                               + "Wed 25 Nov skipped: Break (weeks.ics); Thu 26 Nov skipped: Break (weeks.ics); and 27 more"), "\(line)")
     }

@@ -43,7 +43,7 @@ struct StandingActionsTests {
     func addListRemove() throws {
         let w = try World()
         #expect(try w.add(["06:30"], days: "weekdays", name: "work", ["device": "null", "volume": "80"]) == .done)
-        #expect(w.said.contains("added 'work': 06:30 on weekdays; next 06:30:00 tomorrow"), "\(w.said)")
+        #expect(w.said.contains("added 'work': 06:30 on weekdays; next 06:30 tomorrow"), "\(w.said)")
         #expect(w.said.contains("no daemon is running to ring it"))
         let stored = try w.context.store.load()
         #expect(stored.map(\.name) == ["work"] && stored.first?.options == ["device": "null", "volume": "80"])

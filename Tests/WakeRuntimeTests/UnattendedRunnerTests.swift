@@ -66,7 +66,7 @@ struct UnattendedRunnerTests {
         defer { w.endpoint.stop() }
         w.session.world.advance(by: .seconds(8 * 3600 + 10 * 60))
         var listed = try w.list()
-        #expect(listed.text.contains("snoozed until 07:19:00 (unanswered, round 2 of 3)"), "\(listed.text)")
+        #expect(listed.text.contains("snoozed until 07:19 (unanswered, round 2 of 3)"), "\(listed.text)")
         w.session.world.advance(by: .seconds(9 * 60))
         listed = try w.list()
         #expect(listed.text.contains("ringing (unanswered, round 2 of 3)"), "\(listed.text)")

@@ -51,14 +51,14 @@ public final class ConsoleObserver: RuntimeObserver {
         self.settings = { _ in settings }
     }
 
-    private func clock(_ i: Instant) -> String { Formatting.clockTime(i, zone: zone, alwaysSeconds: true) }
+    private func clock(_ i: Instant) -> String { Formatting.clockTime(i, zone: zone) }
 
     public func observe(_ event: RuntimeEvent) {
         switch event.kind {
         case .armed where testing != nil:
             break
         case .armed(_, let wall):
-            // "alarm set for 07:00:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and
+            // "alarm set for 07:00 tomorrow, in 7h 12m (2026-11-24T07:00:00+01:00)": the day and
             // the wait a sleeper checks, then the exact instant.
             let why = event.reason == "zone" ? localized("the time zone is now {zone}: ", zone.name.printable) : ""
             let set = localized("alarm {name}set for {when} ({instant})", alarmName(event.alarm),
@@ -110,13 +110,13 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info(localized("{name}no answer: the alarm rings again", alarmName(event.alarm)))
         case .unanswered(let news, let next):
             rounds[event.alarm] = news.round
-            let until = next.map { Formatting.clockTimeAndDay($0, now: event.time.realtime, zone: zone, alwaysSeconds: true) }
+            let until = next.map { Formatting.clockTimeAndDay($0, now: event.time.realtime, zone: zone) }
             console.info("\(alarmName(event.alarm))" + news.text(until: until)
                          + (news.mode == .snooze ? " (--unattended snooze; any key stops it then)" : ""))
         case .snoozed(let until, let who):
             lastRingingLine = nil
             snoozedNow.insert(event.alarm)
-            let untilText = Formatting.clockTimeAndDay(until, now: event.time.realtime, zone: zone, alwaysSeconds: true)
+            let untilText = Formatting.clockTimeAndDay(until, now: event.time.realtime, zone: zone)
             // A program on the bus is named (any program may send it; the person at the keys knows their key).
             let by: String
             switch who {

@@ -77,7 +77,7 @@ public enum ControlActions {
     static func doneLine(_ r: ControlRecord, zone: TimeZoneRules, now: Instant) -> String {
         switch r["action"] {
         case "snoozed":
-            let until = r.instant("until").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone, alwaysSeconds: true) }
+            let until = r.instant("until").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone) }
                 ?? ""
             return "snoozed \(label(r))\(until)"
         case "cancelled": return "cancelled \(label(r))"

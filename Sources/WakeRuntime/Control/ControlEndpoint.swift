@@ -157,7 +157,7 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
         r["wakes_system"] = session.wakesSystem ? "1" : "0"
         r.set("next", instant: session.runner.nextWall(of: id))
         r.set("since", instant: session.runner.ringingSince(of: id))
-        // The occurrence's snoozes, for `wake list` ("snoozed 2 of 3 until 07:18:00").
+        // The occurrence's snoozes, for `wake list` ("snoozed 2 of 3 until 07:18").
         r.snoozes = session.runner.snoozes(of: id)
         // `--unattended`: the round an unanswered occurrence has reached ("round 2 of 3").
         if let (round, news) = session.runner.round(of: id), round > 1, let news {

@@ -143,7 +143,7 @@ public final class AlarmSession: SessionContext {
         }
         reportInhibitor()
         if wake.wakesSystem {
-            let at = Formatting.clockTime(setup.deadline.instant, zone: zone, alwaysSeconds: true)
+            let at = Formatting.clockTime(setup.deadline.instant, zone: zone)
             console.info("if the machine is suspended, its RTC will wake it at \(at)")
             log?.emit("wake_system", at: SystemClock.realtime, [("at", .string(Formatting.iso8601(setup.deadline.instant, zone: zone)))])
         } else if let warning = wake.warning, setup.deadline.instant > SystemClock.realtime {
@@ -371,8 +371,8 @@ public final class AlarmSession: SessionContext {
             let label = (wait.snoozed ? snoozed : localized("alarm")) + (mode == .daemon ? " " + wait.alarm : "")
                 + (runner.setup(of: wait.alarm)?.message.map { " (\($0))" } ?? "")
             // A snooze's end names its day when it is not today's, as every "snoozed until" does.
-            let at = wait.snoozed ? Formatting.clockTimeAndDay(wait.wall, now: now, zone: zone, alwaysSeconds: true)
-                : Formatting.clockTime(wait.wall, zone: zone, alwaysSeconds: true)
+            let at = wait.snoozed ? Formatting.clockTimeAndDay(wait.wall, now: now, zone: zone)
+                : Formatting.clockTime(wait.wall, zone: zone)
             let nowText = Formatting.clockTime(now, zone: zone, alwaysSeconds: true)
             console.status { columns in
                 StatusLine.render(label: label, deadline: at, remaining: wait.remaining, now: nowText, width: columns)

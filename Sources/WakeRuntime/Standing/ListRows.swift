@@ -69,7 +69,7 @@ extension StandingAlarmActions {
             if a.isOff { state = localized("off") }  // wake off: kept, never rung
             else if daemon, record.ringingSince != nil { state = localized("ringing") }
             else if daemon, let s = record.snoozedUntil, s > now {
-                state = localized("snoozed until {time}", Formatting.clockTimeAndDay(s, now: now, zone: zone, alwaysSeconds: true))
+                state = localized("snoozed until {time}", Formatting.clockTimeAndDay(s, now: now, zone: zone))
             }
             else if let noDay { state = localized("no day rings: {reason}", noDay) }
             else if let p = paused, plan.keptUntil == p, let due = oneOffTime(a, zone: zone), due <= now {
@@ -84,7 +84,7 @@ extension StandingAlarmActions {
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).
                 state = localized("missed at {day} {time}", Formatting.dayPhrase(m, now: now, zone: zone),
-                                  Formatting.clockTime(m, zone: zone, alwaysSeconds: true))
+                                  Formatting.clockTime(m, zone: zone))
             } else if upcoming == nil {
                 state = localized("done")  // a one-off that has rung, or whose time passed: nothing left to ring
             }
@@ -144,16 +144,16 @@ extension StandingAlarmActions {
     }
 
     /// What a running wake said about one of its alarms, as `wake list` shows it. `counted`: with
-    /// the occurrence's snoozes of its limit, when it has one (`snoozed 2 of 3 until 07:18:00`,
+    /// the occurrence's snoozes of its limit, when it has one (`snoozed 2 of 3 until 07:18`,
     /// `ringing (snoozed 1 of 3)`), as the table shows it so a limit is never a surprise at
     /// 07:00; the JSON's `state` keeps its words and has the count in fields of its own.
     static func liveState(_ r: ControlRecord, zone: TimeZoneRules, now: Instant, counted: Bool = false) -> String {
         let count = counted ? r.snoozes ?? SnoozeCount() : SnoozeCount()
-        // `--unattended`'s round, in the table: `snoozed until 07:19:00 (unanswered, round 2 of 3)`.
+        // `--unattended`'s round, in the table: `snoozed until 07:19 (unanswered, round 2 of 3)`.
         let round = counted ? r["round"].flatMap { round in r["rounds"].map { " (unanswered, round \(round) of \($0))" } } ?? "" : ""
         switch r["state"] {
         case "snoozed":
-            let until = r.instant("next").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone, alwaysSeconds: true) }
+            let until = r.instant("next").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone) }
             return count.snoozed + (until ?? "") + round
         case let s? where s == "ringing" || s == "silent": return s + (count.ofLimit.map { " (snoozed \($0))" } ?? "") + round
         case let s?: return s.printable
@@ -185,7 +185,7 @@ extension StandingAlarmActions {
             return Entry(id: a.name, pid: r?["pid"].flatMap { Int32($0) }, standing: row,
                          // A paused timer has no time to ring at until it is resumed.
                          time: a.isPausedTimer ? "-"
-                             : a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.shownTime(alwaysSeconds: true) : "by event",
+                             : a.options[AlarmOption.beforeFirstEvent.name] == nil ? a.shownTime() : "by event",
                          days: days, next: next, state: state,
                          shownState: shown, sound: s.map { $0.soundPath } ?? a.options["sound"],
                          device: s?.device ?? a.options["device"] ?? Defaults.device,

@@ -51,7 +51,7 @@ extension StandingAlarmActions {
             guard let resumed = a.resumedTimer(at: now, local: local) else {
                 throw usage("timer '\(a.name)' is running, not paused; 'wake pause \(a.name)' holds it")
             }
-            let at = Formatting.clockTime(resumed.at ?? now, zone: context.zone(console), alwaysSeconds: true)
+            let at = Formatting.clockTime(resumed.at ?? now, zone: context.zone(console))
             return (resumed, "resumed '\(a.name)': rings at \(at)")
         }
     }
