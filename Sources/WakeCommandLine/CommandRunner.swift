@@ -63,7 +63,7 @@ struct CommandRunner {
         while message.hasSuffix(".") { message.removeLast() }
         let name = [parent, T.configuration.commandName].compactMap { $0 }.joined(separator: " ")
         let help = T.self == WakeCommand.self ? "wake --help" : "wake \(name) --help"
-        world.plainConsole.error(localized("{problem}; see '{help}'", message, help))
+        world.plainConsole.error(localized("{problem}; see '{help}'", ParserMessages.translated(message), help))
         return Answered(code: ExitCode.usage)
     }
 

@@ -67,7 +67,7 @@ extension Formatting {
 
     /// `Wed 25 Nov` or `Wed, Nov 25` (`monthFirst`), with ` 2028` or `, 2028` after when `year` is given.
     static func weekdayDate(_ day: CivilDate, year: Int?, style: ClockStyle) -> String {
-        let weekday = weekdayNames[day.weekday]  // weekday is always 0...6
+        let weekday = weekdayName(day.weekday)
         let month = monthName(day.month, short: true)
         guard style.monthFirst else { return "\(weekday) \(day.day) \(month)" + (year.map { " \($0)" } ?? "") }
         return "\(weekday), \(month) \(day.day)" + (year.map { ", \($0)" } ?? "")

@@ -70,7 +70,7 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
         let date = zone.localTime(at: a.at).date
         let wait = a.at - now
         func dated() -> String {
-            if wait <= .seconds(6 * Self.day) { return Formatting.weekdayNames[date.weekday] + " " + time }
+            if wait <= .seconds(6 * Self.day) { return Formatting.weekdayName(date.weekday) + " " + time }
             let month = Formatting.monthName(date.month, short: true)
             return (ClockStyle.current.monthFirst ? "\(month) \(date.day)" : "\(date.day) \(month)") + " \(time)"
         }

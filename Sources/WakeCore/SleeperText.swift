@@ -1,13 +1,47 @@
 /// The phrases that tell a sleeper when the alarm will ring, in words they can check at a
 /// glance: which day, how long from now, and whether a daylight-saving change moved it.
 extension Formatting {
-    static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
-                             "September", "October", "November", "December"]
+    /// A weekday's abbreviation as the reader reads it (0: Sunday): `Mon`, `Mo` (German).
+    static func weekdayName(_ weekday: Int) -> String {
+        switch weekday {
+        case 0: localized("Sun")
+        case 1: localized("Mon")
+        case 2: localized("Tue")
+        case 3: localized("Wed")
+        case 4: localized("Thu")
+        case 5: localized("Fri")
+        default: localized("Sat")
+        }
+    }
 
+    /// A month's name (`March`) or abbreviation (`Mar`) as the reader reads it.
     static func monthName(_ m: Int, short: Bool) -> String {
-        let name = (1...12).contains(m) ? monthNames[m - 1] : "month \(m)"
-        return short && (1...12).contains(m) ? String(name.prefix(3)) : name
+        switch (m, short) {
+        case (1, true): localized("Jan")
+        case (2, true): localized("Feb")
+        case (3, true): localized("Mar")
+        case (4, true): localized("Apr")
+        case (5, _): localized("May")
+        case (6, true): localized("Jun")
+        case (7, true): localized("Jul")
+        case (8, true): localized("Aug")
+        case (9, true): localized("Sep")
+        case (10, true): localized("Oct")
+        case (11, true): localized("Nov")
+        case (12, true): localized("Dec")
+        case (1, false): localized("January")
+        case (2, false): localized("February")
+        case (3, false): localized("March")
+        case (4, false): localized("April")
+        case (6, false): localized("June")
+        case (7, false): localized("July")
+        case (8, false): localized("August")
+        case (9, false): localized("September")
+        case (10, false): localized("October")
+        case (11, false): localized("November")
+        case (12, false): localized("December")
+        default: "month \(m)"
+        }
     }
 
     /// The day `target` falls on as seen from `now`, both read in `zone`: "today", "tomorrow",
