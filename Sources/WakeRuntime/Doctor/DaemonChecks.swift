@@ -11,14 +11,17 @@ extension Doctor {
         let pid = running ? DaemonLock.runningPID() : nil
         let whose: String
         switch environment {
-        case .daemon(let pid): whose = "the running daemon's environment (PID \(pid))"
-        case .userManager: whose = "the systemd user manager's environment (the unit's)"
-        case .shell: whose = "this shell's environment (no daemon or user manager to take it from)"
+        case .daemon(let pid): whose = localized("the running daemon's environment (PID {pid})", String(pid))
+        case .userManager: whose = localized("the systemd user manager's environment (the unit's)")
+        case .shell: whose = localized("this shell's environment (no daemon or user manager to take it from)")
         }
         if running {
-            out.append(DoctorFinding(.daemon, "daemon.running", .pass, "a wake daemon is running\(pid.map { " (PID \($0))" } ?? ""); checked from \(whose)"))
+            let found = pid.map { localized("a wake daemon is running (PID {pid}); checked from {environment}", String($0), whose) }
+                ?? localized("a wake daemon is running; checked from {environment}", whose)
+            out.append(DoctorFinding(.daemon, "daemon.running", .pass, found))
         } else if alarmCount == 0 {
-            out.append(DoctorFinding(.daemon, "daemon.running", .pass, "no daemon is running, and no standing alarm needs one; checked from \(whose)"))
+            out.append(DoctorFinding(.daemon, "daemon.running", .pass,
+                                     localized("no daemon is running, and no standing alarm needs one; checked from {environment}", whose)))
         } else {
             out.append(DoctorFinding(.daemon, "daemon.running", .fail, "no wake daemon is running: the \(alarmCount) standing alarm\(alarmCount == 1 ? "" : "s") will not ring",
                                      fix: "systemctl --user enable --now wake (or run 'wake daemon')"))
@@ -53,7 +56,7 @@ extension Doctor {
         let enabled = file == "enabled" || file == "enabled-runtime" || file == "static" || file == "linked"
         switch (enabled, active) {
         case (true, "active"):
-            return DoctorFinding(.daemon, "daemon.unit", .pass, "\(unit)\(at) is enabled and active (\(sub.printable))")
+            return DoctorFinding(.daemon, "daemon.unit", .pass, localized("{unit} is enabled and active ({state})", unit + at, sub.printable))
         case (false, "active"):
             return DoctorFinding(.daemon, "daemon.unit", .warn, "\(unit)\(at) is active but not enabled (\(file.printable)): it will not start at the next login or boot",
                                  fix: "systemctl --user enable wake")
@@ -73,11 +76,14 @@ extension Doctor {
     /// reached only over ssh is not.
     static func lingerFinding(needed: Bool) -> DoctorFinding? {
         guard let lingers = LoginState.lingers() else { return nil }
-        if lingers { return DoctorFinding(.daemon, "daemon.linger", .pass, "linger is on: the daemon runs whether or not you are logged in") }
+        if lingers {
+            return DoctorFinding(.daemon, "daemon.linger", .pass, localized("linger is on: the daemon runs whether or not you are logged in"))
+        }
         let seat = LoginState.hasSeatSession()
         if seat == true || !needed {
             return DoctorFinding(.daemon, "daemon.linger", .pass,
-                                 "linger is off: the daemon runs while you are logged in" + (seat == true ? " (you have a session at this machine's seat now; logging out stops the alarms)" : ""))
+                                 localized("linger is off: the daemon runs while you are logged in")
+                                     + (seat == true ? localized(" (you have a session at this machine's seat now; logging out stops the alarms)") : ""))
         }
         return DoctorFinding(.daemon, "daemon.linger", .warn,
                              "linger is off and you have no session at this machine's seat: the daemon, and the alarms, stop when your last login ends",

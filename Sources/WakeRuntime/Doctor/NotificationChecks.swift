@@ -8,13 +8,14 @@ extension Doctor {
     static func notificationFindings(config: ConfigDefaults, absentIsNews: Bool = true) -> [DoctorFinding] {
         let mode = config.layered(.notify, over: AlarmOption.notify.defaultText ?? "auto", given: [])
         if mode == "off" {
-            return [DoctorFinding(.notifications, "notifications.server", .pass, "notify = \"off\": the alarms show no notification")]
+            return [DoctorFinding(.notifications, "notifications.server", .pass, localized("notify = \"off\": the alarms show no notification"))]
         }
         do {
             let info = try NotificationBus.probe(timeout: .seconds(1))
             let server = "'\(info.name.printable)' \(info.version.printable)"
             if info.hasActions {
-                return [DoctorFinding(.notifications, "notifications.server", .pass, "the notification server \(server) shows the alarms with Stop and Snooze buttons")]
+                return [DoctorFinding(.notifications, "notifications.server", .pass,
+                                      localized("the notification server {server} shows the alarms with Stop and Snooze buttons", server))]
             }
             return [DoctorFinding(.notifications, "notifications.server", .warn,
                                   "the notification server \(server) shows no buttons (no 'actions' capability): a ringing alarm cannot be stopped from its notification",
@@ -22,8 +23,9 @@ extension Doctor {
         } catch {
             guard absentIsNews else { return [] }
             return [DoctorFinding(.notifications, "notifications.server", .warn,
-                                  "no notification server answers on the daemon's session bus (\(error.description.printable)): the alarms ring without a notification",
-                                  fix: "start the desktop's notification server, or set notify = \"off\" in config.toml to say you do not want one")]
+                                  localized("no notification server answers on the daemon's session bus ({reason}): the alarms ring without a notification",
+                                            error.description.printable),
+                                  fix: localized("start the desktop's notification server, or set notify = \"off\" in config.toml to say you do not want one"))]
         }
     }
 }

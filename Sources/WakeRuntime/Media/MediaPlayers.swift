@@ -194,13 +194,15 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
     private func track(for id: String, _ phase: Phase) -> MediaPlayer.Track {
         var time = session.deadlineText(of: id)
         if session.standing { time += " (\(id))" }
-        var title = "Alarm \(time)"
+        var title = localized("Alarm {name}", time)
         if case .snoozed(let until, let at) = phase {
-            title += ", snoozed until " + Formatting.clockTimeAndDay(until, now: at, zone: session.zone)
+            title += localized(", snoozed until {time}", Formatting.clockTimeAndDay(until, now: at, zone: session.zone))
         }
-        if phase == .preRinging { title += ", pre-alarm" }
+        if phase == .preRinging { title += localized(", pre-alarm") }
         // `--unattended`: the round a ring nobody answered has reached, as `wake list` says it.
-        if let (round, news) = session.runner.round(of: id), round > 1, let news { title += ", round \(round) of \(news.of)" }
+        if let (round, news) = session.runner.round(of: id), round > 1, let news {
+            title += localized(", round {round} of {rounds}", String(round), String(news.of))
+        }
         let message = session.runner.setup(of: id)?.message
         return MediaPlayer.Track(title: title, artist: message ?? title, id: "/wake/alarm/" + BusObjects.pathElement(id))
     }
