@@ -22,6 +22,7 @@
 # libespeak-ng-dev's headers are read at build time only: wake opens libespeak-ng with dlopen when
 # an alarm with --say on is set (the package only recommends libespeak-ng1); the tests speak with
 # the real one (libespeak-ng1, its data, and the espeak-ng command the cost is measured against).
+# dconf-cli compiles the GNOME settings database whose clock-format the tests read.
 # mosquitto, mosquitto-clients and curl: the hook examples (examples/hooks) run against a real
 # broker and a local webhook in the tests; a user installs what the example they copy needs.
 # gettext's msgfmt compiles the translations (po/) that the build puts down beside the binary.
@@ -31,7 +32,7 @@ PACKAGE_PACKAGES := $(BUILD_PACKAGES) dpkg-dev binutils lintian man-db groff-bas
 TEST_PACKAGES    := $(PACKAGE_PACKAGES) alsa-utils dbus-daemon dbus-bin python3 python3-dbusmock systemd \
                     sox flac strace util-linux pulseaudio pulseaudio-utils libasound2-plugins libcap2-bin \
                     pipewire wireplumber pipewire-pulse python3-holidays playerctl desktop-file-utils \
-                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl appstream locales
+                    espeak-ng libespeak-ng1 espeak-ng-data mosquitto mosquitto-clients curl appstream locales dconf-cli
 BENCH_PACKAGES   := $(TEST_PACKAGES) mpv hyperfine strace time procps pulseaudio pulseaudio-utils libasound2-plugins libsox-fmt-pulse \
                     pipewire-bin python3-matplotlib cron at
 

@@ -26,6 +26,8 @@ public struct CommandWorld {
     public var daemonEnvironment: () -> DaemonEnvironment.Source
     /// The locale's LC_TIME formats (`LocaleClock.formats`); nil for C's, as a test's world gives.
     public var localeClock: () -> (time: String, date: String)? = LocaleClock.formats
+    /// The desktop's 12/24-hour setting (`DesktopClock`); nil for none, as a test's world gives.
+    public var desktopClock: () -> String? = { DesktopClock.clockFormat() }
     /// The reader's language (`GettextCatalogue.forEnvironment`); nil for English, as a test's world gives.
     public var messages: () -> MessageCatalogue? = GettextCatalogue.forEnvironment
 

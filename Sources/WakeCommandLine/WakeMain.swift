@@ -8,10 +8,12 @@ import WakeSystem
 /// reads the code and the lines.
 public enum WakeMain {
     public static func run(_ arguments: [String], world: CommandWorld) -> Int32 {
-        // The reader's clock (config.toml's `clock`, else the locale's) and language, bound for this
-        // run: every line for a person is written in them (`ClockStyle`, `MessageCatalogue`).
+        // The reader's clock (config.toml's `clock`, else the desktop's, else the locale's) and
+        // language, bound for this run: every line for a person is written in them (`ClockStyle`,
+        // `MessageCatalogue`).
         let clock = ConfigDefaults.loadTolerant(path: world.configPath).entry(AlarmOption.clock.name)?.value
-        let style = LocaleClock.style(setting: clock, formats: world.localeClock())
+        let desktop = clock == nil || clock == "locale" ? world.desktopClock() : nil
+        let style = LocaleClock.style(setting: clock, formats: world.localeClock(), desktop: desktop)
         return MessageCatalogue.$current.withValue(world.messages()) {
             ClockStyle.$current.withValue(style) { dispatch(arguments, world: world) }
         }

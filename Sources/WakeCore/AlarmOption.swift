@@ -404,11 +404,12 @@ extension AlarmOption {
                                                 default: DurationText.format(Defaults.hookTimeout), scope: [.ring, .stored, .config],
                                                 help: "Kill a hook (with its process group) that runs longer than this, and say so.")
 
-    /// How a person's lines write a time: the locale's clock (LC_TIME), or 12- or 24-hour
+    /// How a person's lines write a time: the desktop's or the locale's clock (LC_TIME), or 12- or 24-hour
     /// (`ClockStyle`); only config.toml has it, as it is the reader's, not an alarm's.
     public static let clock = AlarmOption("clock", .choice(ClockStyle.settings), default: "locale", scope: [.config],
-                                          help: "Write times for people 12-hour (6:30 AM) or 24-hour (06:30), or as the locale's "
-                                              + "LC_TIME does (locale); --json, --events and the D-Bus API stay ISO 8601.")
+                                          help: "Write times for people 12-hour (6:30 AM) or 24-hour (06:30), or as the desktop's "
+                                              + "clock-format (GNOME), else the locale's LC_TIME, does (locale); --json, --events and the "
+                                              + "D-Bus API stay ISO 8601.")
 
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,

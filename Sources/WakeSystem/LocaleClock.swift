@@ -23,11 +23,14 @@ public enum LocaleClock {
         return (String(cString: t), String(cString: d))
     }
 
-    /// The style for config.toml's `clock` (`locale`, `12h`, `24h`; nil: `locale`) over `formats`.
-    public static func style(setting: String?, formats: (time: String, date: String)?) -> ClockStyle {
+    /// The style for config.toml's `clock` (`locale`, `12h`, `24h`; nil: `locale`) over `formats`;
+    /// under `locale`, the desktop's own setting (`DesktopClock`: `12h`, `24h`), when it has one,
+    /// takes the hours, and the locale keeps the date's order.
+    public static func style(setting: String?, formats: (time: String, date: String)?, desktop: String? = nil) -> ClockStyle {
+        let hours = setting == nil || setting == "locale" ? desktop ?? setting : setting
         guard let (time, date) = formats else {
-            return ClockStyle(twelveHour: setting == "12h", monthFirst: false)
+            return ClockStyle(twelveHour: hours == "12h", monthFirst: false)
         }
-        return ClockStyle(timeFormat: time, dateFormat: date, setting: setting)
+        return ClockStyle(timeFormat: time, dateFormat: date, setting: hours)
     }
 }

@@ -70,6 +70,7 @@ struct TestWorld {
         let formats = localeClock, catalogue = messages
         world.localeClock = { formats }
         world.messages = { catalogue }
+        world.desktopClock = { nil }
         return world
     }
 

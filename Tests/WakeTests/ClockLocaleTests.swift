@@ -29,6 +29,21 @@ struct ClockLocaleTests {
         r = try await run(["next", "--json"])
         #expect(r.stdout.contains("\"time\":\"18:30\"") && r.stdout.contains("\"next\":\"2028-06-15T18:30:00+00:00\""), "\(r)")
     }
+
+    @Test("GNOME's clock-format = '12h' (dconf, as GNOME's Settings writes it) over de_DE's 24-hour clock",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dconf"), "needs dconf-cli"))
+    func desktopClockFormat() async throws {
+        let home = try AlarmHome()
+        let keys = home.dir.file("keys")
+        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/interface]\nclock-format='12h'\n".write(toFile: keys + "/00", atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: home.dir.file("config/dconf"), withIntermediateDirectories: true)
+        let c = try await ChildProcess("/usr/bin/dconf", ["compile", home.dir.file("config/dconf/user"), keys]).wait()
+        #expect(c.exitCode == 0, "\(c)")
+        let r = try await WakeProcess.run(["add", "2028-06-15T18:30", "--name", "trip", "-D", "null"],
+                                          environment: home.environment.merging(["LC_ALL": "de_DE.UTF-8"]) { $1 })
+        #expect(r.exitCode == 0 && r.stdout.contains("added 'trip': 6:30 PM on 2028-06-15; next 6:30 PM Thu 15 Jun 2028, in "), "\(r)")
+    }
 }
 
 /// The locales the Makefile generates for the tests (`TEST_LOCALES`).
