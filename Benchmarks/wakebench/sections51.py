@@ -145,6 +145,13 @@ def goals_of_startup(R, startup):
     else:
         R.goal51("4", "`wake --version`, `wake list` (20 alarms), `wake stop` within 2× `aplay --version`", "not measured", None,
                  figure="5")
+    # Issue 55: a translation loaded costs at most a tenth of a start.
+    for plain, german in (("wake --version", "wake --version, LANGUAGE=de"),
+                          ("wake list, 20 standing alarms", "wake list, 20 standing alarms, LANGUAGE=de")):
+        if startup and plain in startup and german in startup:
+            x = median(startup[german]) / median(startup[plain])
+            R.goal_of("55", "B", f"`{german}` within 10 % of the C locale's", f"{x:.2f}× ({fmt(median(startup[german]), 2)} against "
+                      f"{fmt(median(startup[plain]), 2)} ms)", x <= 1.10, figure="5")
 
 
 def goals_of_ringing(R, window):
