@@ -13,14 +13,16 @@ extension Doctor {
         let plan = try? WakeSystemPlan.plan(.auto, WakeSystemSupport.decide(.auto, found))
         let wakes = plan?.wakesSystem ?? false
         if let plan, wakes {
-            out.append(DoctorFinding(.waking, "waking.rtc", .pass, "a suspended machine wakes for each alarm: " + plan.dryRunText))
+            out.append(DoctorFinding(.waking, "waking.rtc", .pass, localized("a suspended machine wakes for each alarm: {how}", plan.dryRunText)))
         } else {
             // The obstacle's own words carry its remedy after the first "; ".
             let said = (found.obstacle ?? .noHelper(searched: [])).description
             let parts = said.split(separator: ";", maxSplits: 1).map { $0.trimmingPrefix(" ") }
-            let remedy = parts.count > 1 ? String(parts[1]) + " (meanwhile the daemon's inhibitor keeps the machine from sleeping before each alarm)"
-                : "the daemon's inhibitor keeps the machine from sleeping before each alarm; do not suspend it by hand"
-            out.append(DoctorFinding(.waking, "waking.rtc", .warn, "a suspended machine does not wake for the alarms: \(parts.first.map(String.init) ?? said)",
+            let remedy = parts.count > 1
+                ? localized("{remedy} (meanwhile the daemon's inhibitor keeps the machine from sleeping before each alarm)", String(parts[1]))
+                : localized("the daemon's inhibitor keeps the machine from sleeping before each alarm; do not suspend it by hand")
+            out.append(DoctorFinding(.waking, "waking.rtc", .warn,
+                                     localized("a suspended machine does not wake for the alarms: {reason}", parts.first.map(String.init) ?? said),
                                      fix: remedy))
         }
         out.append(inhibitorFinding(needed: !wakes, mode: config.layered(.inhibit, over: AlarmOption.inhibit.defaultText ?? "auto", given: [])))
@@ -40,12 +42,15 @@ extension Doctor {
             try inhibitor.inhibit(what: "sleep", who: "wake doctor", why: "checking that the alarms can keep the machine awake", mode: "delay")
             inhibitor.release()
             return DoctorFinding(.waking, "waking.inhibitor", .pass,
-                                 needed ? "logind grants a sleep inhibitor: the daemon keeps the machine awake in the hours before each alarm"
-                                        : "logind grants a sleep inhibitor (not needed while the RTC wakes the machine)")
+                                 needed ? localized("logind grants a sleep inhibitor: the daemon keeps the machine awake in the hours before each alarm")
+                                        : localized("logind grants a sleep inhibitor (not needed while the RTC wakes the machine)"))
         } catch {
             return DoctorFinding(.waking, "waking.inhibitor", needed ? .warn : .pass,
-                                 "no sleep inhibitor can be had (\(error.description.printable))" + (needed ? ": nothing keeps the machine from sleeping through an alarm" : "; not needed while the RTC wakes the machine"),
-                                 fix: needed ? "run systemd-logind (or elogind), or keep the machine from suspending" : nil)
+                                 needed ? localized("no sleep inhibitor can be had ({reason}): nothing keeps the machine from sleeping through an alarm",
+                                                    error.description.printable)
+                                        : localized("no sleep inhibitor can be had ({reason}); not needed while the RTC wakes the machine",
+                                                    error.description.printable),
+                                 fix: needed ? localized("run systemd-logind (or elogind), or keep the machine from suspending") : nil)
         }
     }
 
