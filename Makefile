@@ -312,7 +312,7 @@ DBUSSERVICEDIR   ?= $(DATAROOTDIR)/dbus-1/services
 DBUSINTERFACEDIR ?= $(DATAROOTDIR)/dbus-1/interfaces
 METAINFODIR ?= $(DATAROOTDIR)/metainfo
 # Not a setting: the binary looks in share/locale beside its own bin (GettextCatalogue).
-LOCALEDIR   := $(PREFIX)/share/locale
+LOCALEDIR   := $(patsubst %/,%,$(dir $(BINDIR)))/share/locale
 
 INSTALL         ?= install
 INSTALL_PROGRAM ?= $(INSTALL) -m 0755

@@ -171,15 +171,22 @@ public enum WakeMain {
             }
         case "test":
             return r.run(TestCommand.self, rest, readsConfig: true, eventStream: \.json) { c, console, signals throws(WakeFailure) in
-                try AlarmTest.run(c.command.request(config: c.config, given: c.given), console: console, signals: signals,
-                                  store: standing?.store)
+                // --json is for programs: its ended_by and warnings stay English.
+                let request = c.command.request(config: c.config, given: c.given)
+                guard request.json else { return try AlarmTest.run(request, console: console, signals: signals, store: standing?.store) }
+                return try MachineText.written { () throws(WakeFailure) in
+                    try AlarmTest.run(request, console: console, signals: signals, store: standing?.store)
+                }
             }
         case BedtimeCheckProcess.command:
             // The daemon's bedtime check, run apart from it; not a command for people (not in --help).
+            // Its findings go into the bedtime_check event and its hooks' JSON: English, 24-hour.
             let config = ConfigDefaults.loadTolerant(path: world.configPath)
-            return r.execute { console, _ throws(WakeFailure) in
-                BedtimeCheckProcess.serve(input: StandardDescriptors.readInput(limit: BedtimeCheckProcess.inputLimit), config: config,
-                                          console: console)
+            return MachineText.written {
+                r.execute { console, _ throws(WakeFailure) in
+                    BedtimeCheckProcess.serve(input: StandardDescriptors.readInput(limit: BedtimeCheckProcess.inputLimit), config: config,
+                                              console: console)
+                }
             }
         case "holidays":
             return holidays(rest, r)

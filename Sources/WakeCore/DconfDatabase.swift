@@ -33,10 +33,13 @@ public enum DconfDatabase {
         for item in items where item.type == UInt8(ascii: "v") {
             // The key read back to front through its parents (at most as many as there are items: no loop).
             var parts: [ArraySlice<UInt8>] = []
+            var length = 0
             var c = item
             while true {
                 guard let s = segment(c) else { return nil }
                 parts.append(s)
+                length += s.count
+                if length > wanted.count { break }  // longer than the key: not it (and no chain grows without bound)
                 if c.parent == 0xFFFF_FFFF { break }
                 guard c.parent < count, parts.count <= count else { return nil }
                 c = items[c.parent]

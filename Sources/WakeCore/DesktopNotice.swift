@@ -101,7 +101,8 @@ public struct DesktopNotice: Hashable, Sendable {
         if let snoozeLong, snoozeLong != snooze { snoozeButtons.append(Button(key: snoozeLongKey, label: snoozeLabel(snoozeLong))) }
         // Used up: no snooze button at all, so none can be pressed in vain.
         let both = snoozes.isUsedUp ? [stop] : snoozeButtons + [stop]
-        let count = snoozes.ofLimit.map { snoozes.isUsedUp ? localized(" Snoozed {count}: no snoozes left.", $0) : localized(" Snoozed {count}.", $0) } ?? ""
+        let count = snoozes.ofLimit.map { snoozes.isUsedUp ? localized(" Snoozed {count}: no snoozes left.",
+                                                                       $0) : localized(" Snoozed {count}.", $0) } ?? ""
         let summary = localized("Alarm {name}", name)
         switch phase {
         case .ringing(let since):
@@ -129,7 +130,9 @@ public struct DesktopNotice: Hashable, Sendable {
         case .unanswered(let ring, let until):
             // "rang 10 min unanswered; again at 07:19, round 2 of 3": the sleeper's first look.
             let text = ring.text(until: until)
-            return DesktopNotice(summary: localized("Alarm {name}: {state}", name, String(text.prefix(while: { $0 != ";" }))),
+            var state = text.prefix(while: { $0 != ";" })
+            while state.last == " " { state.removeLast() }  // French writes " ;"
+            return DesktopNotice(summary: localized("Alarm {name}: {state}", name, String(state)),
                                  body: markup(String(text.first.map { $0.uppercased() } ?? "") + text.dropFirst() + "."),
                                  buttons: [stop], urgency: .critical, resident: true)
         case .checkUpSet(let at):
@@ -161,7 +164,9 @@ public struct DesktopNotice: Hashable, Sendable {
     }
 
     /// What stops a challenged alarm, as its notification says it.
-    public static var challengeStops: String { localized("To stop it, solve the sum on the terminal or run 'wake stop'; the buttons snooze.") }
+    public static var challengeStops: String {
+        localized("To stop it, solve the sum on the terminal or run 'wake stop'; the buttons snooze.")
+    }
 
     /// In the largest unit that counts it whole: `Snooze 9 min`, `Snooze 2 h`, `Snooze 90 s`,
     /// `Snooze 90 min`; anything finer in the duration grammar (`Snooze 1500ms`).

@@ -47,8 +47,11 @@ public enum NextAlarmFeedFormat: String, CaseIterable, Hashable, Sendable {
         case .plain:
             return Line(text: full, key: full)
         case .json:
-            return Line(text: a.json(now: now, zone: zone, wait: false).text,
-                        key: a.json(now: now, zone: zone, wait: false, inSeconds: false).text)
+            // What a program reads: English (its `text` keeps the reader's clock, as `wake next --json`'s does).
+            return MachineText.written(keepingClock: true) {
+                Line(text: a.json(now: now, zone: zone, wait: false).text,
+                     key: a.json(now: now, zone: zone, wait: false, inSeconds: false).text)
+            }
         case .waybar:
             let state = JSONValue.string(a.state.rawValue)
             let text = JSONValue.object([("text", .string("⏰ " + Self.short(a, now: now, zone: zone))),

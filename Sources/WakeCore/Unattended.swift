@@ -103,7 +103,8 @@ public struct UnansweredRing: Hashable, Sendable {
         let rang = Self.words(self.rang)
         switch mode {
         case .snooze, .stop:
-            return localized("rang {span} unanswered; again at {time}, round {round} of {rounds}", rang, until ?? "?", String(round), String(of))
+            return localized("rang {span} unanswered; again at {time}, round {round} of {rounds}", rang, until ?? "?", String(round),
+                             String(of))
         case .ring:
             return until.map { localized("rang {span} unanswered; ringing on until {time}", rang, $0) }
                 ?? localized("rang {span} unanswered; ringing on until stopped", rang)

@@ -19,7 +19,8 @@ public enum WakeSpec: Hashable, Sendable {
 
     public static var acceptedForms: String { localized("accepted forms: {forms}", forms) }
     static let forms =
-        "07:00, 07:00:30, 7am, 7:30pm, noon, midnight, tomorrow 7am, mon 6:30, dec 24 8:00, +8h, +90m, +1h30m15s, in 20 minutes, now, 2026-11-22T07:00[:30], 2026-11-22T07:00+01:00, 2026-11-22T07:00Z"
+        "07:00, 07:00:30, 7am, 7:30pm, noon, midnight, tomorrow 7am, mon 6:30, dec 24 8:00, +8h, +90m, +1h30m15s, in 20 minutes, now, "
+            + "2026-11-22T07:00[:30], 2026-11-22T07:00+01:00, 2026-11-22T07:00Z"
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var token: String

@@ -34,6 +34,14 @@ struct NextAlarmFeedTests {
         #expect(f.line(nil, now: now, zone: .utc).text == "null")
     }
 
+    @Test("json stays English under the reader's language (issue 55); the plain line a bar shows is translated")
+    func jsonInEnglish() {
+        MessageCatalogue.$current.withValue(.table(["tomorrow": "morgen"])) {
+            #expect(NextAlarmFeedFormat.json.line(work, now: now, zone: .utc).text.contains("\"day\":\"tomorrow\""))
+            #expect(NextAlarmFeedFormat.plain.line(work, now: now, zone: .utc).text == "06:30 morgen (work): Stand-up")
+        }
+    }
+
     @Test("waybar: text, tooltip, class and alt; the text's day only when it is more than a day away")
     func waybar() {
         let f = NextAlarmFeedFormat.waybar

@@ -18,7 +18,8 @@ enum TranslationTemplate {
         var description: String {
             switch self {
             case .notLiteral(let file, let line):
-                "\(file):\(line): localized( takes a one-line string literal first (no #\"...\"#, no \"\"\"), so po/wake.pot can be made from it"
+                "\(file):\(line): localized( takes a string literal first (one line, or a \"\"\" one; no #\"...\"#), "
+                    + "so po/wake.pot can be made from it"
             }
         }
     }

@@ -53,7 +53,8 @@ struct TranslationTemplateTests {
             let entries = try #require(TranslationTemplate.entries(ofPO: text), "po/\(language).po cannot be read")
             let translated = Set(entries.filter { !$0.translation.isEmpty && !$0.fuzzy }.map(\.id))
             let untranslated = template.map(\.id).filter { !translated.contains($0) }
-            #expect(untranslated.isEmpty, "po/\(language).po lacks \(untranslated.count) translations (run 'make po'), first: \(untranslated.first ?? "")")
+            #expect(untranslated.isEmpty,
+                    "po/\(language).po lacks \(untranslated.count) translations (run 'make po'), first: \(untranslated.first ?? "")")
             for e in entries where !ids.contains(e.id) {
                 Issue.record("po/\(language).po translates \"\(e.id)\", which the template no longer has: run 'make po'")
             }

@@ -97,7 +97,8 @@ struct SkipActionsTests {
         #expect(try w.skip(count: 3) == .done)
         // Tue 24, Wed 25, (Thu 26 is Thanksgiving), Fri 27.
         #expect(try w.record().skips == [1, 2, 4].map { utcDay(Self.at($0)) })
-        #expect(w.said(from: start).contains("skipping 'work' at Tue 24 Nov 06:30, Wed 25 Nov 06:30, Fri 27 Nov 06:30; it rings next at 06:30 Mon 30 Nov"),
+        #expect(w.said(from: start).contains("skipping 'work' at Tue 24 Nov 06:30, Wed 25 Nov 06:30, Fri 27 Nov 06:30; "
+                                             + "it rings next at 06:30 Mon 30 Nov"),
                 "\(w.said(from: start))")
         let work = try w.listed()
         #expect(work["next"] as? String == Self.iso(Self.at(7)), "\(work)")

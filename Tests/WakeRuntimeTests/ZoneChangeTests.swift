@@ -114,7 +114,8 @@ struct ZoneChangeTests {
         d.zoneChanged(to: try Self.zone("Asia/Kolkata"))
         let kolkata0700 = Self.evening + .seconds(2 * 3600 + 1800)
         #expect(d.controller.occurrence(of: "work") == kolkata0700)
-        #expect(d.lines.lines.contains { $0.hasPrefix("the time zone is now Asia/Kolkata: alarm 'work' set for 07:00") }, "\(d.lines.lines)")
+        #expect(d.lines.lines.contains { $0.hasPrefix("the time zone is now Asia/Kolkata: alarm 'work' set for 07:00") },
+                "\(d.lines.lines)")
         d.advance(by: Self.hour * 2 + .seconds(1790))
         #expect(!d.runner.isRinging)
         d.advance(by: .seconds(20))

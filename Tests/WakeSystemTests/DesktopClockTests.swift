@@ -63,7 +63,7 @@ struct DesktopClockTests {
         #expect(DconfDatabase.string(at: key, in: Array("GVariant".utf8) + [UInt8](repeating: 0xFF, count: 64)) == nil)
     }
 
-    @Test("under clock = \"locale\" the desktop's setting takes the hours and the locale keeps the date's order; a clock of the file's own wins")
+    @Test("under clock = \"locale\" the desktop's setting takes the hours, the locale the date's order; the file's own clock wins")
     func desktopOverLocale() {
         let german = (time: "%T", date: "%d.%m.%Y"), american = (time: "%r", date: "%m/%d/%Y")
         #expect(LocaleClock.style(setting: nil, formats: german, desktop: "12h") == ClockStyle(twelveHour: true, monthFirst: false))

@@ -220,8 +220,10 @@ extension InstallTests {
 
             // The installed binary finds its translations beside its bin, with nothing set but the language.
             let german = ["LANG": "C.UTF-8", "LC_MESSAGES": "C.UTF-8", "LANGUAGE": "de"]
-            let refused = try await ChildProcess(s.root + "/usr/local/bin/wake", ["7:99"], environment: german, unset: ["WAKE_LOCALEDIR"]).wait()
-            #expect(refused.exitCode == 64 && refused.stderr.hasPrefix("wake: ungültige Zeit '7:99': die Minute muss 00-59 sein"), "\(refused)")
+            let refused = try await ChildProcess(s.root + "/usr/local/bin/wake", ["7:99"], environment: german,
+                                                 unset: ["WAKE_LOCALEDIR"]).wait()
+            #expect(refused.exitCode == 64 && refused.stderr.hasPrefix("wake: ungültige Zeit '7:99': die Minute muss 00-59 sein"),
+                    "\(refused)")
         }
 
         @Test(.enabled(if: InstallTools.has(InstallTools.make), "needs make"))

@@ -15,7 +15,8 @@ struct TranslationEndToEndTests {
         for language in ["de", "fr"] {
             let out = root + "/\(language)/LC_MESSAGES"
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-            let r = try await ChildProcess("/usr/bin/msgfmt", ["--check", "-o", out + "/wake.mo", packageRoot + "/po/\(language).po"]).wait()
+            let r = try await ChildProcess("/usr/bin/msgfmt", ["--check", "-o", out + "/wake.mo",
+                                                               packageRoot + "/po/\(language).po"]).wait()
             #expect(r.exitCode == 0, "msgfmt \(language).po: \(r)")
         }
         return root
@@ -36,14 +37,16 @@ struct TranslationEndToEndTests {
             #expect(german.stdoutLines.contains { $0.hasPrefix(line) }, "\(line): \(german.stdout)")
         }
         let french = ["WAKE_LOCALEDIR": locale, "LC_ALL": "fr_FR.UTF-8", "TZ": "UTC"]
-        let dry = try await WakeProcess.run(["07:00", "-D", "null", "--dry-run", "--inhibit", "off", "--notify", "off"], environment: french)
+        let dry = try await WakeProcess.run(["07:00", "-D", "null", "--dry-run", "--inhibit", "off", "--notify", "off"],
+                                            environment: french)
         #expect(dry.exitCode == 0 && dry.stdoutLines.first?.hasPrefix("heure du réveil : ") == true, "\(dry)")
         let refused = try await WakeProcess.run(["7:99"], environment: french)
         #expect(refused.exitCode == 64, "\(refused)")
-        #expect(refused.stderr.hasPrefix("wake: heure non valide '7:99' : les minutes doivent être comprises entre 00 et 59 ; formes acceptées : 07:00,"),
-                "\(refused)")
+        #expect(refused.stderr.hasPrefix("wake: heure non valide '7:99' : les minutes doivent être comprises entre 00 et 59 ; "
+                                         + "formes acceptées : 07:00,"), "\(refused)")
         // The C locale stays English even with LANGUAGE, as glibc wants it.
-        let plain = try await WakeProcess.run(["7:99"], environment: ["WAKE_LOCALEDIR": locale, "LANG": "C", "LC_MESSAGES": "C", "LANGUAGE": "de"])
+        let plain = try await WakeProcess.run(["7:99"], environment: ["WAKE_LOCALEDIR": locale, "LANG": "C", "LC_MESSAGES": "C",
+                                                                      "LANGUAGE": "de"])
         #expect(plain.stderr.hasPrefix("wake: invalid time '7:99'"), "\(plain)")
     }
 

@@ -75,7 +75,8 @@ public final class ConsoleObserver: RuntimeObserver {
         case .ringStarted(let late):
             let lateText = late > .seconds(1) ? localized(", {span} late", Formatting.lateness(late)) : ""
             let count = snoozes(event.alarm).ofLimit.map { localized(", snoozed {count}", $0) } ?? ""
-            let parts = (head: localized("RINGING: alarm {name}for {time}", alarmName(event.alarm), deadlineText(event.alarm)) + lateText + count,
+            let parts = (head: localized("RINGING: alarm {name}for {time}", alarmName(event.alarm),
+                                         deadlineText(event.alarm)) + lateText + count,
                          tail: AlarmMessage.suffix(message(event.alarm)) + ".")
             ringingParts = parts
             let line = parts.head + (soundChoice(event.alarm).map { localized(", playing '{file}'", $0.printable) } ?? "") + parts.tail
@@ -88,9 +89,12 @@ public final class ConsoleObserver: RuntimeObserver {
             break
         case .preRingStarted(let main):
             console.info(localized("pre-alarm: ringing quietly before the alarm {name}at {time}", alarmName(event.alarm), clock(main))
-                         + (keysReadable() ? localized(". Any key stops it (the alarm stays set); u if you are up already (skips the alarm).") : ""))
+                         + (keysReadable() ? localized("""
+                             . Any key stops it (the alarm stays set); u if you are up already (skips the alarm).
+                             """) : ""))
         case .preRingStopped(let who, let main):
-            console.info(localized("pre-alarm {name}stopped by {who}; the alarm stays set for {time}", alarmName(event.alarm), who.description,
+            console.info(localized("pre-alarm {name}stopped by {who}; the alarm stays set for {time}", alarmName(event.alarm),
+                                   who.description,
                                    clock(main)) + (keysReadable() ? localized(" (u if you are up already: skips it)") : ""))
             lastRingingLine = nil
             console.info("snoozed: the test ends here (at the alarm, a snooze silences it for \(DurationText.format(settings(event.alarm).snooze)))")
@@ -104,8 +108,10 @@ public final class ConsoleObserver: RuntimeObserver {
             console.info(localized("{name}stopped by {who}; at {time} it asks once more whether you are up", alarmName(event.alarm),
                                    who.description, clock(at)))
         case .checkUp(.asking(let until)):
-            let answer = settings(event.alarm).challenge ? localized("solve the sum") : keysReadable() ? localized("press any key") : "'wake stop'"
-            console.info(localized("{name}are you up? {answer} by {time}, or the alarm rings again", alarmName(event.alarm), answer, clock(until)))
+            let answer = settings(event.alarm).challenge ? localized("solve the sum")
+                : keysReadable() ? localized("press any key") : "'wake stop'"
+            console.info(localized("{name}are you up? {answer} by {time}, or the alarm rings again", alarmName(event.alarm), answer,
+                                   clock(until)))
         case .checkUp(.unanswered):
             console.info(localized("{name}no answer: the alarm rings again", alarmName(event.alarm)))
         case .unanswered(let news, let next):
@@ -135,7 +141,8 @@ public final class ConsoleObserver: RuntimeObserver {
             break
         case .resumed(let slept):
             if slept > .zero {
-                console.info(localized("the machine was suspended for {span}; now {time}", Formatting.span(slept), clock(event.time.realtime)))
+                console.info(localized("the machine was suspended for {span}; now {time}", Formatting.span(slept),
+                                       clock(event.time.realtime)))
             }
         case .ignored(let command, let who):
             guard case .key(let k) = who else { break }
@@ -150,7 +157,8 @@ public final class ConsoleObserver: RuntimeObserver {
         case .snoozeRefused(let count, _):
             // Never a silent no: the sleeper pressed snooze and the alarm goes on.
             let stop = settings(event.alarm).challenge ? localized("solve the sum to stop it") : localized("stop it with any other key")
-            console.info(alarmName(event.alarm) + count.refusal + ": " + (keysReadable() ? stop : localized("it rings until stopped ('wake stop')")))
+            console.info(alarmName(event.alarm) + count.refusal + ": "
+                         + (keysReadable() ? stop : localized("it rings until stopped ('wake stop')")))
         case .challenge(let question):
             // The ringing line said the first sum; a fresh one after a wrong answer is said here.
             if asked.remove(event.alarm) == nil, keysReadable() {
@@ -251,8 +259,9 @@ public final class ConsoleObserver: RuntimeObserver {
         case .stopped(let who):
             console.info(localized("{name}stopped by {who}", name, who.description))
         case .missed(let late):
-            console.error(localized("missed alarm {name}for {time}{message} (late by {span}); the late limit is {limit}", name, deadlineText(alarm),
-                                    AlarmMessage.suffix(message(alarm)), Formatting.lateness(late), DurationText.format(settings(alarm).lateLimit)))
+            console.error(localized("missed alarm {name}for {time}{message} (late by {span}); the late limit is {limit}", name,
+                                    deadlineText(alarm), AlarmMessage.suffix(message(alarm)), Formatting.lateness(late),
+                                    DurationText.format(settings(alarm).lateLimit)))
         case .timedOut where testing != nil:
             console.info("the test ended after \(DurationText.format(settings(alarm).ringFor))")
         case .timedOut:

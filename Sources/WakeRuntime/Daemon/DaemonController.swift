@@ -655,7 +655,8 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
     /// alarm stays in alarms.toml, unarmed; its occurrences are not said one by one.
     private func sayNoDay(_ name: String, _ plan: StandingSchedule.Plan, _ daysOff: AlarmDaysOff) {
         // An unreadable first-event calendar is said as the reload's problem, with what it changes.
-        guard let why = daysOff.noDay(name, plan), daysOff[name].unreadableEvents == nil else {
+        // The event log's words, English whatever the daemon's language (the journal's line too).
+        guard let why = MachineText.written(keepingClock: true, { daysOff.noDay(name, plan) }), daysOff[name].unreadableEvents == nil else {
             noDaySaid.remove(name)
             return
         }

@@ -56,7 +56,8 @@ extension Doctor {
         let enabled = file == "enabled" || file == "enabled-runtime" || file == "static" || file == "linked"
         switch (enabled, active) {
         case (true, "active"):
-            return DoctorFinding(.daemon, "daemon.unit", .pass, localized("{unit} is enabled and active ({state})", unit + at, sub.printable))
+            return DoctorFinding(.daemon, "daemon.unit", .pass, localized("{unit} is enabled and active ({state})", unit + at,
+                                                                          sub.printable))
         case (false, "active"):
             return DoctorFinding(.daemon, "daemon.unit", .warn, "\(unit)\(at) is active but not enabled (\(file.printable)): it will not start at the next login or boot",
                                  fix: "systemctl --user enable wake")
@@ -77,13 +78,16 @@ extension Doctor {
     static func lingerFinding(needed: Bool) -> DoctorFinding? {
         guard let lingers = LoginState.lingers() else { return nil }
         if lingers {
-            return DoctorFinding(.daemon, "daemon.linger", .pass, localized("linger is on: the daemon runs whether or not you are logged in"))
+            return DoctorFinding(.daemon, "daemon.linger", .pass,
+                                 localized("linger is on: the daemon runs whether or not you are logged in"))
         }
         let seat = LoginState.hasSeatSession()
         if seat == true || !needed {
             return DoctorFinding(.daemon, "daemon.linger", .pass,
                                  localized("linger is off: the daemon runs while you are logged in")
-                                     + (seat == true ? localized(" (you have a session at this machine's seat now; logging out stops the alarms)") : ""))
+                                     + (seat == true ? localized("""
+                                          (you have a session at this machine's seat now; logging out stops the alarms)
+                                         """) : ""))
         }
         return DoctorFinding(.daemon, "daemon.linger", .warn,
                              "linger is off and you have no session at this machine's seat: the daemon, and the alarms, stop when your last login ends",

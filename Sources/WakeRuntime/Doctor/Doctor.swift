@@ -42,8 +42,9 @@ public enum Doctor {
 
     /// The command: the checks, printed; the worst status is the result (0, 1, 2).
     public static func run(names: [String], json: Bool, console: Console, context: Context) throws(WakeFailure) -> CommandResult {
-        if json && MessageCatalogue.current != nil {
-            return try MachineText.written { () throws(WakeFailure) in try run(names: names, json: true, console: console, context: context) }
+        if json && (MessageCatalogue.current != nil || ClockStyle.current != .twentyFourHour) {
+            return try MachineText.written { () throws(WakeFailure) in try run(names: names, json: true, console: console,
+                                                                               context: context) }
         }
         let report = DoctorReport(try findings(names: names, context: context))
         console.results(json ? report.json() : report.lines())

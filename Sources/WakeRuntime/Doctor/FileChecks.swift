@@ -23,7 +23,8 @@ extension Doctor {
         var out: [DoctorFinding] = []
         do {
             let config = try ConfigDefaults.load(path: configPath)
-            let found = config.entries.isEmpty ? localized("no settings in config.toml: wake's defaults") : "config.toml is well formed (\(config.entries.count) setting\(config.entries.count == 1 ? "" : "s"))"
+            let found = config.entries.isEmpty ? localized("no settings in config.toml: wake's defaults")
+                : "config.toml is well formed (\(config.entries.count) setting\(config.entries.count == 1 ? "" : "s"))"
             out.append(DoctorFinding(.files, "files.config", .pass, found))
         } catch {
             out.append(DoctorFinding(.files, "files.config", .fail, error.message,

@@ -8,7 +8,8 @@ extension Doctor {
     static func notificationFindings(config: ConfigDefaults, absentIsNews: Bool = true) -> [DoctorFinding] {
         let mode = config.layered(.notify, over: AlarmOption.notify.defaultText ?? "auto", given: [])
         if mode == "off" {
-            return [DoctorFinding(.notifications, "notifications.server", .pass, localized("notify = \"off\": the alarms show no notification"))]
+            return [DoctorFinding(.notifications, "notifications.server", .pass,
+                                  localized("notify = \"off\": the alarms show no notification"))]
         }
         do {
             let info = try NotificationBus.probe(timeout: .seconds(1))
@@ -23,9 +24,14 @@ extension Doctor {
         } catch {
             guard absentIsNews else { return [] }
             return [DoctorFinding(.notifications, "notifications.server", .warn,
-                                  localized("no notification server answers on the daemon's session bus ({reason}): the alarms ring without a notification",
-                                            error.description.printable),
-                                  fix: localized("start the desktop's notification server, or set notify = \"off\" in config.toml to say you do not want one"))]
+                                  localized("""
+                                      no notification server answers on the daemon's session bus ({reason}): \
+                                      the alarms ring without a notification
+                                      """, error.description.printable),
+                                  fix: localized("""
+                                      start the desktop's notification server, or set notify = "off" in config.toml \
+                                      to say you do not want one
+                                      """))]
         }
     }
 }

@@ -70,7 +70,8 @@ extension Doctor {
                 let what = sound.kind == .builtIn ? localized("wake's built-in sound") : "'\(sound.file.path.printable)'"
                 out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .pass,
                                          localized("{sound} decodes ({length}, {rate} Hz) and is audible at volume {percent} %", what,
-                                                   Formatting.span(sound.file.duration), String(sound.file.sampleRate), String(settings.volume))))
+                                                   Formatting.span(sound.file.duration), String(sound.file.sampleRate),
+                                                   String(settings.volume))))
             }
 
             // `--say on`: the arm-time speech, in the daemon's mode (without espeak-ng it rings unspoken).

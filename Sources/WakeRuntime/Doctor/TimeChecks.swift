@@ -13,7 +13,7 @@ extension Doctor {
                 continue
             }
             let list = times.map { RingTimes.phrase($0, now: now, zone: zone) }.joined(separator: "; ")
-            let state = row.state == "waiting" ? "" : " (\(row.state.printable))"
+            let state = row.state == localized("waiting") ? "" : " (\(row.state.printable))"
             out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, "next \(list)\(state)"))
         }
         return out
@@ -58,8 +58,11 @@ extension Doctor {
             return DoctorFinding(.time, "time.sync", .pass, localized("the clock is synchronised ({source} says so)", source))
         case false?:
             return DoctorFinding(.time, "time.sync", .warn,
-                                 localized("the clock is not synchronised ({source} says so): alarms ring by a clock that may be off", source),
-                                 fix: localized("turn on time synchronisation ('timedatectl set-ntp true', or start chrony or systemd-timesyncd)"))
+                                 localized("the clock is not synchronised ({source} says so): alarms ring by a clock that may be off",
+                                           source),
+                                 fix: localized("""
+                                     turn on time synchronisation ('timedatectl set-ntp true', or start chrony or systemd-timesyncd)
+                                     """))
         case nil:
             return DoctorFinding(.time, "time.sync", .warn, "cannot tell whether the clock is synchronised",
                                  fix: "check with 'timedatectl'")

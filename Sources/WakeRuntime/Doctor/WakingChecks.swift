@@ -13,16 +13,19 @@ extension Doctor {
         let plan = try? WakeSystemPlan.plan(.auto, WakeSystemSupport.decide(.auto, found))
         let wakes = plan?.wakesSystem ?? false
         if let plan, wakes {
-            out.append(DoctorFinding(.waking, "waking.rtc", .pass, localized("a suspended machine wakes for each alarm: {how}", plan.dryRunText)))
+            out.append(DoctorFinding(.waking, "waking.rtc", .pass, localized("a suspended machine wakes for each alarm: {how}",
+                                                                             plan.dryRunText)))
         } else {
             // The obstacle's own words carry its remedy after the first "; ".
             let said = (found.obstacle ?? .noHelper(searched: [])).description
             let parts = said.split(separator: ";", maxSplits: 1).map { $0.trimmingPrefix(" ") }
             let remedy = parts.count > 1
-                ? localized("{remedy} (meanwhile the daemon's inhibitor keeps the machine from sleeping before each alarm)", String(parts[1]))
+                ? localized("{remedy} (meanwhile the daemon's inhibitor keeps the machine from sleeping before each alarm)",
+                            String(parts[1]))
                 : localized("the daemon's inhibitor keeps the machine from sleeping before each alarm; do not suspend it by hand")
             out.append(DoctorFinding(.waking, "waking.rtc", .warn,
-                                     localized("a suspended machine does not wake for the alarms: {reason}", parts.first.map(String.init) ?? said),
+                                     localized("a suspended machine does not wake for the alarms: {reason}",
+                                               parts.first.map(String.init) ?? said),
                                      fix: remedy))
         }
         out.append(inhibitorFinding(needed: !wakes, mode: config.layered(.inhibit, over: AlarmOption.inhibit.defaultText ?? "auto", given: [])))
@@ -42,12 +45,15 @@ extension Doctor {
             try inhibitor.inhibit(what: "sleep", who: "wake doctor", why: "checking that the alarms can keep the machine awake", mode: "delay")
             inhibitor.release()
             return DoctorFinding(.waking, "waking.inhibitor", .pass,
-                                 needed ? localized("logind grants a sleep inhibitor: the daemon keeps the machine awake in the hours before each alarm")
+                                 needed ? localized("""
+                                     logind grants a sleep inhibitor: the daemon keeps the machine awake in the hours before each alarm
+                                     """)
                                         : localized("logind grants a sleep inhibitor (not needed while the RTC wakes the machine)"))
         } catch {
             return DoctorFinding(.waking, "waking.inhibitor", needed ? .warn : .pass,
-                                 needed ? localized("no sleep inhibitor can be had ({reason}): nothing keeps the machine from sleeping through an alarm",
-                                                    error.description.printable)
+                                 needed ? localized("""
+                                     no sleep inhibitor can be had ({reason}): nothing keeps the machine from sleeping through an alarm
+                                     """, error.description.printable)
                                         : localized("no sleep inhibitor can be had ({reason}); not needed while the RTC wakes the machine",
                                                     error.description.printable),
                                  fix: needed ? localized("run systemd-logind (or elogind), or keep the machine from suspending") : nil)

@@ -236,11 +236,13 @@ public enum OneOffAlarm {
                        + (options.ring.fadeIn > .zero ? localized(", fading in over {span}", DurationText.format(options.ring.fadeIn)) : "")
                        + from(.volume, .fadeIn))
         console.result(localized("snooze: {span}", DurationText.format(settings.snooze))
-                       + (settings.snoozeLimit.map { localized(", at most {count} times a ring", String($0)) } ?? "") + from(.snooze, .snoozeLimit))
+                       + (settings.snoozeLimit.map { localized(", at most {count} times a ring", String($0)) } ?? "") + from(.snooze,
+                                                                                                                             .snoozeLimit))
         let longGiven = options.ring.values[AlarmOption.snoozeLong.name] != nil
         console.result("snooze long: \(DurationText.format(settings.snoozeLong))"
                        + (longGiven ? from(.snoozeLong) : " (twice the snooze, at most 12h)"))
-        console.result(localized("ring for: {span}", settings.ringFor > .zero ? DurationText.format(settings.ringFor) : localized("until stopped"))
+        console.result(localized("ring for: {span}",
+                                 settings.ringFor > .zero ? DurationText.format(settings.ringFor) : localized("until stopped"))
                        + from(.ringFor))
         console.result("unattended: "
                        + settings.unattended.describe(ringFor: settings.ringFor, snooze: settings.snooze, lateLimit: settings.lateLimit)

@@ -79,7 +79,8 @@ extension StandingAlarmActions {
             else if !reasons.isEmpty { state = StandingSchedule.shortened(reasons, complete: reasonsAll).joined(separator: "; ") }
             else if skipNext { state = "skipped-next" }
             else if let f = pausedFrom, let u = pause?.until {
-                state = localized("waiting; paused from {start} until {end}", pauseText(f, now: now, zone: zone), pauseText(u, now: now, zone: zone))
+                state = localized("waiting; paused from {start} until {end}", pauseText(f, now: now, zone: zone), pauseText(u, now: now,
+                                                                                                                            zone: zone))
             }
             else if let m = record.missed ?? plan.missed.last, m > (record.lastFired ?? Instant(nanoseconds: Int64.min)) {
                 // Recorded by the daemon, or passed while none ran (it will record it at start).

@@ -6,7 +6,8 @@ extension StandingAlarmActions {
     /// object); exit 1 when none.
     public static func next(json asJSON: Bool, console: Console, in context: StandingContext? = nil) throws(WakeFailure) -> CommandResult {
         if asJSON && MessageCatalogue.current != nil {
-            return try MachineText.written(keepingClock: true) { () throws(WakeFailure) in try next(json: true, console: console, in: context) }
+            return try MachineText.written(keepingClock: true) { () throws(WakeFailure) in try next(json: true, console: console,
+                                                                                                    in: context) }
         }
         let look = try soonest(console: console, in: try StandingContext.given(context))
         guard let next = look.alarm else { return .failed(.nothingMatched) }

@@ -111,7 +111,7 @@ extension StandingAlarmActions {
     /// A timer's state in `wake list`: `4m timer, 3m20s left`, `paused, 3m20s left`; nil for an
     /// alarm, or a timer whose state says more (ringing, snoozed, missed).
     static func timerState(_ a: StandingAlarm, state: String, now: Instant) -> String? {
-        guard let t = a.timer, state == "waiting" || t.remaining != nil, let left = a.remaining(at: now) else { return nil }
+        guard let t = a.timer, state == localized("waiting") || t.remaining != nil, let left = a.remaining(at: now) else { return nil }
         let span = DurationText.format(t.span) + (t.repeats ? " repeating" : "")
         return (t.remaining != nil ? "paused, " : "") + "\(span) timer, \(StandingTimer.remainingText(left)) left"
     }
