@@ -210,13 +210,10 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         let job = jobs
         let subject = Subject(alarm: alarm, occurrence: occurrence, notify: notifyMode)
         let checks = self.checks
-        // A thread of its own reads no task-locals: the reader's language and clock go with it.
-        let (catalogue, style) = (MessageCatalogue.current, ClockStyle.current)
+        // The findings go into the bedtime_check event and its hooks: English and 24-hour, as the
+        // child that makes them writes them (a thread of its own binds no language either).
         do {
-            try DetachedThread.start {
-                let findings = MessageCatalogue.$current.withValue(catalogue) { ClockStyle.$current.withValue(style) { checks(subject) } }
-                mailbox.post((job, findings))
-            }
+            try DetachedThread.start { mailbox.post((job, checks(subject))) }
             running = (job, subject, clock.monotonic())
         } catch {
             session.console.error("warning: cannot start the bedtime check of '\(id.printable)' (\(error)); the alarm rings without it")
