@@ -42,6 +42,9 @@ struct ZoneFollowTests {
         return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 
+    /// `when` as the lines say it: its seconds only when it has any.
+    static func shown(_ when: String) -> String { when.hasSuffix(":00") ? String(when.dropLast(3)) : when }
+
     @Test("wake HH:MM:SS set an hour and 8 s ahead in UTC rings 8 s later when the zone moves an hour east")
     func oneOffFollows() async throws {
         let zone = try Localtime("UTC")
@@ -57,7 +60,7 @@ struct ZoneFollowTests {
         try await wake.waitForEvent("ringing", timeout: .seconds(20))
         let r = await wake.wait(timeout: .seconds(20))
         #expect(r.exitCode == 4, "\(wake.report(r))")
-        #expect(r.stdoutLines.contains { $0.hasPrefix("the time zone is now Etc/GMT-1: alarm set for \(when)") }, "\(wake.report(r))")
+        #expect(r.stdoutLines.contains { $0.hasPrefix("the time zone is now Etc/GMT-1: alarm set for \(Self.shown(when))") }, "\(wake.report(r))")
     }
 
     @Test("a span keeps its instant when the zone changes, also when the link is replaced as ln -sf does")
@@ -124,7 +127,7 @@ struct ZoneFollowTests {
         daemon.send(SIGTERM)
         let r = await daemon.wait()
         #expect(r.exitCode == 0, "\(daemon.report(r))")
-        #expect(r.stdoutLines.filter { $0.hasPrefix("the time zone is now Etc/GMT-1: alarm 'trip' set for \(when)") }.count == 1,
+        #expect(r.stdoutLines.filter { $0.hasPrefix("the time zone is now Etc/GMT-1: alarm 'trip' set for \(Self.shown(when))") }.count == 1,
                 "\(daemon.report(r))")
     }
 }
