@@ -23,8 +23,11 @@ extension Doctor {
             out.append(DoctorFinding(.daemon, "daemon.running", .pass,
                                      localized("no daemon is running, and no standing alarm needs one; checked from {environment}", whose)))
         } else {
-            out.append(DoctorFinding(.daemon, "daemon.running", .fail, "no wake daemon is running: the \(alarmCount) standing alarm\(alarmCount == 1 ? "" : "s") will not ring",
-                                     fix: "systemctl --user enable --now wake (or run 'wake daemon')"))
+            out.append(DoctorFinding(.daemon, "daemon.running", .fail,
+                                     alarmCount == 1 ? localized("no wake daemon is running: the 1 standing alarm will not ring")
+                                         : localized("no wake daemon is running: the {count} standing alarms will not ring",
+                                                     String(alarmCount)),
+                                     fix: localized("systemctl --user enable --now wake (or run 'wake daemon')")))
         }
         out.append(unitFinding(running: running, needed: alarmCount > 0))
         if let linger = lingerFinding(needed: alarmCount > 0) { out.append(linger) }
@@ -37,20 +40,34 @@ extension Doctor {
         guard case .success(let out) = asked, out.status == 0 else {
             let why: String
             switch asked {
-            case .failure(let e): why = "systemctl cannot be run (\(e))"
-            case .success: why = "systemd's user manager does not answer (no 'systemd --user' for this login)"
+            case .failure(let e): why = localized("systemctl cannot be run ({reason})", "\(e)")
+            case .success: why = localized("systemd's user manager does not answer (no 'systemd --user' for this login)")
             }
             return DoctorFinding(.daemon, "daemon.unit", running || !needed ? .warn : .fail,
-                                 "\(why): the daemon is not kept running by the user unit" + (running ? "; the one running now stops at logout and is not restarted after a crash" : ""),
-                                 fix: "log in with a systemd user session, then 'systemctl --user enable --now wake'; elsewhere start 'wake daemon' from your session's autostart")
+                                 running ? localized("""
+                                     {problem}: the daemon is not kept running by the user unit; the one running now stops at logout \
+                                     and is not restarted after a crash
+                                     """, why)
+                                     : localized("{problem}: the daemon is not kept running by the user unit", why),
+                                 fix: localized("""
+                                     log in with a systemd user session, then 'systemctl --user enable --now wake'; elsewhere start \
+                                     'wake daemon' from your session's autostart
+                                     """))
         }
         let p = DaemonEnvironment.parse(out.stdout.split(separator: "\n").map(String.init))
         let load = p["LoadState"] ?? "", file = p["UnitFileState"] ?? "", active = p["ActiveState"] ?? "", sub = p["SubState"] ?? ""
         let path = p["FragmentPath"].flatMap { $0.isEmpty ? nil : $0 }
         guard load == "loaded" else {
             return DoctorFinding(.daemon, "daemon.unit", running || !needed ? .warn : .fail,
-                                 "the user unit \(unit) is not installed (LoadState=\(load.printable))" + (running ? ": the daemon running now is not restarted after a crash, nor at the next login" : ""),
-                                 fix: "install wake's package (it ships the unit), or copy Resources/wake.service to ~/.config/systemd/user/; then 'systemctl --user enable --now wake'")
+                                 running ? localized("""
+                                     the user unit {unit} is not installed (LoadState={state}): the daemon running now is not restarted \
+                                     after a crash, nor at the next login
+                                     """, unit, load.printable)
+                                     : localized("the user unit {unit} is not installed (LoadState={state})", unit, load.printable),
+                                 fix: localized("""
+                                     install wake's package (it ships the unit), or copy Resources/wake.service to \
+                                     ~/.config/systemd/user/; then 'systemctl --user enable --now wake'
+                                     """))
         }
         let at = path.map { " (\($0.printable))" } ?? ""
         let enabled = file == "enabled" || file == "enabled-runtime" || file == "static" || file == "linked"
@@ -59,16 +76,27 @@ extension Doctor {
             return DoctorFinding(.daemon, "daemon.unit", .pass, localized("{unit} is enabled and active ({state})", unit + at,
                                                                           sub.printable))
         case (false, "active"):
-            return DoctorFinding(.daemon, "daemon.unit", .warn, "\(unit)\(at) is active but not enabled (\(file.printable)): it will not start at the next login or boot",
+            return DoctorFinding(.daemon, "daemon.unit", .warn,
+                                 localized("{unit} is active but not enabled ({state}): it will not start at the next login or boot",
+                                           unit + at, file.printable),
                                  fix: "systemctl --user enable wake")
         case (_, "activating"), (_, "reloading"):
-            return DoctorFinding(.daemon, "daemon.unit", .pass, "\(unit)\(at) is starting (\(active.printable))")
+            return DoctorFinding(.daemon, "daemon.unit", .pass, localized("{unit} is starting ({state})", unit + at, active.printable))
         default:
             let status: DoctorFinding.Status = running ? .warn : (needed ? .fail : .warn)
-            let found = "\(unit)\(at) is \(enabled ? "enabled" : "not enabled") but \(active.printable) (\(sub.printable))"
-                + (running ? "; a daemon started otherwise rings meanwhile" : "")
+            let found = switch (enabled, running) {
+            case (true, false): localized("{unit} is enabled but {state} ({substate})", unit + at, active.printable, sub.printable)
+            case (false, false): localized("{unit} is not enabled but {state} ({substate})", unit + at, active.printable, sub.printable)
+            case (true, true):
+                localized("{unit} is enabled but {state} ({substate}); a daemon started otherwise rings meanwhile", unit + at,
+                          active.printable, sub.printable)
+            case (false, true):
+                localized("{unit} is not enabled but {state} ({substate}); a daemon started otherwise rings meanwhile", unit + at,
+                          active.printable, sub.printable)
+            }
             return DoctorFinding(.daemon, "daemon.unit", status, found,
-                                 fix: "systemctl --user \(enabled ? "restart" : "enable --now") wake; 'journalctl --user -u wake' says why it stopped")
+                                 fix: localized("{command}; 'journalctl --user -u wake' says why it stopped",
+                                                "systemctl --user \(enabled ? "restart" : "enable --now") wake"))
         }
     }
 
@@ -90,7 +118,10 @@ extension Doctor {
                                          """) : ""))
         }
         return DoctorFinding(.daemon, "daemon.linger", .warn,
-                             "linger is off and you have no session at this machine's seat: the daemon, and the alarms, stop when your last login ends",
+                             localized("""
+                                 linger is off and you have no session at this machine's seat: the daemon, and the alarms, stop when \
+                                 your last login ends
+                                 """),
                              fix: "loginctl enable-linger \(LoginState.userName()?.printable ?? "$USER")")
     }
 }

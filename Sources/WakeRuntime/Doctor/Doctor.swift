@@ -132,7 +132,7 @@ extension Doctor {
         } catch {
             if case .interrupted = error.kind { return nil }
             // Not even wake's built-in sound opens: what the daemon says when it arms the alarm.
-            out = [DoctorFinding(.sound, "sound.file", alarms: [alarm.name], .fail, error.message, fix: "reinstall wake")]
+            out = [DoctorFinding(.sound, "sound.file", alarms: [alarm.name], .fail, error.message, fix: localized("reinstall wake"))]
         }
         out.removeAll { $0.check == "sound.options" }
         if notify != .off { out += notificationFindings(config: config, absentIsNews: notify == .require) }

@@ -20,10 +20,11 @@ extension Doctor {
             for e in entries {
                 let shown = "\(HookFolder.name)/\(e.name.printable)"
                 switch e.verdict {
-                case .runs: out.append(DoctorFinding(.hooks, "hooks.file", .pass, "\(shown) runs on every event of every alarm"))
+                case .runs:
+                    out.append(DoctorFinding(.hooks, "hooks.file", .pass, localized("{file} runs on every event of every alarm", shown)))
                 case .notExecutable:
                     out.append(DoctorFinding(.hooks, "hooks.file", .pass,
-                                             "\(shown) is not executable, so it is not run (chmod u+x it to run it)"))
+                                             localized("{file} is not executable, so it is not run (chmod u+x it to run it)", shown)))
                 case .unsafe(let why): out.append(refusal("hooks.file", alarms: [], why, file: e.path))
                 }
             }
@@ -43,9 +44,10 @@ extension Doctor {
         for (command, alarms) in commands {
             switch HookFolder.program(of: command, path: path) {
             case .runs(let program):
-                let on = command.event == HookCommand.every ? "every event" : command.event
-                out.append(DoctorFinding(.hooks, "hooks.command", alarms: alarms, .pass,
-                                         "--hook '\(command.text.printable)' runs '\(program.printable)' on \(on)"))
+                let runs = command.event == HookCommand.every
+                    ? localized("--hook '{command}' runs '{program}' on every event", command.text.printable, program.printable)
+                    : localized("--hook '{command}' runs '{program}' on {event}", command.text.printable, program.printable, command.event)
+                out.append(DoctorFinding(.hooks, "hooks.command", alarms: alarms, .pass, runs))
             case .refused(let why):
                 let file = command.words.first.flatMap { HookFolder.resolve($0, path: path) }
                 out.append(refusal("hooks.command", alarms: alarms, why, file: file))

@@ -19,8 +19,14 @@ extension Doctor {
                                       localized("the notification server {server} shows the alarms with Stop and Snooze buttons", server))]
             }
             return [DoctorFinding(.notifications, "notifications.server", .warn,
-                                  "the notification server \(server) shows no buttons (no 'actions' capability): a ringing alarm cannot be stopped from its notification",
-                                  fix: "stop and snooze with a key, 'wake stop' or 'wake snooze'; a desktop's own notification server (GNOME, KDE, dunst, mako) has buttons")]
+                                  localized("""
+                                      the notification server {server} shows no buttons (no 'actions' capability): a ringing alarm \
+                                      cannot be stopped from its notification
+                                      """, server),
+                                  fix: localized("""
+                                      stop and snooze with a key, 'wake stop' or 'wake snooze'; a desktop's own notification server \
+                                      (GNOME, KDE, dunst, mako) has buttons
+                                      """))]
         } catch {
             guard absentIsNews else { return [] }
             return [DoctorFinding(.notifications, "notifications.server", .warn,

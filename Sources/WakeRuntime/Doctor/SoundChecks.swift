@@ -33,10 +33,11 @@ extension Doctor {
                 settings = read.settings
                 for a in read.adjustments {
                     out.append(DoctorFinding(.sound, "sound.options", alarms: [name], .warn, a.line(alarm: name),
-                                             fix: "remove the alarm and add it again with a value 'wake add' takes"))
+                                             fix: localized("remove the alarm and add it again with a value 'wake add' takes")))
                 }
             } catch {
-                out.append(DoctorFinding(.sound, "sound.options", alarms: [name], .fail, error.message, fix: "correct config.toml"))
+                out.append(DoctorFinding(.sound, "sound.options", alarms: [name], .fail, error.message,
+                                         fix: localized("correct config.toml")))
                 continue
             }
 
@@ -58,14 +59,16 @@ extension Doctor {
                 let again = "'wake remove \(name.printable)', then 'wake add ... -s FILE'"
                 let fix: String
                 if sound.decoded == nil {
-                    fix = "put the file back, or choose another (\(again))"
+                    fix = localized("put the file back, or choose another ({again})", again)
                 } else if row.alarm.options[AlarmOption.volume.name] == nil, config.entry(AlarmOption.volume.name) != nil {
-                    fix = "raise volume in config.toml (\(settings.volume) now), or choose a louder file (\(again))"
+                    fix = localized("raise volume in config.toml ({percent} now), or choose a louder file ({again})",
+                                    String(settings.volume), again)
                 } else {
-                    fix = "choose a louder file or raise its volume (\(again) --volume N)"
+                    fix = localized("choose a louder file or raise its volume ({again} --volume N)", again)
                 }
                 out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
-                                         fix: fix + "; then 'wake test \(name.printable)' plays what it will ring"))
+                                         fix: localized("{fix}; then '{command}' plays what it will ring", fix,
+                                                        "wake test \(name.printable)")))
             } else {
                 let what = sound.kind == .builtIn ? localized("wake's built-in sound") : "'\(sound.file.path.printable)'"
                 out.append(DoctorFinding(.sound, "sound.file", alarms: [name], .pass,
@@ -82,10 +85,11 @@ extension Doctor {
                 Speech.release()
                 if let warning = spoken.warning {
                     out.append(DoctorFinding(.sound, "sound.speech", alarms: [name], .warn, String(warning.drop { $0 != ":" }.dropFirst(2)),
-                                             fix: "\(Speech.aptLine), then 'systemctl --user restart wake'"))
+                                             fix: localized("{install}, then 'systemctl --user restart wake'", Speech.aptLine)))
                 } else if let clip = spoken.speech?.clip {
                     out.append(DoctorFinding(.sound, "sound.speech", alarms: [name], .pass,
-                                             "espeak-ng speaks \"\(TerminalText.escape(clip.text))\" (\(Formatting.seconds(clip.duration))) between loops"))
+                                             localized("espeak-ng speaks \"{text}\" ({length}) between loops",
+                                                       TerminalText.escape(clip.text), Formatting.seconds(clip.duration))))
                 }
             }
 
@@ -96,7 +100,9 @@ extension Doctor {
                 if let warning = placed.warning {
                     let found = String(warning.drop { $0 != ":" }.dropFirst(2))
                     out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, found,
-                                             fix: "connect the sink, or choose one the server has ('wake --list-devices' lists them)"))
+                                             fix: localized("""
+                                                 connect the sink, or choose one the server has ('wake --list-devices' lists them)
+                                                 """)))
                 }
             }
 
@@ -119,16 +125,21 @@ extension Doctor {
             guard let output = devices[key] else { continue }
             switch output.report {
             case .failure(let failure):
-                out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .fail, failure.message + "; at ring time wake falls back to other devices, then the terminal bell",
-                                         fix: "connect the device, or give the alarm another with -D (see 'wake --list-devices')"))
+                out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .fail,
+                                         localized("{problem}; at ring time wake falls back to other devices, then the terminal bell",
+                                                   failure.message),
+                                         fix: localized("""
+                                             connect the device, or give the alarm another with -D (see 'wake --list-devices')
+                                             """)))
                 continue
             case .success(let report):
                 if let problem = report.problem {
                     out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .fail, problem,
-                                             fix: "connect or enable an output ('pactl list sinks' shows what the server has)"))
+                                             fix: localized("connect or enable an output ('pactl list sinks' shows what the server has)")))
                     continue
                 }
-                out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .pass, "device '\(settings.device.printable)' opens (\(report.summary))"))
+                out.append(DoctorFinding(.sound, "sound.device", alarms: [name], .pass,
+                                         localized("device '{device}' opens ({summary})", settings.device.printable, report.summary)))
                 if report.serverBacked {
                     if server == nil { server = Result { () throws(SoundServerStream.Failure) in try SoundServerStream.inspect() } }
                     if let chosen = settings.sink, chosen != SinkChoice.all {
@@ -142,8 +153,10 @@ extension Doctor {
                     if let listed = try? sinks(),
                        let warning = SinkChoice.detachableWarning(chosen: settings.sink, defaultName: defaultName, among: listed) {
                         out.append(DoctorFinding(.sound, "sound.sink-choice", alarms: [name], .warn, warning,
-                                                 fix: "keep it connected and charged, or ring on a sink that stays (--sink NAME; "
-                                                     + "'wake --list-devices' lists them)"))
+                                                 fix: localized("""
+                                                     keep it connected and charged, or ring on a sink that stays \
+                                                     (--sink NAME; 'wake --list-devices' lists them)
+                                                     """)))
                     }
                 } else {
                     out.append(mixerFinding(device: settings.device, policy: settings.mixer, alarm: name, signals: signals))
@@ -164,12 +177,16 @@ extension Doctor {
         case .success(let found): i = found
         case .failure(let failure):
             return [DoctorFinding(.sound, "sound.server", alarms: [alarm], .warn,
-                                  "the device opened, but the sound server cannot be asked about its sink: \(failure.description)",
-                                  fix: "check 'pactl info' from the daemon's environment")]
+                                  localized("the device opened, but the sound server cannot be asked about its sink: {reason}",
+                                            failure.description),
+                                  fix: localized("check 'pactl info' from the daemon's environment"))]
         }
         var out: [DoctorFinding] = []
-        let sink = "\(chosen ? "its sink" : "the default sink") '\(i.defaultSink.description.printable)' (\(i.defaultSink.name.printable))"
-        let level = i.sinkReading.percent.map { "\($0) %" } ?? "no volume"
+        // A noun phrase the sentences below take whole, one for each sink (both take the same grammar).
+        let described = i.defaultSink.description.printable, named = i.defaultSink.name.printable
+        let sink = chosen ? localized("its sink '{description}' ({name})", described, named)
+            : localized("the default sink '{description}' ({name})", described, named)
+        let level = i.sinkReading.percent.map { "\($0) %" } ?? localized("no volume")
         let target = chosen ? i.defaultSink.name.printable : "@DEFAULT_SINK@"
         let muted = i.sinkReading.levels.isMuted
         switch policy {
@@ -177,41 +194,72 @@ extension Doctor {
             let low = (i.sinkReading.percent ?? 100) < floor
             if muted {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .warn,
-                                         "\(sink) is muted (\(level)): the mixer guard unmutes it\(low ? " and raises it to \(floor) %" : "") while ringing, and puts it back",
-                                         fix: "nothing is needed for the alarm; unmute it ('pactl set-sink-mute \(target) 0') "
-                                             + "if the mute is not meant"))
+                                         low ? localized("""
+                                                 {sink} is muted ({level}): the mixer guard unmutes it and raises it to {floor} % while \
+                                                 ringing, and puts it back
+                                                 """, sink, level, String(floor))
+                                             : localized("""
+                                                 {sink} is muted ({level}): the mixer guard unmutes it while ringing, and puts it back
+                                                 """, sink, level),
+                                         fix: localized("""
+                                             nothing is needed for the alarm; unmute it ('pactl set-sink-mute {target} 0') if the mute is \
+                                             not meant
+                                             """, target)))
             } else {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .pass,
-                                         "\(sink) is unmuted at \(level)" + (low ? ": the mixer guard raises it to \(floor) % while ringing" : ", at or above --min-volume \(floor) %")))
+                                         low ? localized("""
+                                                 {sink} is unmuted at {level}: the mixer guard raises it to {floor} % while ringing
+                                                 """, sink, level, String(floor))
+                                             : localized("{sink} is unmuted at {level}, at or above --min-volume {floor} %", sink, level,
+                                                         String(floor))))
             }
         case .off:
             if muted {
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], .fail,
-                                         "\(sink) is muted (\(level)), and --mixer off leaves it so: the alarm will not be heard",
-                                         fix: "unmute it ('pactl set-sink-mute \(target) 0'), or let wake guard it (--mixer auto)"))
+                                         localized("{sink} is muted ({level}), and --mixer off leaves it so: the alarm will not be heard",
+                                                   sink, level),
+                                         fix: localized("unmute it ('pactl set-sink-mute {target} 0'), or let wake guard it (--mixer auto)",
+                                                        target)))
             } else {
                 let low = (i.sinkReading.percent ?? 100) < Defaults.minVolume
                 out.append(DoctorFinding(.sound, "sound.sink", alarms: [alarm], low ? .warn : .pass,
-                                         "\(sink) is unmuted at \(level); --mixer off leaves it as it is" + (low ? ": the alarm may be too quiet to wake you" : ""),
-                                         fix: low ? "raise it ('pactl set-sink-volume \(target) 60%'), "
-                                             + "or let wake guard it (--mixer auto)" : nil))
+                                         low ? localized("""
+                                                 {sink} is unmuted at {level}; --mixer off leaves it as it is: the alarm may be too quiet \
+                                                 to wake you
+                                                 """, sink, level)
+                                             : localized("{sink} is unmuted at {level}; --mixer off leaves it as it is", sink, level),
+                                         fix: low ? localized("""
+                                             raise it ('pactl set-sink-volume {target} 60%'), or let wake guard it (--mixer auto)
+                                             """, target) : nil))
             }
         }
         if let remembered = i.remembered {
-            let at = remembered.percent.map { "\($0) %" } ?? "its level"
+            let at = remembered.percent.map { "\($0) %" } ?? localized("its level")
             if remembered.levels.isMuted {
                 out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .warn,
-                                         "the server remembers wake's stream muted (stream restore, at \(at)): the stream guard unmutes it while ringing",
-                                         fix: "nothing is needed for the alarm; unmute 'wake' in the volume control while 'wake test --full' rings, so the server forgets the mute"))
+                                         localized("""
+                                             the server remembers wake's stream muted (stream restore, at {level}): the stream guard \
+                                             unmutes it while ringing
+                                             """, at),
+                                         fix: localized("""
+                                             nothing is needed for the alarm; unmute 'wake' in the volume control while 'wake test --full' \
+                                             rings, so the server forgets the mute
+                                             """)))
             } else {
                 let low = (remembered.percent ?? 100) < Defaults.minVolume
                 out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .pass,
-                                         "the server remembers wake's stream unmuted at \(at)" + (low ? ": the stream guard raises it to \(Defaults.minVolume) % while ringing" : "")))
+                                         low ? localized("""
+                                                 the server remembers wake's stream unmuted at {level}: the stream guard raises it to \
+                                                 {floor} % while ringing
+                                                 """, at, String(Defaults.minVolume))
+                                             : localized("the server remembers wake's stream unmuted at {level}", at)))
             }
         } else {
             out.append(DoctorFinding(.sound, "sound.stream", alarms: [alarm], .pass,
-                                     "the server lists nothing remembered for wake's stream (it has not rung here yet, or PipeWire's wireplumber keeps it): "
-                                        + "the stream guard unmutes it and raises it to \(Defaults.minVolume) % while ringing"))
+                                     localized("""
+                                         the server lists nothing remembered for wake's stream (it has not rung here yet, or PipeWire's \
+                                         wireplumber keeps it): the stream guard unmutes it and raises it to {floor} % while ringing
+                                         """, String(Defaults.minVolume))))
         }
         return out
     }
@@ -219,11 +267,14 @@ extension Doctor {
     /// A card's mixer (`hw:`, `plughw:`), as the dry run reads it.
     static func mixerFinding(device: String, policy: MixerPolicy, alarm: String, signals: SignalChannel?) -> DoctorFinding {
         guard let report = try? MixerCheck.run(device: device, policy: policy, signals: signals) else {
-            return DoctorFinding(.sound, "sound.mixer", alarms: [alarm], .warn, "the mixer could not be read", fix: "check 'amixer'")
+            return DoctorFinding(.sound, "sound.mixer", alarms: [alarm], .warn, localized("the mixer could not be read"),
+                                 fix: localized("check 'amixer'"))
         }
         let off = policy == .off
         let status: DoctorFinding.Status = report.notable ? (off ? .fail : .warn) : .pass
-        return DoctorFinding(.sound, "sound.mixer", alarms: [alarm], status, "mixer: " + report.text,
-                             fix: status == .pass ? nil : (off ? "unmute and raise it ('alsamixer'), or let wake guard it (--mixer auto)" : "nothing is needed for the alarm; 'alsamixer' sets it"))
+        let fix = off ? localized("unmute and raise it ('alsamixer'), or let wake guard it (--mixer auto)")
+            : localized("nothing is needed for the alarm; 'alsamixer' sets it")
+        return DoctorFinding(.sound, "sound.mixer", alarms: [alarm], status, localized("mixer: {report}", report.text),
+                             fix: status == .pass ? nil : fix)
     }
 }

@@ -9,12 +9,14 @@ extension Doctor {
         for row in rows {
             let times = RingTimes.upcoming(row.alarm, first: row.next?.instant, count: 3, zone: zone, rings: row.rings)
             if times.isEmpty {
-                out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, "rings no more (\(row.state.printable))"))
+                out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass,
+                                         localized("rings no more ({state})", row.state.printable)))
                 continue
             }
             let list = times.map { RingTimes.phrase($0, now: now, zone: zone) }.joined(separator: "; ")
-            let state = row.state == localized("waiting") ? "" : " (\(row.state.printable))"
-            out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, "next \(list)\(state)"))
+            let next = row.state == localized("waiting") ? localized("next {times}", list)
+                : localized("next {times} ({state})", list, row.state.printable)
+            out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, next))
         }
         return out
     }
@@ -29,7 +31,7 @@ extension Doctor {
         let abbreviation = zone.localType(atUTC: now.seconds).abbreviation
         let offset = Formatting.offset(zone.offset(atUTC: now.seconds))
         if let warning {
-            return DoctorFinding(.time, "time.zone", .fail, warning, fix: "until then every alarm rings by UTC's clock")
+            return DoctorFinding(.time, "time.zone", .fail, warning, fix: localized("until then every alarm rings by UTC's clock"))
         }
         // The same rules under another name (TZ=UTC on a machine at Etc/UTC, one file by two names)
         // ring every alarm at the same instants: they agree.
@@ -37,10 +39,19 @@ extension Doctor {
         renamed.name = machine.name
         if pinned, renamed != machine {
             return DoctorFinding(.time, "time.zone", .warn,
-                                 "the daemon rings by TZ='\(zone.name.printable)' (\(abbreviation), UTC\(offset)), not the machine's zone \(machine.name.printable) (\(ZoneLoader.localtimePath.printable))",
-                                 fix: "if that is not meant, remove TZ from the unit's environment ('systemctl --user unset-environment TZ', then restart wake)")
+                                 localized("""
+                                     the daemon rings by TZ='{zone}' ({abbreviation}, UTC{offset}), not the machine's zone {machine} \
+                                     ({file})
+                                     """, zone.name.printable, abbreviation, offset, machine.name.printable,
+                                     ZoneLoader.localtimePath.printable),
+                                 fix: localized("""
+                                     if that is not meant, remove TZ from the unit's environment \
+                                     ('systemctl --user unset-environment TZ', then restart wake)
+                                     """))
         }
-        return DoctorFinding(.time, "time.zone", .pass, "\(zone.name.printable) (\(abbreviation), UTC\(offset) now), the machine's zone")
+        return DoctorFinding(.time, "time.zone", .pass,
+                             localized("{zone} ({abbreviation}, UTC{offset} now), the machine's zone", zone.name.printable, abbreviation,
+                                       offset))
     }
 
     /// timedated's NTPSynchronized where it answers, else the kernel's own flag (which is what
@@ -51,7 +62,7 @@ extension Doctor {
         switch BusProperty.read(.system, service: "org.freedesktop.timedate1", path: "/org/freedesktop/timedate1",
                                 interface: "org.freedesktop.timedate1", property: "NTPSynchronized", type: "b", timeout: .milliseconds(800)) {
         case .success(.bool(let b)): synced = b; source = "timedated"
-        default: synced = ClockSync.kernelSynchronised(); source = "the kernel"
+        default: synced = ClockSync.kernelSynchronised(); source = localized("the kernel")
         }
         switch synced {
         case true?:
@@ -64,8 +75,8 @@ extension Doctor {
                                      turn on time synchronisation ('timedatectl set-ntp true', or start chrony or systemd-timesyncd)
                                      """))
         case nil:
-            return DoctorFinding(.time, "time.sync", .warn, "cannot tell whether the clock is synchronised",
-                                 fix: "check with 'timedatectl'")
+            return DoctorFinding(.time, "time.sync", .warn, localized("cannot tell whether the clock is synchronised"),
+                                 fix: localized("check with 'timedatectl'"))
         }
     }
 }

@@ -37,8 +37,11 @@ extension Doctor {
     static func inhibitorFinding(needed: Bool, mode: String) -> DoctorFinding {
         if mode == "off" {
             return DoctorFinding(.waking, "waking.inhibitor", needed ? .warn : .pass,
-                                 "inhibit = \"off\": the daemon never keeps the machine awake" + (needed ? ", and the RTC cannot wake it: a suspend delays the alarms" : ""),
-                                 fix: needed ? "set inhibit = \"auto\" in config.toml, or give the helper its capability" : nil)
+                                 needed ? localized("""
+                                     inhibit = "off": the daemon never keeps the machine awake, and the RTC cannot wake it: a suspend \
+                                     delays the alarms
+                                     """) : localized("inhibit = \"off\": the daemon never keeps the machine awake"),
+                                 fix: needed ? localized("set inhibit = \"auto\" in config.toml, or give the helper its capability") : nil)
         }
         do {
             let inhibitor = try SleepInhibitor()
@@ -73,19 +76,41 @@ extension Doctor {
         } else {
             action = nil
         }
-        let said = action.map { "HandleLidSwitch=\($0.printable)" } ?? "logind does not say"
+        let said = action.map { "HandleLidSwitch=\($0.printable)" } ?? localized("logind does not say")
+        let known = action != nil
         switch action {
         case "ignore"?, "lock"?:
-            return DoctorFinding(.waking, "waking.lid", alarms: names, .pass, "a closed lid does not suspend the machine (\(said)): each alarm rings on time")
+            return DoctorFinding(.waking, "waking.lid", alarms: names, .pass,
+                                 localized("a closed lid does not suspend the machine ({setting}): each alarm rings on time", said))
         case _ where wakes:
             return DoctorFinding(.waking, "waking.lid", alarms: names, .pass,
-                                 "a closed lid \(action == nil ? "may suspend" : "suspends") the machine (\(said)); the RTC wakes it for each alarm")
+                                 known ? localized("a closed lid suspends the machine ({setting}); the RTC wakes it for each alarm", said)
+                                     : localized("a closed lid may suspend the machine ({setting}); the RTC wakes it for each alarm", said))
         default:
-            let first = rows.compactMap(\.next).map(\.instant).min()
-            let when = first.map { " (the next at \(Formatting.clockTime($0, zone: zone)) \(Formatting.dayPhrase($0, now: now, zone: zone)))" } ?? ""
-            return DoctorFinding(.waking, "waking.lid", alarms: names, .warn,
-                                 "a closed lid \(action == nil ? "may suspend" : "suspends") the machine (\(said)), and nothing wakes it: each alarm\(when) rings only once it is woken",
-                                 fix: "leave the lid open, set HandleLidSwitch=ignore in /etc/systemd/logind.conf, or give the helper its capability so the RTC wakes it")
+            let found: String
+            if let first = rows.compactMap(\.next).map(\.instant).min() {
+                let time = Formatting.clockTime(first, zone: zone), day = Formatting.dayPhrase(first, now: now, zone: zone)
+                found = known ? localized("""
+                        a closed lid suspends the machine ({setting}), and nothing wakes it: each alarm (the next at {time} {day}) rings \
+                        only once it is woken
+                        """, said, time, day)
+                    : localized("""
+                        a closed lid may suspend the machine ({setting}), and nothing wakes it: each alarm (the next at {time} {day}) \
+                        rings only once it is woken
+                        """, said, time, day)
+            } else {
+                found = known ? localized("""
+                        a closed lid suspends the machine ({setting}), and nothing wakes it: each alarm rings only once it is woken
+                        """, said)
+                    : localized("""
+                        a closed lid may suspend the machine ({setting}), and nothing wakes it: each alarm rings only once it is woken
+                        """, said)
+            }
+            return DoctorFinding(.waking, "waking.lid", alarms: names, .warn, found,
+                                 fix: localized("""
+                                     leave the lid open, set HandleLidSwitch=ignore in /etc/systemd/logind.conf, or give the helper its \
+                                     capability so the RTC wakes it
+                                     """))
         }
     }
 }
