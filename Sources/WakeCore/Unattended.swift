@@ -57,30 +57,39 @@ public struct Unattended: Hashable, Sendable {
     /// The dry run's words: `snooze, 3 rounds (unanswered for 10m: a 9m snooze, then it rings
     /// again; after the 3rd ring it stops, exit 4)`.
     public func describe(ringFor: Duration, snooze: Duration, lateLimit: Duration) -> String {
-        guard ringFor > .zero else { return "\(mode.rawValue) (--ring-for 0: it rings until stopped, so never unanswered)" }
+        guard ringFor > .zero else { return localized("{mode} (--ring-for 0: it rings until stopped, so never unanswered)", mode.rawValue) }
         let span = DurationText.format(ringFor)
         switch mode {
         case .stop:
-            return "stop (unanswered for \(span), it stops: exit 4)"
+            return localized("stop (unanswered for {span}, it stops: exit 4)", span)
         case .snooze:
-            guard rounds > 1 else { return "snooze, 1 round (unanswered for \(span), it stops: exit 4)" }
-            return "snooze, \(rounds) rounds (unanswered for \(span): a \(DurationText.format(snooze)) snooze, then it rings again; "
-                + "unanswered \(rounds) times, it stops: exit 4)"
+            guard rounds > 1 else { return localized("snooze, 1 round (unanswered for {span}, it stops: exit 4)", span) }
+            return localized("""
+                snooze, {rounds} rounds (unanswered for {span}: a {snooze} snooze, then it rings again; unanswered {rounds} times, \
+                it stops: exit 4)
+                """, String(rounds), span, DurationText.format(snooze))
         case .ring:
-            let end = lateLimit > .zero ? "until \(DurationText.format(lateLimit)) past its time, then it stops: exit 4"
-                                        : "until stopped (no late limit)"
-            return "ring (unanswered for \(span), it rings on \(end))"
+            guard lateLimit > .zero else {
+                return localized("ring (unanswered for {span}, it rings on until stopped (no late limit))", span)
+            }
+            return localized("ring (unanswered for {span}, it rings on until {limit} past its time, then it stops: exit 4)", span,
+                             DurationText.format(lateLimit))
         }
     }
 
     /// The dry run's escalation words: `on (round 2 at 90 %, round 3 at 100 % with wake's built-in sound)`.
     public func describeEscalation(volume: Int, builtInAlready: Bool) -> String {
         guard escalate else { return "off" }
-        guard roundCount > 1 else { return "on (one round: nothing to rise)" }
+        guard roundCount > 1 else { return localized("on (one round: nothing to rise)") }
         let rounds = (2...roundCount).map { round in
-            let name = mode == .ring ? "ringing on" : "round \(round)"
-            let sound = switchesToBuiltIn(round: round) && !builtInAlready ? " with wake's built-in sound" : ""
-            return "\(name) at \(self.volume(round: round, of: volume)) %\(sound)"
+            let percent = String(self.volume(round: round, of: volume))
+            let builtIn = switchesToBuiltIn(round: round) && !builtInAlready
+            switch (mode == .ring, builtIn) {
+            case (true, true): return localized("ringing on at {percent} % with wake's built-in sound", percent)
+            case (true, false): return localized("ringing on at {percent} %", percent)
+            case (false, true): return localized("round {round} at {percent} % with wake's built-in sound", String(round), percent)
+            case (false, false): return localized("round {round} at {percent} %", String(round), percent)
+            }
         }
         return "on (" + rounds.joined(separator: ", ") + ")"
     }

@@ -246,8 +246,8 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
     /// player appears only at ring time).
     static func dryRunText(_ mode: MediaPlayerMode) -> String {
         switch mode {
-        case .on: return "on (a media player while it rings: pause snoozes, stop and next stop)"
-        case .snoozeOnly: return "snooze-only (a media player while it rings: every button snoozes)"
+        case .on: return localized("on (a media player while it rings: pause snoozes, stop and next stop)")
+        case .snoozeOnly: return localized("snooze-only (a media player while it rings: every button snoozes)")
         case .off: return "off"
         }
     }

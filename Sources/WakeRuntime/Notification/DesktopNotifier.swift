@@ -367,13 +367,20 @@ public enum NotifySetup {
 
     /// The dry run's line.
     static func report(_ mode: AlarmOptions.NotifyMode, _ prepared: Prepared) -> String {
-        if mode == .off { return "notify: off" }
+        if mode == .off { return localized("notify: off") }
         if let s = prepared.server {
-            let who = "'\(s.name.printable)' \(s.version.printable) by '\(s.vendor.printable)'"
-            let buttons = s.hasActions ? "with Snooze and Stop buttons" : "which shows no buttons: stop the alarm with a key or a signal"
-            return "notify: \(mode.rawValue) (notification server \(who), \(buttons))"
+            let name = s.name.printable, version = s.version.printable, vendor = s.vendor.printable
+            return s.hasActions
+                ? localized("notify: {mode} (notification server '{name}' {version} by '{vendor}', with Snooze and Stop buttons)",
+                            mode.rawValue, name, version, vendor)
+                : localized("""
+                    notify: {mode} (notification server '{name}' {version} by '{vendor}', which shows no buttons: stop the alarm \
+                    with a key or a signal)
+                    """, mode.rawValue, name, version, vendor)
         }
-        return "notify: \(mode.rawValue) (no notification: \(prepared.unavailable ?? "not checked"); the alarm rings without one)"
+        return prepared.unavailable.map {
+            localized("notify: {mode} (no notification: {reason}; the alarm rings without one)", mode.rawValue, $0)
+        } ?? localized("notify: {mode} (no notification: not checked; the alarm rings without one)", mode.rawValue)
     }
 
     /// Gives the session its notifier, and warns once when the server would show no buttons.

@@ -200,9 +200,9 @@ public enum OneOffAlarm {
     static func controlReport() -> String {
         do {
             let dir = try ControlDirectory.prepare(create: false) ?? ControlDirectory.path()
-            return "\(dir.printable) ('wake list', 'wake stop' and 'wake snooze' reach the alarm from any shell)"
+            return localized("{directory} ('wake list', 'wake stop' and 'wake snooze' reach the alarm from any shell)", dir.printable)
         } catch {
-            return "not possible: \(error); the alarm still rings and stops by key or signal"
+            return localized("not possible: {reason}; the alarm still rings and stops by key or signal", "\(error)")
         }
     }
 
@@ -222,10 +222,14 @@ public enum OneOffAlarm {
         console.result(localized("wait: {seconds} s ({span})", String(max(0, wait.secondsRoundedUp)), Formatting.span(wait)))
         if let list, let collection = list.collection {
             let refused = list.refused.map { $0.split(separator: "/").last.map(String.init) ?? $0 }
-            let ignored = collection.ignored > 0 ? ", \(collection.ignored) other file\(collection.ignored == 1 ? "" : "s") ignored" : ""
-            console.result("sound: \(collection.path.printable) (\(list.entries.count) \(list.entries.count == 1 ? "entry" : "entries")"
-                           + (refused.isEmpty ? "" : ", \(refused.count) refused: " + refused.map(\.printable).joined(separator: ", ")) + ignored + ")"
-                           + from(.sound))
+            // The parenthesis's items, each whole: how many entries, how many refused (named), how many other files ignored.
+            let entries = list.entries.count == 1 ? localized("1 entry") : localized("{count} entries", String(list.entries.count))
+            let refusedText = refused.isEmpty ? ""
+                : localized(", {count} refused: {files}", String(refused.count), refused.map(\.printable).joined(separator: ", "))
+            let ignored = collection.ignored == 0 ? "" : collection.ignored == 1 ? localized(", 1 other file ignored")
+                : localized(", {count} other files ignored", String(collection.ignored))
+            console.result(localized("sound: {list} ({entries}{refused}{ignored})", collection.path.printable, entries, refusedText,
+                                     ignored) + from(.sound))
         } else {
         console.result(localized("sound: {file} ({format}, {channels} ch, {rate} Hz, {length})", sound.path.printable, sound.formatName,
                                  String(sound.channels), String(sound.sampleRate), Formatting.seconds(sound.duration)) + from(.sound))
@@ -239,37 +243,47 @@ public enum OneOffAlarm {
                        + (settings.snoozeLimit.map { localized(", at most {count} times a ring", String($0)) } ?? "") + from(.snooze,
                                                                                                                              .snoozeLimit))
         let longGiven = options.ring.values[AlarmOption.snoozeLong.name] != nil
-        console.result("snooze long: \(DurationText.format(settings.snoozeLong))"
-                       + (longGiven ? from(.snoozeLong) : " (twice the snooze, at most 12h)"))
+        console.result(localized("snooze long: {span}", DurationText.format(settings.snoozeLong))
+                       + (longGiven ? from(.snoozeLong) : localized(" (twice the snooze, at most 12h)")))
         console.result(localized("ring for: {span}",
                                  settings.ringFor > .zero ? DurationText.format(settings.ringFor) : localized("until stopped"))
                        + from(.ringFor))
-        console.result("unattended: "
-                       + settings.unattended.describe(ringFor: settings.ringFor, snooze: settings.snooze, lateLimit: settings.lateLimit)
-                       + from(.unattended, .unattendedRounds))
-        console.result("escalate: "
-                       + settings.unattended.describeEscalation(volume: options.ring.volume, builtInAlready: options.ring.soundPath == nil)
-                       + from(.escalate))
-        console.result("check up: " + (settings.checkUp > .zero
-                                       ? "\(DurationText.format(settings.checkUp)) after you stop it (a short quiet ring; "
-                                         + "unanswered within \(DurationText.format(Defaults.checkUpWindow)), the alarm rings again)"
-                                       : "none") + from(.checkUp))
-        console.result("late limit: " + (settings.lateLimit > .zero ? DurationText.format(settings.lateLimit) : "none (rings however late)") + from(.lateLimit))
-        console.result("mixer: \(mixer)" + from(.mixer, .minVolume))
-        console.result("mpris: " + MediaPlayers.dryRunText(options.ring.mpris) + from(.mpris))
-        console.result("challenge: " + (settings.challenge ? "math (a sum to solve on the terminal stops it; keys other than s, z and space, "
-                                        + "the notification and media keys do not; 'wake stop' and signals do)" : "off (any key stops)") + from(.challenge))
+        let unattended = settings.unattended.describe(ringFor: settings.ringFor, snooze: settings.snooze, lateLimit: settings.lateLimit)
+        console.result(localized("unattended: {rule}", unattended) + from(.unattended, .unattendedRounds))
+        let escalation = settings.unattended.describeEscalation(volume: options.ring.volume, builtInAlready: options.ring.soundPath == nil)
+        console.result(localized("escalate: {rule}", escalation) + from(.escalate))
+        console.result((settings.checkUp > .zero
+                        ? localized("""
+                            check up: {span} after you stop it (a short quiet ring; unanswered within {window}, the alarm rings again)
+                            """, DurationText.format(settings.checkUp), DurationText.format(Defaults.checkUpWindow))
+                        : localized("check up: none")) + from(.checkUp))
+        console.result((settings.lateLimit > .zero ? localized("late limit: {span}", DurationText.format(settings.lateLimit))
+                                                   : localized("late limit: none (rings however late)")) + from(.lateLimit))
+        console.result(localized("mixer: {mixer}", mixer) + from(.mixer, .minVolume))
+        console.result(localized("mpris: {mode}", MediaPlayers.dryRunText(options.ring.mpris)) + from(.mpris))
+        console.result((settings.challenge ? localized("""
+                            challenge: math (a sum to solve on the terminal stops it; keys other than s, z and space, the notification \
+                            and media keys do not; 'wake stop' and signals do)
+                            """) : localized("challenge: off (any key stops)")) + from(.challenge))
         if let clip = speech?.clip {
-            console.result("say: \"\(TerminalText.escape(clip.text))\" (\(Formatting.seconds(clip.duration)) of speech after the first loop, then every \(DurationText.format(Defaults.speechInterval)) of sound)" + from(.say))
+            console.result(localized("say: \"{text}\" ({length} of speech after the first loop, then every {interval} of sound)",
+                                     TerminalText.escape(clip.text), Formatting.seconds(clip.duration),
+                                     DurationText.format(Defaults.speechInterval)) + from(.say))
         } else {
-            console.result("say: off" + from(.say))
+            console.result(localized("say: off") + from(.say))
         }
         if let pre = settings.preAlarm {
-            let starts = wait <= pre.lead ? " (less than that is left: it starts at once)" : ""
-            console.result("pre-alarm: \(DurationText.format(pre.lead)) before, at \(pre.percent) % of the volume (\(pre.volume(of: options.ring.volume)) %)\(starts), "
-                           + (options.ring.preAlarmSoundPath.map { "sound \($0.printable)" } ?? "the alarm's sound") + from(.preAlarm, .preAlarmSound))
+            let sound = options.ring.preAlarmSoundPath.map { localized("sound {file}", $0.printable) } ?? localized("the alarm's sound")
+            let lead = DurationText.format(pre.lead), percent = String(pre.percent), volume = String(pre.volume(of: options.ring.volume))
+            console.result((wait <= pre.lead
+                            ? localized("""
+                                pre-alarm: {lead} before, at {percent} % of the volume ({volume} %) (less than that is left: it starts \
+                                at once), {sound}
+                                """, lead, percent, volume, sound)
+                            : localized("pre-alarm: {lead} before, at {percent} % of the volume ({volume} %), {sound}", lead, percent,
+                                        volume, sound)) + from(.preAlarm, .preAlarmSound))
         } else {
-            console.result("pre-alarm: none" + from(.preAlarm))
+            console.result(localized("pre-alarm: none") + from(.preAlarm))
         }
         // Every other ring option from the table, its label and value: an option added there is
         // said here with no edit. Those above have lines of their own, with what the checks found.
@@ -280,13 +294,17 @@ public enum OneOffAlarm {
             console.result("\(option.label): \(text)" + from(option))
         }
         switch inhibitor {
-        case .held: console.result("inhibit: \(options.inhibit.rawValue) (logind granted the lock; released again)" + from(.inhibit))
-        case .failed(let reason): console.result("inhibit: \(options.inhibit.rawValue) (not possible: \(reason); a suspend would delay the alarm)" + from(.inhibit))
-        case .off: console.result("inhibit: off" + from(.inhibit))
+        case .held:
+            console.result(localized("inhibit: {mode} (logind granted the lock; released again)", options.inhibit.rawValue)
+                           + from(.inhibit))
+        case .failed(let reason):
+            console.result(localized("inhibit: {mode} (not possible: {reason}; a suspend would delay the alarm)", options.inhibit.rawValue,
+                                     reason) + from(.inhibit))
+        case .off: console.result(localized("inhibit: off") + from(.inhibit))
         }
-        console.result("wake system: " + wake.dryRunText)
-        if let events = options.eventsPath { console.result("events: \(events == "-" ? "stdout" : events.printable)") }
-        console.result("control: " + controlReport())
+        console.result(localized("wake system: {how}", wake.dryRunText))
+        if let events = options.eventsPath { console.result(localized("events: {file}", events == "-" ? "stdout" : events.printable)) }
+        console.result(localized("control: {report}", controlReport()))
         console.result(localized("config: {file}", options.config.path.map { p in
             options.config.entries.isEmpty ? localized("{file} (none set)", p.printable) : p.printable } ?? localized("none")))
     }

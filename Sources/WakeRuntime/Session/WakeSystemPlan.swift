@@ -51,15 +51,16 @@ public struct WakeSystemPlan {
     /// What the dry run says on its `wake system:` line.
     public var dryRunText: String {
         if wakesSystem {
+            let by = clocks.joined(separator: ", ")
             let how: String
             switch alarmTimers {
-            case .helper(let helper)?: how = " (alarm timer from \(helper.path.printable))"
-            default: how = " (this process holds CAP_WAKE_ALARM)"
+            case .helper(let helper)?: how = localized("yes, by {clocks} (alarm timer from {helper})", by, helper.path.printable)
+            default: how = localized("yes, by {clocks} (this process holds CAP_WAKE_ALARM)", by)
             }
-            return "yes, by \(clocks.joined(separator: ", "))" + how + (mode == .require ? " (--wake-system)" : "")
+            return how + (mode == .require ? " (--wake-system)" : "")
         }
-        if let warning { return "no: " + warning }
-        return "off (--no-wake-system): a closed lid or a suspend will delay this alarm"
+        if let warning { return localized("no: {reason}", warning) }
+        return localized("off (--no-wake-system): a closed lid or a suspend will delay this alarm")
     }
 
     /// Whether a process started now with no flag would arm on the RTC, and if not, why
