@@ -27,4 +27,39 @@ struct TranslatedCommandTests {
         #expect(r.out.contains { $0.contains(" wartet") }, "\(r)")
         #expect(try world.listJSON().first?["state"] as? String == "waiting")
     }
+
+    @Test("a doctor finding and its fix in German; doctor --json keeps them English")
+    func doctorFinding() throws {
+        var world = try TestWorld()
+        world.messages = .table([
+            "alarms {others} and {last} ring at the same moments: skipping or pausing one leaves the other ringing":
+                "die Wecker {others} und {last} klingeln zu denselben Zeitpunkten",
+            "{command} (or keep them on purpose: each must then be skipped)": "{command} (oder beide mit Absicht behalten)",
+            "fix: {fix}": "Abhilfe: {fix}",
+        ])
+        #expect(world.run(["add", "06:30", "--days", "weekdays", "--name", "work", "-D", "null"]).code == 0)
+        #expect(world.run(["add", "06:30", "--days", "weekdays", "--name", "work-too", "-D", "null", "--force"]).code == 0)
+        var r = world.run(["doctor", "work"])
+        #expect(r.out.contains { $0.hasSuffix("die Wecker 'work' und 'work-too' klingeln zu denselben Zeitpunkten") }, "\(r)")
+        #expect(r.out.contains { $0.hasSuffix("Abhilfe: wake remove work-too (oder beide mit Absicht behalten)") }, "\(r)")
+        r = world.run(["doctor", "--json", "work"])
+        #expect(r.stdout.contains("\"found\":\"alarms 'work' and 'work-too' ring at the same moments: skipping or pausing one"), "\(r)")
+        #expect(!r.stdout.contains("Wecker"), "\(r)")
+    }
+
+    @Test("the dry run's option rows in German: a label with its value, and a row of prose; the option's value stays")
+    func dryRunRows() throws {
+        var world = try TestWorld()
+        world.messages = .table([
+            "snooze long: {span}": "langes Schlummern: {span}",
+            " (twice the snooze, at most 12h)": " (doppeltes Schlummern, höchstens 12h)",
+            "check up: none": "Nachfrage: keine",
+            "escalate: {rule}": "Steigerung: {rule}",
+        ])
+        let r = world.run(["07:00", "--dry-run", "-D", "null", "--snooze", "5m"])
+        #expect(r.code == 0, "\(r)")
+        #expect(r.out.contains("langes Schlummern: 10m (doppeltes Schlummern, höchstens 12h)"), "\(r)")
+        #expect(r.out.contains("Nachfrage: keine"), "\(r)")
+        #expect(r.out.contains("Steigerung: off"), "the value stays as the option takes it: \(r)")
+    }
 }
