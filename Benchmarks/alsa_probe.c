@@ -6,7 +6,11 @@
  *   <pid> first <ns> <rate>           when the first write call after an snd_pcm_open returns
  *                                     frames (rate in Hz)
  *   <pid> frames <ns> <frames> <rate> at exit: frames accepted by every write call
- * The same shim runs under wake, aplay, sox and mpv, so all are measured the same way.
+ * The same shim runs under wake, aplay, sox and mpv, so all are measured the same way. A
+ * program that plays to a sound server through libpulse itself (wake's own named stream, where
+ * ALSA's PCM would be its pulse plugin) is measured the same way: pa_stream_connect_playback is
+ * its open and pa_stream_write its write, unless ALSA's pulse plugin made the call (then the
+ * snd_pcm_* call around it has already counted).
  * Two more lines explain where time goes (the benchmark's findings):
  *   <pid> woke <ns>                   when a poll() that blocked for over 0.2 s returns
  *                                     (for wake: its deadline timer fired)
@@ -158,5 +162,47 @@ sframes snd_pcm_mmap_commit(void *pcm, uframes offset, uframes frames) {
     if (!real) real = real_fn("snd_pcm_mmap_commit");
     sframes r = real(pcm, offset, frames);
     wrote(pcm, r);
+    return r;
+}
+
+/* libpulse, called by the program itself. dladdr of the caller tells the plugin's calls apart. */
+static int called_by_alsa_plugin(void *caller) {
+    Dl_info info;
+    return dladdr(caller, &info) && info.dli_fname && strstr(info.dli_fname, "libasound_module_pcm_pulse");
+}
+#define pulse_fn(name) real_in("libpulse.so.0", name)
+typedef struct { int format; unsigned rate; unsigned char channels; } pulse_spec;
+
+int pa_stream_connect_playback(void *stream, const char *dev, const void *attr, int flags, const void *volume, void *sync) {
+    static int (*real)(void *, const char *, const void *, int, const void *, void *);
+    if (!real) real = pulse_fn("pa_stream_connect_playback");
+    if (!called_by_alsa_plugin(__builtin_return_address(0))) {
+        log_line("open %lld pulse:%s\n", now_ns(), dev ? dev : "");
+        saw_first = 0;
+    }
+    return real(stream, dev, attr, flags, volume, sync);
+}
+
+int pa_stream_write(void *stream, const void *data, size_t bytes, void (*free_cb)(void *), long long offset, int seek) {
+    static int (*real)(void *, const void *, size_t, void (*)(void *), long long, int);
+    static const pulse_spec *(*spec_of)(void *);
+    static size_t (*frame_size)(const pulse_spec *);
+    if (!real) {
+        real = pulse_fn("pa_stream_write");
+        spec_of = pulse_fn("pa_stream_get_sample_spec");
+        frame_size = pulse_fn("pa_frame_size");
+    }
+    int r = real(stream, data, bytes, free_cb, offset, seek);
+    if (r == 0 && spec_of && frame_size && !called_by_alsa_plugin(__builtin_return_address(0))) {
+        const pulse_spec *spec = spec_of(stream);
+        size_t size = spec ? frame_size(spec) : 0;
+        if (size && !saw_first) {
+            long long t = now_ns();
+            saw_first = ever_wrote = 1;
+            rate_hz = spec->rate;
+            log_line("first %lld %u\n", t, rate_hz);
+        }
+        if (size) total_frames += (long long)(bytes / size);
+    }
     return r;
 }

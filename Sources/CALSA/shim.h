@@ -8,11 +8,14 @@
 // signatures; while the library cannot be loaded they fail with -ELIBACC (pointers: NULL) and
 // wake_snd_strerror says why, so every caller's error path reports it as it reports ALSA's own.
 #include <errno.h>
+#include <string.h>
 #include <alsa/asoundlib.h>
 #include "../CLinux/lazy_library.h"
 
 #define WAKE_SND_FUNCS(X) \
     X(snd_strerror) X(snd_asoundlib_version) X(snd_lib_error_set_handler) X(snd_config_update) \
+    X(snd_config_update_ref) X(snd_config_unref) X(snd_config_search_definition) X(snd_config_search) \
+    X(snd_config_get_string) X(snd_config_delete) \
     X(snd_card_next) X(snd_device_name_hint) X(snd_device_name_get_hint) X(snd_device_name_free_hint) \
     X(snd_pcm_open) X(snd_pcm_close) X(snd_pcm_set_params) X(snd_pcm_get_params) X(snd_pcm_type) \
     X(snd_pcm_type_name) X(snd_pcm_writei) X(snd_pcm_avail_update) X(snd_pcm_delay) X(snd_pcm_drop) \
@@ -61,6 +64,35 @@ static inline const char *wake_snd_strerror(int errnum) {
 }
 static inline const char *wake_snd_asoundlib_version(void) { WAKE_SND_CALL("(libasound.so.2 cannot be loaded)", snd_asoundlib_version()); }
 static inline int wake_snd_config_update(void) { WAKE_SND_CALL(WAKE_SND_UNAVAILABLE, snd_config_update()); }
+
+/// Whether PCM `name` is ALSA's pulse plugin (`type pulse`, as `default` is when a sound server
+/// runs, and `pulse:'SINK'`): 1 with its `device` (the sink; empty: wherever the server puts an
+/// application's stream) copied into `sink`, 0 for any other PCM or when the configuration
+/// cannot say. Read from a reference to the configuration, so another thread's reload is safe.
+static inline int wake_snd_pcm_pulse_sink(const char *name, char *sink, size_t size) {
+    if (size == 0) return 0;
+    sink[0] = 0;
+    snd_config_t *top = NULL, *def = NULL, *node = NULL;
+    if (!wake_snd_ready() || wake_snd.snd_config_update_ref(&top) < 0) return 0;
+    int pulse = 0;
+    if (wake_snd.snd_config_search_definition(top, "pcm", name, &def) >= 0) {
+        const char *text = NULL;
+        if (wake_snd.snd_config_search(def, "type", &node) >= 0 && wake_snd.snd_config_get_string(node, &text) >= 0 && text
+            && strcmp(text, "pulse") == 0) {
+            // A PCM of another server (`server "host"`) is left to the plugin: wake's own stream
+            // reaches the user's server only.
+            pulse = wake_snd.snd_config_search(def, "server", &node) < 0;
+            text = NULL;
+            if (wake_snd.snd_config_search(def, "device", &node) >= 0 && wake_snd.snd_config_get_string(node, &text) >= 0 && text) {
+                if (strlen(text) >= size) pulse = 0;  // a sink name longer than any the server makes
+                else strcpy(sink, text);
+            }
+        }
+        wake_snd.snd_config_delete(def);
+    }
+    wake_snd.snd_config_unref(top);
+    return pulse;
+}
 static inline int wake_snd_card_next(int *card) { WAKE_SND_CALL(WAKE_SND_UNAVAILABLE, snd_card_next(card)); }
 static inline int wake_snd_device_name_hint(int card, const char *iface, void ***hints) {
     WAKE_SND_CALL(WAKE_SND_UNAVAILABLE, snd_device_name_hint(card, iface, hints));

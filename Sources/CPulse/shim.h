@@ -13,6 +13,8 @@
 #include <time.h>
 #include <pulse/pulseaudio.h>
 #include <pulse/ext-stream-restore.h>
+#include <poll.h>
+#include "../CLinux/lazy_library.h"
 
 #define WAKE_PA_FUNCS(X) \
     X(pa_mainloop_new) X(pa_mainloop_free) X(pa_mainloop_get_api) X(pa_mainloop_prepare) \
@@ -25,7 +27,11 @@
     X(pa_context_set_sink_mute_by_name) X(pa_context_set_sink_volume_by_name) \
     X(pa_context_load_module) X(pa_context_unload_module) \
     X(pa_operation_get_state) X(pa_operation_unref) X(pa_operation_cancel) X(pa_proplist_gets) \
-    X(pa_ext_stream_restore_read) X(pa_ext_stream_restore_write)
+    X(pa_ext_stream_restore_read) X(pa_ext_stream_restore_write) \
+    X(pa_mainloop_set_poll_func) X(pa_mainloop_iterate) X(pa_proplist_new) X(pa_proplist_sets) X(pa_proplist_free) \
+    X(pa_channel_map_init_auto) X(pa_usec_to_bytes) X(pa_stream_new_with_proplist) X(pa_stream_connect_playback) \
+    X(pa_stream_get_state) X(pa_stream_writable_size) X(pa_stream_write) X(pa_stream_cork) X(pa_stream_flush) \
+    X(pa_stream_disconnect) X(pa_stream_unref) X(pa_stream_get_buffer_attr) X(pa_stream_get_index)
 
 typedef struct {
 #define WAKE_PA_FIELD(n) __typeof__(n) *n;
@@ -33,11 +39,12 @@ typedef struct {
 #undef WAKE_PA_FIELD
 } wake_pa_functions;
 
-/// Loads libpulse.so.0; 0 on success, -1 when it or one of its functions is missing.
+/// Loads libpulse.so.0; 0 on success, -1 when it or one of its functions is missing. A
+/// definition in the global scope comes first (lazy_library.h says why: the benchmark's probe).
 static inline int wake_pa_load(wake_pa_functions *f) {
     void *h = dlopen("libpulse.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!h) return -1;
-#define WAKE_PA_LOAD(n) f->n = (__typeof__(n) *)dlsym(h, #n); if (!f->n) return -1;
+#define WAKE_PA_LOAD(n) f->n = (__typeof__(n) *)wake_lazy_symbol(h, #n); if (!f->n) return -1;
     WAKE_PA_FUNCS(WAKE_PA_LOAD)
 #undef WAKE_PA_LOAD
     return 0;
@@ -330,4 +337,157 @@ static inline const char *wake_pa_error(const wake_pa_connection *c) {
 
 static inline uint32_t wake_pa_cvolume_get(const pa_cvolume *v, int i) { return v->values[i]; }
 static inline void wake_pa_cvolume_set(pa_cvolume *v, int i, uint32_t value) { v->values[i] = value; }
+// ---------------------------------------------------------------------------------------------
+// wake's own playback stream (WakeSystem/SoundServerPlayback.swift): named for the alarm, which
+// ALSA's pulse plugin cannot do (it names every stream "ALSA Playback"). One connection of its
+// own, driven by the output worker's thread alone; the worker's request descriptor joins the
+// loop's poll, so a stop wakes a wait for room at once.
+
+typedef struct {
+    wake_pa_connection c;
+    pa_stream *stream;
+    size_t frame_bytes;
+    uint32_t buffer_bytes;
+    int wake_fd;  // polled beside the loop's own descriptors while waiting for room; -1: none
+    int woken;
+} wake_pa_playback;
+
+#define WAKE_PA_POLL_MAX 32
+static int wake_pa_playback_poll(struct pollfd *ufds, unsigned long nfds, int timeout, void *userdata) {
+    wake_pa_playback *p = (wake_pa_playback *)userdata;
+    if (p->wake_fd < 0 || nfds >= WAKE_PA_POLL_MAX) return poll(ufds, nfds, timeout);
+    struct pollfd all[WAKE_PA_POLL_MAX + 1];
+    memcpy(all, ufds, nfds * sizeof *ufds);
+    all[nfds].fd = p->wake_fd;
+    all[nfds].events = POLLIN;
+    all[nfds].revents = 0;
+    int r = poll(all, nfds + 1, timeout);
+    if (r < 0) return r;
+    memcpy(ufds, all, nfds * sizeof *ufds);
+    if (all[nfds].revents) { p->woken = 1; r--; }
+    return r;
+}
+
+static inline int wake_pa_playback_alive(const wake_pa_playback *p) {
+    return p->stream && wake_pa_is_ready(&p->c) && p->c.f->pa_stream_get_state(p->stream) == PA_STREAM_READY;
+}
+
+static inline void wake_pa_playback_close(wake_pa_playback *p) {
+    if (p->stream) {
+        p->c.f->pa_stream_disconnect(p->stream);
+        p->c.f->pa_stream_unref(p->stream);
+        p->stream = NULL;
+    }
+    wake_pa_disconnect(&p->c);
+}
+
+/// Connects a playback stream called `name` to `sink` (NULL: where the server puts the
+/// application's streams, as the plugin's `default` does) within `timeout_ms`, its buffer sized
+/// for `latency_us`; 0 when it is ready. On failure the connection is closed and
+/// `wake_pa_error(&p->c)` says why.
+static inline int wake_pa_playback_open(const wake_pa_functions *f, wake_pa_playback *p, const char *sink, const char *name,
+                                        int s32, int channels, int rate, long long latency_us, int timeout_ms) {
+    memset(p, 0, sizeof *p);
+    p->wake_fd = -1;
+    if (channels < 1 || channels > PA_CHANNELS_MAX) { p->c.f = f; return -1; }
+    if (wake_pa_connect(f, &p->c, timeout_ms)) { wake_pa_disconnect(&p->c); return -1; }
+    f->pa_mainloop_set_poll_func(p->c.loop, wake_pa_playback_poll, p);
+    pa_sample_spec ss = { s32 ? PA_SAMPLE_S32LE : PA_SAMPLE_S16LE, (uint32_t)rate, (uint8_t)channels };
+    // ALSA's channel order, as the plugin maps it: the files' frames are in that order.
+    pa_channel_map map;
+    int c = channels;
+    while (c > 0 && !f->pa_channel_map_init_auto(&map, (unsigned)c, PA_CHANNEL_MAP_ALSA)) c--;
+    for (int d = c; d < channels; d++) map.map[d] = (pa_channel_position_t)(PA_CHANNEL_POSITION_AUX0 + (d - c));
+    map.channels = (uint8_t)channels;
+    pa_proplist *props = f->pa_proplist_new();
+    if (props) f->pa_proplist_sets(props, PA_PROP_MEDIA_NAME, name);
+    p->stream = f->pa_stream_new_with_proplist(p->c.context, name, &ss, &map, props);
+    if (props) f->pa_proplist_free(props);
+    if (!p->stream) { p->c.error = f->pa_context_errno(p->c.context); wake_pa_playback_close(p); return -1; }
+    pa_buffer_attr attr;
+    memset(&attr, 0xff, sizeof attr);  // (uint32_t)-1: the server's choice
+    attr.tlength = (uint32_t)f->pa_usec_to_bytes((pa_usec_t)latency_us, &ss);
+    if (f->pa_stream_connect_playback(p->stream, sink && sink[0] ? sink : NULL, &attr, PA_STREAM_ADJUST_LATENCY, NULL, NULL) < 0) {
+        p->c.error = f->pa_context_errno(p->c.context);
+        wake_pa_playback_close(p);
+        return -1;
+    }
+    for (;;) {
+        pa_stream_state_t s = f->pa_stream_get_state(p->stream);
+        if (s == PA_STREAM_READY) break;
+        if (s == PA_STREAM_FAILED || s == PA_STREAM_TERMINATED || !wake_pa_step(&p->c)) {
+            p->c.error = f->pa_context_errno(p->c.context);
+            wake_pa_playback_close(p);
+            return -1;
+        }
+    }
+    p->frame_bytes = (size_t)channels * (s32 ? 4 : 2);
+    const pa_buffer_attr *got = f->pa_stream_get_buffer_attr(p->stream);
+    p->buffer_bytes = got ? got->tlength : attr.tlength;
+    return 0;
+}
+
+/// Runs the loop once, waiting at most `timeout_ms` (0: only what is ready now).
+static inline void wake_pa_playback_iterate(wake_pa_playback *p, int timeout_ms) {
+    const wake_pa_functions *f = p->c.f;
+    if (f->pa_mainloop_prepare(p->c.loop, timeout_ms * 1000) < 0) return;
+    if (f->pa_mainloop_poll(p->c.loop) < 0) return;
+    f->pa_mainloop_dispatch(p->c.loop);
+}
+
+/// Frames the server took of `frames`; 0 when it has no room now, -1 when the stream or the
+/// server has failed (gone, killed, the stream removed).
+static inline long wake_pa_playback_write(wake_pa_playback *p, const void *data, long frames) {
+    if (!p->stream) return -1;
+    wake_pa_playback_iterate(p, 0);  // the server's requests for more, and news of its end
+    if (!wake_pa_playback_alive(p)) return -1;
+    size_t room = p->c.f->pa_stream_writable_size(p->stream);
+    if (room == (size_t)-1) return -1;
+    size_t bytes = (size_t)frames * p->frame_bytes;
+    if (bytes > room) bytes = room - room % p->frame_bytes;
+    if (bytes == 0) return 0;
+    if (p->c.f->pa_stream_write(p->stream, data, bytes, NULL, 0, PA_SEEK_RELATIVE) < 0) return -1;
+    wake_pa_playback_iterate(p, 0);  // sent now, not at the next wait
+    return (long)(bytes / p->frame_bytes);
+}
+
+/// Waits until the server has room, the stream fails, `wake_fd` is readable (then 1) or
+/// `timeout_ms` has passed; 0 otherwise.
+static inline int wake_pa_playback_wait(wake_pa_playback *p, int wake_fd, int timeout_ms) {
+    if (!p->stream) return 0;
+    p->wake_fd = wake_fd;
+    p->woken = 0;
+    long long deadline = wake_pa_now_ns() + (long long)timeout_ms * 1000000LL;
+    int woken = 0;
+    for (;;) {
+        if (!wake_pa_playback_alive(p)) break;
+        size_t room = p->c.f->pa_stream_writable_size(p->stream);
+        if (room == (size_t)-1 || room >= p->frame_bytes) break;
+        long long left = deadline - wake_pa_now_ns();
+        if (left <= 0) break;
+        wake_pa_playback_iterate(p, (int)((left + 999999) / 1000000));
+        if (p->woken) { woken = 1; break; }
+    }
+    p->wake_fd = -1;
+    return woken;
+}
+
+/// Silence at once: the stream is corked and what the server holds of it thrown away (within
+/// `timeout_ms`; a server that does not answer is left to the close).
+static inline void wake_pa_stream_success_cb(pa_stream *stream, int success, void *userdata) {
+    (void)stream;
+    *(int *)userdata = success;
+}
+
+static inline void wake_pa_playback_drop(wake_pa_playback *p, int timeout_ms) {
+    if (!wake_pa_playback_alive(p)) return;
+    wake_pa_renew(&p->c, timeout_ms);
+    int ok = 0;
+    if (wake_pa_wait(&p->c, p->c.f->pa_stream_cork(p->stream, 1, wake_pa_stream_success_cb, &ok)) == 0)
+        wake_pa_wait(&p->c, p->c.f->pa_stream_flush(p->stream, wake_pa_stream_success_cb, &ok));
+}
+
+static inline uint32_t wake_pa_playback_index(const wake_pa_playback *p) {
+    return p->stream ? p->c.f->pa_stream_get_index(p->stream) : PA_INVALID_INDEX;
+}
 #endif

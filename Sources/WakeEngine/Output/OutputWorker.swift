@@ -34,6 +34,8 @@ final class OutputWorker: @unchecked Sendable {
         var held = false
         /// `--sink`: the sink `device` opens a stream on; where the server moves it is followed.
         var sink: String?
+        /// What the volume control calls the stream on a sound server ("Alarm 06:30 (work)").
+        var streamName = RingRequest.defaultStreamName
     }
 
     let mailbox: WorkerMailbox
@@ -131,11 +133,8 @@ final class OutputWorker: @unchecked Sendable {
             }
             if mailbox.isAbandoned { return }
         }
-        var pcm: PCM
-        do {
-            pcm = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
-                          rate: source.sound.sampleRate, latency: job.latency, serverLatency: job.serverLatency)
-        } catch {
+        var pcm: any PlaybackDevice
+        do { pcm = try openDevice(source) } catch {
             return mailbox.post(.failed(.device, error.description))
         }
         if mailbox.isAbandoned { return }  // gave up on us while the open hung: never touch it again
@@ -218,7 +217,7 @@ final class OutputWorker: @unchecked Sendable {
                 want = Int(min(Int64(want), due - written))
             }
             guard mailbox.beginWrite(want) else { continue }  // the stop or abandonment is taken at the top of the loop
-            let r = pcm.write(source.pending.pointer, frames: want)
+            let r = pcm.play(source.pending.pointer, frames: want)
             if r != want { mailbox.endWrite() }
             if r > 0 {
                 peak = max(peak, source.peak(ofPending: r))
@@ -249,15 +248,26 @@ final class OutputWorker: @unchecked Sendable {
                     return fail(pcm, error.description)
                 }
             }
-            return fail(pcm, ALSAError("snd_pcm_writei", device: pcm.device, code: Int32(clamping: r)).description)
+            return fail(pcm, pcm.writeFailure(r))
         }
+    }
+
+    /// The device for this ring: wake's own stream, named for the alarm, where the PCM is ALSA's
+    /// pulse plugin and the server takes it; else the PCM itself.
+    private func openDevice(_ source: LoopingSource) throws(ALSAError) -> any PlaybackDevice {
+        if let own = SoundServerPlayback.open(device: job.device, name: job.streamName, format: source.format,
+                                              channels: source.sound.channels, rate: source.sound.sampleRate, latency: job.serverLatency) {
+            return own
+        }
+        return try PCM(device: job.device, format: source.format, channels: source.sound.channels, rate: source.sound.sampleRate,
+                       latency: job.latency, serverLatency: job.serverLatency)
     }
 
     /// The pre-roll's wait: the first audio is decoded now, so the deadline only writes. The mixer
     /// and the stream guard wait for the go: no level is touched before the deadline. False when
     /// the ring never came to this worker (stopped, abandoned, or no go in time): the device is
     /// closed, unless abandoned (then it is never touched again).
-    private func holdForTheDeadline(_ pcm: PCM, _ source: LoopingSource) -> Bool {
+    private func holdForTheDeadline(_ pcm: any PlaybackDevice, _ source: LoopingSource) -> Bool {
         if source.pending.frames == 0, mailbox.beginSoundRead() {
             try? source.fill()  // a failure here is met again, and reported, by the first read after the go
             mailbox.endSoundRead()
@@ -271,51 +281,17 @@ final class OutputWorker: @unchecked Sendable {
         return false
     }
 
-    /// Polls the device's descriptors for room and the mailbox's request descriptor, so a stop
-    /// wakes the worker at once; at the latest after a period, in case a plugin's descriptors
-    /// never say there is room (without a request descriptor: every 25 ms).
-    private func waitForRoom(_ pcm: PCM) {
-        let n = pcm.fillPollDescriptors(&pollSet)
-        if n == 0 || pcm.isClockless {  // a clockless PCM's descriptors are always ready
-            SystemClock.sleep(for: .milliseconds(5))
-            return
-        }
-        let requests = mailbox.requests
-        var count = n
-        if let requests {
-            let request = Poll.Descriptor(fd: requests.fd, events: Poll.readable, revents: 0)
-            if pollSet.count > n { pollSet[n] = request } else { pollSet.append(request) }
-            count += 1
-        }
-        // The device's descriptors say when there is room, and the eventfd brings a stop, a go,
-        // a resync or an abandonment at once, so the timeout is only a net, as aplay's blocking
-        // write has none: at a period (125 ms on a server's plugin) it fired between the plugin's
-        // signals, half again as many wake-ups as aplay's and a third of the worker's CPU (issue 28).
-        let ready: Int
-        do {
-            ready = try Poll.wait(&pollSet, count: count, timeout: requests != nil ? .seconds(1) : .milliseconds(25))
-        } catch {
-            // A poll that fails on the device's and the mailbox's own descriptors would fail
-            // again at once: a pause as for a device without descriptors, not a spin.
-            SystemClock.sleep(for: .milliseconds(5))
-            return
-        }
-        guard ready > 0 else { return }
-        if requests != nil, pollSet[n].revents != 0 {
-            mailbox.drainRequests()
-            return
-        }
-        if (Int16(bitPattern: pcm.revents(&pollSet, count: n)) & (Poll.writable | Poll.error)) == 0 {
-            // Ready descriptors without room (some plugins): do not spin.
-            SystemClock.sleep(for: .milliseconds(5))
-        }
+    /// Waits for room on the device, or for the mailbox's request descriptor, so a stop wakes
+    /// the worker at once.
+    private func waitForRoom(_ pcm: any PlaybackDevice) {
+        if pcm.waitForRoom(wakingOn: mailbox.requests?.fd, descriptors: &pollSet) { mailbox.drainRequests() }
     }
 
     /// A put-back of a dead wake's levels that the start gave up on has ended while this worker
     /// rings (AbandonedRestore): a change it had sent to a frozen server may have landed since
     /// the guard raised the output, so the guard looks again, as at the start of the ring, and
     /// raises what was brought down; what goes back at the end is still what was first saved.
-    private func recheckGuard(_ pcm: PCM) {
+    private func recheckGuard(_ pcm: any PlaybackDevice) {
         if let floor = job.mixer.floor, !job.leavesUserLevels {
             raisedMixer = job.ledger.recheck(raisedMixer, device: job.device, floor: floor, worker: mailbox.id) { mailbox.post($0) }
         }
@@ -366,15 +342,12 @@ final class OutputWorker: @unchecked Sendable {
     /// and a new one opened on the chosen sink (what was queued is dropped: a skip of at most the
     /// buffer), with the stream guard on it; nil when the open failed (said: the fallback chain
     /// takes over) or the loop gave up on this worker meanwhile.
-    private func reopen(_ pcm: PCM, _ source: LoopingSource) -> PCM? {
+    private func reopen(_ pcm: any PlaybackDevice, _ source: LoopingSource) -> (any PlaybackDevice)? {
         releaseStream()
         pcm.drop()
         pcm.close()
-        let again: PCM
-        do {
-            again = try PCM(device: job.device, format: source.format, channels: source.sound.channels,
-                            rate: source.sound.sampleRate, latency: job.latency, serverLatency: job.serverLatency)
-        } catch {
+        let again: any PlaybackDevice
+        do { again = try openDevice(source) } catch {
             releaseMixer()
             mailbox.post(.failed(.device, error.description))
             return nil
@@ -394,7 +367,7 @@ final class OutputWorker: @unchecked Sendable {
         SoundServerStream.unloadModule(index)
     }
 
-    private func fail(_ pcm: PCM, _ reason: String) {
+    private func fail(_ pcm: any PlaybackDevice, _ reason: String) {
         releaseStream()
         pcm.drop()
         pcm.close()
@@ -408,13 +381,13 @@ final class OutputWorker: @unchecked Sendable {
     /// server's plugin has already handed what is queued to the server (ALSA's rewind there only
     /// moves its own pointer), so a fade would queue behind it and never be heard: the drop alone
     /// corks and flushes the server's stream, silence at once.
-    private func stop(_ pcm: PCM, _ source: LoopingSource) {
+    private func stop(_ pcm: any PlaybackDevice, _ source: LoopingSource) {
         let rewound = pcm.isClockless || pcm.isServerBacked ? 0 : pcm.rewindQueued()
         let frames = source.sound.frames
         if frames > 0, !pcm.isServerBacked, mailbox.beginSoundRead() {
             let fade = source.fadeOut(rewound: Int64(rewound), frames: max(1, source.sound.sampleRate / 100))
             mailbox.endSoundRead()
-            if fade.frames > 0 { _ = pcm.write(fade.pointer, frames: fade.frames) }
+            if fade.frames > 0 { _ = pcm.play(fade.pointer, frames: fade.frames) }
             if !pcm.isClockless {
                 let queued = Int64(max(0, pcm.delayFrames)) * 1_000_000_000 / Int64(max(1, pcm.rate))
                 SystemClock.sleep(for: .nanoseconds(min(queued, 20_000_000)))

@@ -35,6 +35,10 @@ public struct RingRequest {
     /// `--sink`: the sound server's sink `device` opens a stream on (`SinkChoice.pcm`); while the
     /// ring plays there, where the server moves the stream is followed and said.
     public var sink: String?
+    /// What a sound server's volume control calls the ring's stream: the alarm ("Alarm 06:30
+    /// (work)"), as the media widget titles it.
+    public var streamName = RingRequest.defaultStreamName
+    public static let defaultStreamName = "wake"
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
                 fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,

@@ -337,7 +337,8 @@ public final class SupervisedOutput: SoundOutput {
             try OutputWorker.spawn(.init(device: device, source: source, latency: latency, serverLatency: serverLatency,
                                          unpaced: request.unpaced, ledger: mixers, mixer: request.mixer,
                                          leavesUserLevels: request.leavesUserLevels, held: held,
-                                         sink: request.sink.flatMap { SinkChoice.pcm(choice: $0) == device ? $0 : nil }),
+                                         sink: request.sink.flatMap { SinkChoice.pcm(choice: $0) == device ? $0 : nil },
+                                         streamName: request.streamName),
                                    mailbox: mailbox)
         } catch {
             return failed(.device, "cannot start the sound thread (\(error))")

@@ -89,6 +89,10 @@ public final class Runner {
         return MathChallenge(using: &generator)
     }
 
+    /// What a sound server's volume control calls alarm `id`'s stream; the session names it as
+    /// the media widget titles it.
+    public var streamName: (String) -> String = { _ in RingRequest.defaultStreamName }
+
     public init(clock: RuntimeClock, timers: TimerFactory, output: SoundOutput) {
         self.clock = clock
         self.timers = timers
@@ -407,7 +411,8 @@ public final class Runner {
     /// Plays the first waiting pre-ring, when the output is free.
     private func startNextPreRing() {
         guard ringing.isEmpty, !soundingPre, let next = preRinging.first,
-              let b = byID[next], let request = b.setup.preRingRequest else { return }
+              let b = byID[next], var request = b.setup.preRingRequest else { return }
+        request.streamName = streamName(next)
         sounding = next
         soundingPre = true
         preRingSaidSilent = false
@@ -448,10 +453,10 @@ public final class Runner {
     /// `--escalate`, at its round's level.
     private func ringRequest(_ a: Alarm) -> RingRequest {
         // `--check-up`'s question: short and quiet, the alarm's share as a pre-alarm's is.
-        if a.engine.checkUp != nil {
-            return a.setup.ring.preRing(percent: Defaults.checkUpPercent, lead: Defaults.checkUpWindow)
-        }
-        return (a.engine.snoozesUsed > 0 ? a.setup.ring.afterSnooze : a.setup.ring).round(a.engine.round, of: a.setup.settings.unattended)
+        var r = a.engine.checkUp != nil ? a.setup.ring.preRing(percent: Defaults.checkUpPercent, lead: Defaults.checkUpWindow)
+            : (a.engine.snoozesUsed > 0 ? a.setup.ring.afterSnooze : a.setup.ring).round(a.engine.round, of: a.setup.settings.unattended)
+        r.streamName = streamName(a.setup.id)
+        return r
     }
 
     private func discardPreroll(of id: String) {

@@ -192,9 +192,7 @@ public final class MediaPlayers: RuntimeObserver, SessionAttachment {
     }
 
     private func track(for id: String, _ phase: Phase) -> MediaPlayer.Track {
-        var time = session.deadlineText(of: id)
-        if session.standing { time += " (\(id))" }
-        var title = localized("Alarm {name}", time)
+        var title = session.alarmTitle(of: id)
         if case .snoozed(let until, let at) = phase {
             title += localized(", snoozed until {time}", Formatting.clockTimeAndDay(until, now: at, zone: session.zone))
         }

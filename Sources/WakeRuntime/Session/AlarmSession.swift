@@ -109,6 +109,7 @@ public final class AlarmSession: SessionContext {
         logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
         consoleObserver.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
         logObserver?.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
+        runner.streamName = { [unowned self] in alarmTitle(of: $0) }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
         runner.observe(with: codeRelease)

@@ -23,6 +23,16 @@ public protocol SessionContext: AnyObject {
     func record(_ event: String, _ fields: [(String, JSONValue)])
 }
 
+extension SessionContext {
+    /// What the media widget and the sound server's volume control call alarm `id`: "Alarm
+    /// 06:30", with the standing alarm's name ("Alarm 06:30 (work)").
+    public func alarmTitle(of id: String) -> String {
+        var time = deadlineText(of: id)
+        if standing { time += " (\(id))" }
+        return localized("Alarm {name}", time)
+    }
+}
+
 /// Something a session runs beside its alarms: the control endpoint, the desktop notifier, the
 /// daemon's notices (and whatever comes next, MPRIS). A session takes them as a list, starts
 /// each when it starts, gives each a turn before every wait, and stops each when it ends, so
