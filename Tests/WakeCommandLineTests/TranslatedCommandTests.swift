@@ -28,6 +28,20 @@ struct TranslatedCommandTests {
         #expect(try world.listJSON().first?["state"] as? String == "waiting")
     }
 
+    @Test("a timer's row in German, paused or running; list --json keeps its English state")
+    func timerRow() throws {
+        var world = try TestWorld()
+        world.messages = .table(["{span} timer, {left} left": "Timer {span}, noch {left}",
+                                 "paused, {span} timer, {left} left": "pausiert, Timer {span}, noch {left}"])
+        #expect(world.run(["timer", "4m", "tea", "-D", "null"]).code == 0)
+        var r = world.run(["list"])
+        #expect(r.out.contains { $0.contains("Timer 4m, noch 4m") }, "\(r)")
+        #expect(world.run(["pause", "tea"]).code == 0)
+        r = world.run(["list"])
+        #expect(r.out.contains { $0.contains("pausiert, Timer 4m, noch 4m") }, "\(r)")
+        #expect(try world.listJSON().first?["state"] as? String == "paused, 4m timer, 4m left")
+    }
+
     @Test("a doctor finding and its fix in German; doctor --json keeps them English")
     func doctorFinding() throws {
         var world = try TestWorld()

@@ -77,7 +77,7 @@ extension Doctor {
                                                                           sub.printable))
         case (false, "active"):
             return DoctorFinding(.daemon, "daemon.unit", .warn,
-                                 localized("{unit} is active but not enabled ({state}): it will not start at the next login or boot",
+                                 localized("{unit} is active but not enabled ({file}): it will not start at the next login or boot",
                                            unit + at, file.printable),
                                  fix: "systemctl --user enable wake")
         case (_, "activating"), (_, "reloading"):

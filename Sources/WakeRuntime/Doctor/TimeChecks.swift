@@ -14,7 +14,7 @@ extension Doctor {
                 continue
             }
             let list = times.map { RingTimes.phrase($0, now: now, zone: zone) }.joined(separator: "; ")
-            let next = row.state == localized("waiting") ? localized("next {times}", list)
+            let next = row.isWaiting ? localized("next {times}", list)
                 : localized("next {times} ({state})", list, row.state.printable)
             out.append(DoctorFinding(.time, "time.next", alarms: [row.alarm.name], .pass, next))
         }

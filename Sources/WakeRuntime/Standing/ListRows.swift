@@ -8,6 +8,9 @@ extension StandingAlarmActions {
         var alarm: StandingAlarm
         var next: Deadline?
         var state: String
+        /// Nothing to say of it but that it waits for its next ring (`state` is "waiting", in
+        /// the reader's language): known as a fact, never by comparing the words.
+        var isWaiting = false
         var skipNext: Bool
         var missed: Instant?
         /// Until when `wake pause` keeps it quiet, while that is ahead.
@@ -61,7 +64,7 @@ extension StandingAlarmActions {
             let reasons = StandingSchedule.reasons(ahead, skipsAhead: skips.count, now: now, zone: zone)
             let reasonsAll = plan.passedOver.count < StandingSchedule.passedOverKept
             let noDay = daysOff.noDay(a.name, plan)
-            var state = localized("waiting")
+            var state: String?  // nil: waiting
             // The pause in force, or else the next one planned.
             let pause = record.pauses.first { $0.until > now }
             let pausedFrom = pause.flatMap { $0.hasBegun(at: now) ? nil : $0.from }
@@ -89,8 +92,9 @@ extension StandingAlarmActions {
             } else if upcoming == nil {
                 state = localized("done")  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            if !a.isOff, let timer = timerState(a, state: state, now: now) { state = timer }
-            return Row(alarm: a, next: upcoming, state: state, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
+            let isWaiting = state == nil
+            if !a.isOff, let timer = timerState(a, waiting: isWaiting, now: now) { state = timer }
+            return Row(alarm: a, next: upcoming, state: state ?? localized("waiting"), isWaiting: isWaiting && state == nil, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
                        pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [], engine: read?.engine,
                        passedOver: ahead, reasons: reasons, reasonsAll: reasonsAll, noDay: noDay, skips: skips, pausedFrom: pausedFrom,
                        pauses: record.pauses.filter { $0.until > now },
@@ -151,12 +155,17 @@ extension StandingAlarmActions {
     static func liveState(_ r: ControlRecord, zone: TimeZoneRules, now: Instant, counted: Bool = false) -> String {
         let count = counted ? r.snoozes ?? SnoozeCount() : SnoozeCount()
         // `--unattended`'s round, in the table: `snoozed until 07:19 (unanswered, round 2 of 3)`.
-        let round = counted ? r["round"].flatMap { round in r["rounds"].map { " (unanswered, round \(round) of \($0))" } } ?? "" : ""
+        let unanswered = { (state: String) -> String in
+            guard counted, let round = r["round"], let rounds = r["rounds"] else { return state }
+            return localized("{state} (unanswered, round {round} of {rounds})", state, round.printable, rounds.printable)
+        }
         switch r["state"] {
         case "snoozed":
-            let until = r.instant("next").map { " until " + Formatting.clockTimeAndDay($0, now: now, zone: zone) }
-            return count.snoozed + (until ?? "") + round
-        case let s? where s == "ringing" || s == "silent": return s + (count.ofLimit.map { " (snoozed \($0))" } ?? "") + round
+            guard let until = r.instant("next") else { return unanswered(count.snoozed) }
+            return unanswered(localized("{state} until {time}", count.snoozed, Formatting.clockTimeAndDay(until, now: now, zone: zone)))
+        case let s? where s == "ringing" || s == "silent":
+            let said = s == "ringing" ? localized("ringing") : localized("silent")
+            return unanswered(count.ofLimit.map { localized("{state} (snoozed {count})", said, $0) } ?? said)
         case let s?: return s.printable
         case nil: return "?"
         }

@@ -110,10 +110,16 @@ extension StandingAlarmActions {
 extension StandingAlarmActions {
     /// A timer's state in `wake list`: `4m timer, 3m20s left`, `paused, 3m20s left`; nil for an
     /// alarm, or a timer whose state says more (ringing, snoozed, missed).
-    static func timerState(_ a: StandingAlarm, state: String, now: Instant) -> String? {
-        guard let t = a.timer, state == localized("waiting") || t.remaining != nil, let left = a.remaining(at: now) else { return nil }
-        let span = DurationText.format(t.span) + (t.repeats ? " repeating" : "")
-        return (t.remaining != nil ? "paused, " : "") + "\(span) timer, \(StandingTimer.remainingText(left)) left"
+    static func timerState(_ a: StandingAlarm, waiting: Bool, now: Instant) -> String? {
+        guard let t = a.timer, waiting || t.remaining != nil, let left = a.remaining(at: now) else { return nil }
+        let span = DurationText.format(t.span)
+        let remaining = StandingTimer.remainingText(left)
+        switch (t.remaining != nil, t.repeats) {
+        case (false, false): return localized("{span} timer, {left} left", span, remaining)
+        case (false, true): return localized("{span} repeating timer, {left} left", span, remaining)
+        case (true, false): return localized("paused, {span} timer, {left} left", span, remaining)
+        case (true, true): return localized("paused, {span} repeating timer, {left} left", span, remaining)
+        }
     }
 
     /// `wake list --json`'s `timer`: null for an alarm; else its span, the seconds left (rounded
