@@ -110,6 +110,22 @@ public enum FaultInjector {
         #endif
     }
 
+    /// Whether the next call at `site` would fail, without counting it as a call: for a path
+    /// that stands in front of the site (wake's own sound-server stream before `pcm.open`) and
+    /// must leave the fault to the call it was written for.
+    public static func wouldFault(_ site: String, target: String? = nil) -> Bool {
+        #if DEBUG
+        if let scope {
+            var copy = scope.rules.withLock { $0 }
+            if match(&copy, site, target) != nil { return true }
+        }
+        var copy = rules.withLock { $0 }
+        return !copy.isEmpty && match(&copy, site, target) != nil
+        #else
+        return false
+        #endif
+    }
+
     /// `body` as a thread started now runs it: under the starting task's rules (debug builds).
     /// A thread inherits no task-local value, and a worker's calls are part of what a test of
     /// the thing that started it means to fail.

@@ -35,11 +35,12 @@ public final class SoundServerPlayback: PlaybackDevice {
 
     /// Opens wake's stream for `device` when that PCM is the pulse plugin and a server can be
     /// reached; nil otherwise, or when the stream cannot be made (then ALSA's plugin is opened
-    /// as before, and its failure, if it fails too, is the one said).
+    /// as before, and its failure, if it fails too, is the one said; so is a fault a test injects
+    /// at `pcm.open`, left to that open).
     public static func open(device: String, name: String, format: PCM.SampleFormat, channels: Int, rate: Int,
                             latency: Duration) -> SoundServerPlayback? {
         guard SoundServerStream.library.loaded, SoundServerEnvironment.explainUnreachable(device: device) == nil,
-              FaultInjector.fault("pcm.open", target: device) == nil, let sink = pulseSink(ofPCM: device) else { return nil }
+              !FaultInjector.wouldFault("pcm.open", target: device), let sink = pulseSink(ofPCM: device) else { return nil }
         return try? SoundServerPlayback(device: device, sink: sink, name: name, format: format, channels: channels, rate: rate,
                                         latency: latency)
     }
