@@ -145,7 +145,9 @@ public struct AlarmOption: Sendable, Hashable {
 
     /// The value `text` stands for, or the one line saying why it cannot, starting with the option.
     public func parse(_ text: String) -> Result<Value, Problem> {
-        func fail(_ reason: String) -> Result<Value, Problem> { .failure(Problem(option: name, message: "\(flag)\(reason)")) }
+        // An option config.toml alone takes is named as its key: there is no flag to give.
+        let said = scope == [.config] ? name : flag
+        func fail(_ reason: String) -> Result<Value, Problem> { .failure(Problem(option: name, message: "\(said)\(reason)")) }
         if let special = explain?(text) { return fail(special) }
         switch kind {
         case .file:
@@ -411,12 +413,25 @@ extension AlarmOption {
                                               + "clock-format (GNOME), else the locale's LC_TIME, does (locale); --json, --events and the "
                                               + "D-Bus API stay ISO 8601.")
 
+    /// The bedtime reminder (`BedtimeReminder`): this long before the next alarm, the daemon
+    /// says it is time for bed, with the bedtime check's verdict. config.toml's alone: a night's
+    /// sleep is the sleeper's, whichever alarm ends it.
+    public static let sleepTarget = AlarmOption("sleep-target", .duration(minimum: .seconds(1), zero: nil,
+                                                                          maximum: BedtimeReminder.longestTarget),
+                                                default: nil, unset: "no bedtime reminder", scope: [.config],
+                                                help: "How long you want to sleep: this long before the next alarm, the daemon shows "
+                                                    + "'Bed now for 8h before 06:30 (work)' with the bedtime check's verdict and "
+                                                    + "Skip tomorrow and Not tonight buttons (not while the session is locked or idle; "
+                                                    + "at most 16h).") { text in
+        (try? DurationText.parse(text)) == .zero ? ": must be longer than zero, as 8h; leave the key out for no reminder" : nil
+    }
+
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
                                             hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead, group, switchState,
-                                            message, inhibit, notify, noticeBefore, clock]
+                                            message, inhibit, notify, noticeBefore, sleepTarget, clock]
 
     /// The schedule's options that choose which days an alarm rings on (`DayRules`,
     /// `FirstEventSchedule`): not its holiday calendars, which pass over a few, nor its group.

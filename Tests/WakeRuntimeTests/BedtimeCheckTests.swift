@@ -42,8 +42,17 @@ struct BedtimeCheckTests {
         let fake = FakeChecks()
         private(set) var check: BedtimeCheck!
         var notices: [DesktopNotice] = []
+        /// The bedtime reminders shown: the alarm, its occurrence, the notice.
+        var reminders: [(alarm: String, occurrence: Instant, notice: DesktopNotice)] = []
+        /// What logind says of the session, as the reminder's check asks it on its thread.
+        let presence = PresenceBox()
+        final class PresenceBox: Sendable {
+            private let value = Mutex(SessionPresence.present)
+            func withLock<T>(_ body: (inout SessionPresence) -> T) -> T { value.withLock { body(&$0) } }
+        }
 
-        init(alarms: [StandingAlarm], at now: Instant = RunnerTests.evening, notifications: Bool = true) throws {
+        init(alarms: [StandingAlarm], at now: Instant = RunnerTests.evening, notifications: Bool = true,
+             sleepTarget: Duration? = nil) throws {
             directory = NSTemporaryDirectory() + "wake-bedtime-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             store = AlarmStore(alarmsFile: directory + "/config/alarms.toml", historyFile: directory + "/state/history.toml")
@@ -57,6 +66,8 @@ struct BedtimeCheckTests {
             let fake = self.fake
             check = BedtimeCheck(lead: BedtimeLedger.lead(noticeBefore: .zero), controller: controller, clock: world, timers: world,
                                  notifyMode: .auto, notify: notifications ? { [unowned self] in notices.append($0) } : nil,
+                                 reminders: .init(target: { sleepTarget }, presence: { [presence] in presence.withLock { $0 } },
+                                                  remind: { [unowned self] in reminders.append(($0, $1, $2)) }),
                                  checks: { fake.run($0) })
             controller.onFilesChanged = { [unowned self] in check.filesChanged() }
             try controller.start()

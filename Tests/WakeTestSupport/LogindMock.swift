@@ -97,6 +97,24 @@ final class LogindMock: DBusMockFixture {
         guard r.exitCode == 0 else { throw WakeTestError("EmitSignal PrepareForSleep(\(start)) failed: \(r)") }
     }
 
+    /// Adds a login session of `uid` on seat0 (the template's `AddSession`); its object path.
+    @discardableResult
+    func addSession(_ id: String, uid: uid_t = getuid(), active: Bool = true) async throws -> String {
+        let r = try await client(LogindMock.busctl, ["--address=\(address)", "call", "org.freedesktop.login1", "/org/freedesktop/login1",
+                                                     "org.freedesktop.DBus.Mock", "AddSession", "ssusb", id, "seat0", String(uid),
+                                                     "user\(uid)", active ? "true" : "false"])
+        guard r.exitCode == 0 else { throw WakeTestError("AddSession(\(id)) failed: \(r)") }
+        return "/org/freedesktop/login1/session/\(id)"
+    }
+
+    /// Sets a session's `LockedHint` or `IdleHint` as its screen locker or idle monitor would.
+    func setHint(_ hint: String, _ value: Bool, session id: String) async throws {
+        let r = try await client(LogindMock.busctl, ["--address=\(address)", "call", "org.freedesktop.login1",
+                                                     "/org/freedesktop/login1/session/\(id)", "org.freedesktop.DBus.Properties", "Set",
+                                                     "ssv", "org.freedesktop.login1.Session", hint, "b", value ? "true" : "false"])
+        guard r.exitCode == 0 else { throw WakeTestError("Set \(hint)=\(value) on session \(id) failed: \(r)") }
+    }
+
     /// One entry of logind's `ListInhibitors()`: the locks still held.
     struct Inhibitor: Equatable, CustomStringConvertible {
         var what, who, why, mode: String

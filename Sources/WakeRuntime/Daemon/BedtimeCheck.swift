@@ -25,6 +25,11 @@ import WakeSystem
 ///
 /// What it says (`BedtimeLedger`): each FAIL and WARN a journal line and a `bedtime_check` event;
 /// a FAIL also a notification through the daemon's notifier, once per occurrence and problem.
+///
+/// The bedtime reminder (`sleep-target`, issue 56) is a check too: at the next alarm's time less
+/// the target, the check of that alarm runs first of all, after logind says someone is at the
+/// screen (else it looks again each minute for an hour), and its verdict goes into the reminder
+/// (`BedtimeReminder`) in place of a notification of its own. A `bedtime` event either way.
 final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     /// What one check is about, handed to its thread as values.
     struct Subject {
@@ -32,6 +37,18 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         var occurrence: Instant
         /// The daemon's `--notify`: whether and how the notification server is checked too.
         var notify: AlarmOptions.NotifyMode
+        /// The sleep target, when this check is the bedtime reminder's.
+        var reminder: Duration? = nil
+    }
+
+    /// The bedtime reminder's parts, given by the daemon (the tests give their own).
+    struct Reminders {
+        /// config.toml's `sleep-target` as last read; nil for no reminder.
+        var target: () -> Duration?
+        /// Whether someone is at the screen, asked on the check's thread.
+        var presence: @Sendable () -> SessionPresence = { SessionPresence.current() }
+        /// Shows the reminder (with its buttons); nil findings never come here.
+        var remind: (_ alarm: String, _ occurrence: Instant, DesktopNotice) -> Void
     }
 
     /// The checks, run on the check's thread; nil when a signal that ends the daemon ended them.
@@ -43,7 +60,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     static let giveUpAfter: Duration = .seconds(120)
 
     /// A check's findings, posted from its thread to the loop.
-    private typealias Posted = (job: Int, findings: [DoctorFinding]?)
+    private typealias Posted = (job: Int, findings: [DoctorFinding]?, presence: SessionPresence?)
 
     private unowned var session: SessionContext!
     private let controller: DaemonController
@@ -53,6 +70,13 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     private let notifyMode: AlarmOptions.NotifyMode
     private let notify: ((DesktopNotice) -> Void)?
     private let checks: Checks
+    private let reminders: Reminders?
+    /// The occurrence each alarm's reminder was shown for (or given up on), so it comes once.
+    private var reminded: [String: Instant] = [:]
+    /// A reminder held back by a locked or idle session: asked again from `at`.
+    private var heldBack: (alarm: String, occurrence: Instant, at: Instant)?
+    /// The next alarm's reminder, due now.
+    private var reminderWanted: (alarm: String, occurrence: Instant)?
     private var mailbox: PostBox<Posted>?
     private var registration: Reactor.Registration?
     private var timer: DeadlineTimer?
@@ -75,7 +99,9 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     /// no reason to wake a suspended machine. `notifyMode`: the daemon's `--notify`; `notify`: its
     /// notifier, nil when notifications are off. `checks`: the tests give their own.
     init(lead: Duration, controller: DaemonController, clock: RuntimeClock, timers: TimerFactory,
-         notifyMode: AlarmOptions.NotifyMode, notify: ((DesktopNotice) -> Void)?, checks: @escaping Checks = BedtimeCheck.doctor) {
+         notifyMode: AlarmOptions.NotifyMode, notify: ((DesktopNotice) -> Void)?, reminders: Reminders? = nil,
+         checks: @escaping Checks = BedtimeCheck.doctor) {
+        self.reminders = reminders
         self.lead = lead
         self.notifyMode = notify == nil ? .off : notifyMode
         self.controller = controller
@@ -159,10 +185,29 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         }
         let present = Set(ids)
         dueAsked = dueAsked.filter { present.contains($0.key) }
+        reminded = reminded.filter { present.contains($0.key) }
+        if let due = reminderDue(ids, now), soonest.map({ due < $0 }) ?? true { soonest = due }
         if let soonest, soonest != timerAt {
             // Without its timer, the moment is seen at the next wake of the loop.
             timerAt = (try? timer?.arm(Wait(instant: soonest, clock: .wall))) != nil ? soonest : nil
         }
+    }
+
+    /// The next alarm's reminder: wanted now when its moment has come (and no locked screen holds
+    /// it back), else its moment, for the timer.
+    private func reminderDue(_ ids: [String], _ now: Instant) -> Instant? {
+        guard let target = reminders?.target() else { return nil }
+        let next = ids.compactMap { id -> (String, Instant)? in
+            guard case .armed? = session.runner.state(of: id), let at = controller.occurrence(of: id) else { return nil }
+            return (id, at)
+        }.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        guard let (id, at) = next, reminded[id] != at, var due = BedtimeReminder.due(occurrence: at, target: target, now: now) else {
+            return nil
+        }
+        if let held = heldBack, held.alarm == id, held.occurrence == at { due = max(due, held.at) }
+        guard due <= now else { return due }
+        if running?.subject.reminder == nil || running?.subject.alarm.name != id { reminderWanted = (id, at) }
+        return nil
     }
 
     /// An armed alarm's occurrence, while a check of it may still run.
@@ -183,6 +228,13 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         // ring's stream as its own.
         let ids = session.runner.alarmIDs
         guard !ids.contains(where: isActive) else { return }
+        if let wanted = reminderWanted, let target = reminders?.target() {
+            reminderWanted = nil
+            guard case .armed? = session.runner.state(of: wanted.alarm),
+                  controller.occurrence(of: wanted.alarm) == wanted.occurrence else { return }
+            waiting.remove(wanted.alarm)
+            return run(wanted.alarm, occurrence: wanted.occurrence, reminder: target)
+        }
         if nextWanted {
             nextWanted = false
             let next = ids.compactMap { id in checkable(id, now).map { (id, $0) } }.min { $0.1 < $1.1 }
@@ -204,16 +256,22 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
 
     // MARK: the check
 
-    private func run(_ id: String, occurrence: Instant) {
+    private func run(_ id: String, occurrence: Instant, reminder: Duration? = nil) {
         guard let mailbox, let alarm = controller.armedAlarm(id) else { return }
         jobs += 1
         let job = jobs
-        let subject = Subject(alarm: alarm, occurrence: occurrence, notify: notifyMode)
+        let subject = Subject(alarm: alarm, occurrence: occurrence, notify: notifyMode, reminder: reminder)
         let checks = self.checks
+        let presence = reminder == nil ? nil : reminders?.presence
         // The findings go into the bedtime_check event and its hooks: English and 24-hour, as the
         // child that makes them writes them (a thread of its own binds no language either).
         do {
-            try DetachedThread.start { mailbox.post((job, checks(subject))) }
+            try DetachedThread.start {
+                // Nobody at the screen: no check either, until someone is.
+                let here = presence?()
+                if case .away? = here { return mailbox.post((job, [], here)) }
+                mailbox.post((job, checks(subject), here))
+            }
             running = (job, subject, clock.monotonic())
         } catch {
             session.console.error("warning: cannot start the bedtime check of '\(id.printable)' (\(error)); the alarm rings without it")
@@ -222,24 +280,64 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
 
     private func collect() {
         guard let mailbox else { return }
-        for (job, findings) in mailbox.take() {
+        for (job, findings, presence) in mailbox.take() {
             guard let r = running, r.job == job else { continue }  // given up before it ended
             running = nil
             dirty = true  // the next waiting check may start
             // Ended by a signal that ends the daemon; an alarm removed meanwhile is not said.
             guard let findings, session.runner.state(of: r.subject.alarm.name) != nil else { continue }
-            report(r.subject, findings)
+            if let target = r.subject.reminder {
+                if case .away(let why)? = presence {
+                    holdBack(r.subject, target: target, why: why)
+                } else {
+                    remind(r.subject, target, findings)
+                }
+            } else {
+                report(r.subject, findings)
+            }
         }
     }
 
     // MARK: what is said
 
-    private func report(_ s: Subject, _ findings: [DoctorFinding]) {
+    /// The reminder's check came back: said as any check (its lines and events), and its verdict
+    /// shown in the reminder, which takes the place of the check's own notification.
+    private func remind(_ s: Subject, _ target: Duration, _ findings: [DoctorFinding]) {
+        let name = s.alarm.name
+        reminded[name] = s.occurrence
+        heldBack = nil
+        report(s, findings, inReminder: true)
+        let at = Formatting.clockTime(s.occurrence, zone: session.zone)
+        let verdict = BedtimeReminder.verdict(findings)
+        let shown = reminders != nil && notify != nil
+        session.console.info("bedtime: alarm '\(name.printable)' at \(at) is \(DurationText.format(target)) away: time for bed "
+                             + "(the checks: \(verdict.word))")
+        session.record("bedtime", [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(s.occurrence, zone: session.zone))),
+                                   ("target", .string(DurationText.format(target))), ("verdict", .string(verdict.word)),
+                                   ("shown", .bool(shown))])
+        if shown {
+            reminders?.remind(name, s.occurrence, BedtimeReminder.notice(alarm: "\(at) (\(name))", target: target, findings: findings))
+        }
+    }
+
+    /// Nobody at the screen: the reminder waits, looked at again each minute within its window.
+    private func holdBack(_ s: Subject, target: Duration, why: String) {
+        let name = s.alarm.name
+        let first = heldBack.map { $0.alarm != name || $0.occurrence != s.occurrence } ?? true
+        heldBack = (name, s.occurrence, clock.now().realtime + BedtimeReminder.retry)
+        guard first else { return }
+        let at = Formatting.clockTime(s.occurrence, zone: session.zone)
+        session.console.info("bedtime: alarm '\(name.printable)' at \(at): the reminder waits, the session is \(why)")
+        session.record("bedtime", [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(s.occurrence, zone: session.zone))),
+                                   ("target", .string(DurationText.format(target))), ("shown", .bool(false)), ("held", .string(why))])
+    }
+
+    private func report(_ s: Subject, _ findings: [DoctorFinding], inReminder: Bool = false) {
         let name = s.alarm.name
         let outcome = ledger.record(alarm: name, occurrence: s.occurrence, findings: findings)
         ledger.keep(only: Set(session.runner.alarmIDs))
         let at = Formatting.clockTime(s.occurrence, zone: session.zone)
-        let notifying = notify != nil && !outcome.notify.isEmpty
+        let notifying = !inReminder && notify != nil && !outcome.notify.isEmpty
         for f in outcome.said + outcome.cleared {
             session.console.error(BedtimeLedger.line(alarm: name, at: at, f))
             var fields: [(String, JSONValue)] = [

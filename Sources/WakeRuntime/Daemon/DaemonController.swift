@@ -192,6 +192,13 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
          "kept": kept.count, "standingAlarms": standingAlarms.count]
     }
 
+    /// config.toml's `sleep-target` as last read (`BedtimeReminder`); nil for none, or a value set aside.
+    public var sleepTarget: Duration? {
+        guard let text = config.entry(AlarmOption.sleepTarget.name)?.value,
+              case .success(.duration(let d)) = AlarmOption.sleepTarget.parse(text) else { return nil }
+        return d
+    }
+
     /// The config file's defaults the alarms are armed under, as last read.
     public var configDefaults: ConfigDefaults { config }
 

@@ -109,9 +109,20 @@ public enum StandingAlarmDaemon {
         if let warning = wake.warning { console.error("warning: " + warning) }
         // Before an alarm, and after a change of the files, `wake doctor`'s checks for the next
         // alarm; on timers of the ordinary clocks (a check wakes no suspended machine).
+        // The notices before and after each alarm, and the bedtime reminder's: without their
+        // timer the alarms still ring, only the notices are lost.
+        let skip = { (name: String) throws(WakeFailure) in
+            _ = try StandingAlarmActions.skip(name: name, undo: false, console: console)
+        }
+        let notices = notifyMode == .off ? nil
+            : try? AdvanceNotices(lead: noticeLead, console: console, occurrence: { [unowned controller] in controller.occurrence(of: $0) },
+                                  skip: skip)
+        let reminders = BedtimeCheck.Reminders(target: { [unowned controller] in controller.sleepTarget },
+                                               remind: { [weak notices] in notices?.remind($0, $1, $2) })
         let bedtime = BedtimeCheck(lead: BedtimeLedger.lead(noticeBefore: noticeLead), controller: controller,
                                    clock: SystemRuntimeClock(), timers: ReactorTimers(reactor: session.reactor),
-                                   notifyMode: notifyMode, notify: notifier.map { notifier in { [weak notifier] in notifier?.show($0) } })
+                                   notifyMode: notifyMode, notify: notifier.map { notifier in { [weak notifier] in notifier?.show($0) } },
+                                   reminders: reminders)
         controller.onFilesChanged = { [unowned bedtime] in bedtime.filesChanged() }
         // Each alarm's own --mpris, read when the player would open, so a change to the files counts.
         session.attach(MediaPlayers(mode: { [unowned controller] in controller.mediaPlayerMode(of: $0) }))
@@ -119,16 +130,9 @@ public enum StandingAlarmDaemon {
         session.attach(HookDispatcher(log: log, settings: { [unowned controller] in controller.hooks(of: $0) }))
         do {
             try attach(controller, bedtime: bedtime, to: session, watching: directories, lock: lock, alarmsDirectory: store.alarmsDirectory)
-            if notifyMode != .off, noticeLead > .zero {
-                // Without its timer the alarms still ring: only the notices are lost.
-                let skip = { (name: String) throws(WakeFailure) in
-                    _ = try StandingAlarmActions.skip(name: name, undo: false, console: console)
-                }
-                if let notices = try? AdvanceNotices(lead: noticeLead, console: console,
-                                                     occurrence: { [unowned controller] in controller.occurrence(of: $0) }, skip: skip) {
-                    controller.onMissed = { [unowned notices] in notices.missedWhileDown($0, $1) }
-                    session.attach(notices)
-                }
+            if let notices {
+                if noticeLead > .zero { controller.onMissed = { [unowned notices] in notices.missedWhileDown($0, $1) } }
+                session.attach(notices)
             }
             // The D-Bus API, on the session bus when there is one (it says so once when there is not).
             session.attach(BusAPI(controller: controller, clock: SystemRuntimeClock()))

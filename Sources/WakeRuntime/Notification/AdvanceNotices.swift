@@ -24,6 +24,8 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
     private var noticed: [String: Instant] = [:]
     /// What is on screen: the server's id, for its alarm and occurrence.
     private var onScreen: [UInt32: (alarm: String, occurrence: Instant)] = [:]
+    /// Which of them are bedtime reminders (their Skip tomorrow skips, Not tonight only closes).
+    private var reminders: Set<UInt32> = []
     /// Missed occurrences to say, once the reload that found them has armed what comes next:
     /// everything found between two polls (one reload, or the expiries a resume brings at once)
     /// is said in one notice.
@@ -66,7 +68,8 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
             // The ringing notification takes over.
             for (id, shown) in onScreen where shown.alarm == event.alarm { close(id) }
         case .finished(.missed):
-            if let at = occurrence(event.alarm) { missed.append((event.alarm, at)) }
+            // --notice-before 0: no notices (this one is here for the bedtime reminder alone).
+            if lead > .zero, let at = occurrence(event.alarm) { missed.append((event.alarm, at)) }
             dirty = true
         case .armed, .finished, .clockChanged, .resumed:
             dirty = true
@@ -124,13 +127,21 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
         if let bus, let registration, let pfd = bus.pollDescriptor { session.reactor.update(registration, events: pfd.events) }
     }
 
+    /// The bedtime reminder for `alarm`'s `occurrence` (`BedtimeCheck`): its Skip tomorrow does
+    /// what the notice's Skip does, its Not tonight only takes it down; the ring takes it down too.
+    func remind(_ alarm: String, _ occurrence: Instant, _ notice: DesktopNotice) {
+        show(notice, for: (alarm, occurrence), reminder: true)
+    }
+
     /// Shows `notice`; `shown`, the alarm and occurrence it is about, is kept with its id so
     /// that a ring of that alarm takes it down and its Skip button finds it.
-    private func show(_ notice: DesktopNotice, for shown: (alarm: String, occurrence: Instant)?) {
+    private func show(_ notice: DesktopNotice, for shown: (alarm: String, occurrence: Instant)?, reminder: Bool = false) {
         guard let bus = connection() else { return }
         do {
             try bus.notify(notice, replacing: 0) { [weak self] result in
-                if case .success(let id) = result, let shown { self?.onScreen[id] = shown }
+                guard case .success(let id) = result, let shown else { return }
+                self?.onScreen[id] = shown
+                if reminder { self?.reminders.insert(id) }
             }
         } catch {
             detach()
@@ -139,12 +150,15 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
 
     private func close(_ id: UInt32) {
         onScreen[id] = nil
+        reminders.remove(id)
         try? bus?.close(id)
     }
 
     /// Skip, pressed: what `wake skip NAME` does, if that occurrence is still the next one.
     private func pressed(_ key: String, on id: UInt32) {
-        guard key == AdvanceNotice.skipKey, let shown = onScreen[id] else { return }
+        let skipKey = reminders.contains(id) ? BedtimeReminder.skipKey : AdvanceNotice.skipKey
+        if reminders.contains(id), key == BedtimeReminder.dismissKey { return close(id) }
+        guard key == skipKey, let shown = onScreen[id] else { return }
         close(id)
         guard occurrence(shown.alarm) == shown.occurrence, case .armed? = session.runner.state(of: shown.alarm) else { return }
         do { try skip(shown.alarm) } catch {
@@ -156,7 +170,10 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
         if let bus { return bus }
         guard let fresh = try? NotificationBus(), let pfd = fresh.pollDescriptor else { return nil }
         fresh.onAction = { [unowned self] id, key in pressed(key, on: id) }
-        fresh.onClosed = { [unowned self] id in onScreen[id] = nil }
+        fresh.onClosed = { [unowned self] id in
+            onScreen[id] = nil
+            reminders.remove(id)
+        }
         try? fresh.watch()
         bus = fresh
         registration = session.reactor.register(fd: pfd.fd, events: pfd.events) { [unowned self] _ in
@@ -171,5 +188,6 @@ final class AdvanceNotices: RuntimeObserver, SessionAttachment {
         registration = nil
         bus = nil
         onScreen = [:]
+        reminders = []
     }
 }
