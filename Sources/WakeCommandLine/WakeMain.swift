@@ -73,6 +73,12 @@ public enum WakeMain {
                                                    given: c.given, console: console, signals: signals, in: standing)
                 return .done
             }
+        case "sleep":
+            return r.run(SleepCommand.self, rest) { c, console, signals throws(WakeFailure) in
+                let s = c.command
+                return try SleepTimerAction.run(.init(span: s.span, sound: s.sound, device: s.device, sink: s.sink, volume: s.volume,
+                                                      then: s.then, unpaced: s.unpaced), console: console, signals: signals)
+            }
         case "extend":
             return r.run(ExtendCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in
                 try StandingAlarmActions.extend(name: c.command.name, by: c.command.span, console: console, in: standing)

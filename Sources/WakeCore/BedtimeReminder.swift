@@ -31,12 +31,14 @@ public enum BedtimeReminder {
         let problems = findings.filter { $0.status != .pass }
         let body = problems.isEmpty ? DesktopNotice.markup(localized("All checks pass: the alarm will be heard."))
             : problems.map { f in
-                DesktopNotice.markup("\(f.status.word): \(f.found)") + (f.fix.map { "\n" + DesktopNotice.markup(localized("Fix: {fix}", $0)) } ?? "")
+                DesktopNotice.markup("\(f.status.word): \(f.found)")
+                    + (f.fix.map { "\n" + DesktopNotice.markup(localized("Fix: {fix}", $0)) } ?? "")
             }.joined(separator: "\n")
         return DesktopNotice(summary: localized("Bed now for {span} before {alarm}", DurationText.format(target),
                                                 TerminalText.printable(alarm)),
                              body: body,
-                             buttons: [.init(key: skipKey, label: localized("Skip tomorrow")), .init(key: dismissKey, label: localized("Not tonight"))],
+                             buttons: [.init(key: skipKey, label: localized("Skip tomorrow")),
+                                       .init(key: dismissKey, label: localized("Not tonight"))],
                              urgency: .normal, resident: false)
     }
 

@@ -67,6 +67,12 @@ public struct GainRamp: Hashable, Sendable {
         GainRamp.scale(samples, frames: frames, channels: channels) { Double(frames - $0) / Double(frames) * volume }
     }
 
+    /// Multiplies every sample by `factor` (below 1: quieter), as `scale` does.
+    public static func attenuate<T: FixedWidthInteger>(_ samples: UnsafeMutablePointer<T>, frames: Int, channels: Int, by factor: Double) {
+        guard factor < 1 else { return }
+        scale(samples, frames: frames, channels: channels) { _ in max(0, factor) }
+    }
+
     /// Multiplies each frame by its gain, rounding to the nearest sample value and clamping.
     static func scale<T: FixedWidthInteger>(_ p: UnsafeMutablePointer<T>, frames: Int, channels: Int, gain: (Int) -> Double) {
         for f in 0..<max(0, frames) {
@@ -150,4 +156,29 @@ public struct StallWatch: Hashable, Sendable {
     public mutating func progressed(at now: Instant) { lastProgress = max(lastProgress, now) }
 
     public func isStalled(at now: Instant) -> Bool { now - lastProgress > limit }
+}
+
+/// A ring that ends by fading away (`wake sleep`): at its volume for `after` of audio, then down
+/// to silence over `over` (the fade-in's curve backwards, even in loudness), silent from then on.
+/// Counted in audio played, as `CrescendoPosition` counts it, so a fallback to another output
+/// goes on from where the fade had come.
+public struct FadeOut: Hashable, Sendable {
+    public var after: Duration
+    public var over: Duration
+    public init(after: Duration, over: Duration) { self.after = max(.zero, after); self.over = max(.zero, over) }
+
+    /// The factor on the ring's own gain for the frame `index` frames into the ring's audio, at `rate`.
+    public func factor(atFrame index: Int64, rate: Int) -> Double {
+        let start = GainRamp.frames(in: after, rate: rate), length = GainRamp.frames(in: over, rate: rate)
+        guard index >= start else { return 1 }
+        guard length > 0, index - start < length else { return 0 }
+        return GainRamp.crescendo(1 - Double(index - start) / Double(length))
+    }
+
+    /// Applies the fade to `frames` interleaved frames that are `firstIndex` frames into the
+    /// ring's audio; frames before its start pass untouched.
+    public func apply<T: FixedWidthInteger>(to samples: UnsafeMutablePointer<T>, frames: Int, channels: Int, firstIndex: Int64, rate: Int) {
+        guard firstIndex + Int64(frames) > GainRamp.frames(in: after, rate: rate) else { return }
+        GainRamp.scale(samples, frames: frames, channels: channels) { factor(atFrame: firstIndex + Int64($0), rate: rate) }
+    }
 }

@@ -43,13 +43,16 @@ public enum SessionPresence: Equatable, Sendable {
         var b: OpaquePointer?
         let opened = wake_sd_bus_open_system(&b)
         guard opened >= 0, let b else {
-            return .failure(BusError(call: "sd_bus_open_system", name: nil, message: "no system bus (\(String(cString: strerror(-opened))))"))
+            return .failure(BusError(call: "sd_bus_open_system", name: nil,
+                                     message: "no system bus (\(String(cString: strerror(-opened))))"))
         }
         defer { wake_sd_bus_flush_close_unref(b) }
         var m: OpaquePointer?
         var r = wake_sd_bus_message_new_method_call(b, &m, "org.freedesktop.login1", "/org/freedesktop/login1",
                                                    "org.freedesktop.login1.Manager", "ListSessions")
-        guard r >= 0, let m else { return .failure(BusError(call: "sd_bus_message_new_method_call", name: nil, message: String(cString: strerror(-r)))) }
+        guard r >= 0, let m else {
+            return .failure(BusError(call: "sd_bus_message_new_method_call", name: nil, message: String(cString: strerror(-r))))
+        }
         defer { wake_sd_bus_message_unref(m) }
         var error = sd_bus_error()
         defer { wake_sd_bus_error_free(&error) }

@@ -101,7 +101,8 @@ extension OptionTableCommandTests {
         let start = try #require(lines.firstIndex(of: "Commands (each takes --help):"), "\(help.stdout)")
         let block = lines[start...].prefix { !$0.isEmpty }
         let names = block.dropFirst().compactMap { $0.hasPrefix("  ") && !$0.hasPrefix("   ") ? $0.split(separator: " ").first : nil }
-        #expect(names == ["add", "list", "next", "skip", "pause", "resume", "remove", "change", "on", "off", "timer", "extend", "stop",
+        #expect(names == ["add", "list", "next", "skip", "pause", "resume", "remove", "change", "on", "off", "timer", "extend", "sleep",
+                          "stop",
                           "snooze", "cancel", "daemon", "doctor", "test", "holidays", "help"], "\(block)")
         #expect(block.allSatisfy { $0.count < 80 }, "\(block)")
         #expect(block.contains { $0.contains("doctor") && $0.contains("Check that the standing alarms") })

@@ -10,7 +10,7 @@ import Testing
 /// decisions on the fake clock: WakeRuntimeTests/BedtimeReminderTests.)
 @Suite(.serialized, .enabled(if: NotificationMock.isAvailable && LogindMock.isAvailable, "needs python3-dbusmock, dbus-daemon and busctl"))
 struct BedtimeReminderEndToEndTests {
-    @Test("held back while the session is locked, shown once it is not: 'Bed now for ...', the verdict, two buttons, no chime; Skip tomorrow skips")
+    @Test("held back while locked, shown once unlocked: 'Bed now for ...', the verdict, two buttons, no chime; Skip tomorrow skips")
     func lockedThenShownThenSkip() async throws {
         try await NotificationMock.with { mock in
             try await LogindMock.with { logind in
@@ -18,7 +18,8 @@ struct BedtimeReminderEndToEndTests {
                 try await logind.setHint("LockedHint", true, session: "c1")
                 let home = try AlarmHome()
                 try FileManager.default.createDirectory(atPath: home.dir.file("config") + "/wake", withIntermediateDirectories: true)
-                try "sleep-target = \"150s\"\n".write(toFile: home.dir.file("config") + "/wake/config.toml", atomically: true, encoding: .utf8)
+                let config = home.dir.file("config") + "/wake/config.toml"
+                try "sleep-target = \"150s\"\n".write(toFile: config, atomically: true, encoding: .utf8)
                 let env = home.environment.merging(mock.environment) { $1 }.merging(logind.environment) { $1 }
                 let daemon = try DetachedWake(["daemon", "--inhibit", "off", "--notice-before", "0"], environment: env, directory: home.dir)
                 try await daemon.waitForOutput(containing: "wake daemon running")
@@ -28,7 +29,8 @@ struct BedtimeReminderEndToEndTests {
 
                 let held = try await daemon.waitForEvent("bedtime", timeout: .seconds(45))
                 #expect(held["alarm"] == "soon" && held["held"] == "locked" && held["shown"] == "0", "\(held)")
-                #expect(try await mock.calls().allSatisfy { if case .notify = $0 { false } else { true } }, "nothing shown on a locked screen")
+                #expect(try await mock.calls().allSatisfy { if case .notify = $0 { false } else { true } },
+                        "nothing shown on a locked screen")
                 try await logind.setHint("LockedHint", false, session: "c1")
 
                 let n = try await mock.waitForNotify(timeout: .seconds(90))
@@ -37,8 +39,7 @@ struct BedtimeReminderEndToEndTests {
                 #expect(n.hints["urgency"] == "1" && n.hints["suppress-sound"] == "true" && n.hints["desktop-entry"] == "wake", "\(n)")
                 let shown = try await daemon.waitForEvent("bedtime", occurrence: 2, timeout: .seconds(15))
                 #expect(shown["shown"] == "1" && ["PASS", "WARN", "FAIL"].contains(shown["verdict"] ?? ""), "\(shown)")
-                #expect(daemon.child.currentStderr.contains("bedtime: alarm 'soon' at ") || daemon.child.currentStdout.contains("bedtime: alarm 'soon'"),
-                        "the journal says it")
+                #expect(daemon.child.currentStdout.contains("bedtime: alarm 'soon' at "), "the journal says it")
 
                 try await mock.press("skip-tomorrow", on: 1)
                 let skipped = try await daemon.waitForEvent("skipped", timeout: .seconds(15))

@@ -24,7 +24,7 @@ struct WakeCommandTree: ParsableCommand {
     static let subcommands: [any ParsableCommand.Type] = [
         AddCommand.self, ListCommand.self, NextCommand.self, SkipCommand.self, PauseCommand.self, ResumeCommand.self, RemoveCommand.self,
         ChangeCommand.self, OnCommand.self, OffCommand.self,
-        TimerCommand.self, ExtendCommand.self,
+        TimerCommand.self, ExtendCommand.self, SleepCommand.self,
         StopCommand.self, SnoozeCommand.self, CancelCommand.self, DaemonCommand.self, DoctorCommand.self, TestCommand.self,
         HolidaysCommand.self,
     ]

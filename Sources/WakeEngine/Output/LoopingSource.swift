@@ -18,6 +18,11 @@ final class LoopingSource {
     private var stagedOffset = 0
     /// Frames produced since the ring started, at this sound's rate: where the fade-in stands.
     private var producedFrames: Int64 = 0
+    /// `wake sleep`'s fade to silence, and the ring's audio so far in frames at this sound's rate
+    /// (uncapped, unlike the fade-in's position): where that fade stands.
+    private let fadeAway: FadeOut?
+    private let audioStart: Int64
+    private var audioFrames: Int64 = 0
     /// Where the fade-in starts on this output: the level the ring had reached on the outputs
     /// before it (`CrescendoPosition`), 0 for a fresh ring.
     let fadeStart: Int64
@@ -36,8 +41,12 @@ final class LoopingSource {
     /// Where in the clip the next frame to write stands, while the speech is being written.
     private var nextSpeechPosition: Int?
 
-    init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition(), speech: SpeechFrames? = nil) {
+    init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition(), speech: SpeechFrames? = nil,
+         fadeOut: FadeOut? = nil) {
         self.sound = sound
+        fadeAway = fadeOut
+        audioStart = min(crescendo.startFrame(rate: sound.sampleRate), Int64.max / 2)
+        audioFrames = audioStart
         self.speech = speech.flatMap { $0.frames > 0 ? $0 : nil }
         cadence = SpeechCadence(rate: sound.sampleRate)
         gain = GainRamp(volumePercent: volume, fadeIn: fadeIn, sampleRate: sound.sampleRate)
@@ -56,6 +65,7 @@ final class LoopingSource {
     func rewind() throws(SoundFile.ReadError) {
         try sound.rewind()
         (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, fadeStart, 0, 0)
+        audioFrames = audioStart
         (cadence, speechNext, stagedSpeech, nextSpeechPosition) = (SpeechCadence(rate: sound.sampleRate), nil, 0..<0, nil)
     }
 
@@ -139,6 +149,22 @@ final class LoopingSource {
     func fadeOut(rewound: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
         let total = sound.frames
         guard total > 0 else { return (UnsafeRawPointer(staging), 0) }
+        // `wake sleep`'s fade: the stop's own fade starts from where that one had come, not
+        // from the volume (a sound faded to nothing must not come back for its last moment).
+        let written = audioFrames - Int64(stagedFrames - stagedOffset) - rewound
+        let level = fadeAway.map { $0.factor(atFrame: max(0, written), rate: sound.sampleRate) } ?? 1
+        let out = stopFade(rewound: rewound, frames: frames)
+        switch sound.width {
+        case .int16: GainRamp.attenuate(UnsafeMutablePointer(mutating: out.pointer.assumingMemoryBound(to: Int16.self)), frames: out.frames,
+                                        channels: sound.channels, by: level)
+        case .int32: GainRamp.attenuate(UnsafeMutablePointer(mutating: out.pointer.assumingMemoryBound(to: Int32.self)), frames: out.frames,
+                                        channels: sound.channels, by: level)
+        }
+        return out
+    }
+
+    private func stopFade(rewound: Int64, frames: Int) -> (pointer: UnsafeRawPointer, frames: Int) {
+        let total = sound.frames
         var back = rewound
         if let position = nextSpeechPosition, let speech {
             if rewound <= Int64(position) { return fadeOutSpeech(speech, from: position - Int(rewound), frames: frames) }
@@ -184,13 +210,21 @@ final class LoopingSource {
     }
 
     private func applyGain(from start: Int, count: Int) {
-        defer { producedFrames += Int64(count) }
+        defer {
+            producedFrames += Int64(count)
+            audioFrames = min(audioFrames + Int64(count), Int64.max / 2)
+        }
         let first = producedFrames
+        let rate = sound.sampleRate, audio = audioFrames
         switch sound.width {
         case .int16:
-            gain.apply(to: staging.assumingMemoryBound(to: Int16.self) + start * sound.channels, frames: count, channels: sound.channels, firstIndex: first)
+            let p = staging.assumingMemoryBound(to: Int16.self) + start * sound.channels
+            gain.apply(to: p, frames: count, channels: sound.channels, firstIndex: first)
+            fadeAway?.apply(to: p, frames: count, channels: sound.channels, firstIndex: audio, rate: rate)
         case .int32:
-            gain.apply(to: staging.assumingMemoryBound(to: Int32.self) + start * sound.channels, frames: count, channels: sound.channels, firstIndex: first)
+            let p = staging.assumingMemoryBound(to: Int32.self) + start * sound.channels
+            gain.apply(to: p, frames: count, channels: sound.channels, firstIndex: first)
+            fadeAway?.apply(to: p, frames: count, channels: sound.channels, firstIndex: audio, rate: rate)
         }
     }
 

@@ -14,7 +14,8 @@ final class OutputWorker: @unchecked Sendable {
     enum Source {
         case ready(LoopingSource)
         /// `speech` (`--say on`): the clip, fitted here to the format of the file that opens.
-        case entries([String], first: Int, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition, speech: SpeechClip?)
+        case entries([String], first: Int, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition, speech: SpeechClip?,
+                     fadeOut: FadeOut?)
     }
 
     struct Job {
@@ -81,8 +82,9 @@ final class OutputWorker: @unchecked Sendable {
         switch job.source {
         case .ready(let ready):
             source = ready
-        case .entries(let paths, let first, let volume, let fadeIn, let crescendo, let speech):
-            guard let opened = openEntry(paths, from: first, volume: volume, fadeIn: fadeIn, crescendo: crescendo, speech: speech) else { return }
+        case .entries(let paths, let first, let volume, let fadeIn, let crescendo, let speech, let fadeOut):
+            guard let opened = openEntry(paths, from: first, volume: volume, fadeIn: fadeIn, crescendo: crescendo, speech: speech,
+                                         fadeOut: fadeOut) else { return }
             source = opened
         }
         play(source)
@@ -92,7 +94,7 @@ final class OutputWorker: @unchecked Sendable {
     /// before it; nil when none does (the loop is told, and rings wake's own sound) or when the
     /// loop gave up on this worker meanwhile.
     private func openEntry(_ paths: [String], from first: Int, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition,
-                           speech: SpeechClip?) -> LoopingSource? {
+                           speech: SpeechClip?, fadeOut: FadeOut?) -> LoopingSource? {
         var skipped: [SkippedEntry] = []
         for index in paths.indices where index >= first {
             if mailbox.isAbandoned { return nil }
@@ -111,7 +113,7 @@ final class OutputWorker: @unchecked Sendable {
             }
             // The file's format is known only now; fitting a clip of a second or two takes well under a millisecond.
             let frames = speech.map { SpeechFrames($0, format: .init(rate: sound.sampleRate, channels: sound.channels, width: sound.width)) }
-            let source = LoopingSource(sound: sound, volume: volume, fadeIn: fadeIn, crescendo: crescendo, speech: frames)
+            let source = LoopingSource(sound: sound, volume: volume, fadeIn: fadeIn, crescendo: crescendo, speech: frames, fadeOut: fadeOut)
             do { try source.rewind() } catch {
                 skipped.append(SkippedEntry(path: path, reason: error.description))
                 continue

@@ -39,6 +39,8 @@ public struct RingRequest {
     /// (work)"), as the media widget titles it.
     public var streamName = RingRequest.defaultStreamName
     public static let defaultStreamName = "wake"
+    /// `wake sleep`: the ring fades to silence at its end (nil: it keeps its volume to the end).
+    public var fadeOut: FadeOut?
 
     public init(sound: SoundFile, soundKind: FallbackChain.Sound, device: String, volume: Int = Defaults.volume,
                 fadeIn: Duration = Defaults.fadeIn, unpaced: Bool = false, mixer: MixerPolicy = .off, leavesUserLevels: Bool = false,
@@ -92,7 +94,7 @@ public struct RingRequest {
         sound === other.sound && soundKind == other.soundKind && device == other.device && volume == other.volume
             && fadeIn == other.fadeIn && unpaced == other.unpaced && mixer == other.mixer && leavesUserLevels == other.leavesUserLevels
             && speech === other.speech
-            && entries == other.entries && switchedToBuiltIn == other.switchedToBuiltIn && sink == other.sink
+            && entries == other.entries && switchedToBuiltIn == other.switchedToBuiltIn && sink == other.sink && fadeOut == other.fadeOut
     }
 }
 

@@ -319,13 +319,13 @@ public final class SupervisedOutput: SoundOutput {
         if kind == .user && request.playsEntries {
             // Opened by the worker, its own file: no other worker ever reads it. The rate comes with `chosen`.
             source = .entries(request.entries, first: held ? 0 : entryIndex, volume: request.volume, fadeIn: request.fadeIn, crescendo: start,
-                              speech: request.speech?.clip)
+                              speech: request.speech?.clip, fadeOut: request.fadeOut)
         } else {
             guard let sound = sound(kind, request) else { return failed(.device, "wake's built-in sound could not be opened") }
             mailbox.sound = ObjectIdentifier(sound)
             mailbox.rate = sound.sampleRate
             let looping = LoopingSource(sound: sound, volume: request.volume, fadeIn: request.fadeIn, crescendo: start,
-                                        speech: request.speech?.frames(for: sound))
+                                        speech: request.speech?.frames(for: sound), fadeOut: request.fadeOut)
             do {
                 try looping.rewind()
             } catch {

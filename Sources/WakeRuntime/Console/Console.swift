@@ -49,6 +49,19 @@ public final class Console {
         infoIsError = stdoutIsEventStream
     }
 
+    /// This console with its information lines and status line silenced (`wake sleep` runs the
+    /// alarm's sound path, whose words are an alarm's): problems still go where they go here.
+    public var quieted: Console { Console(quieting: self) }
+
+    private init(quieting other: Console) {
+        quiet = true
+        infoFD = other.infoFD
+        statusFD = other.statusFD
+        capture = other.capture
+        errorCapture = other.errorCapture
+        infoIsError = other.infoIsError
+    }
+
     /// Where a line for the info descriptor lands when captured.
     private var infoCapture: LineCapture? { infoIsError ? errorCapture : capture }
 

@@ -172,8 +172,13 @@ public enum OneOffAlarm {
             session.attach(MediaPlayers(mode: { _ in mode }))
         }
         // A one-off rings once: its order is shuffled here, and nothing is remembered.
-        let ring = options.ring.request(sound: sound, kind: options.ring.soundPath == nil ? .builtIn : .user, unpaced: options.unpaced,
+        var ring = options.ring.request(sound: sound, kind: options.ring.soundPath == nil ? .builtIn : .user, unpaced: options.unpaced,
                                         speech: speech, entries: checked.entries.shuffled())
+        if let sleep = options.sleep {
+            ring.fadeOut = sleep.fadeOut
+            session.streamTitle = localized("Sleep timer")
+            session.everyKeyStops = true
+        }
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
                                message: options.ring.message)

@@ -17,6 +17,8 @@ public struct AlarmOptions {
     /// The config file read, and the options the command line gave: where each setting came from.
     public var config = ConfigDefaults()
     public var given: Set<String> = []
+    /// `wake sleep`: the "alarm" is a sleep sound that rings now and fades away; every key ends it.
+    public var sleep: SleepTimer?
 
     /// ` (from the command line)`, ` (from PATH line 3)`, or nothing for built-in defaults.
     public func source(_ keys: [String]) -> String {

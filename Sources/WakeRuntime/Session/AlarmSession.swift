@@ -52,6 +52,10 @@ public final class AlarmSession: SessionContext {
     private var started = false
     /// Called for SIGHUP in daemon mode.
     var onReload: (() -> Void)?
+    /// `wake sleep`: every key ends the sound (there is nothing to snooze), and its stream is
+    /// named for what it is, not for an alarm.
+    var everyKeyStops = false
+    var streamTitle: String?
     /// Called before every poll, after the session's own work (the daemon re-arms here), and
     /// before the attachments' turn.
     var beforeEachPoll: (() -> Void)?
@@ -109,7 +113,7 @@ public final class AlarmSession: SessionContext {
         logObserver?.message = { [unowned self] in runner.setup(of: $0)?.message }
         consoleObserver.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
         logObserver?.soundChoice = { [unowned self] in runner.setup(of: $0)?.ring.entries.first }
-        runner.streamName = { [unowned self] in alarmTitle(of: $0) }
+        runner.streamName = { [unowned self] in streamTitle ?? alarmTitle(of: $0) }
         if let logObserver { runner.observe(with: logObserver) }
         runner.observe(with: consoleObserver)
         runner.observe(with: codeRelease)
@@ -521,7 +525,7 @@ public final class AlarmSession: SessionContext {
             } else {
                 entry.clear()
             }
-            let (command, who) = KeyBinding.command(for: k)
+            let (command, who) = everyKeyStops ? (.stop, .key(k.name)) : KeyBinding.command(for: k)
             runner.command(command, by: who, activeOnly: mode == .daemon)
             if mode == .oneOff && runner.isFinished { return }
         }

@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import Testing
+@testable import WakeTestSupport
+
+/// Issue 56, `wake sleep`: the sound played and faded away, as a file PCM records it; `wake stop`
+/// ending it; and `--then` against python-dbusmock's logind on a private system bus, which
+/// records each Suspend and PowerOff asked of it. (The rules themselves: WakeCoreTests/SleepTimerTests.)
+@Suite("wake sleep", .serialized)
+struct SleepTimerEndToEndTests {
+    /// The loudest sample of each quarter second of a mono capture.
+    static func quarters(_ data: PCMData) -> [Int] {
+        stride(from: 0, to: data.samples.count, by: data.sampleRate / 4).map { start in
+            data.samples[start..<min(data.samples.count, start + data.sampleRate / 4)].map { Int($0.magnitude) }.max() ?? 0
+        }
+    }
+
+    @Test("4s: the tone at 30 %, then fading away over the last 2s, down to silence; exit 0, said on stdout")
+    func fadesAway() async throws {
+        let home = try AlarmHome()
+        let tone = try await makeSound(in: home.dir, name: "tone.wav", rate: 44_100, channels: 1, seconds: "1", synth: ["sine", "440"])
+        let capture = home.dir.file("sleep.raw")
+        let r = try await WakeProcess.run(["sleep", "4s", "-s", tone, "-D", "file:'\(capture)',raw"], environment: home.environment,
+                                          timeout: .seconds(40))
+        #expect(r.exitCode == 0 && r.stdout.contains("sleep timer: '\(tone)' for 4s at 30 %, fading away over its last 2s"), "\(r)")
+        #expect(r.stdout.contains("sleep timer: ended") && !r.stdout.contains("RINGING"), "no alarm's words: \(r)")
+        let q = Self.quarters(try readRaw(capture, channels: 1, rate: 44_100))
+        try #require(q.count >= 15, "\(q)")
+        let full = Double(0.6 * 32768 * 0.3)  // the tone's level (sox's vol 0.6) at 30 %
+        #expect(q[4...7].allSatisfy { abs(Double($0) - full) < full * 0.05 }, "at 30 % from the first second: \(q)")
+        #expect(q[9] < q[8] && q[11] < q[9] && q[13] < q[11] && Double(q[14]) < full / 20, "falling through the last 2s: \(q)")
+        #expect((q.last ?? 1) < Int(full / 20), "nothing loud at the end: \(q)")
+    }
+
+    @Test("wake stop ends it at once, and nothing follows (no --then): exit 0")
+    func stoppedByWakeStop() async throws {
+        let home = try AlarmHome()
+        let sleep = try DetachedWake(["sleep", "30s", "-D", "null"], environment: home.environment, events: false)
+        try await sleep.waitForOutput(containing: "sleep timer: ")
+        try await Task.sleep(for: .milliseconds(800))
+        let stop = try await home.run(["stop"])
+        #expect(stop.exitCode == 0, "\(stop)")
+        let r = await sleep.wait(timeout: .seconds(20))
+        #expect(r.exitCode == 0 && r.stdout.contains("sleep timer: stopped"), "\(sleep.report(r))")
+    }
+
+    @Test("--then suspend, no alarm set: logind's Suspend at the end; --then off beside an alarm: refused at start and end",
+          .enabled(if: LogindMock.isAvailable, "needs python3-dbusmock, dbus-daemon and busctl"))
+    func thenSuspendOrStay() async throws {
+        try await LogindMock.with { logind in
+            let home = try AlarmHome()
+            let env = home.environment.merging(logind.environment) { $1 }
+            var r = try await WakeProcess.run(["sleep", "2s", "-D", "null", "--then", "suspend"], environment: env, timeout: .seconds(40))
+            #expect(r.exitCode == 0 && r.stdout.contains("sleep timer: ended; suspending"), "\(r)")
+            #expect(logind.log.contains("Suspend False"), "asked of logind, non-interactive: \(logind.log)")
+
+            #expect(try await home.run(["add", "06:30", "--days", "daily", "--name", "work", "-D", "null"]).exitCode == 0)
+            r = try await WakeProcess.run(["sleep", "2s", "-D", "null", "--then", "off"], environment: env, timeout: .seconds(40))
+            let why = "a machine that is off rings nothing: powering off would silence 06:30 (work); staying on"
+            #expect(r.exitCode == 0 && r.stderr.contains("warning: " + why) && r.stderr.contains("sleep timer: ended; " + why), "\(r)")
+            #expect(logind.log.contains("CanPowerOff") && !logind.log.contains("PowerOff False"), "\(logind.log)")
+        }
+    }
+}
