@@ -62,7 +62,7 @@ public enum WakeMain {
                 let request = StandingAlarmActions.AddRequest(when: c.command.when, days: c.command.days, name: c.command.name,
                                                               ring: ring, given: c.given, skipDays: c.command.skipDays,
                                                               rules: c.command.rules,
-                                                              other: c.command.group.map { [AlarmOption.group.name: $0] } ?? [:],
+                                                              other: c.command.kept,
                                                               force: c.command.force)
                 return try StandingAlarmActions.add(request, console: console, signals: signals, in: standing)
             }
@@ -136,7 +136,7 @@ public enum WakeMain {
                 let m = c.command
                 let request = StandingAlarmActions.ChangeRequest(name: m.name, when: m.when, days: m.days, newName: m.newName,
                                                                  values: m.ring.values, given: c.given, skipDays: m.skipDays,
-                                                                 group: m.group, rules: m.schedule.rules, reset: m.reset,
+                                                                 kept: m.kept, rules: m.schedule.rules, reset: m.reset,
                                                                  force: m.force)
                 return try StandingAlarmActions.change(request, console: console, signals: signals, in: standing)
             }

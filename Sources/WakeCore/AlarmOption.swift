@@ -379,6 +379,18 @@ extension AlarmOption {
     public static let group = AlarmOption("group", .name, default: nil, unset: "none", scope: [.schedule, .stored],
                                           help: "Put the alarm in this group (a name as an alarm's), so 'wake on/off/pause/resume/skip/"
                                               + "remove --group NAME' act on every alarm in it.")
+    /// This alarm's own bedtime reminder (`BedtimeReminder`), over config.toml's `sleep-target`.
+    public static let bedtime = AlarmOption("bedtime", .duration(minimum: .seconds(1), zero: nil, maximum: BedtimeReminder.longestTarget),
+                                            default: nil, unset: "config.toml's sleep-target", scope: [.schedule, .stored],
+                                            help: "Remind you to go to bed this long before each ring (as 8h, at most 16h), with the "
+                                                + "bedtime check's verdict; over config.toml's sleep-target.") { text in
+        (try? DurationText.parse(text)) == .zero ? ": must be longer than zero, as 8h; leave it out for config.toml's sleep-target" : nil
+    }
+
+    /// The stored options a standing alarm keeps as given, each checked by its row: neither ring
+    /// options nor day rules (`wake add` and `wake change` take them, and the D-Bus API).
+    public static let kept: [AlarmOption] = [group, bedtime]
+
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
@@ -430,7 +442,8 @@ extension AlarmOption {
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
                                             lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
-                                            hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead, group, switchState,
+                                            hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead, group, bedtime,
+                                            switchState,
                                             message, inhibit, notify, noticeBefore, sleepTarget, clock]
 
     /// The schedule's options that choose which days an alarm rings on (`DayRules`,

@@ -43,7 +43,7 @@ struct OptionTableCommandTests {
              + "END:VEVENT\r\nEND:VCALENDAR\r\n")
             .write(toFile: calendar, atomically: true, encoding: .utf8)
         let schedule: [String: String] = ["skip-days": calendar, "weeks": "odd", "every": "3d", "from": "2026-12-07", "lead": "90m",
-                                          "before-first-event": calendar, "group": "school"]
+                                          "before-first-event": calendar, "group": "school", "bedtime": "8h"]
         // The first event's alarm has no WHEN: a second alarm.
         var byEvents = ["add", "--name", "events", "-D", "null"]
         for option in AlarmOption.all(.schedule) {

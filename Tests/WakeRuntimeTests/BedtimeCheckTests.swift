@@ -66,7 +66,8 @@ struct BedtimeCheckTests {
             let fake = self.fake
             check = BedtimeCheck(lead: BedtimeLedger.lead(noticeBefore: .zero), controller: controller, clock: world, timers: world,
                                  notifyMode: .auto, notify: notifications ? { [unowned self] in notices.append($0) } : nil,
-                                 reminders: .init(target: { sleepTarget }, presence: { [presence] in presence.withLock { $0 } },
+                                 reminders: .init(target: { [controller] in controller.sleepTarget(of: $0) ?? sleepTarget },
+                                                  presence: { [presence] in presence.withLock { $0 } },
                                                   remind: { [unowned self] in reminders.append(($0, $1, $2)) }),
                                  checks: { fake.run($0) })
             controller.onFilesChanged = { [unowned self] in check.filesChanged() }

@@ -39,6 +39,18 @@ struct BedtimeReminderTests {
         #expect(night.reminders.count == 1, "once a night: \(night.reminders)")
     }
 
+    @Test("an alarm's own --bedtime over config.toml's sleep-target")
+    func ownBedtime() throws {
+        var work = BedtimeCheckTests.daily("work", 7)
+        work.options[AlarmOption.bedtime.name] = "6h"
+        let night = try Night(alarms: [work], sleepTarget: .seconds(8 * 3600))
+        try night.settle()
+        #expect(night.reminders.isEmpty, "not at 23:00, eight hours before")
+        try night.advance(by: .seconds(2 * 3600))  // 01:00
+        try night.turn(until: { !night.reminders.isEmpty })
+        #expect(night.reminders.first?.notice.summary == "Bed now for 6h before 07:00 (work)")
+    }
+
     @Test("a failure rides in the reminder, with its fix, in place of a notification of its own; not notified again at 05:00")
     func failureInTheReminder() throws {
         let night = try Night(alarms: [BedtimeCheckTests.daily("work", 7)], sleepTarget: .seconds(8 * 3600))

@@ -34,6 +34,12 @@ struct ChangeCommand: ParsableCommand {
     @Option(help: ArgumentHelp(AlarmOption.group.help, valueName: "group"))
     var group: String?
 
+    @Option(help: ArgumentHelp(AlarmOption.bedtime.help, valueName: "duration"))
+    var bedtime: String?
+
+    /// `AlarmOption.kept` given, by name.
+    var kept: [String: String] { [AlarmOption.group.name: group, AlarmOption.bedtime.name: bedtime].compactMapValues { $0 } }
+
     @OptionGroup var schedule: DayRuleOptionGroup
 
     @Flag(help: "Change it even to ring at the same time on the same days as another alarm (without it, that is refused).")

@@ -41,6 +41,12 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp(AlarmOption.group.help, valueName: "group"))
     var group: String?
 
+    @Option(help: ArgumentHelp(AlarmOption.bedtime.help, valueName: "duration"))
+    var bedtime: String?
+
+    /// `AlarmOption.kept` given, by name.
+    var kept: [String: String] { [AlarmOption.group.name: group, AlarmOption.bedtime.name: bedtime].compactMapValues { $0 } }
+
     @Flag(name: .shortAndLong, help: "Print only errors.")
     var quiet = false
 }

@@ -104,10 +104,17 @@ struct BusAPIOptions {
         let settings = try RingSettings(layering: ring, under: config, given: given)
         let words = when.split(separator: " ").map(String.init)
         let rules = try rules(options)
-        let group = try options.text(AlarmOption.group.name)
+        let kept = try keptOptions(options)
         return StandingAlarmActions.AddRequest(when: words, days: try options.text("days"), name: try options.text("name"),
                                                ring: settings, given: given, skipDays: skipDays, rules: rules,
-                                               other: group.map { [AlarmOption.group.name: $0] } ?? [:], force: try options.flag("force"))
+                                               other: kept, force: try options.flag("force"))
+    }
+
+    /// `AlarmOption.kept` given (`group`, `bedtime`), by name.
+    static func keptOptions(_ options: BusAPIOptions) throws(WakeFailure) -> [String: String] {
+        var kept: [String: String] = [:]
+        for option in AlarmOption.kept { if let t = try options.text(option.name) { kept[option.name] = t } }
+        return kept
     }
 
     /// Update's keys beyond Add's: the new `when` and what to `reset` (as `wake change` takes them).
@@ -132,7 +139,7 @@ struct BusAPIOptions {
         let when = try options.text("when").map { $0.split(separator: " ").map(String.init) } ?? []
         return StandingAlarmActions.ChangeRequest(name: name, when: when, days: try options.text("days"), newName: try options.text("name"),
                                                   values: ring, given: Set(ring.keys.map { "--" + $0 }), skipDays: skipDays,
-                                                  group: try options.text(AlarmOption.group.name), rules: try rules(options),
+                                                  kept: try keptOptions(options), rules: try rules(options),
                                                   reset: try options.texts("reset"), force: try options.flag("force"))
     }
 

@@ -43,8 +43,8 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
 
     /// The bedtime reminder's parts, given by the daemon (the tests give their own).
     struct Reminders {
-        /// config.toml's `sleep-target` as last read; nil for no reminder.
-        var target: () -> Duration?
+        /// An alarm's target: its `--bedtime`, else config.toml's `sleep-target`; nil for none.
+        var target: (String) -> Duration?
         /// Whether someone is at the screen, asked on the check's thread.
         var presence: @Sendable () -> SessionPresence = { SessionPresence.current() }
         /// Shows the reminder (with its buttons); nil findings never come here.
@@ -196,12 +196,13 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
     /// The next alarm's reminder: wanted now when its moment has come (and no locked screen holds
     /// it back), else its moment, for the timer.
     private func reminderDue(_ ids: [String], _ now: Instant) -> Instant? {
-        guard let target = reminders?.target() else { return nil }
+        guard let reminders else { return nil }
         let next = ids.compactMap { id -> (String, Instant)? in
             guard case .armed? = session.runner.state(of: id), let at = controller.occurrence(of: id) else { return nil }
             return (id, at)
         }.min { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
-        guard let (id, at) = next, reminded[id] != at, var due = BedtimeReminder.due(occurrence: at, target: target, now: now) else {
+        guard let (id, at) = next, reminded[id] != at, let target = reminders.target(id),
+              var due = BedtimeReminder.due(occurrence: at, target: target, now: now) else {
             return nil
         }
         if let held = heldBack, held.alarm == id, held.occurrence == at { due = max(due, held.at) }
@@ -228,7 +229,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         // ring's stream as its own.
         let ids = session.runner.alarmIDs
         guard !ids.contains(where: isActive) else { return }
-        if let wanted = reminderWanted, let target = reminders?.target() {
+        if let wanted = reminderWanted, let target = reminders?.target(wanted.alarm) {
             reminderWanted = nil
             guard case .armed? = session.runner.state(of: wanted.alarm),
                   controller.occurrence(of: wanted.alarm) == wanted.occurrence else { return }

@@ -192,11 +192,15 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
          "kept": kept.count, "standingAlarms": standingAlarms.count]
     }
 
-    /// config.toml's `sleep-target` as last read (`BedtimeReminder`); nil for none, or a value set aside.
-    public var sleepTarget: Duration? {
-        guard let text = config.entry(AlarmOption.sleepTarget.name)?.value,
-              case .success(.duration(let d)) = AlarmOption.sleepTarget.parse(text) else { return nil }
-        return d
+    /// The bedtime reminder's target for an armed alarm (`BedtimeReminder`): its own `--bedtime`,
+    /// else config.toml's `sleep-target` as last read; nil for none, or a value set aside.
+    public func sleepTarget(of name: String) -> Duration? {
+        func duration(_ option: AlarmOption, _ text: String?) -> Duration? {
+            guard let text, case .success(.duration(let d)) = option.parse(text) else { return nil }
+            return d
+        }
+        return duration(.bedtime, armed[name]?.alarm.options[AlarmOption.bedtime.name])
+            ?? duration(.sleepTarget, config.entry(AlarmOption.sleepTarget.name)?.value)
     }
 
     /// The config file's defaults the alarms are armed under, as last read.

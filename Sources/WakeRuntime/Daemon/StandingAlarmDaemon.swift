@@ -117,7 +117,7 @@ public enum StandingAlarmDaemon {
         let notices = notifyMode == .off ? nil
             : try? AdvanceNotices(lead: noticeLead, console: console, occurrence: { [unowned controller] in controller.occurrence(of: $0) },
                                   skip: skip)
-        let reminders = BedtimeCheck.Reminders(target: { [unowned controller] in controller.sleepTarget },
+        let reminders = BedtimeCheck.Reminders(target: { [unowned controller] in controller.sleepTarget(of: $0) },
                                                remind: { [weak notices] in notices?.remind($0, $1, $2) })
         let bedtime = BedtimeCheck(lead: BedtimeLedger.lead(noticeBefore: noticeLead), controller: controller,
                                    clock: SystemRuntimeClock(), timers: ReactorTimers(reactor: session.reactor),

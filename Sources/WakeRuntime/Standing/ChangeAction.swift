@@ -13,7 +13,8 @@ extension StandingAlarmActions {
         public var values: [String: String]
         public var given: Set<String>
         public var skipDays: [String]
-        public var group: String?
+        /// `AlarmOption.kept` given (`--group`, `--bedtime`), by name.
+        public var kept: [String: String]
         /// `--weeks`, `--every`, `--from`, `--before-first-event`, `--lead` given (`AlarmOption.dayRules`), by name.
         public var rules: [String: String]
         /// `--force`: changed to ring at the same moments as another alarm (`DuplicateAlarms`).
@@ -22,7 +23,7 @@ extension StandingAlarmActions {
         public var reset: [String]
 
         public init(name: String, when: [String] = [], days: String? = nil, newName: String? = nil, values: [String: String] = [:],
-                    given: Set<String> = [], skipDays: [String] = [], group: String? = nil, rules: [String: String] = [:],
+                    given: Set<String> = [], skipDays: [String] = [], kept: [String: String] = [:], rules: [String: String] = [:],
                     reset: [String] = [], force: Bool = false) {
             self.force = force
             self.rules = rules
@@ -33,7 +34,7 @@ extension StandingAlarmActions {
             self.values = values
             self.given = given
             self.skipDays = skipDays
-            self.group = group
+            self.kept = kept
             self.reset = reset
         }
     }
@@ -129,7 +130,7 @@ extension StandingAlarmActions {
     static func addRequest(for c: ChangeRequest, from old: StandingAlarm, config: ConfigDefaults,
                            now: Instant) throws(WakeFailure) -> AddRequest {
         let ringGiven = AlarmOption.all(.ring).contains { c.given.contains($0.flag) }
-        if c.when.isEmpty, c.days == nil, c.newName == nil, !ringGiven, c.skipDays.isEmpty, c.group == nil, c.rules.isEmpty,
+        if c.when.isEmpty, c.days == nil, c.newName == nil, !ringGiven, c.skipDays.isEmpty, c.kept.isEmpty, c.rules.isEmpty,
            c.reset.isEmpty {
             throw usage("nothing to change in '\(old.name.printable)'; give a new WHEN, --days, --name, a ring option or --reset OPTION")
         }
@@ -141,7 +142,7 @@ extension StandingAlarmActions {
             }
             let flag = "--" + key
             if c.given.contains(flag) || (key == "days" && c.days != nil) || (key == "skip-days" && !c.skipDays.isEmpty)
-                || (key == "group" && c.group != nil) || c.rules[key] != nil {
+                || c.kept[key] != nil || c.rules[key] != nil {
                 throw usage("--reset \(key) and \(flag) contradict each other; give one of them")
             }
             reset.insert(key)
@@ -182,7 +183,9 @@ extension StandingAlarmActions {
         let skipDays = !c.skipDays.isEmpty ? c.skipDays
             : reset.contains(AlarmOption.skipDays.name) ? [] : AlarmOption.list(old.options[AlarmOption.skipDays.name] ?? "")
         var other: [String: String] = [:]
-        if let group = reset.contains(AlarmOption.group.name) ? nil : c.group ?? old.group { other[AlarmOption.group.name] = group }
+        for option in AlarmOption.kept where !reset.contains(option.name) {
+            if let value = c.kept[option.name] ?? old.options[option.name] { other[option.name] = value }
+        }
         if let state = old.options[AlarmOption.switchState.name] { other[AlarmOption.switchState.name] = state }
         // The day rules kept, less those reset (`--from` as the date it stored); a calendar's
         // first event sets its time, so no WHEN goes with one.
