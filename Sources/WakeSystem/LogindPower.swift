@@ -25,40 +25,11 @@ public enum LogindPower {
     }
 
     private static func call(_ method: String, argument: Bool?, reply type: Character?, timeout: Duration) -> Result<String, BusError> {
-        let name = "org.freedesktop.login1.Manager.\(method)"
-        var b: OpaquePointer?
-        let opened = wake_sd_bus_open_system(&b)
-        guard opened >= 0, let b else {
-            return .failure(BusError(call: "sd_bus_open_system", name: nil,
-                                     message: "no system bus (\(String(cString: strerror(-opened))))"))
-        }
-        defer { wake_sd_bus_flush_close_unref(b) }
-        var m: OpaquePointer?
-        var r = wake_sd_bus_message_new_method_call(b, &m, "org.freedesktop.login1", "/org/freedesktop/login1",
-                                                   "org.freedesktop.login1.Manager", method)
-        guard r >= 0, let m else {
-            return .failure(BusError(call: "sd_bus_message_new_method_call", name: nil, message: String(cString: strerror(-r))))
-        }
-        defer { wake_sd_bus_message_unref(m) }
-        if let argument {
-            var v: Int32 = argument ? 1 : 0
-            r = wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "b")), &v)
-            if r < 0 { return .failure(BusError(call: "sd_bus_message_append_basic", name: nil, message: String(cString: strerror(-r)))) }
-        }
-        var error = sd_bus_error()
-        defer { wake_sd_bus_error_free(&error) }
-        var answer: OpaquePointer?
-        r = wake_sd_bus_call(b, m, UInt64(clamping: max(1, timeout.nanoseconds / 1000)), &error, &answer)
-        guard r >= 0, let answer else {
-            return .failure(BusError(call: name, name: error.name.map { String(cString: $0) },
-                                     message: error.message.map { String(cString: $0) } ?? String(cString: strerror(-r))))
-        }
-        defer { wake_sd_bus_message_unref(answer) }
-        guard type == "s" else { return .success("") }
-        var s: UnsafePointer<CChar>?
-        guard wake_sd_bus_message_read_basic(answer, CChar(UInt8(ascii: "s")), &s) > 0, let s else {
-            return .failure(BusError(call: name, name: nil, message: "no string in the reply"))
-        }
-        return .success(String(cString: s))
+        BusQuestion.call(.system, service: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                         interface: "org.freedesktop.login1.Manager", member: method, timeout: timeout, append: { m in
+                         guard let argument else { return 0 }
+                         var v: Int32 = argument ? 1 : 0
+                         return wake_sd_bus_message_append_basic(m, CChar(UInt8(ascii: "b")), &v)
+                     }, read: { reply in type == "s" ? BusQuestion.readString(reply) : "" })
     }
 }

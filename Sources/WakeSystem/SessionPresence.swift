@@ -39,44 +39,19 @@ public enum SessionPresence: Equatable, Sendable {
 
     /// `org.freedesktop.login1.Manager.ListSessions()`'s object paths of `uid`'s sessions.
     static func sessionPaths(uid: uid_t, timeout: Duration) -> Result<[String], BusError> {
-        let call = "org.freedesktop.login1.Manager.ListSessions"
-        var b: OpaquePointer?
-        let opened = wake_sd_bus_open_system(&b)
-        guard opened >= 0, let b else {
-            return .failure(BusError(call: "sd_bus_open_system", name: nil,
-                                     message: "no system bus (\(String(cString: strerror(-opened))))"))
+        BusQuestion.call(.system, service: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                         interface: "org.freedesktop.login1.Manager", member: "ListSessions", timeout: timeout) { reply -> [String]? in
+            guard wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "(susso)") > 0 else { return nil }
+            var paths: [String] = []
+            while wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "r")), "susso") > 0 {
+                var user: UInt32 = 0
+                guard BusQuestion.readString(reply) != nil, wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &user) > 0,
+                      BusQuestion.readString(reply) != nil, BusQuestion.readString(reply) != nil,
+                      let path = BusQuestion.readString(reply, type: "o"),
+                      wake_sd_bus_message_exit_container(reply) >= 0 else { return nil }
+                if user == uid { paths.append(path) }
+            }
+            return paths
         }
-        defer { wake_sd_bus_flush_close_unref(b) }
-        var m: OpaquePointer?
-        var r = wake_sd_bus_message_new_method_call(b, &m, "org.freedesktop.login1", "/org/freedesktop/login1",
-                                                   "org.freedesktop.login1.Manager", "ListSessions")
-        guard r >= 0, let m else {
-            return .failure(BusError(call: "sd_bus_message_new_method_call", name: nil, message: String(cString: strerror(-r))))
-        }
-        defer { wake_sd_bus_message_unref(m) }
-        var error = sd_bus_error()
-        defer { wake_sd_bus_error_free(&error) }
-        var reply: OpaquePointer?
-        r = wake_sd_bus_call(b, m, UInt64(clamping: max(1, timeout.nanoseconds / 1000)), &error, &reply)
-        guard r >= 0, let reply else {
-            return .failure(BusError(call: call, name: error.name.map { String(cString: $0) },
-                                     message: error.message.map { String(cString: $0) } ?? String(cString: strerror(-r))))
-        }
-        defer { wake_sd_bus_message_unref(reply) }
-        let malformed = BusError(call: call, name: nil, message: "the reply is not an array of (susso)")
-        guard wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "(susso)") > 0 else { return .failure(malformed) }
-        var paths: [String] = []
-        while wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "r")), "susso") > 0 {
-            var id: UnsafePointer<CChar>?, user: UInt32 = 0, name: UnsafePointer<CChar>?, seat: UnsafePointer<CChar>?
-            var path: UnsafePointer<CChar>?
-            guard wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "s")), &id) > 0,
-                  wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &user) > 0,
-                  wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "s")), &name) > 0,
-                  wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "s")), &seat) > 0,
-                  wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "o")), &path) > 0, let path,
-                  wake_sd_bus_message_exit_container(reply) >= 0 else { return .failure(malformed) }
-            if user == uid { paths.append(String(cString: path)) }
-        }
-        return .success(paths)
     }
 }
