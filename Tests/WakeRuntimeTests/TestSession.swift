@@ -6,6 +6,7 @@ import WakeSystem
 /// A session for an attachment under test: a real reactor (sockets and buses need one), the
 /// runner on a fake clock, timers and output (`FakeWorld`), and a console that keeps its lines.
 final class TestSession: SessionContext {
+    var isSleepTimer: Bool { false }
     let reactor: Reactor
     let timers: ReactorTimers
     let world: FakeWorld

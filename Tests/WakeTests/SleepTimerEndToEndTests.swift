@@ -32,12 +32,18 @@ struct SleepTimerEndToEndTests {
         #expect((q.last ?? 1) < Int(full / 20), "nothing loud at the end: \(q)")
     }
 
-    @Test("wake stop ends it at once, and nothing follows (no --then): exit 0")
+    @Test("no alarm to wake list or wake next; wake snooze refused (it would ring again); wake stop ends it at once: exit 0")
     func stoppedByWakeStop() async throws {
         let home = try AlarmHome()
         let sleep = try DetachedWake(["sleep", "30s", "-D", "null"], environment: home.environment, events: false)
         try await sleep.waitForOutput(containing: "sleep timer: ")
         try await Task.sleep(for: .milliseconds(800))
+        let list = try await home.run(["list", "--json"])
+        #expect(list.exitCode == 0 && list.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(list)")
+        let next = try await home.run(["next"])
+        #expect(next.exitCode == 1, "nothing will ring: \(next)")
+        let snooze = try await home.run(["snooze"])
+        #expect(snooze.exitCode != 0 && snooze.stderr.contains("snooze limit reached"), "\(snooze)")
         let stop = try await home.run(["stop"])
         #expect(stop.exitCode == 0, "\(stop)")
         let r = await sleep.wait(timeout: .seconds(20))

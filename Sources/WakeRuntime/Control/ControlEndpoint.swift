@@ -150,7 +150,8 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
 
     private func describe(_ id: String) -> ControlRecord {
         var r = base(id)
-        r["kind"] = "alarm"
+        // A sleep timer answers `wake stop`, but is no alarm to list, to show next or to publish.
+        r["kind"] = session.isSleepTimer ? "sleep" : "alarm"
         let phase = phase(id)
         // Ringing with no device working and no bell: said as it is, never shown as ringing.
         r["state"] = phase == .ringing && session.isSilent ? "silent" : phase.rawValue

@@ -155,10 +155,13 @@ public enum OneOffAlarm {
 
         // Hooks hear the log's events, so a log there is, written or not.
         let events = log ?? EventLog(listenersOnly: zone)
+        // A sleep sound has nothing to snooze (`wake snooze`, SIGUSR1): every snooze is refused.
+        var engine = options.ring.engine
+        if options.sleep != nil { engine.snoozeLimit = 0 }
         let session: AlarmSession
         do {
             session = try AlarmSession(mode: .oneOff, zone: zone, console: console, log: events, signals: signals, inhibitor: inhibitor,
-                                       alarmTimers: wake.alarmTimers, settings: options.ring.engine)
+                                       alarmTimers: wake.alarmTimers, settings: engine)
         } catch {
             inhibitor.release()
             throw WakeFailure(.resource, "cannot set up the alarm: \(error); the system is short of a resource (raise 'ulimit -n' if it says too many open files)")
@@ -177,10 +180,10 @@ public enum OneOffAlarm {
         if let sleep = options.sleep {
             ring.fadeOut = sleep.fadeOut
             session.streamTitle = localized("Sleep timer")
-            session.everyKeyStops = true
+            session.isSleepTimer = true
         }
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
-        var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: options.ring.engine, ring: ring,
+        var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: engine, ring: ring,
                                message: options.ring.message)
         if let pre = options.ring.engine.preAlarm { setup.preRing = ring.preRing(percent: pre.percent, lead: pre.lead, sound: preSound) }
         return session.run(setup, spec: options.spec, wake: wake)

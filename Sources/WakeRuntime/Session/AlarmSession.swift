@@ -52,9 +52,9 @@ public final class AlarmSession: SessionContext {
     private var started = false
     /// Called for SIGHUP in daemon mode.
     var onReload: (() -> Void)?
-    /// `wake sleep`: every key ends the sound (there is nothing to snooze), and its stream is
-    /// named for what it is, not for an alarm.
-    var everyKeyStops = false
+    /// `wake sleep`: every key ends the sound (there is nothing to snooze), `wake list`, `wake next`
+    /// and the D-Bus API do not count it as an alarm, and its stream is named for what it is.
+    public internal(set) var isSleepTimer = false
     var streamTitle: String?
     /// Called before every poll, after the session's own work (the daemon re-arms here), and
     /// before the attachments' turn.
@@ -525,7 +525,7 @@ public final class AlarmSession: SessionContext {
             } else {
                 entry.clear()
             }
-            let (command, who) = everyKeyStops ? (.stop, .key(k.name)) : KeyBinding.command(for: k)
+            let (command, who) = isSleepTimer ? (.stop, .key(k.name)) : KeyBinding.command(for: k)
             runner.command(command, by: who, activeOnly: mode == .daemon)
             if mode == .oneOff && runner.isFinished { return }
         }

@@ -17,6 +17,8 @@ public protocol SessionContext: AnyObject {
     var wakesSystem: Bool { get }
     /// Whether what rings makes no sound now (every output failed, and no bell).
     var isSilent: Bool { get }
+    /// `wake sleep`'s session: its sound is no alarm.
+    var isSleepTimer: Bool { get }
     /// How the console names an alarm's time (`07:00`).
     func deadlineText(of id: String) -> String
     /// An event of the session's own, not an alarm's, for the event log (`control_refused`).
