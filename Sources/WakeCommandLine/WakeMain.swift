@@ -77,7 +77,8 @@ public enum WakeMain {
             return r.run(SleepCommand.self, rest) { c, console, signals throws(WakeFailure) in
                 let s = c.command
                 return try SleepTimerAction.run(.init(span: s.span, sound: s.sound, device: s.device, sink: s.sink, volume: s.volume,
-                                                      then: s.then, unpaced: s.unpaced), console: console, signals: signals)
+                                                      then: s.then, events: s.events, unpaced: s.unpaced), console: console,
+                                                signals: signals)
             }
         case "extend":
             return r.run(ExtendCommand.self, rest, quiet: \.quiet) { c, console, _ throws(WakeFailure) in

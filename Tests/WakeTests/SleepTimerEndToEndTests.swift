@@ -32,6 +32,22 @@ struct SleepTimerEndToEndTests {
         #expect((q.last ?? 1) < Int(full / 20), "nothing loud at the end: \(q)")
     }
 
+    @Test("a key on the terminal fades it away over 3s, then it stops (exit 0, stopped by that key)")
+    func keyFades() async throws {
+        let home = try AlarmHome()
+        let tone = try await makeSound(in: home.dir, name: "tone.wav", rate: 44_100, channels: 1, seconds: "1", synth: ["sine", "440"])
+        let capture = home.dir.file("sleep.raw")
+        let session = try PtySession(["sleep", "60s", "-s", tone, "-D", "file:'\(capture)',raw"],
+                                     steps: ["wait:ringing", "sleep:1.5", "key:x"], environment: home.environment, timeout: 40)
+        let (o, events, _) = try await session.finish()
+        #expect(o.exit == 0 && events.contains { $0.name == "stopped" && $0["key"] == "x" }, "\(o)")
+        // Rising (its 5 s fade-in) until the key, 1.5 s in; from there down to near nothing over 3 s, not cut off.
+        let q = Self.quarters(try readRaw(capture, channels: 1, rate: 44_100))
+        let loudest = try #require(q.indices.max { q[$0] < q[$1] }, "\(q)")
+        #expect(q.count - loudest >= 10, "three seconds of sound after its loudest moment: \(q)")
+        #expect(Double(q[q.count - 2]) < Double(q[loudest]) / 10 && q[loudest + 6] < q[loudest + 2], "faded, not cut: \(q)")
+    }
+
     @Test("no alarm to wake list or wake next; wake snooze refused (it would ring again); wake stop ends it at once: exit 0")
     func stoppedByWakeStop() async throws {
         let home = try AlarmHome()

@@ -20,7 +20,8 @@ final class LoopingSource {
     private var producedFrames: Int64 = 0
     /// `wake sleep`'s fade to silence, and the ring's audio so far in frames at this sound's rate
     /// (uncapped, unlike the fade-in's position): where that fade stands.
-    private let fadeAway: FadeOut?
+    /// Each applies (a key's fade on top of the span's own multiplies, never louder).
+    private var fadeAway: [FadeOut]
     private let audioStart: Int64
     private var audioFrames: Int64 = 0
     /// Where the fade-in starts on this output: the level the ring had reached on the outputs
@@ -44,7 +45,7 @@ final class LoopingSource {
     init(sound: SoundFile, volume: Int, fadeIn: Duration, crescendo: CrescendoPosition = CrescendoPosition(), speech: SpeechFrames? = nil,
          fadeOut: FadeOut? = nil) {
         self.sound = sound
-        fadeAway = fadeOut
+        fadeAway = fadeOut.map { [$0] } ?? []
         audioStart = min(crescendo.startFrame(rate: sound.sampleRate), Int64.max / 2)
         audioFrames = audioStart
         self.speech = speech.flatMap { $0.frames > 0 ? $0 : nil }
@@ -67,6 +68,13 @@ final class LoopingSource {
         (stagedFrames, stagedOffset, producedFrames, nextWritePosition, seams) = (0, 0, fadeStart, 0, 0)
         audioFrames = audioStart
         (cadence, speechNext, stagedSpeech, nextSpeechPosition) = (SpeechCadence(rate: sound.sampleRate), nil, 0..<0, nil)
+    }
+
+    /// From the next frame read on, fades to silence over `span` (`wake sleep`'s key).
+    func fadeFromNow(over span: Duration) {
+        let rate = Int64(max(1, sound.sampleRate))
+        let played = Duration.seconds(audioFrames / rate) + .nanoseconds((audioFrames % rate) * 1_000_000_000 / rate)
+        fadeAway.append(FadeOut(after: played, over: span))
     }
 
     /// Frames read and not yet written.
@@ -152,7 +160,7 @@ final class LoopingSource {
         // `wake sleep`'s fade: the stop's own fade starts from where that one had come, not
         // from the volume (a sound faded to nothing must not come back for its last moment).
         let written = audioFrames - Int64(stagedFrames - stagedOffset) - rewound
-        let level = fadeAway.map { $0.factor(atFrame: max(0, written), rate: sound.sampleRate) } ?? 1
+        let level = fadeAway.reduce(1.0) { $0 * $1.factor(atFrame: max(0, written), rate: sound.sampleRate) }
         let out = stopFade(rewound: rewound, frames: frames)
         switch sound.width {
         case .int16: GainRamp.attenuate(UnsafeMutablePointer(mutating: out.pointer.assumingMemoryBound(to: Int16.self)), frames: out.frames,
@@ -220,11 +228,11 @@ final class LoopingSource {
         case .int16:
             let p = staging.assumingMemoryBound(to: Int16.self) + start * sound.channels
             gain.apply(to: p, frames: count, channels: sound.channels, firstIndex: first)
-            fadeAway?.apply(to: p, frames: count, channels: sound.channels, firstIndex: audio, rate: rate)
+            for f in fadeAway { f.apply(to: p, frames: count, channels: sound.channels, firstIndex: audio, rate: rate) }
         case .int32:
             let p = staging.assumingMemoryBound(to: Int32.self) + start * sound.channels
             gain.apply(to: p, frames: count, channels: sound.channels, firstIndex: first)
-            fadeAway?.apply(to: p, frames: count, channels: sound.channels, firstIndex: audio, rate: rate)
+            for f in fadeAway { f.apply(to: p, frames: count, channels: sound.channels, firstIndex: audio, rate: rate) }
         }
     }
 

@@ -192,6 +192,7 @@ final class OutputWorker: @unchecked Sendable {
             case .recheck: recheckGuard(pcm)
             case .go: break
             }
+            if let span = mailbox.takeFadeNow() { source.fadeFromNow(over: span) }
             if reopenWanted.withLock({ wanted in defer { wanted = false }; return wanted }) {
                 guard let again = reopen(pcm, source) else { return }
                 pcm = again

@@ -159,9 +159,12 @@ public protocol SoundOutput: AnyObject {
     func prepare(_ request: RingRequest)
     /// The pre-rolled device is not needed (the alarm was cancelled or moved): closed again.
     func discardPrepared()
+    /// What sounds now fades to silence over `span`, from the level it has (`wake sleep`'s key).
+    func fadeNow(over span: Duration)
 }
 
 extension SoundOutput {
     public func prepare(_ request: RingRequest) {}
     public func discardPrepared() {}
+    public func fadeNow(over span: Duration) {}
 }

@@ -229,6 +229,10 @@ public final class SupervisedOutput: SoundOutput {
         if !mailbox.hasEnded { stopping.append(mailbox) }
     }
 
+    public func fadeNow(over span: Duration) {
+        if case .device(let mailbox, _) = state { mailbox.requestFadeNow(over: span) }
+    }
+
     public func stop() {
         switch state {
         case .device(let mailbox, _):

@@ -50,6 +50,8 @@ final class WorkerMailbox: @unchecked Sendable {
     private struct Shared {
         var reports: [WorkerReport] = []
         var stopRequested = false
+        /// A fade to silence asked for, over this long, from where the sound stands.
+        var fadeNow: Duration?
         var resyncRequested = false
         /// Look at the mixer and the stream again (a put-back given up at start has just ended).
         var recheckRequested = false
@@ -141,6 +143,17 @@ final class WorkerMailbox: @unchecked Sendable {
             if s.resyncRequested { s.resyncRequested = false; return .resync }
             if s.recheckRequested { s.recheckRequested = false; return .recheck }
             return .go
+        }
+    }
+
+    /// The loop's: fade what plays to silence over `span`, from the next audio read.
+    func requestFadeNow(over span: Duration) { locked { $0.fadeNow = span } }
+
+    /// The worker's: the fade asked for since the last look, taken.
+    func takeFadeNow() -> Duration? {
+        locked { s in
+            defer { s.fadeNow = nil }
+            return s.fadeNow
         }
     }
 

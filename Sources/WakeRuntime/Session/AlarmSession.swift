@@ -56,6 +56,9 @@ public final class AlarmSession: SessionContext {
     /// and the D-Bus API do not count it as an alarm, and its stream is named for what it is.
     public internal(set) var isSleepTimer = false
     var streamTitle: String?
+    /// `wake sleep`'s key: the sound fades away over this long, then stops; a second key stops it now.
+    static let keyFade: Duration = .seconds(3)
+    private var keyFadeTimer: DeadlineTimer?
     /// Called before every poll, after the session's own work (the daemon re-arms here), and
     /// before the attachments' turn.
     var beforeEachPoll: (() -> Void)?
@@ -489,6 +492,21 @@ public final class AlarmSession: SessionContext {
         return true
     }
 
+    /// A sleep sound's key: it fades away, then stops (as that key's stop); false when no timer
+    /// can be made (then the key stops it at once).
+    private func fadeThenStop(by who: Requester) -> Bool {
+        guard let timer = try? timers.deadlineTimer(.elapsed, { [unowned self] _ in
+            runner.command(.stop, by: who, activeOnly: false)
+            keyFadeTimer?.disarm()
+        }) else { return false }
+        // The fade, plus what the device holds (its buffer plays at the level it was written at).
+        let end = Wait(instant: SystemClock.now().boottime + Self.keyFade + .milliseconds(700), clock: .elapsed)
+        guard (try? timer.arm(end)) != nil else { return false }
+        keyFadeTimer = timer
+        output.fadeNow(over: Self.keyFade)
+        return true
+    }
+
     private func handleKeys(_ revents: Int16) {
         guard let terminal else { return }
         let keys = terminal.readKeys()
@@ -525,6 +543,7 @@ public final class AlarmSession: SessionContext {
             } else {
                 entry.clear()
             }
+            if isSleepTimer, keyFadeTimer == nil, fadeThenStop(by: .key(k.name)) { continue }
             let (command, who) = isSleepTimer ? (.stop, .key(k.name)) : KeyBinding.command(for: k)
             runner.command(command, by: who, activeOnly: mode == .daemon)
             if mode == .oneOff && runner.isFinished { return }

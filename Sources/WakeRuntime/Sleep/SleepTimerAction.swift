@@ -16,9 +16,12 @@ public enum SleepTimerAction {
         public var sink: String?
         public var volume: String?
         public var then: String
+        public var events: String?
         public var unpaced: Bool
-        public init(span: String, sound: String?, device: String?, sink: String?, volume: String?, then: String, unpaced: Bool = false) {
+        public init(span: String, sound: String?, device: String?, sink: String?, volume: String?, then: String, events: String? = nil,
+                    unpaced: Bool = false) {
             self.span = span; self.sound = sound; self.device = device; self.sink = sink; self.volume = volume; self.then = then
+            self.events = events
             self.unpaced = unpaced
         }
     }
@@ -45,7 +48,7 @@ public enum SleepTimerAction {
         if let s = r.sound { values[AlarmOption.sound.name] = s }
         if let d = r.device { values[AlarmOption.device.name] = d }
         if let s = r.sink { values[AlarmOption.sink.name] = s }
-        var options = try AlarmOptions(when: ["now"], dryRun: false, quiet: true, ring: try RingSettings(values: values), events: nil,
+        var options = try AlarmOptions(when: ["now"], dryRun: false, quiet: true, ring: try RingSettings(values: values), events: r.events,
                                        unpaced: r.unpaced, inhibit: "off", wakeSystem: false, noWakeSystem: true, notify: "off")
         options.sleep = timer
         let sound = r.sound.map { "'\($0.printable)'" } ?? "wake's built-in sound"
