@@ -22,11 +22,15 @@ public enum ControlRequest: Equatable, Sendable {
     /// A command for one alarm by ID, or for every alarm it applies to; `length` is how long a
     /// snooze lasts (ignored by the other commands).
     case command(AlarmCommand, id: String?, length: SnoozeLength = .standard)
+    /// `wake sleep +15m`: a sleep timer plays this much longer (`wake/1 extend for=MS`); the
+    /// alarms ignore it.
+    case extendSleep(Duration)
 
     /// The line a client sends, newline included.
     public var line: String {
         switch self {
         case .list: return "\(ControlProtocol.version) list\n"
+        case .extendSleep(let d): return "\(ControlProtocol.version) extend for=\(d.milliseconds)\n"
         case .command(let c, let id, let length):
             var words = [ControlProtocol.version, c.rawValue]
             if let id { words.append(id) }
@@ -69,7 +73,7 @@ public enum ControlRequest: Equatable, Sendable {
         }
         var length = SnoozeLength.standard
         if let lengthField {
-            guard verb == "snooze" else { throw ControlProtocolError("only snooze takes a length") }
+            guard verb == "snooze" || verb == "extend" else { throw ControlProtocolError("only snooze takes a length") }
             length = try Self.length(lengthField)
         }
         switch verb {
@@ -81,6 +85,9 @@ public enum ControlRequest: Equatable, Sendable {
         case "cancel":
             guard id != nil else { throw ControlProtocolError("cancel needs an ID") }
             self = .command(.cancel, id: id)
+        case "extend":
+            guard id == nil, case .span(let d) = length else { throw ControlProtocolError("extend takes for=MS alone") }
+            self = .extendSleep(d)
         default:
             throw ControlProtocolError("unknown verb")
         }

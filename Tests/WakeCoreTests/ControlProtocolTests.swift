@@ -14,7 +14,7 @@ struct ControlProtocolTests {
                                           .command(.snooze, id: nil, length: .span(.seconds(20 * 60))),
                                           .command(.snooze, id: "4242", length: .until(Instant(seconds: 1_800_000_000, nanoseconds: 5))),
                                           .command(.snooze, id: "work", length: .long),
-                                          .command(.snooze, id: nil, length: .span(SnoozeLength.longest))]
+                                          .command(.snooze, id: nil, length: .span(SnoozeLength.longest)), .extendSleep(.seconds(900))]
         for r in requests {
             var line = Array(r.line.utf8)
             #expect(line.last == UInt8(ascii: "\n"))
@@ -33,6 +33,8 @@ struct ControlProtocolTests {
         "wake/1 snooze for=-1000", "wake/1 snooze for=43200001", "wake/1 snooze for=", "wake/1 snooze for=1e3", "wake/1 snooze until=-5",
         "wake/1 snooze until=99999999999999999999", "wake/1 snooze by=1000", "wake/1 snooze for=1000 4242", "wake/1 snooze 4242 for=1 for=2",
         "wake/1 snooze a b for=1000", "wake/1 snooze for=short",
+        // `wake sleep +15m`'s: a span alone.
+        "wake/1 extend", "wake/1 extend 4242 for=1000", "wake/1 extend for=long", "wake/1 extend until=5", "wake/1 extend for=0",
     ])
     func malformed(_ text: String) {
         guard case .failure(let e) = Self.parse(text) else {

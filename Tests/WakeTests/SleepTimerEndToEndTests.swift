@@ -48,6 +48,29 @@ struct SleepTimerEndToEndTests {
         #expect(Double(q[q.count - 2]) < Double(q[loudest]) / 10 && q[loudest + 6] < q[loudest + 2], "faded, not cut: \(q)")
     }
 
+    @Test("wake sleep +4s: the running one plays 4s longer, its fade moved with its end; with none playing, exit 1")
+    func extended() async throws {
+        let home = try AlarmHome()
+        let tone = try await makeSound(in: home.dir, name: "tone.wav", rate: 44_100, channels: 1, seconds: "1", synth: ["sine", "440"])
+        let capture = home.dir.file("sleep.raw")
+        let sleep = try DetachedWake(["sleep", "6s", "-s", tone, "-D", "file:'\(capture)',raw"], environment: home.environment,
+                                     events: false)
+        try await sleep.waitForOutput(containing: "sleep timer: ")
+        try await Task.sleep(for: .milliseconds(1500))
+        let more = try await home.run(["sleep", "+4s"])
+        #expect(more.exitCode == 0 && more.stdout.contains("sleep timer (pid \(sleep.pid)): 4s more, until "), "\(more)")
+        let r = await sleep.wait(timeout: .seconds(30))
+        #expect(r.exitCode == 0 && r.stdout.contains("sleep timer: ended"), "\(sleep.report(r))")
+        // At its level until 7 s (the fade's old start, 3 s, moved by 4 s), then down to silence by 10 s.
+        let q = Self.quarters(try readRaw(capture, channels: 1, rate: 44_100))
+        try #require(q.count >= 38, "ten seconds of sound: \(q)")
+        let full = Double(0.6 * 32768 * 0.3)
+        #expect(q[12...27].allSatisfy { abs(Double($0) - full) < full * 0.05 }, "at 30 % from 3 s to 7 s: \(q)")
+        #expect(Double(q[37]) < full / 10, "faded by its new end: \(q)")
+        let none = try await home.run(["sleep", "+4s"])
+        #expect(none.exitCode == 1 && none.stderr.contains("no sleep timer is playing"), "\(none)")
+    }
+
     @Test("no alarm to wake list or wake next; wake snooze refused (it would ring again); wake stop ends it at once: exit 0")
     func stoppedByWakeStop() async throws {
         let home = try AlarmHome()

@@ -15,7 +15,7 @@ struct SleepCommand: ParsableCommand {
             + "--then off it is powered off only when no alarm is set. Otherwise it stays awake and says why, at the start and at "
             + "the end.")
 
-    @Argument(help: ArgumentHelp("How long, as 30m or 1h.", valueName: "span"))
+    @Argument(help: ArgumentHelp("How long, as 30m or 1h; +15m gives the one playing 15 minutes more.", valueName: "span"))
     var span: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The sound file (default: wake's built-in sound).", valueName: "file"),

@@ -70,6 +70,11 @@ final class LoopingSource {
         (cadence, speechNext, stagedSpeech, nextSpeechPosition) = (SpeechCadence(rate: sound.sampleRate), nil, 0..<0, nil)
     }
 
+    /// The ring's own fade (the first) comes `span` later: louder again if it had begun.
+    func shiftFade(by span: Duration) {
+        if !fadeAway.isEmpty { fadeAway[0].after += span }
+    }
+
     /// From the next frame read on, fades to silence over `span` (`wake sleep`'s key).
     func fadeFromNow(over span: Duration) {
         let rate = Int64(max(1, sound.sampleRate))

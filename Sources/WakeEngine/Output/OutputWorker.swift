@@ -193,6 +193,7 @@ final class OutputWorker: @unchecked Sendable {
             case .go: break
             }
             if let span = mailbox.takeFadeNow() { source.fadeFromNow(over: span) }
+            if case let shift = mailbox.takeFadeShift(), shift > .zero { source.shiftFade(by: shift) }
             if reopenWanted.withLock({ wanted in defer { wanted = false }; return wanted }) {
                 guard let again = reopen(pcm, source) else { return }
                 pcm = again

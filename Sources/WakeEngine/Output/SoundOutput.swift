@@ -161,10 +161,13 @@ public protocol SoundOutput: AnyObject {
     func discardPrepared()
     /// What sounds now fades to silence over `span`, from the level it has (`wake sleep`'s key).
     func fadeNow(over span: Duration)
+    /// The ring's own fade to silence (`RingRequest.fadeOut`) comes `span` later.
+    func shiftFadeOut(by span: Duration)
 }
 
 extension SoundOutput {
     public func prepare(_ request: RingRequest) {}
     public func discardPrepared() {}
     public func fadeNow(over span: Duration) {}
+    public func shiftFadeOut(by span: Duration) {}
 }

@@ -233,6 +233,12 @@ public final class SupervisedOutput: SoundOutput {
         if case .device(let mailbox, _) = state { mailbox.requestFadeNow(over: span) }
     }
 
+    public func shiftFadeOut(by span: Duration) {
+        // The outputs after this one (a fallback) start with it where it now is.
+        request?.fadeOut?.after += span
+        if case .device(let mailbox, _) = state { mailbox.requestFadeShift(by: span) }
+    }
+
     public func stop() {
         switch state {
         case .device(let mailbox, _):

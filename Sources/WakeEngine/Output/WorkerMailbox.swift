@@ -52,6 +52,8 @@ final class WorkerMailbox: @unchecked Sendable {
         var stopRequested = false
         /// A fade to silence asked for, over this long, from where the sound stands.
         var fadeNow: Duration?
+        /// The ring's own fade moved this much later, not yet taken.
+        var fadeShift: Duration = .zero
         var resyncRequested = false
         /// Look at the mixer and the stream again (a put-back given up at start has just ended).
         var recheckRequested = false
@@ -148,6 +150,16 @@ final class WorkerMailbox: @unchecked Sendable {
 
     /// The loop's: fade what plays to silence over `span`, from the next audio read.
     func requestFadeNow(over span: Duration) { locked { $0.fadeNow = span } }
+
+    /// The loop's: the ring's own fade comes `span` later (`wake sleep +15m`).
+    func requestFadeShift(by span: Duration) { locked { $0.fadeShift += span } }
+
+    func takeFadeShift() -> Duration {
+        locked { s in
+            defer { s.fadeShift = .zero }
+            return s.fadeShift
+        }
+    }
 
     /// The worker's: the fade asked for since the last look, taken.
     func takeFadeNow() -> Duration? {

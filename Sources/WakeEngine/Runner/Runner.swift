@@ -43,6 +43,8 @@ public final class Runner {
         var wallTimer: DeadlineTimer?
         var bootTimer: DeadlineTimer?
         var ringLimit: DeadlineTimer?
+        /// When `ringLimit` is armed for, while it is (`extendRingLimit`).
+        var ringLimitAt: Wait?
         /// Fires `Defaults.preroll` before the deadline (on the boot clock: a head start need not
         /// follow the wall clock to the microsecond), for the output's pre-roll.
         var prerollTimer: DeadlineTimer?
@@ -362,9 +364,13 @@ public final class Runner {
         case .reportPreStopped(let who, let main):
             publish(id, .preRingStopped(by: who, main: main.wallInstant(from: now)), at: now)
         case .armRingLimit(let wait):
-            do { try a.ringLimit?.arm(wait) } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
+            do {
+                try a.ringLimit?.arm(wait)
+                a.ringLimitAt = wait
+            } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
         case .disarmRingLimit:
             a.ringLimit?.disarm()
+            a.ringLimitAt = nil
         case .reportClockChange:
             publish(id, .clockChanged, at: now)
         case .reportSnoozed(let until, let who):
@@ -418,6 +424,19 @@ public final class Runner {
         preRingSaidSilent = false
         preparedFor = nil  // a device pre-rolled for the alarm is closed: the pre-ring plays instead
         output.start(request)
+    }
+
+    /// `wake sleep +15m`: a ringing alarm's `--ring-for` ends `span` later, and the output's fade
+    /// to silence with it. The wall-clock instant it now ends, or nil when it is not ringing with
+    /// a limit.
+    public func extendRingLimit(of id: String, by span: Duration) -> Instant? {
+        guard let a = byID[id], case .ringing = a.engine.state, let at = a.ringLimitAt, let timer = a.ringLimit else { return nil }
+        let later = Wait(instant: at.instant + span, clock: at.clock)
+        do { try timer.arm(later) } catch { return nil }
+        a.ringLimitAt = later
+        output.shiftFadeOut(by: span)
+        let now = clock.now()
+        return now.realtime + (later.instant - now.boottime)
     }
 
     // MARK: the pre-roll

@@ -95,6 +95,17 @@ public final class ControlEndpoint: SessionAttachment, RuntimeObserver {
         switch request {
         case .list:
             return session.runner.alarmIDs.filter { phase($0) != .finished }.map(describe)
+        case .extendSleep(let span):
+            // Only a sleep timer plays on for longer; an alarm's --ring-for is its own.
+            guard session.isSleepTimer else { return [] }
+            return session.runner.alarmIDs.compactMap { id in
+                guard let until = session.runner.extendRingLimit(of: id, by: span) else { return nil }
+                var record = base(id)
+                record["kind"] = "done"
+                record["action"] = "extended"
+                record.set("until", instant: until)
+                return record
+            }
         case .command(let command, let id, let length):
             let alarms = session.runner.alarmIDs.map {
                 ControlRouting.Alarm(id: publicID($0), phase: phase($0), standing: standing, snoozes: session.runner.snoozes(of: $0) ?? SnoozeCount())

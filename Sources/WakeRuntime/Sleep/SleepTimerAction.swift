@@ -28,6 +28,7 @@ public enum SleepTimerAction {
 
     public static func run(_ r: Request, console: Console, signals: SignalChannel) throws(WakeFailure) -> CommandResult {
         func usage(_ message: String) -> WakeFailure { WakeFailure(.usage, message) }
+        if r.span.hasPrefix("+") { return try extend(r, console: console) }
         let span: Duration
         switch SleepTimer.span(r.span) { case .success(let d): span = d; case .failure(let p): throw usage(p.message) }
         let then: SleepTimer.After
@@ -75,6 +76,31 @@ public enum SleepTimerAction {
         console.info("sleep timer: ended; \(action == .suspend ? "suspending" : "powering off")")
         if case .failure(let e) = LogindPower.request(action) {
             throw WakeFailure(.unavailable, "sleep timer: logind refused to \(action == .suspend ? "suspend" : "power off"): \(e)")
+        }
+        return .done
+    }
+
+    /// `wake sleep +15m`: every sleep timer of the user's plays that much longer (its fade moves
+    /// with its end); a line each, with when it now ends.
+    static func extend(_ r: Request, console: Console) throws(WakeFailure) -> CommandResult {
+        guard r.sound == nil, r.device == nil, r.sink == nil, r.volume == nil, r.then == SleepTimer.After.stay.rawValue else {
+            throw WakeFailure(.usage, "+SPAN gives a running sleep timer more time and takes no other option; "
+                              + "give them when you start one")
+        }
+        let span: Duration
+        switch SleepTimer.span(String(r.span.dropFirst())) {
+        case .success(let d): span = d
+        case .failure(let p): throw WakeFailure(.usage, p.message)
+        }
+        let records = try ControlActions.ask(.extendSleep(span), in: try ControlActions.directory(), console: console)
+        let done = records.filter { $0["kind"] == "done" && $0["action"] == "extended" }
+        guard !done.isEmpty else {
+            throw WakeFailure(.nothingMatched, "no sleep timer is playing; start one with 'wake sleep \(DurationText.format(span))'")
+        }
+        let zone = console.localZone()
+        for record in done {
+            let until = record.instant("until").map { ", until " + Formatting.clockTime($0, zone: zone) } ?? ""
+            console.result("sleep timer (pid \((record["pid"] ?? "?").printable)): \(DurationText.format(span)) more\(until)")
         }
         return .done
     }
