@@ -18,7 +18,8 @@ struct PulseSinkOfPCMTests {
         #expect(SoundServerPlayback.pulseSink(ofPCM: "pulse:DEVICE=speaker") == "speaker")
     }
 
-    @Test("any other PCM, or one ALSA does not know, stays on ALSA", arguments: ["null", "hw:0", "plughw:0,0", "dmix", "no-such-pcm", "file:'/tmp/x',raw", ""])
+    @Test("any other PCM, or one ALSA does not know, stays on ALSA",
+          arguments: ["null", "hw:0", "plughw:0,0", "dmix", "no-such-pcm", "file:'/tmp/x',raw", ""])
     func otherPCMs(device: String) {
         #expect(SoundServerPlayback.pulseSink(ofPCM: device) == nil)
     }

@@ -310,7 +310,7 @@ final class BedtimeCheck: RuntimeObserver, SessionAttachment {
         report(s, findings, inReminder: true)
         let at = Formatting.clockTime(s.occurrence, zone: session.zone)
         let verdict = BedtimeReminder.verdict(findings)
-        let shown = reminders != nil && notify != nil
+        let shown = notify != nil
         session.console.info("bedtime: alarm '\(name.printable)' at \(at) is \(DurationText.format(target)) away: time for bed "
                              + "(the checks: \(verdict.word))")
         session.record("bedtime", [("alarm", .string(name)), ("occurrence", .string(Formatting.iso8601(s.occurrence, zone: session.zone))),

@@ -92,9 +92,9 @@ extension StandingAlarmActions {
             } else if upcoming == nil {
                 state = localized("done")  // a one-off that has rung, or whose time passed: nothing left to ring
             }
-            let isWaiting = state == nil
-            if !a.isOff, let timer = timerState(a, waiting: isWaiting, now: now) { state = timer }
-            return Row(alarm: a, next: upcoming, state: state ?? localized("waiting"), isWaiting: isWaiting && state == nil, skipNext: skipNext, missed: record.missed ?? plan.missed.last,
+            if !a.isOff, let timer = timerState(a, waiting: state == nil, now: now) { state = timer }
+            return Row(alarm: a, next: upcoming, state: state ?? localized("waiting"), isWaiting: state == nil, skipNext: skipNext,
+                       missed: record.missed ?? plan.missed.last,
                        pausedUntil: pause?.until, settings: read?.settings, adjustments: read?.adjustments ?? [], engine: read?.engine,
                        passedOver: ahead, reasons: reasons, reasonsAll: reasonsAll, noDay: noDay, skips: skips, pausedFrom: pausedFrom,
                        pauses: record.pauses.filter { $0.until > now },
