@@ -71,8 +71,9 @@ public struct SleepTimer: Hashable, Sendable {
         case .stay: return nil
         case .suspend:
             return next.wakesMachine ? nil
-                : "no RTC wake-up for the next alarm: a suspend would silence \(next.title.printable); staying awake"
-        case .off: return "a machine that is off rings nothing: powering off would silence \(next.title.printable); staying on"
+                : localized("no RTC wake-up for the next alarm: a suspend would silence {alarm}; staying awake", next.title.printable)
+        case .off:
+            return localized("a machine that is off rings nothing: powering off would silence {alarm}; staying on", next.title.printable)
         }
     }
 }

@@ -52,28 +52,41 @@ public enum SleepTimerAction {
         var options = try AlarmOptions(when: ["now"], dryRun: false, quiet: true, ring: try RingSettings(values: values), events: r.events,
                                        unpaced: r.unpaced, inhibit: "off", wakeSystem: false, noWakeSystem: true, notify: "off")
         options.sleep = timer
-        let sound = r.sound.map { "'\($0.printable)'" } ?? "wake's built-in sound"
-        console.info("sleep timer: \(sound) for \(DurationText.format(span)) at \(options.ring.volume) %, fading away over its last "
-                     + "\(DurationText.format(timer.fade))" + (then == .stay ? "" : "; then \(then == .suspend ? "suspend" : "power off")")
-                     + "; a key or 'wake stop' ends it")
+        let sound = r.sound.map { "'\($0.printable)'" } ?? localized("wake's built-in sound")
+        let (length, volume, fade) = (DurationText.format(span), String(options.ring.volume), DurationText.format(timer.fade))
+        switch then {
+        case .stay:
+            console.info(localized("""
+                sleep timer: {sound} for {span} at {percent} %, fading away over its last {fade}; a key or 'wake stop' ends it
+                """, sound, length, volume, fade))
+        case .suspend:
+            console.info(localized("""
+                sleep timer: {sound} for {span} at {percent} %, fading away over its last {fade}; then suspend; a key or 'wake stop' ends it
+                """, sound, length, volume, fade))
+        case .off:
+            console.info(localized("""
+                sleep timer: {sound} for {span} at {percent} %, fading away over its last {fade}; then power off; \
+                a key or 'wake stop' ends it
+                """, sound, length, volume, fade))
+        }
         let result = try OneOffAlarm.arm(options, console: console.quieted, signals: signals)
         guard case .rang(.timedOut) = result else {
             if case .rang = result {
-                console.info("sleep timer: stopped")
+                console.info(localized("sleep timer: stopped"))
                 return .done
             }
             return result
         }
         guard let action = action(then) else {
-            console.info("sleep timer: ended")
+            console.info(localized("sleep timer: ended"))
             return .done
         }
         // Looked at again: an alarm may have been added while it played.
         if let why = SleepTimer.refusal(then, next: nextAlarm(console: console)) {
-            console.error("sleep timer: ended; " + why)
+            console.error(localized("sleep timer: ended; {why}", why))
             return .done
         }
-        console.info("sleep timer: ended; \(action == .suspend ? "suspending" : "powering off")")
+        console.info(action == .suspend ? localized("sleep timer: ended; suspending") : localized("sleep timer: ended; powering off"))
         if case .failure(let e) = LogindPower.request(action) {
             throw WakeFailure(.unavailable, "sleep timer: logind refused to \(action == .suspend ? "suspend" : "power off"): \(e)")
         }
@@ -99,8 +112,13 @@ public enum SleepTimerAction {
         }
         let zone = console.localZone()
         for record in done {
-            let until = record.instant("until").map { ", until " + Formatting.clockTime($0, zone: zone) } ?? ""
-            console.result("sleep timer (pid \((record["pid"] ?? "?").printable)): \(DurationText.format(span)) more\(until)")
+            let pid = (record["pid"] ?? "?").printable, more = DurationText.format(span)
+            if let until = record.instant("until") {
+                let time = Formatting.clockTime(until, zone: zone)
+                console.result(localized("sleep timer (pid {pid}): {span} more, until {time}", pid, more, time))
+            } else {
+                console.result(localized("sleep timer (pid {pid}): {span} more", pid, more))
+            }
         }
         return .done
     }
