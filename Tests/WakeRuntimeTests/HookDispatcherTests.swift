@@ -171,6 +171,19 @@ struct HookDispatcherTests {
                 == Self.text([("hook", .string("10-lost")), ("on", .string("ringing")), ("reason", .string(reason))]))
     }
 
+    @Test("runs waiting behind a running one that then cannot start are each tried at once, none left for the next event")
+    func queuedRunsThatCannotStart() throws {
+        let b = try Bench()
+        try b.hook("10-lost", "touch @RAN; sleep 1")
+        b.emit("ringing")
+        try b.wait("the first run started") { FileManager.default.fileExists(atPath: b.dir.file("RAN")) }
+        // While it runs, the hook loses its interpreter, and two more runs wait behind it.
+        _ = try b.dir.write("hooks.d/10-lost", Array("#!/nonexistent/sh\n".utf8), mode: 0o755)
+        b.emit("ringing")
+        b.emit("ringing")
+        try b.wait("both queued runs failed to start", limit: .seconds(20)) { b.recorded("hook_failed").count >= 2 }
+    }
+
     @Test("a failure is said again after the hook succeeded on that event, not after a success on another")
     func saidAgainAfterSuccess() throws {
         let b = try Bench()

@@ -121,16 +121,19 @@ final class HookWorker: Sendable {
                 if queues[job.key] == nil && running[job.key] == nil { order.append(job.key) }
                 queues[job.key, default: []].append(job)
             }
+            // One that cannot start gives way to the next of its key at once: nothing else would wake
+            // this thread for it (no process runs to end), and it would wait for the next event.
             for key in order where running[key] == nil {
-                guard var q = queues[key], !q.isEmpty else { continue }
-                let job = q.removeFirst()
-                queues[key] = q
-                do {
-                    let p = try HookProcess.start(path: job.path, arguments: job.arguments, environment: job.environment,
-                                                  directory: job.directory)
-                    running[key] = Running(job: job, process: p, started: now)
-                } catch {
-                    finish(Outcome(job: job, ending: .notStarted(error.description), lines: [], moreLines: 0))
+                while running[key] == nil, var q = queues[key], !q.isEmpty {
+                    let job = q.removeFirst()
+                    queues[key] = q
+                    do {
+                        let p = try HookProcess.start(path: job.path, arguments: job.arguments, environment: job.environment,
+                                                      directory: job.directory)
+                        running[key] = Running(job: job, process: p, started: now)
+                    } catch {
+                        finish(Outcome(job: job, ending: .notStarted(error.description), lines: [], moreLines: 0))
+                    }
                 }
             }
             for key in order where running[key] == nil && (queues[key]?.isEmpty ?? true) { queues[key] = nil }
