@@ -39,8 +39,10 @@ public final class SoundServerPlayback: PlaybackDevice {
     /// at `pcm.open`, left to that open).
     public static func open(device: String, name: String, format: PCM.SampleFormat, channels: Int, rate: Int,
                             latency: Duration) -> SoundServerPlayback? {
-        guard SoundServerStream.library.loaded, SoundServerEnvironment.explainUnreachable(device: device) == nil,
-              !FaultInjector.wouldFault("pcm.open", target: device), let sink = pulseSink(ofPCM: device) else { return nil }
+        // The PCM's own definition first: a device that is no pulse plugin (null, hw:, file:) never
+        // loads libpulse nor looks for a server, so its open comes as early as before.
+        guard let sink = pulseSink(ofPCM: device), SoundServerEnvironment.explainUnreachable(device: device) == nil,
+              !FaultInjector.wouldFault("pcm.open", target: device), SoundServerStream.library.loaded else { return nil }
         return try? SoundServerPlayback(device: device, sink: sink, name: name, format: format, channels: channels, rate: rate,
                                         latency: latency)
     }
