@@ -55,6 +55,8 @@ public struct AlarmOption: Sendable, Hashable {
         case date
         /// A name as an alarm's (`StandingAlarm.isValidName`): `--group`.
         case name
+        /// `--light`'s `sunrise[:SPAN]`, `flash`, both, or `off` (`LightPlan`).
+        case light
 
         /// Whether the option is given once per value (repeatable, an array in the files).
         public var isList: Bool { self == .files || self == .hooks }
@@ -140,6 +142,7 @@ public struct AlarmOption: Sendable, Hashable {
         case .days(let range): return "a number of days from \(range.lowerBound) to \(range.upperBound), as 3d"
         case .date: return "a date, as 2026-12-07, tomorrow, mon or dec 24"
         case .name: return "a name of a-z, 0-9, _ and -, as 'school'"
+        case .light: return "sunrise, sunrise:SPAN, flash or sunrise:SPAN,flash, as sunrise:20m"
         }
     }
 
@@ -221,6 +224,9 @@ public struct AlarmOption: Sendable, Hashable {
             guard StandingAlarm.isValidName(text) else {
                 return fail(": invalid name '\(text.printable)'; \(AlarmBook.nameRule)")
             }
+            return .success(.text(text))
+        case .light:
+            if case .failure(let why) = LightPlan.parse(text) { return fail(": \(why.reason)") }
             return .success(.text(text))
         }
     }
@@ -391,6 +397,13 @@ extension AlarmOption {
     /// options nor day rules (`wake add` and `wake change` take them, and the D-Bus API).
     public static let kept: [AlarmOption] = [group, bedtime]
 
+    /// The screen's backlight before and while it rings (`LightPlan`): best effort, through
+    /// logind, so a machine without a backlight warns at arm time and still rings.
+    public static let light = AlarmOption("light", .light, default: LightPlan.off, scope: [.ring, .stored, .config],
+                                          help: "Light the screen: sunrise[:SPAN] raises the backlight from its lowest to its highest "
+                                              + "over the last SPAN (default 20m, at most 2h) before the ring; flash pulses it while "
+                                              + "it rings; sunrise:SPAN,flash both; off. Put back as it was after the ring.")
+
     /// A quiet ring before the alarm: the alarm's engine rings it, and the alarm still rings at its own time.
     public static let preAlarm = AlarmOption("pre-alarm", .preAlarm, default: "0", scope: [.ring, .stored, .config],
                                              help: "Ring quietly this long before the alarm, at PERCENT of its volume (DURATION[,PERCENT], default 20; 0: none). Stopping it keeps the alarm set; u (or 'wake cancel'/'wake skip') if you are up already.")
@@ -441,7 +454,7 @@ extension AlarmOption {
     /// Every option, in the order alarms.toml and the help list them.
     public static let all: [AlarmOption] = [sound, device, sink, volume, fadeIn, snooze, snoozeLong, snoozeLimit, snoozeVolume,
                                             ringFor, unattended, unattendedRounds, escalate, checkUp,
-                                            lateLimit, minVolume, mixer, mpris, challenge, say, preAlarm, preAlarmSound,
+                                            lateLimit, minVolume, mixer, mpris, challenge, say, light, preAlarm, preAlarmSound,
                                             hook, hookTimeout, skipDays, weeks, every, from, beforeFirstEvent, lead, group, bedtime,
                                             switchState,
                                             message, inhibit, notify, noticeBefore, sleepTarget, clock]

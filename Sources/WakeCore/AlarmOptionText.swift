@@ -20,6 +20,7 @@ extension AlarmOption {
         case .days: return "Nd"
         case .date: return "DATE"
         case .name: return "NAME"
+        case .light: return "LIGHT"
         }
     }
 

@@ -15,9 +15,9 @@ public enum SessionPresence: Equatable, Sendable {
     /// Asks logind now, about the sessions of `uid`.
     public static func current(uid: uid_t = getuid(), timeout: Duration = .seconds(1)) -> SessionPresence {
         let sessions: [String]
-        switch sessionPaths(uid: uid, timeout: timeout) {
+        switch LoginSession.all(uid: uid, timeout: timeout) {
         case .failure(let e): return .unknown(why: e.description)
-        case .success(let paths): sessions = paths
+        case .success(let found): sessions = found.map(\.path)
         }
         guard !sessions.isEmpty else { return .unknown(why: "no login session of this user") }
         var whys: Set<String> = []
@@ -36,22 +36,29 @@ public enum SessionPresence: Equatable, Sendable {
         }
         return whys.isEmpty ? .unknown(why: "no active session of this user") : .away(why: whys.sorted().joined(separator: " and "))
     }
+}
 
-    /// `org.freedesktop.login1.Manager.ListSessions()`'s object paths of `uid`'s sessions.
-    static func sessionPaths(uid: uid_t, timeout: Duration) -> Result<[String], BusError> {
+/// One of a user's login sessions, as logind lists it: its object path and its seat (empty for
+/// an ssh login or a user service's lingering one).
+public struct LoginSession: Hashable, Sendable {
+    public var path: String
+    public var seat: String
+
+    /// `org.freedesktop.login1.Manager.ListSessions()`'s sessions of `uid`.
+    public static func all(uid: uid_t, timeout: Duration) -> Result<[LoginSession], BusError> {
         BusQuestion.call(.system, service: "org.freedesktop.login1", path: "/org/freedesktop/login1",
-                         interface: "org.freedesktop.login1.Manager", member: "ListSessions", timeout: timeout) { reply -> [String]? in
+                         interface: "org.freedesktop.login1.Manager", member: "ListSessions", timeout: timeout) { reply -> [LoginSession]? in
             guard wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "(susso)") > 0 else { return nil }
-            var paths: [String] = []
+            var found: [LoginSession] = []
             while wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "r")), "susso") > 0 {
                 var user: UInt32 = 0
                 guard BusQuestion.readString(reply) != nil, wake_sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "u")), &user) > 0,
-                      BusQuestion.readString(reply) != nil, BusQuestion.readString(reply) != nil,
+                      BusQuestion.readString(reply) != nil, let seat = BusQuestion.readString(reply),
                       let path = BusQuestion.readString(reply, type: "o"),
                       wake_sd_bus_message_exit_container(reply) >= 0 else { return nil }
-                if user == uid { paths.append(path) }
+                if user == uid { found.append(LoginSession(path: path, seat: seat)) }
             }
-            return paths
+            return found
         }
     }
 }

@@ -78,7 +78,7 @@ struct OptionTableCommandTests {
         let world = try TestWorld()
         for option in AlarmOption.all(.ring) {
             switch option.kind {
-            case .percent, .count, .duration, .choice, .preAlarm: break
+            case .percent, .count, .duration, .choice, .preAlarm, .light: break
             // A name or a note: said as "looks like an option"; days and dates are wake add's alone.
             case .file, .files, .device, .sink, .message, .hooks, .days, .date, .name: continue
             }

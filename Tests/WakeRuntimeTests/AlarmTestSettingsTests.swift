@@ -26,6 +26,7 @@ struct AlarmTestSettingsTests {
         case .days(let range): return "\(range.upperBound)d"
         case .date: return "2026-12-07"
         case .name: return "school"
+        case .light: return "sunrise:5m,flash"
         }
     }
 

@@ -16,6 +16,8 @@ public struct AlarmSetup {
     public var message: String?
     /// `--pre-alarm`'s quiet ring; nil: `ring` at the pre-alarm's share of its volume.
     public var preRing: RingRequest?
+    /// `--light`: the screen's sunrise before the ring and its flash while it rings.
+    public var light: LightPlan?
 
     /// What the pre-alarm plays, when `settings` has one.
     public var preRingRequest: RingRequest? {
@@ -53,6 +55,11 @@ public final class Runner {
         var silentReason: String?
         /// The sum asked while it rings under `--challenge`.
         var challenge: MathChallenge?
+        /// `--light`'s steps: the sunrise's before the ring, the flash's while it rings (made
+        /// only for a lit alarm).
+        var lightTimer: DeadlineTimer?
+        /// Whether the flash is lit now (it alternates each `LightPlan.flashHalfPeriod`).
+        var flashLit = false
 
         init(setup: AlarmSetup) {
             self.setup = setup
@@ -80,6 +87,12 @@ public final class Runner {
     private var preRingSaidSilent = false
     /// The alarm whose sound the output is playing: the one its events belong to.
     private var sounding = ""
+    /// The screen's backlight (`--light`); nil: no alarm of this process lights it.
+    public var light: LightOutput? {
+        didSet { light?.onProblem = { [unowned self] line in publish(lighting ?? "", .problem("light: " + line)) } }
+    }
+    /// The alarm whose light shows, while one does: one at a time, the first to start.
+    private var lighting: String?
     /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
     private var preparedFor: String?
     /// Whether a pre-roll has prepared a deadline (its device open, its code mapped back).
@@ -132,6 +145,11 @@ public final class Runner {
         alarm.prerollTimer = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
             if expiry == .fired { prerollFired(id) }
         }
+        if setup.light != nil, light != nil {
+            alarm.lightTimer = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
+                if expiry == .fired { lightStep(id) }
+            }
+        }
         alarms.append(alarm)
         byID[id] = alarm
         let now = clock.now()
@@ -149,6 +167,7 @@ public final class Runner {
         a.ringLimit?.disarm()
         a.prerollTimer?.disarm()
         discardPreroll(of: id)
+        darken(a)
         alarms.removeAll { $0 === a }
         byID[id] = nil
     }
@@ -286,7 +305,9 @@ public final class Runner {
     public func shutDown(within limit: Duration = Defaults.teardownLimit) {
         ringing = []
         preRinging = []
+        if let id = lighting, let a = byID[id] { darken(a) }
         output.finish(within: limit)
+        light?.settle(within: limit)
     }
 
     // MARK: the engines
@@ -313,6 +334,7 @@ public final class Runner {
             other?.disarm()
             do { try use?.arm(wait) } catch { publish(id, .problem("cannot arm the timer: \(error)"), at: now) }
             armPreroll(a, wait, now)
+            armSunrise(a, now)
         case .disarmTimer:
             // Not the pre-roll: the ring that follows (startRinging) is what it was made for.
             a.wallTimer?.disarm()
@@ -326,6 +348,7 @@ public final class Runner {
             publish(id, .ringStarted(late: late), at: now)
             if let asked = a.challenge { publish(id, .challenge(question: asked.question), at: now) }
             ringing.append(id)
+            lightRing(a)
             if ringing.count == 1 {
                 // The ring takes the output from any pre-ring, at its deadline.
                 if soundingPre { output.stop() }
@@ -336,6 +359,7 @@ public final class Runner {
             }
         case .stopRinging:
             a.challenge = nil
+            darken(a)
             let wasSounding = ringing.first == id
             ringing.removeAll { $0 == id }
             if wasSounding {
@@ -410,6 +434,7 @@ public final class Runner {
         case .finish(let outcome):
             a.prerollTimer?.disarm()
             discardPreroll(of: id)
+            darken(a)
             publish(id, .finished(outcome), at: now)
         }
     }
@@ -437,6 +462,65 @@ public final class Runner {
         output.shiftFadeOut(by: span)
         let now = clock.now()
         return now.realtime + (later.instant - now.boottime)
+    }
+
+    // MARK: the light
+
+    /// The sunrise's first step, at the deadline less the sunrise (at once when that is past):
+    /// only before the occurrence's first ring (armed, or in its pre-alarm), never for a snooze.
+    /// A clock stepped back past its start puts the light back until it comes round again.
+    private func armSunrise(_ a: Alarm, _ now: ClockReading) {
+        guard let sunrise = a.setup.light?.sunrise, let timer = a.lightTimer, !ringing.contains(a.setup.id) else { return }
+        switch a.engine.state {
+        case .armed, .preRinging: break
+        default: return darken(a)
+        }
+        let lead = a.engine.deadline.remaining(from: now) - sunrise
+        if lead > .zero, lighting == a.setup.id { darken(a) }
+        do { try timer.arm(Wait(instant: now.reading(.elapsed) + max(.zero, lead), clock: .elapsed)) } catch { timer.disarm() }
+    }
+
+    private func lightStep(_ id: String) {
+        guard let a = byID[id], let plan = a.setup.light, let light else { return }
+        let now = clock.now()
+        if ringing.contains(id) {
+            // The flash: lit, then low, a half period each, for as long as it rings.
+            a.flashLit.toggle()
+            light.show(a.flashLit ? 1 : 0)
+            try? a.lightTimer?.arm(Wait(instant: now.reading(.elapsed) + LightPlan.flashHalfPeriod, clock: .elapsed))
+            return
+        }
+        switch a.engine.state {
+        case .armed, .preRinging: break
+        default: return
+        }
+        let remaining = a.engine.deadline.remaining(from: now)
+        guard let share = plan.sunriseShare(remaining: remaining) else { return armSunrise(a, now) }
+        guard lighting == nil || lighting == id else { return }
+        lighting = id
+        light.show(share)
+        guard remaining > .zero else { return }
+        try? a.lightTimer?.arm(Wait(instant: now.reading(.elapsed) + min(plan.sunriseStep, remaining), clock: .elapsed))
+    }
+
+    /// The ring lights the screen fully (a sunrise's end), or starts the flash.
+    private func lightRing(_ a: Alarm) {
+        guard let plan = a.setup.light, let light, lighting == nil || lighting == a.setup.id else { return }
+        lighting = a.setup.id
+        a.lightTimer?.disarm()
+        a.flashLit = true
+        light.show(1)
+        if plan.flash {
+            try? a.lightTimer?.arm(Wait(instant: clock.now().reading(.elapsed) + LightPlan.flashHalfPeriod, clock: .elapsed))
+        }
+    }
+
+    /// Puts the screen back when `a` was lighting it.
+    private func darken(_ a: Alarm) {
+        guard lighting == a.setup.id else { return }
+        a.lightTimer?.disarm()
+        lighting = nil
+        light?.restore()
     }
 
     // MARK: the pre-roll

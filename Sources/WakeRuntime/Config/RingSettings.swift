@@ -100,6 +100,8 @@ public struct RingSettings {
         let commands = text(.hook).map { AlarmOption.list($0).compactMap { try? HookCommand.parse($0).get() } } ?? []
         return (commands, duration(.hookTimeout) ?? Defaults.hookTimeout)
     }
+    /// `--light`: the screen's sunrise and flash; nil for none (checked by the table, so it parses).
+    public var light: LightPlan? { text(.light).flatMap { try? LightPlan.parse($0).get() } }
     /// `--pre-alarm-sound`: the pre-alarm's own sound; nil for the alarm's.
     public var preAlarmSoundPath: String? { text(.preAlarmSound) }
 

@@ -536,6 +536,7 @@ public final class DaemonController: RuntimeObserver, BusAPIHost {
         let engine = settings.engine(standing: true)
         var setup = AlarmSetup(id: alarm.name, deadline: Deadline(instant: instant, clock: .wall), resolvedAt: services.clock.now(),
                                settings: engine, ring: ring, reason: armReason, message: settings.message)
+        setup.light = settings.light
         if let pre = engine.preAlarm {
             var preSound: SoundFile?
             if let path = settings.preAlarmSoundPath {

@@ -30,7 +30,29 @@ extension Doctor {
         }
         out.append(inhibitorFinding(needed: !wakes, mode: config.layered(.inhibit, over: AlarmOption.inhibit.defaultText ?? "auto", given: [])))
         if !rows.isEmpty { out.append(lidFinding(rows: rows, wakes: wakes, zone: zone, now: now)) }
+        if let light = lightFinding(rows: rows, config: config) { out.append(light) }
         return out
+    }
+
+    /// `--light`: whether the screen of the alarms that light it can be set (the device and the
+    /// seat's session, as the ring will find them); none when no alarm lights it.
+    static func lightFinding(rows: [StandingAlarmActions.Row], config: ConfigDefaults) -> DoctorFinding? {
+        let lit = rows.filter { row in
+            (row.settings ?? (try? RingSettings.tolerating(stored: row.alarm.options, defaults: config))?.settings)?.light != nil
+        }.map(\.alarm.name)
+        guard !lit.isEmpty else { return nil }
+        switch LightCheck.path() {
+        case .lit(let device, _):
+            return DoctorFinding(.waking, "waking.light", alarms: lit, .pass,
+                                 localized("the screen lights for the alarm: the backlight '{device}' (0 to {highest}) through logind",
+                                           device.name.printable, String(device.highest)))
+        case .dark(let why):
+            return DoctorFinding(.waking, "waking.light", alarms: lit, .warn, localized("--light does nothing here: {reason}", why),
+                                 fix: localized("""
+                                     light the room another way (a hook can switch a smart bulb), or leave --light out; the \
+                                     alarm rings either way
+                                     """))
+        }
     }
 
     /// A sleep inhibitor taken and given back at once ("delay": it holds nothing up).

@@ -52,6 +52,7 @@ public enum OneOffAlarm {
         } catch {
             throw WakeFailure(.usage, error.description)
         }
+        try LightCheck.sunrise(options.ring, wait: deadline.wait(from: now).remaining(from: now), given: options.given, console: console)
 
         // A signal during the checks cancels the alarm: recorded like any cancel.
         func cancelled(_ error: WakeFailure) -> WakeFailure {
@@ -103,6 +104,7 @@ public enum OneOffAlarm {
         // `--sink`: found among the server's sinks, by name or description; rung by its name.
         options.ring = try ArmChecks.sink(options.ring, mode: .oneOff).settings
         try ArmChecks.hooks(options.ring, config: options.config, given: options.given)
+        if let warning = LightCheck.warning(options.ring.light) { console.error(warning) }
         let device: DeviceCheck.Report
         do {
             device = try DeviceCheck.run(options.ring.device, sound: sound, dryRun: options.dryRun, signals: signals)
@@ -185,6 +187,7 @@ public enum OneOffAlarm {
         if mixer.notable { session.consoleObserver.mixerNote = "mixer: " + mixer.text }
         var setup = AlarmSetup(id: "alarm", deadline: deadline, resolvedAt: now, settings: engine, ring: ring,
                                message: options.ring.message)
+        setup.light = options.ring.light
         if let pre = options.ring.engine.preAlarm { setup.preRing = ring.preRing(percent: pre.percent, lead: pre.lead, sound: preSound) }
         return session.run(setup, spec: options.spec, wake: wake)
     }

@@ -76,6 +76,7 @@ public final class AlarmSession: SessionContext {
         var clock: RuntimeClock
         var timers: TimerFactory
         var output: SoundOutput
+        var light: LightOutput?
     }
 
     init(mode: Mode, zone: TimeZoneRules, console: Console, log: EventLog?, signals: SignalChannel, inhibitor: InhibitorState,
@@ -91,11 +92,13 @@ public final class AlarmSession: SessionContext {
         if let world {
             output = world.output
             runner = Runner(clock: world.clock, timers: world.timers, output: world.output)
+            runner.light = world.light
         } else {
             let clock = SystemRuntimeClock()
             output = try SupervisedOutput(reactor: reactor, clock: clock, bell: TerminalBell()) { try? DefaultSound.open() }
             // One real timer per clock, whatever the number of alarms (a daemon may hold thousands).
             runner = Runner(clock: clock, timers: SharedTimers(base: timers, clock: clock), output: output)
+            runner.light = try ScreenLight(reactor: reactor)
         }
         // A test's world has no keyboard: the developer's terminal is left alone.
         terminal = world == nil ? Terminal(fd: STDIN_FILENO) : nil

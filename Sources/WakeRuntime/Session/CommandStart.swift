@@ -19,6 +19,7 @@ extension ProcessStart {
             throw WakeFailure(.resource, "cannot set up signal handling: \(error); raise 'ulimit -n'")
         }
         MixerCheck.restoreLeftovers()
+        LightCheck.restoreLeftovers()
         return signals
     }
 }

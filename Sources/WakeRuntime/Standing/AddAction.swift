@@ -242,6 +242,8 @@ extension StandingAlarmActions {
         if let warning = check.warning { console.error(warning) }
         // A muted or quiet output is worth knowing tonight; the mixer guard raises it at ring time.
         if mixer.notable { console.error("warning: mixer: " + mixer.text) }
+        if let warning = LightCheck.warning(placed.light) { console.error(warning) }
+        try LightCheck.sunrise(placed, wait: next.instant - now, given: c.given, standing: true, console: console)
 
         return CheckedAlarm(alarm: alarm, first: first, next: next, now: now, zone: zone, events: events)
     }

@@ -213,7 +213,7 @@ struct AlarmTestReport {
     /// wait for the alarm; a snooze ends the test, so the ring after one is the alarm's.
     static func settingsText(_ settings: [(option: AlarmOption, text: String)]) -> String {
         let notRung: Set<AlarmOption> = [.ringFor, .lateLimit, .preAlarm, .preAlarmSound, .snoozeVolume, .unattended, .unattendedRounds,
-                                         .escalate, .checkUp]
+                                         .escalate, .checkUp, .light]
         return settings.filter { $0.option != .message }.map { s in
             "\(s.option.label) \(s.text)" + (notRung.contains(s.option) ? " (at the alarm, not in the test)" : "")
         }.joined(separator: "; ")
