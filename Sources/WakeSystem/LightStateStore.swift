@@ -18,8 +18,11 @@ public enum LightStateStore {
         }
     }
 
+    public static func remove(_ path: String) { unlink(path) }
+
     static func files(in directory: String) -> [String] {
-        DirectoryListing.names(in: directory).filter { $0.hasPrefix("light-") && $0.hasSuffix(".state") }.sorted().map { directory + "/" + $0 }
+        DirectoryListing.names(in: directory).filter { $0.hasPrefix("light-") && $0.hasSuffix(".state") }.sorted()
+            .map { directory + "/" + $0 }
     }
 
     /// The outcome of putting one device back.
@@ -76,7 +79,8 @@ public enum LightStateStore {
             switch restore(saved) {
             case .restored(let level, let highest):
                 unlink(path)
-                lines.append("put back the backlight '\(name)' that wake (pid \(saved.owner.pid)) lit before it died: \(level) of \(highest)")
+                lines.append("put back the backlight '\(name)' that wake (pid \(saved.owner.pid)) lit before it died: "
+                             + "\(level) of \(highest)")
             case .beyondReach(let why):
                 unlink(path)
                 lines.append("the backlight '\(name)' that wake (pid \(saved.owner.pid)) lit cannot be put back: \(why)")

@@ -37,7 +37,8 @@ public enum SessionBrightness {
     }
 
     /// Sets `backlight` to `level` through `session`.
-    public static func set(_ backlight: Backlight, to level: Int, session: String, timeout: Duration = .seconds(2)) -> Result<Void, BusError> {
+    public static func set(_ backlight: Backlight, to level: Int, session: String,
+                           timeout: Duration = .seconds(2)) -> Result<Void, BusError> {
         BusQuestion.call(.system, service: "org.freedesktop.login1", path: session, interface: "org.freedesktop.login1.Session",
                          member: "SetBrightness", timeout: timeout, append: { m in
             var value = UInt32(clamping: level)

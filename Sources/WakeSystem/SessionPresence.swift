@@ -47,7 +47,8 @@ public struct LoginSession: Hashable, Sendable {
     /// `org.freedesktop.login1.Manager.ListSessions()`'s sessions of `uid`.
     public static func all(uid: uid_t, timeout: Duration) -> Result<[LoginSession], BusError> {
         BusQuestion.call(.system, service: "org.freedesktop.login1", path: "/org/freedesktop/login1",
-                         interface: "org.freedesktop.login1.Manager", member: "ListSessions", timeout: timeout) { reply -> [LoginSession]? in
+                         interface: "org.freedesktop.login1.Manager", member: "ListSessions",
+                         timeout: timeout) { reply -> [LoginSession]? in
             guard wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "a")), "(susso)") > 0 else { return nil }
             var found: [LoginSession] = []
             while wake_sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "r")), "susso") > 0 {

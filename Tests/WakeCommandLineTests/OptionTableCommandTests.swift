@@ -29,7 +29,7 @@ struct OptionTableCommandTests {
                                         "unattended": "ring", "unattended-rounds": "2", "escalate": "on", "check-up": "5m",
                                         "late-limit": "10m", "min-volume": "30", "mixer": "off", "mpris": "snooze-only", "say": "on",
                                         "message": "Hi", "pre-alarm": "5m,30", "pre-alarm-sound": Self.sound,
-                                        "challenge": "math", "hook": "ringing=true", "hook-timeout": "30s"]
+                                        "challenge": "math", "hook": "ringing=true", "hook-timeout": "30s", "light": "flash"]
         var args = ["add", "06:30", "--name", "all", "--days", "daily"]
         // --sink goes with the sound server's device, not -D null, and needs a server to check it:
         // Tests/WakeTests/SoundServer/SinkEndToEndTests.swift adds one (its refusals: SinkCommandTests).

@@ -145,6 +145,7 @@ final class EventRecorder: RuntimeObserver {
             switch e.kind {
             case .armed: return "armed"
             case .ringStarted: return "ringStarted"
+            case .sunrise: return "sunrise"
             case .ringing: return "ringing"
             case .preRingStarted: return "preRingStarted"
             case .preRingStopped: return "preRingStopped"

@@ -124,3 +124,24 @@ struct LightRunnerTests {
         #expect(light.shown.isEmpty && light.restores.isEmpty)
     }
 }
+
+extension LightRunnerTests {
+    typealias D = DaemonControllerTests
+
+    @Test("the daemon: a stored --light gives the sunrise before 07:00; a stored value it cannot read is set aside, and it rings")
+    func daemon() throws {
+        let d = try D.Daemon(alarms: [D.daily("work", 7, options: ["light": "sunrise:10m"]),
+                                      D.daily("odd", 7, 30, options: ["light": "dawn"])])
+        let light = RecordingLight(d.world)
+        d.runner.light = light
+        try d.start()
+        #expect(d.runner.setup(of: "work")?.light == LightPlan(sunrise: .seconds(600)))
+        #expect(d.runner.setup(of: "odd")?.light == nil && d.runner.setup(of: "odd") != nil)
+        #expect(d.lines.lines.contains { $0.contains("light") && $0.contains("dawn") }, "\(d.lines.lines)")
+        d.advance(by: RunnerTests.morning - d.world.realtime - .seconds(600))
+        #expect(light.shown.first?.share == 0)
+        d.advance(by: .seconds(600))
+        #expect(d.runner.isRinging && light.shown.last?.share == 1)
+        #expect(d.recorder.names.filter { $0 == "sunrise" }.count == 1, "said once, as it starts: \(d.recorder.names)")
+    }
+}

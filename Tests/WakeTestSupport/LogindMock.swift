@@ -115,6 +115,27 @@ final class LogindMock: DBusMockFixture {
         guard r.exitCode == 0 else { throw WakeTestError("Set \(hint)=\(value) on session \(id) failed: \(r)") }
     }
 
+    /// Gives session `id` logind's `SetBrightness(subsystem, name, value)`, which the template
+    /// lacks: as logind does, it writes the value to the device's `brightness` under `sysfs`
+    /// (a test's stand-in for /sys/class/backlight); each call is in the log (`brightnessCalls`).
+    func addBrightnessControl(session id: String, sysfs: String) async throws {
+        let code = "open(\(String(reflecting: sysfs)) + '/' + args[1] + '/brightness', 'w').write(str(args[2]))"
+        let r = try await client(LogindMock.busctl, ["--address=\(address)", "call", "org.freedesktop.login1",
+                                                     "/org/freedesktop/login1/session/\(id)", "org.freedesktop.DBus.Mock", "AddMethod",
+                                                     "sssss", "org.freedesktop.login1.Session", "SetBrightness", "ssu", "", code])
+        guard r.exitCode == 0 else { throw WakeTestError("AddMethod SetBrightness on session \(id) failed: \(r)") }
+    }
+
+    /// The `SetBrightness` calls in the mock's log, in order: (device, value).
+    var brightnessCalls: [(device: String, value: Int)] {
+        log.split(separator: "\n").compactMap { line in
+            guard let m = line.wholeMatch(of: #/[0-9.]+ SetBrightness "backlight" "([^"]*)" ([0-9]+)/#), let v = Int(m.2) else {
+                return nil
+            }
+            return (String(m.1), v)
+        }
+    }
+
     /// One entry of logind's `ListInhibitors()`: the locks still held.
     struct Inhibitor: Equatable, CustomStringConvertible {
         var what, who, why, mode: String

@@ -13,11 +13,11 @@ import Testing
 struct HookExampleTests {
     /// Runs examples/hooks/NAME as the dispatcher would: `env -i` with the passed variables and WAKE_*.
     func runExample(_ name: String, _ event: String, home: HookHome, path: String = "/usr/bin:/bin",
-                    extra: [String: String] = [:]) async throws -> ProcessResult {
+                    extra: [String: String] = [:], fields: String = "") async throws -> ProcessResult {
         var env = ["PATH": path, "HOME": home.dir.path, "USER": "u", "LOGNAME": "u", "XDG_RUNTIME_DIR": home.dir.file("run"),
                    "WAKE_EVENT": event, "WAKE_ALARM": "morning", "WAKE_TIME": "2026-12-04T06:30:00+00:00"]
         env.merge(extra) { $1 }
-        let line = #"{"time":"2026-12-04T06:30:00.012+00:00","event":"\#(event)","alarm":"morning"}"# + "\n"
+        let line = #"{"time":"2026-12-04T06:30:00.012+00:00","event":"\#(event)","alarm":"morning"\#(fields)}"# + "\n"
         let p = try ChildProcess("/usr/bin/env", ["-i"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                                  + [HookHome.examples + "/" + name, event, "morning"], stdin: .text(line), directory: home.dir)
         let r = await p.wait(timeout: .seconds(60))
@@ -25,22 +25,27 @@ struct HookExampleTests {
         return r
     }
 
-    @Test("50-lamp: WLED_HOST in hooks.env: full brightness on at the ring, 10 % at the stop, nothing on a snooze")
+    @Test("50-lamp: WLED_HOST in hooks.env: a sunrise over its span, full brightness on at the ring, 10 % at the stop, nothing on a snooze")
     func lampOverWLED() async throws {
         let dir = try TestDirectory("wake-hook-lamp")
         let lamp = try await HTTPRecorder.start(in: dir)
         defer { lamp.stop() }
         let home = HookHome(dir)
         try home.write(".config/wake/hooks.env", "HA_WEBHOOK_URL=http://127.0.0.1:1/unused\nWLED_HOST=127.0.0.1:\(lamp.port)\n")
+        let sunrise = try await runExample("50-lamp", "sunrise", home: home,
+                                           fields: #","deadline":"2026-12-04T06:30:00+00:00","over_s":1200"#)
+        #expect(sunrise.exitCode == 0 && sunrise.stdout.isEmpty && sunrise.stderr.isEmpty, "\(sunrise)")
         for event in ["ringing", "snoozed", "stopped"] {
             let r = try await runExample("50-lamp", event, home: home)
             #expect(r.exitCode == 0 && r.stdout.isEmpty && r.stderr.isEmpty, "\(event): \(r)")
         }
         let requests = lamp.requests
-        #expect(requests.map(\.path) == ["/json/state", "/json/state"] && requests.allSatisfy { $0.type == "application/json" },
+        #expect(requests.map(\.path) == Array(repeating: "/json/state", count: 4) && requests.allSatisfy { $0.type == "application/json" },
                 "\(requests)")
         let states = requests.compactMap { HookHome.object($0.body) }
-        #expect(states.map { $0["on"] as? Bool } == [true, true] && states.map { $0["bri"] as? Int } == [255, 25], "\(requests)")
+        #expect(states.map { $0["on"] as? Bool } == [true, true, true, true] && states.map { $0["bri"] as? Int } == [1, 255, 255, 25],
+                "\(requests)")
+        #expect(states.map { $0["transition"] as? Int } == [0, 12000, 0, 0], "from its lowest, rising over 20 minutes: \(requests)")
     }
 
     @Test("50-lamp without WLED: brightnessctl sets 100 % and 10 %; with no brightnessctl either, one line and a failure wake says")

@@ -141,6 +141,8 @@ struct RingOptionGroup: ParsableArguments {
     var challenge: String = AlarmOption.challenge.defaultText ?? ""
     @Option(help: ArgumentHelp(AlarmOption.say.help), completion: .list(AlarmOption.say.words))
     var say: String = AlarmOption.say.defaultText ?? ""
+    @Option(help: ArgumentHelp(AlarmOption.light.help, valueName: "light"))
+    var light: String = AlarmOption.light.defaultText ?? ""
 
     @Option(help: ArgumentHelp(AlarmOption.preAlarm.help, valueName: "duration[,percent]"))
     var preAlarm: String = AlarmOption.preAlarm.defaultText ?? ""

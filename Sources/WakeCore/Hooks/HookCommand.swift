@@ -5,7 +5,7 @@
 public struct HookCommand: Sendable, Hashable {
     /// The events of the event log that hooks run on, in the order an alarm's morning has them.
     /// The rest of the log (devices, mixers, clock steps) is for reading, not for lamps.
-    public static let events = ["armed", "notice", "pre_ringing", "pre_stopped", "ringing", "unanswered", "snoozed",
+    public static let events = ["armed", "notice", "sunrise", "pre_ringing", "pre_stopped", "ringing", "unanswered", "snoozed",
                                 "check_up_set", "check_up", "check_up_unanswered", "stopped", "up_already", "cancelled",
                                 "timed_out", "missed", "skipped", "error", "silent", "bedtime_check", "bedtime"]
     public static let eventSet = Set(events)

@@ -47,6 +47,9 @@ public final class EventLogObserver: RuntimeObserver {
         case .preRingStarted(let main):
             name = "pre_ringing"
             fields.append(("deadline", iso(main)))
+        case .sunrise(let over, let main):
+            name = "sunrise"
+            fields += [("deadline", iso(main)), ("over_s", .int(over.secondsRoundedUp))]
         case .preRingStopped(let who, let main):
             name = "pre_stopped"
             fields += [("main_kept", .bool(true)), ("deadline", iso(main))] + Self.requester(who)

@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 import WakeCore
 import WakeSystem
@@ -31,24 +30,23 @@ public final class ScreenLight: LightOutput {
 
     public func settle(within limit: Duration) {
         let end = ContinuousClock.now + limit
-        while !shared.isIdle, ContinuousClock.now < end { usleep(10_000) }
+        while !shared.isIdle, ContinuousClock.now < end { SystemClock.sleep(for: .milliseconds(10)) }
     }
 
     enum Wish: Equatable, Sendable {
         case show(Double), restore
     }
 
-    /// What the loop and the worker share: the latest wish, and a semaphore the worker waits on.
-    final class Shared: @unchecked Sendable {
+    /// What the loop and the worker share: the latest wish, and the eventfd the worker waits on.
+    final class Shared: Sendable {
         private let state = Mutex<(wish: Wish?, busy: Bool, started: Bool)>((nil, false, false))
-        private let wakeUp: UnsafeMutablePointer<sem_t>
+        private let wakeUp: EventSignal
         let problems: PostBox<String>
         private let stateDirectory: String?
 
         init(stateDirectory: String?) throws(SystemCallError) {
             problems = try PostBox<String>()
-            wakeUp = .allocate(capacity: 1)
-            sem_init(wakeUp, 0, 0)
+            wakeUp = try EventSignal()
             self.stateDirectory = stateDirectory
         }
 
@@ -67,13 +65,15 @@ public final class ScreenLight: LightOutput {
                     return
                 }
             }
-            sem_post(wakeUp)
+            _ = wakeUp.signal()
         }
 
         private func work() {
             var lit = LitDevice(stateDirectory: stateDirectory) { [problems] in problems.post($0) }
             while true {
-                while sem_wait(wakeUp) != 0 && errno == EINTR {}
+                // A poll that fails (it should not) waits a second rather than spin.
+                if (try? Poll.waitReadable(wakeUp.fd, within: nil)) == nil { SystemClock.sleep(for: .seconds(1)) }
+                wakeUp.drain()
                 let wish = state.withLock { s -> Wish? in
                     defer { s.wish = nil }
                     s.busy = s.wish != nil
@@ -115,7 +115,8 @@ struct LitDevice {
     mutating func show(_ share: Double) {
         if device == nil {
             guard let found = Backlight.preferred() else {
-                return tell("no backlight under \(Backlight.directory) (an external monitor has none wake can set); the alarm rings without light")
+                return tell("no backlight under \(Backlight.directory) (an external monitor has none wake can set); "
+                            + "the alarm rings without light")
             }
             guard let level = found.brightness() else {
                 return tell("cannot read the backlight '\(found.name.printable)'s level; the alarm rings without light")
@@ -139,10 +140,10 @@ struct LitDevice {
         defer { device = nil; saved = nil; lastSet = nil }
         guard let device, let saved else { return }
         guard lastSet != nil else {
-            if let savePath { unlink(savePath) }
+            if let savePath { LightStateStore.remove(savePath) }
             return
         }
-        if set(device, saved), let savePath { unlink(savePath) }  // else the next wake to start tries again
+        if set(device, saved), let savePath { LightStateStore.remove(savePath) }  // else the next wake to start tries again
     }
 
     private mutating func set(_ device: Backlight, _ level: Int) -> Bool {

@@ -484,7 +484,9 @@ public final class Runner {
         guard let a = byID[id], let plan = a.setup.light, let light else { return }
         let now = clock.now()
         if ringing.contains(id) {
-            // The flash: lit, then low, a half period each, for as long as it rings.
+            // The flash: lit, then low, a half period each, for as long as it rings. A sunrise's
+            // last step may come due with the ring, in the same turn of the loop: it has nothing to do.
+            guard plan.flash, lighting == id else { return }
             a.flashLit.toggle()
             light.show(a.flashLit ? 1 : 0)
             try? a.lightTimer?.arm(Wait(instant: now.reading(.elapsed) + LightPlan.flashHalfPeriod, clock: .elapsed))
@@ -497,6 +499,9 @@ public final class Runner {
         let remaining = a.engine.deadline.remaining(from: now)
         guard let share = plan.sunriseShare(remaining: remaining) else { return armSunrise(a, now) }
         guard lighting == nil || lighting == id else { return }
+        if lighting == nil {
+            publish(id, .sunrise(over: max(.zero, remaining), main: a.engine.deadline.wallInstant(from: now)), at: now)
+        }
         lighting = id
         light.show(share)
         guard remaining > .zero else { return }

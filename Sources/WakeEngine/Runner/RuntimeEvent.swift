@@ -11,6 +11,9 @@ public struct RuntimeEvent: Sendable {
         case ringing(late: Duration)
         /// The pre-alarm started ringing quietly; the alarm itself rings at `main` (wall clock).
         case preRingStarted(main: Instant)
+        /// `--light sunrise:SPAN`: the screen starts to brighten, `over` before the ring at `main`
+        /// (wall clock); less when it started late (armed within its span).
+        case sunrise(over: Duration, main: Instant)
         /// The pre-alarm was stopped by `by`; the alarm stays set for `main` (wall clock).
         case preRingStopped(by: Requester, main: Instant)
         case snoozed(until: Instant, by: Requester)

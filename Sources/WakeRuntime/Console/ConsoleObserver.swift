@@ -92,6 +92,8 @@ public final class ConsoleObserver: RuntimeObserver {
                          + (keysReadable() ? localized("""
                              . Any key stops it (the alarm stays set); u if you are up already (skips the alarm).
                              """) : ""))
+        case .sunrise(_, let main):
+            console.info(localized("sunrise: the screen brightens until the alarm {name}at {time}", alarmName(event.alarm), clock(main)))
         case .preRingStopped(let who, let main):
             console.info(localized("pre-alarm {name}stopped by {who}; the alarm stays set for {time}", alarmName(event.alarm),
                                    who.description,

@@ -1,4 +1,3 @@
-import Glibc
 import WakeCore
 import WakeSystem
 
@@ -18,7 +17,8 @@ public enum LightCheck {
             return .dark(localized("no backlight under {directory} (an external monitor has none wake can set)", Backlight.directory))
         }
         switch SessionBrightness.seatSession() {
-        case .failure(let why): return .dark(localized("the backlight '{device}' cannot be set: {reason}", device.name.printable, why.description))
+        case .failure(let why):
+            return .dark(localized("the backlight '{device}' cannot be set: {reason}", device.name.printable, why.description))
         case .success(let session): return .lit(device, session: session)
         }
     }
@@ -26,7 +26,7 @@ public enum LightCheck {
     /// The arm-time warning for `plan`, or nil when the screen can be lit.
     public static func warning(_ plan: LightPlan?) -> String? {
         guard let plan, case .dark(let why) = path() else { return nil }
-        return localized("warning: --light {plan}: {reason}; the alarm rings without light", plan.text, why)
+        return "warning: " + localized("--light {plan}: {reason}; the alarm rings without light", plan.text, why)
     }
 
     /// A sunrise longer than the wait would start part-way: refused (64) when a one-off's command
