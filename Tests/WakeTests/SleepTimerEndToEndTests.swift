@@ -111,4 +111,26 @@ struct SleepTimerEndToEndTests {
             #expect(logind.log.components(separatedBy: "Suspend False").count == 2, "the first run's alone: \(logind.log)")
         }
     }
+
+    /// Root arms its own alarms on the RTC (CAP_WAKE_ALARM; `WAKE_TEST_RTC_DIR` stands in for
+    /// /sys/class/rtc in debug builds): the one case where a suspend silences nothing.
+    @Test("--then suspend beside an alarm the RTC wakes the machine for: logind's Suspend at the end",
+          .enabled(if: LogindMock.isAvailable && geteuid() == 0, "needs python3-dbusmock, dbus-daemon, busctl and root"))
+    func thenSuspendBesideAnRTCAlarm() async throws {
+        try await LogindMock.with { logind in
+            let home = try AlarmHome()
+            mkdir(home.dir.file("rtc"), 0o755)
+            _ = try home.dir.write("rtc/rtc0", [])
+            let env = home.environment.merging(logind.environment) { $1 }.merging(["WAKE_TEST_RTC_DIR": home.dir.file("rtc")]) { $1 }
+            let alarm = try DetachedWake(["+1h", "-D", "null", "--inhibit", "off", "--notify", "off"], environment: env)
+            defer { alarm.send(SIGKILL) }
+            let armed = try await alarm.waitForEvent("armed")
+            #expect(armed["wakes_system"] == "1", "\(armed)")
+            let r = try await WakeProcess.run(["sleep", "2s", "-D", "null", "--then", "suspend"], environment: env, timeout: .seconds(40))
+            #expect(r.exitCode == 0 && r.stdout.contains("sleep timer: ended; suspending") && !r.stderr.contains("staying awake"), "\(r)")
+            #expect(logind.log.contains("Suspend False"), "asked of logind: \(logind.log)")
+            alarm.send(SIGTERM)
+            _ = await alarm.wait()
+        }
+    }
 }
