@@ -39,7 +39,8 @@ public final class ScreenLight: LightOutput {
 
     /// What the loop and the worker share: the latest wish, and the eventfd the worker waits on.
     final class Shared: Sendable {
-        private let state = Mutex<(wish: Wish?, busy: Bool, started: Bool)>((nil, false, false))
+        /// `failed`: no worker could be started; wishes are then dropped, and the alarm rings unlit.
+        private let state = Mutex<(wish: Wish?, busy: Bool, started: Bool, failed: Bool)>((nil, false, false, false))
         private let wakeUp: EventSignal
         let problems: PostBox<String>
         private let stateDirectory: String?
@@ -54,13 +55,17 @@ public final class ScreenLight: LightOutput {
 
         func ask(_ wish: Wish) {
             let start = state.withLock { s -> Bool in
+                guard !s.failed else { return false }
                 s.wish = wish
                 defer { s.started = true }
                 return !s.started
             }
             if start {
                 do { try DetachedThread.start { [self] in work() } } catch {
-                    state.withLock { $0.wish = nil }
+                    state.withLock { s in
+                        s.wish = nil
+                        s.failed = true
+                    }
                     problems.post("the screen's light cannot be set: \(error); the alarm rings without it")
                     return
                 }
@@ -136,14 +141,16 @@ struct LitDevice {
         if set(device, level) { lastSet = level }
     }
 
+    /// Puts the level back. One logind would not set is kept, with its file: the next ring
+    /// does not take wake's own level for the user's, and the next restore tries again (as does
+    /// the next wake to start, should this one end first).
     mutating func restore() {
-        defer { device = nil; saved = nil; lastSet = nil }
         guard let device, let saved else { return }
-        guard lastSet != nil else {
-            if let savePath { LightStateStore.remove(savePath) }
-            return
-        }
-        if set(device, saved), let savePath { LightStateStore.remove(savePath) }  // else the next wake to start tries again
+        if lastSet != nil, !set(device, saved) { return }
+        if let savePath { LightStateStore.remove(savePath) }
+        self.device = nil
+        self.saved = nil
+        lastSet = nil
     }
 
     private mutating func set(_ device: Backlight, _ level: Int) -> Bool {
