@@ -183,7 +183,8 @@ final class OutputWorker: @unchecked Sendable {
         mailbox.madeProgress(at: start, frames: 0, seams: 0)
 
         while true {
-            switch mailbox.pending() {
+            let turn = mailbox.pending()
+            switch turn.request {
             case .abandoned: return releaseMixer()
             case .stop: return stop(pcm, source)
             case .resync:
@@ -192,8 +193,8 @@ final class OutputWorker: @unchecked Sendable {
             case .recheck: recheckGuard(pcm)
             case .go: break
             }
-            if let span = mailbox.takeFadeNow() { source.fadeFromNow(over: span) }
-            if case let shift = mailbox.takeFadeShift(), shift > .zero { source.shiftFade(by: shift) }
+            if let span = turn.fadeNow { source.fadeFromNow(over: span) }
+            if turn.fadeShift > .zero { source.shiftFade(by: turn.fadeShift) }
             if reopenWanted.withLock({ wanted in defer { wanted = false }; return wanted }) {
                 guard let again = reopen(pcm, source) else { return }
                 pcm = again

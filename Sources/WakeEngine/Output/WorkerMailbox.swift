@@ -137,14 +137,26 @@ final class WorkerMailbox: @unchecked Sendable {
 
     enum Request { case go, stop, resync, recheck, abandoned }
 
-    /// The next request, taken (a resync or a recheck is handed out once).
-    func pending() -> Request {
+    /// What a turn of the write loop is to do: the request, and the fades asked for since the
+    /// last turn (`fadeNow`: to silence from now over that span; `fadeShift`: the fade to
+    /// silence moved that much later), all taken under one lock.
+    struct Turn {
+        var request: Request
+        var fadeNow: Duration?
+        var fadeShift: Duration
+    }
+
+    /// The next turn's work, taken (a resync, a recheck and the fades are handed out once).
+    func pending() -> Turn {
         locked { s in
-            if s.abandoned { return .abandoned }
-            if s.stopRequested { return .stop }
-            if s.resyncRequested { s.resyncRequested = false; return .resync }
-            if s.recheckRequested { s.recheckRequested = false; return .recheck }
-            return .go
+            defer { (s.fadeNow, s.fadeShift) = (nil, .zero) }
+            let request: Request
+            if s.abandoned { request = .abandoned }
+            else if s.stopRequested { request = .stop }
+            else if s.resyncRequested { s.resyncRequested = false; request = .resync }
+            else if s.recheckRequested { s.recheckRequested = false; request = .recheck }
+            else { request = .go }
+            return Turn(request: request, fadeNow: s.fadeNow, fadeShift: s.fadeShift)
         }
     }
 
@@ -153,21 +165,6 @@ final class WorkerMailbox: @unchecked Sendable {
 
     /// The loop's: the ring's own fade comes `span` later (`wake sleep +15m`).
     func requestFadeShift(by span: Duration) { locked { $0.fadeShift += span } }
-
-    func takeFadeShift() -> Duration {
-        locked { s in
-            defer { s.fadeShift = .zero }
-            return s.fadeShift
-        }
-    }
-
-    /// The worker's: the fade asked for since the last look, taken.
-    func takeFadeNow() -> Duration? {
-        locked { s in
-            defer { s.fadeNow = nil }
-            return s.fadeNow
-        }
-    }
 
     /// Whether the loop gave up on the worker, without taking any other request.
     var isAbandoned: Bool { locked { $0.abandoned } }
