@@ -15,7 +15,13 @@ public struct AlarmSetup {
     /// `--message`: the note the console, the log, the notification and `wake list` show.
     public var message: String?
     /// `--pre-alarm`'s quiet ring; nil: `ring` at the pre-alarm's share of its volume.
-    public var preRing: RingRequest?
+    public var preRing: RingRequest? {
+        get { preRingHeld?.value }
+        set { preRingHeld = newValue.map(Held.init) }
+    }
+    /// Held by reference: a ring request is 177 bytes, most alarms have no pre-alarm of their
+    /// own, and a daemon keeps a setup for each of thousands of alarms.
+    private var preRingHeld: Held<RingRequest>?
     /// `--light`: the screen's sunrise before the ring and its flash while it rings.
     public var light: LightPlan?
 
@@ -626,4 +632,10 @@ public final class Runner {
         publish("", .resumed(slept: slept))
         return true
     }
+}
+
+/// A value kept behind a reference, so that an optional one costs a pointer where it is absent.
+private final class Held<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
