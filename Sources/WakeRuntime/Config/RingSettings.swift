@@ -11,42 +11,58 @@ import WakeSystem
 /// below are what several callers make of those values (the engine's settings, the mixer
 /// policy), read from the same store.
 public struct RingSettings {
+    /// The options whose text is not the built-in default's, checked, and their texts; the rest
+    /// are `builtIn`'s. Only these are held: the daemon keeps the settings of every set of
+    /// options its alarms have, and a full table of a few dozen values each came to kilobytes an
+    /// alarm, most of it the same defaults again.
+    private let own: [String: AlarmOption.Value]
+    private let ownTexts: [String: String]
+
+    /// Every ring option's built-in value, checked once, and its text.
+    private static let builtIn: (checked: [String: AlarmOption.Value], texts: [String: String]) = {
+        var checked: [String: AlarmOption.Value] = [:], texts: [String: String] = [:]
+        for option in AlarmOption.all(.ring) {
+            guard let text = option.defaultText, case .success(let value) = option.parse(text) else { continue }
+            (checked[option.name], texts[option.name]) = (value, text)
+        }
+        return (checked, texts)
+    }()
+
     /// Every ring option's checked value by long name; one unset without a default is absent.
-    public let checked: [String: AlarmOption.Value]
+    public var checked: [String: AlarmOption.Value] { Self.builtIn.checked.merging(own) { $1 } }
     /// Every option's text, keyed by long name without dashes (`sound` only when there is one):
     /// `wake add` stores those its command line gave.
-    public let values: [String: String]
+    public var values: [String: String] { Self.builtIn.texts.merging(ownTexts) { $1 } }
 
     /// Every ring option's text by long name without dashes (`volume`, `fade-in`, `sound`), as
     /// the command line or a file gave them; a key left out takes its built-in default. Each is
     /// checked by its description (`AlarmOption`), then the fade against the ring.
     public init(values given: [String: String]) throws(WakeFailure) {
-        let options = AlarmOption.all(.ring)
-        // Sized at once: grown a step at a time, each dictionary was rehashed three times per alarm read.
-        var texts = [String: String](minimumCapacity: options.count)
-        var parsed = [String: AlarmOption.Value](minimumCapacity: options.count)
-        for option in options {
-            guard let text = given[option.name] ?? option.defaultText else { continue }
+        var texts: [String: String] = [:]
+        var parsed: [String: AlarmOption.Value] = [:]
+        for option in AlarmOption.all(.ring) {
+            guard let text = given[option.name], text != option.defaultText else { continue }
             switch option.parse(text) {
             case .success(let value): parsed[option.name] = value
             case .failure(let problem): throw WakeFailure(.usage, problem.message)
             }
             texts[option.name] = text
         }
-        checked = parsed
-        values = texts
+        own = parsed
+        ownTexts = texts
         let (fade, ring) = (AlarmOption.fadeIn, AlarmOption.ringFor)
         // The ring's length alone, not the whole `engine`, which reads every option again.
         let ringFor = duration(ring) ?? .zero
         if ringFor > .zero && fadeIn > ringFor {
-            throw WakeFailure(.usage, "\(fade.flag) \((texts[fade.name] ?? "").printable) is longer than "
-                           + "\(ring.flag) \((texts[ring.name] ?? "").printable); shorten the fade or ring longer")
+            let values = self.values
+            throw WakeFailure(.usage, "\(fade.flag) \((values[fade.name] ?? "").printable) is longer than "
+                           + "\(ring.flag) \((values[ring.name] ?? "").printable); shorten the fade or ring longer")
         }
         if let problem = Self.longSnoozeProblem(given) { throw WakeFailure(.usage, problem) }
     }
 
     /// An option's checked value; nil when it is unset and has no default.
-    public subscript(option: AlarmOption) -> AlarmOption.Value? { checked[option.name] }
+    public subscript(option: AlarmOption) -> AlarmOption.Value? { own[option.name] ?? Self.builtIn.checked[option.name] }
     public func text(_ option: AlarmOption) -> String? { self[option]?.text }
     public func number(_ option: AlarmOption) -> Int? { self[option]?.number }
     public func duration(_ option: AlarmOption) -> Duration? { self[option]?.duration }
@@ -74,15 +90,15 @@ public struct RingSettings {
     /// These settings with `--sink` given as `name`: the name of the sink the given description
     /// or name was found to be (what `wake add` stores, and what the ring opens).
     public func choosingSink(_ name: String) -> RingSettings {
-        var texts = values, parsed = checked
+        var texts = ownTexts, parsed = own
         texts[AlarmOption.sink.name] = name
         parsed[AlarmOption.sink.name] = .text(name)
-        return RingSettings(checked: parsed, values: texts)
+        return RingSettings(own: parsed, texts: texts)
     }
 
-    private init(checked: [String: AlarmOption.Value], values: [String: String]) {
-        self.checked = checked
-        self.values = values
+    private init(own: [String: AlarmOption.Value], texts: [String: String]) {
+        self.own = own
+        ownTexts = texts
     }
     public var volume: Int { number(.volume) ?? Defaults.volume }
     public var fadeIn: Duration { duration(.fadeIn) ?? .zero }
