@@ -37,11 +37,11 @@ public struct SleepTimer: Hashable, Sendable {
         let d: Duration
         do { d = try DurationText.parse(text) } catch { return .failure(Problem("\(error.description)")) }
         guard d >= .seconds(1) else {
-            return .failure(Problem("'\(text.printable)' is no time to play; give a span of a second or more, as 30m"))
+            return .failure(Problem(localized("'{span}' is no time to play; give a span of a second or more, as 30m", text.printable)))
         }
         guard d <= longest else {
             let most = DurationText.format(longest)
-            return .failure(Problem("'\(text.printable)' is longer than \(most); give \(most) or less"))
+            return .failure(Problem(localized("'{span}' is longer than {most}; give {most} or less", text.printable, most, most)))
         }
         return .success(d)
     }
@@ -49,7 +49,7 @@ public struct SleepTimer: Hashable, Sendable {
     /// `--then`'s word, or why it is not one.
     public static func after(_ text: String) -> Result<After, Problem> {
         guard let a = After(rawValue: text) else {
-            return .failure(Problem("--then: invalid choice '\(text.printable)'; use stay, suspend or off"))
+            return .failure(Problem(localized("--then: invalid choice '{word}'; use stay, suspend or off", text.printable)))
         }
         return .success(a)
     }

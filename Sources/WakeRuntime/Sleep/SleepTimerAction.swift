@@ -88,7 +88,8 @@ public enum SleepTimerAction {
         }
         console.info(action == .suspend ? localized("sleep timer: ended; suspending") : localized("sleep timer: ended; powering off"))
         if case .failure(let e) = LogindPower.request(action) {
-            throw WakeFailure(.unavailable, "sleep timer: logind refused to \(action == .suspend ? "suspend" : "power off"): \(e)")
+            throw WakeFailure(.unavailable, action == .suspend ? localized("sleep timer: logind refused to suspend: {reason}", "\(e)")
+                                                               : localized("sleep timer: logind refused to power off: {reason}", "\(e)"))
         }
         return .done
     }
@@ -97,8 +98,9 @@ public enum SleepTimerAction {
     /// with its end); a line each, with when it now ends.
     static func extend(_ r: Request, console: Console) throws(WakeFailure) -> CommandResult {
         guard r.sound == nil, r.device == nil, r.sink == nil, r.volume == nil, r.then == SleepTimer.After.stay.rawValue else {
-            throw WakeFailure(.usage, "+SPAN gives a running sleep timer more time and takes no other option; "
-                              + "give them when you start one")
+            throw WakeFailure(.usage, localized("""
+                +SPAN gives a running sleep timer more time and takes no other option; give them when you start one
+                """))
         }
         let span: Duration
         switch SleepTimer.span(String(r.span.dropFirst())) {
@@ -108,7 +110,8 @@ public enum SleepTimerAction {
         let records = try ControlActions.ask(.extendSleep(span), in: try ControlActions.directory(), console: console)
         let done = records.filter { $0["kind"] == "done" && $0["action"] == "extended" }
         guard !done.isEmpty else {
-            throw WakeFailure(.nothingMatched, "no sleep timer is playing; start one with 'wake sleep \(DurationText.format(span))'")
+            throw WakeFailure(.nothingMatched, localized("no sleep timer is playing; start one with 'wake sleep {span}'",
+                                                         DurationText.format(span)))
         }
         let zone = console.localZone()
         for record in done {
@@ -133,14 +136,19 @@ public enum SleepTimerAction {
 
     /// `--then` needs logind to answer that it may: else 69 at once, before anything plays.
     static func checkLogind(_ action: LogindPower.Action) throws(WakeFailure) {
-        let verb = action == .suspend ? "suspend" : "power off"
+        let suspend = action == .suspend
         switch LogindPower.can(action) {
         case .failure(let e):
-            throw WakeFailure(.unavailable, "--then needs logind to \(verb) the machine, and it cannot be asked (\(e)); "
-                              + "leave --then out")
+            throw WakeFailure(.unavailable, suspend
+                ? localized("--then needs logind to suspend the machine, and it cannot be asked ({reason}); leave --then out", "\(e)")
+                : localized("--then needs logind to power off the machine, and it cannot be asked ({reason}); leave --then out", "\(e)"))
         case .success(let answer) where answer != "yes":
-            throw WakeFailure(.unavailable, "--then: logind will not let this session \(verb) the machine (its answer: "
-                              + "'\(answer.printable)'); leave --then out")
+            throw WakeFailure(.unavailable, suspend
+                ? localized("--then: logind will not let this session suspend the machine (its answer: '{answer}'); leave --then out",
+                            answer.printable)
+                : localized("""
+                    --then: logind will not let this session power off the machine (its answer: '{answer}'); leave --then out
+                    """, answer.printable))
         case .success:
             return
         }
