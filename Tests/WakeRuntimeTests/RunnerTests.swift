@@ -169,11 +169,11 @@ struct RunnerTests {
         let (runner, _) = Self.runner(world)
         try runner.arm(Self.setup(world, id: "a", at: Self.morning))
         try runner.arm(Self.setup(world, id: "b", at: Self.morning + .seconds(60)))
-        #expect(world.timersMade == 8)  // each: wall, boot, ring limit, pre-roll
+        #expect(world.timersMade == 6)  // each: wall, boot, pre-roll; the ring limit at its first ring
         world.advance(by: .seconds(8 * 3600))
         #expect(runner.state(of: "a").map { if case .ringing = $0 { true } else { false } } == true)
         world.advance(by: .seconds(60))
-        #expect(world.started.count == 1)
+        #expect(world.started.count == 1 && world.timersMade == 8, "each ring's limit, once it rings")
         runner.command(.stop, by: .key("x"), alarm: "a")
         #expect(runner.isRinging)
         #expect(world.started.count == 2)  // b's sound takes over

@@ -139,15 +139,6 @@ public final class Runner {
         let id = setup.id
         alarm.wallTimer = try timers.deadlineTimer(.wall) { [unowned self] in expired(id, $0) }
         alarm.bootTimer = try timers.deadlineTimer(.elapsed) { [unowned self] in expired(id, $0) }
-        alarm.ringLimit = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
-            guard expiry == .fired else { return }
-            // A whole window without any sound is a failure, not a ring that nobody stopped.
-            if let a = byID[id], !a.audibleAnnounced, let why = a.silentReason {
-                handle(id, .soundFailed("no sound during the whole --ring-for window: \(why)"))
-            } else {
-                handle(id, .ringLimitReached(clock.now()))
-            }
-        }
         alarm.prerollTimer = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
             if expiry == .fired { prerollFired(id) }
         }
@@ -395,7 +386,7 @@ public final class Runner {
             publish(id, .preRingStopped(by: who, main: main.wallInstant(from: now)), at: now)
         case .armRingLimit(let wait):
             do {
-                try a.ringLimit?.arm(wait)
+                try ringLimitTimer(a).arm(wait)
                 a.ringLimitAt = wait
             } catch { publish(id, .problem("cannot arm the --ring-for timer: \(error)"), at: now) }
         case .disarmRingLimit:
@@ -468,6 +459,26 @@ public final class Runner {
         output.shiftFadeOut(by: span)
         let now = clock.now()
         return now.realtime + (later.instant - now.boottime)
+    }
+
+    /// The `--ring-for` timer, made at the alarm's first ring: a daemon holds thousands of alarms
+    /// that are not ringing, and each timer is an object and a closure. Made on the clock the
+    /// alarm's own deadline timer already uses, a shared timer (`SharedTimers`) takes no new
+    /// descriptor here.
+    private func ringLimitTimer(_ a: Alarm) throws(SystemCallError) -> DeadlineTimer {
+        if let made = a.ringLimit { return made }
+        let id = a.setup.id
+        let made = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
+            guard expiry == .fired else { return }
+            // A whole window without any sound is a failure, not a ring that nobody stopped.
+            if let a = byID[id], !a.audibleAnnounced, let why = a.silentReason {
+                handle(id, .soundFailed("no sound during the whole --ring-for window: \(why)"))
+            } else {
+                handle(id, .ringLimitReached(clock.now()))
+            }
+        }
+        a.ringLimit = made
+        return made
     }
 
     // MARK: the light

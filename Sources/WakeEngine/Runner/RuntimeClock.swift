@@ -28,8 +28,9 @@ public protocol DeadlineTimer: AnyObject {
     func disarm()
 }
 
-/// Makes the runner's timers. Every timer an alarm needs is made when it is armed, so a
-/// shortage of descriptors is reported then, not at ring time.
+/// Makes the runner's timers. An alarm's deadline timers are made when it is armed, so a
+/// shortage of descriptors is reported then, not at ring time; its `--ring-for` timer at its
+/// first ring, on a clock those already hold (through `SharedTimers`, no new descriptor).
 public protocol TimerFactory: AnyObject {
     func deadlineTimer(_ clock: DeadlineClock, _ onExpiry: @escaping (TimerExpiry) -> Void) throws(SystemCallError) -> DeadlineTimer
 }
