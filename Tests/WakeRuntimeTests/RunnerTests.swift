@@ -163,17 +163,36 @@ struct RunnerTests {
         }
     }
 
+    @Test("one pre-roll timer for every alarm: each deadline gets its head start, in order, whichever was armed first or taken out")
+    func prerollOfMany() throws {
+        let world = FakeWorld(realtime: Self.evening)
+        let (runner, _) = Self.runner(world)
+        let start = world.boottime
+        // Armed latest first; the earliest then taken out before its moment.
+        for (id, minutes) in [("c", 30), ("b", 20), ("gone", 5), ("a", 10)] {
+            try runner.arm(Self.setup(world, id: id, at: Self.morning + .seconds(minutes * 60)))
+        }
+        runner.remove("gone")
+        for minutes in [10, 20, 30] {
+            world.advance(by: Self.morning + .seconds(minutes * 60) - world.realtime - .seconds(30))
+            runner.command(.stop, by: .key("x"))  // the one before it ended
+            world.advance(by: .seconds(30))
+            #expect(world.prepared.last?.at == start + .seconds(8 * 3600 + minutes * 60) - Defaults.preroll, "\(minutes)")
+        }
+        #expect(world.prepared.count == 3 && world.started.count == 3, "\(world.prepared)")
+    }
+
     @Test("several alarms share one output; it stops only when the last stops ringing")
     func severalAlarms() throws {
         let world = FakeWorld(realtime: Self.evening)
         let (runner, _) = Self.runner(world)
         try runner.arm(Self.setup(world, id: "a", at: Self.morning))
         try runner.arm(Self.setup(world, id: "b", at: Self.morning + .seconds(60)))
-        #expect(world.timersMade == 6)  // each: wall, boot, pre-roll; the ring limit at its first ring
+        #expect(world.timersMade == 5)  // each: wall, boot; one pre-roll for both; the ring limit at its first ring
         world.advance(by: .seconds(8 * 3600))
         #expect(runner.state(of: "a").map { if case .ringing = $0 { true } else { false } } == true)
         world.advance(by: .seconds(60))
-        #expect(world.started.count == 1 && world.timersMade == 8, "each ring's limit, once it rings")
+        #expect(world.started.count == 1 && world.timersMade == 7, "each ring's limit, once it rings")
         runner.command(.stop, by: .key("x"), alarm: "a")
         #expect(runner.isRinging)
         #expect(world.started.count == 2)  // b's sound takes over

@@ -53,9 +53,9 @@ public final class Runner {
         var ringLimit: DeadlineTimer?
         /// When `ringLimit` is armed for, while it is (`extendRingLimit`).
         var ringLimitAt: Wait?
-        /// Fires `Defaults.preroll` before the deadline (on the boot clock: a head start need not
-        /// follow the wall clock to the microsecond), for the output's pre-roll.
-        var prerollTimer: DeadlineTimer?
+        /// `Defaults.preroll` before the deadline, on the boot clock (a head start need not follow
+        /// the wall clock to the microsecond), while the output's pre-roll is to come for it.
+        var prerollAt: Instant?
         var audibleAnnounced = false
         /// Why the output went silent during this ring (no device, no bell), while it is.
         var silentReason: String?
@@ -101,6 +101,10 @@ public final class Runner {
     private var lighting: String?
     /// The alarm the output pre-rolled a device for, until it rings or no longer needs it.
     private var preparedFor: String?
+    /// The pre-roll's one timer, armed for the earliest alarm's `prerollAt` (`prerollNext`): a
+    /// timer for each alarm was an object and a closure each for a daemon's thousands.
+    private var prerollTimer: DeadlineTimer?
+    private var prerollNext: (id: String, at: Instant)?
     /// Whether a pre-roll has prepared a deadline (its device open, its code mapped back).
     public var isPrerolled: Bool { preparedFor != nil }
     private var sleptBaseline: Duration
@@ -139,8 +143,8 @@ public final class Runner {
         let id = setup.id
         alarm.wallTimer = try timers.deadlineTimer(.wall) { [unowned self] in expired(id, $0) }
         alarm.bootTimer = try timers.deadlineTimer(.elapsed) { [unowned self] in expired(id, $0) }
-        alarm.prerollTimer = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
-            if expiry == .fired { prerollFired(id) }
+        if prerollTimer == nil {
+            prerollTimer = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in prerollsDue(expiry) }
         }
         if setup.light != nil, light != nil {
             alarm.lightTimer = try timers.deadlineTimer(.elapsed) { [unowned self] expiry in
@@ -162,7 +166,7 @@ public final class Runner {
         a.wallTimer?.disarm()
         a.bootTimer?.disarm()
         a.ringLimit?.disarm()
-        a.prerollTimer?.disarm()
+        setPreroll(a, at: nil)
         discardPreroll(of: id)
         darken(a)
         alarms.removeAll { $0 === a }
@@ -336,7 +340,7 @@ public final class Runner {
             // Not the pre-roll: the ring that follows (startRinging) is what it was made for.
             a.wallTimer?.disarm()
             a.bootTimer?.disarm()
-            a.prerollTimer?.disarm()
+            setPreroll(a, at: nil)
         case .startRinging(let late):
             a.audibleAnnounced = false
             a.silentReason = nil
@@ -429,7 +433,7 @@ public final class Runner {
             output.stop()
             output.start(ringRequest(a))
         case .finish(let outcome):
-            a.prerollTimer?.disarm()
+            setPreroll(a, at: nil)
             discardPreroll(of: id)
             darken(a)
             publish(id, .finished(outcome), at: now)
@@ -553,12 +557,48 @@ public final class Runner {
     private func armPreroll(_ a: Alarm, _ wait: Wait, _ now: ClockReading) {
         let lead = wait.remaining(from: now) - Defaults.preroll
         guard lead > .zero else {
-            a.prerollTimer?.disarm()
+            setPreroll(a, at: nil)
             return
         }
         discardPreroll(of: a.setup.id)
-        let at = Wait(instant: now.reading(.elapsed) + lead, clock: .elapsed)
-        do { try a.prerollTimer?.arm(at) } catch { a.prerollTimer?.disarm() }  // no head start: the ring opens as usual
+        setPreroll(a, at: now.reading(.elapsed) + lead)
+    }
+
+    /// Sets (or, nil, clears) `a`'s pre-roll moment, and the one timer with it: a moment earlier
+    /// than the timer's takes it at once; only when the earliest moves later or goes are all looked at.
+    private func setPreroll(_ a: Alarm, at: Instant?) {
+        a.prerollAt = at
+        if let at, prerollNext.map({ at < $0.at }) ?? true {
+            prerollNext = (a.setup.id, at)
+            armPrerollTimer(at)
+        } else if prerollNext?.id == a.setup.id {
+            scheduleEarliestPreroll()
+        }
+    }
+
+    private func scheduleEarliestPreroll() {
+        let earliest = alarms.compactMap { a in a.prerollAt.map { (id: a.setup.id, at: $0) } }.min { $0.at < $1.at }
+        prerollNext = earliest
+        if let earliest { armPrerollTimer(earliest.at) } else { prerollTimer?.disarm() }
+    }
+
+    private func armPrerollTimer(_ at: Instant) {
+        // Not armed: no head start, and the ring opens its device as usual.
+        do { try prerollTimer?.arm(Wait(instant: at, clock: .elapsed)) } catch { prerollTimer?.disarm() }
+    }
+
+    /// The timer came due: every alarm whose moment has come is pre-rolled for, the earliest
+    /// first, then the timer waits for the next.
+    private func prerollsDue(_ expiry: TimerExpiry) {
+        let now = clock.now().reading(.elapsed)
+        if expiry == .fired {
+            let due = alarms.compactMap { a in a.prerollAt.flatMap { $0 <= now ? (a, $0) : nil } }.sorted { $0.1 < $1.1 }.map(\.0)
+            for a in due {
+                a.prerollAt = nil
+                prerollFired(a.setup.id)
+            }
+        }
+        scheduleEarliestPreroll()
     }
 
     private func prerollFired(_ id: String) {
