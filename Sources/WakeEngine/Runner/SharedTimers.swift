@@ -2,9 +2,10 @@ import WakeCore
 import WakeSystem
 
 /// Deadline timers that share one real timer per clock: the real one is armed for the earliest
-/// of them. The runner makes three timers per alarm; a daemon with hundreds of standing alarms
-/// would otherwise hold three descriptors for each and run out of them (at about 340 alarms
-/// under the usual soft limit of 1024), leaving none for the sound device at ring time.
+/// of them. The runner makes two timers per alarm (and one more while it rings); a daemon with
+/// hundreds of standing alarms would otherwise hold two descriptors for each and run out of them
+/// (at about 500 alarms under the usual soft limit of 1024), leaving none for the sound device at
+/// ring time.
 public final class SharedTimers: TimerFactory {
     private final class Shared: DeadlineTimer {
         let clock: DeadlineClock
