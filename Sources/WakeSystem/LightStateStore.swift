@@ -10,15 +10,10 @@ public enum LightStateStore {
 
     /// Writes `file` to `path` (atomically, 0600), creating the directory 0700.
     public static func write(_ file: LightSaveFile, to path: String) throws(StoreError) {
-        try AlarmStore.ensureDirectory(AtomicFile.split(path).directory)
-        do {
-            try AtomicFile.write(file.serialize(), to: path, mode: 0o600)
-        } catch {
-            throw StoreError(path: path, reason: "cannot write it (\(error))")
-        }
+        try MixerStateStore.writeStateFile(file.serialize(), to: path)
     }
 
-    public static func remove(_ path: String) { unlink(path) }
+    public static func remove(_ path: String) { MixerStateStore.remove(path) }
 
     static func files(in directory: String) -> [String] {
         DirectoryListing.names(in: directory).filter { $0.hasPrefix("light-") && $0.hasSuffix(".state") }.sorted()

@@ -69,9 +69,15 @@ public enum MixerStateStore {
 
     /// Writes `file` to `path` (atomically, 0600), creating the directory 0700.
     public static func write(_ file: MixerSaveFile, to path: String) throws(StoreError) {
+        try writeStateFile(file.serialize(), to: path)
+    }
+
+    /// A state file of the state home's wake directory (the mixer's, the light's): written
+    /// atomically, 0600, its directory made 0700.
+    static func writeStateFile(_ text: String, to path: String) throws(StoreError) {
         try AlarmStore.ensureDirectory(AtomicFile.split(path).directory)
         do {
-            try AtomicFile.write(file.serialize(), to: path, mode: 0o600)
+            try AtomicFile.write(text, to: path, mode: 0o600)
         } catch {
             throw StoreError(path: path, reason: "cannot write it (\(error))")
         }

@@ -20,11 +20,17 @@ struct LightRunnerTests {
         func settle(within limit: Duration) { settled += 1 }
     }
 
-    static func lit(_ plan: LightPlan, settings: AlarmEngine.Settings = .init()) throws -> (FakeWorld, Runner, RecordingLight) {
-        let world = FakeWorld(realtime: RunnerTests.evening)
+    /// A runner on a fake world at `now` whose light records what it is asked.
+    static func litRunner(at now: Instant = RunnerTests.evening) -> (FakeWorld, Runner, RecordingLight) {
+        let world = FakeWorld(realtime: now)
         let (runner, _) = RunnerTests.runner(world)
         let light = RecordingLight(world)
         runner.light = light
+        return (world, runner, light)
+    }
+
+    static func lit(_ plan: LightPlan, settings: AlarmEngine.Settings = .init()) throws -> (FakeWorld, Runner, RecordingLight) {
+        let (world, runner, light) = litRunner()
         var setup = try RunnerTests.setup(world, settings: settings)
         setup.light = plan
         try runner.arm(setup)
@@ -80,10 +86,7 @@ struct LightRunnerTests {
         #expect(runner.state(of: "alarm").map { if case .preRinging = $0 { true } else { false } } == true)
         #expect(light.restores.isEmpty && light.shown.last.map { abs($0.share - 400.0 / 600) < 0.01 } == true)
 
-        let late = FakeWorld(realtime: RunnerTests.morning - .seconds(60))
-        let (runner2, _) = RunnerTests.runner(late)
-        let light2 = RecordingLight(late)
-        runner2.light = light2
+        let (late, runner2, light2) = Self.litRunner(at: RunnerTests.morning - .seconds(60))
         var setup = try RunnerTests.setup(late)
         setup.light = LightPlan(sunrise: .seconds(600))
         try runner2.arm(setup)
@@ -93,10 +96,7 @@ struct LightRunnerTests {
 
     @Test("two lit alarms: the first to start lights the screen; the other does not take it over")
     func oneAtATime() throws {
-        let world = FakeWorld(realtime: RunnerTests.evening)
-        let (runner, _) = RunnerTests.runner(world)
-        let light = RecordingLight(world)
-        runner.light = light
+        let (world, runner, light) = Self.litRunner()
         var first = try RunnerTests.setup(world, id: "first")
         first.light = LightPlan(sunrise: .seconds(600))
         var second = try RunnerTests.setup(world, id: "second", at: RunnerTests.morning + .seconds(120))
@@ -114,10 +114,7 @@ struct LightRunnerTests {
 
     @Test("an alarm without --light, or a runner without a light, asks nothing")
     func unlit() throws {
-        let world = FakeWorld(realtime: RunnerTests.evening)
-        let (runner, _) = RunnerTests.runner(world)
-        let light = RecordingLight(world)
-        runner.light = light
+        let (world, runner, light) = Self.litRunner()
         try runner.arm(RunnerTests.setup(world))
         world.advance(by: RunnerTests.morning - world.realtime + .seconds(5))
         runner.command(.cancel, by: .key("x"))

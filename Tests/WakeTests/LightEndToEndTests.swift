@@ -22,6 +22,16 @@ struct LightEndToEndTests {
         return root
     }
 
+    /// A home with the stand-in backlights, and a session on seat0 that logind lets set them:
+    /// the home, the backlights' directory and wake's environment.
+    static func litHome(_ logind: LogindMock) async throws -> (AlarmHome, String, [String: String]) {
+        let home = try AlarmHome()
+        let root = try sysfs(in: home)
+        try await logind.addSession("c1")
+        try await logind.addBrightnessControl(session: "c1", sysfs: root)
+        return (home, root, home.environment.merging(logind.environment) { $1 }.merging(["WAKE_TEST_BACKLIGHT_DIR": root]) { $1 })
+    }
+
     static func level(_ root: String) -> Int? {
         Int(((try? String(contentsOfFile: root + "/acpi_video0/brightness", encoding: .utf8)) ?? "").filter(\.isNumber))
     }
@@ -29,11 +39,7 @@ struct LightEndToEndTests {
     @Test("a sunrise from config.toml, part-way into a short wait: rising to 100 by the ring, 40 again after it; the doctor's line")
     func sunriseAndRestore() async throws {
         try await LogindMock.with { logind in
-            let home = try AlarmHome()
-            let root = try Self.sysfs(in: home)
-            try await logind.addSession("c1")
-            try await logind.addBrightnessControl(session: "c1", sysfs: root)
-            let env = home.environment.merging(logind.environment) { $1 }.merging(["WAKE_TEST_BACKLIGHT_DIR": root]) { $1 }
+            let (home, root, env) = try await Self.litHome(logind)
             try home.writeConfigFile("light = \"sunrise:1m\"\n", name: "config.toml")
             let r = try await WakeProcess.run(["+8s", "-D", "null", "--ring-for", "2s", "--inhibit", "off", "--notify", "off"],
                                               environment: env, timeout: .seconds(60))
@@ -61,11 +67,7 @@ struct LightEndToEndTests {
     @Test("a flash killed mid-ring (SIGKILL): the next wake to start puts the backlight back and says so")
     func restoredAfterKill() async throws {
         try await LogindMock.with { logind in
-            let home = try AlarmHome()
-            let root = try Self.sysfs(in: home)
-            try await logind.addSession("c1")
-            try await logind.addBrightnessControl(session: "c1", sysfs: root)
-            let env = home.environment.merging(logind.environment) { $1 }.merging(["WAKE_TEST_BACKLIGHT_DIR": root]) { $1 }
+            let (home, root, env) = try await Self.litHome(logind)
             let wake = try DetachedWake(["+1s", "-D", "null", "--light", "flash", "--inhibit", "off", "--notify", "off"], environment: env)
             _ = try await wake.waitForEvent("ringing")
             let deadline = ContinuousClock.now + .seconds(20)
