@@ -165,7 +165,8 @@ struct LitDevice {
         guard let session else { return false }
         if case .failure(let e) = SessionBrightness.set(device, to: level, session: session) {
             self.session = nil  // asked again next time: the session may have ended
-            tell("logind did not set the backlight '\(device.name.printable)': \(e)")
+            tell("logind did not set the backlight '\(device.name.printable)': \(e); tried again at its next change "
+                 + "(the alarm rings either way)")
             return false
         }
         return true
